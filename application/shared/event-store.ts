@@ -1,0 +1,110 @@
+/**
+ * The event store port. Two adapters implement it (PostgreSQL and
+ * EventStoreDB) and both pass tests/contract/event-store.contract.ts.
+ *
+ * Revisions are 0-based per stream (an empty stream is -1), whatever the
+ * backing store uses. Global positions are opaque strings: compare them only
+ * through the store, never as numbers.
+ */
+
+/** Who caused an event and why; stored with every event. */
+export interface EventMetadata {
+  correlationId?: string;
+  causationId?: string;
+  requestId?: string;
+  actor?: { merchantId?: string; terminalId?: string; userId?: string; operator?: string };
+  occurredAt: string; // ISO 8601
+  [key: string]: unknown;
+}
+
+export interface EventToAppend {
+  /** UUID. Deterministic where a retry could append the same event twice. */
+  id: string;
+  type: string;
+  schemaVersion?: number; // default 1
+  data: unknown;
+  metadata: EventMetadata;
+}
+
+export interface RecordedEvent {
+  id: string;
+  streamName: string;
+  type: string;
+  schemaVersion: number;
+  data: unknown;
+  metadata: EventMetadata;
+  /** 0-based revision in its stream. */
+  revision: number;
+  /** Opaque global position; pass it back to readAll/subscribe as a checkpoint. */
+  position: string;
+  recordedAt: string; // ISO 8601
+}
+
+/**
+ * 'any': no check. 'no_stream': the stream must not exist.
+ * 'stream_exists': it must exist. number: the revision of its last event.
+ */
+export type ExpectedVersion = 'any' | 'no_stream' | 'stream_exists' | number;
+
+export interface AppendResult {
+  /** Revision of the last event now in the stream. */
+  nextExpectedVersion: number;
+  /** Global position of the last event written. */
+  position: string;
+}
+
+export interface StreamWrite {
+  streamName: string;
+  events: EventToAppend[];
+  expectedVersion: ExpectedVersion;
+}
+
+export class WrongExpectedVersionError extends Error {
+  constructor(
+    readonly streamName: string,
+    readonly expected: ExpectedVersion,
+    readonly actual: number, // -1 when the stream does not exist
+  ) {
+    super(`wrong expected version on ${streamName}: expected ${String(expected)}, actual ${actual}`);
+    this.name = 'WrongExpectedVersionError';
+  }
+}
+
+export interface Subscription {
+  stop(): Promise<void>;
+}
+
+export interface EventStore {
+  /**
+   * Appends events to one stream, checking the expected version. Appending
+   * events whose ids are already the stream's events at the same place (a
+   * retried append) writes nothing and returns the original result.
+   */
+  append(streamName: string, events: EventToAppend[], expectedVersion: ExpectedVersion): Promise<AppendResult>;
+
+  /**
+   * Appends to several streams. PostgreSQL does it in one transaction (all or
+   * nothing). EventStoreDB has no multi-stream transaction in this client:
+   * there the writes run in order and the first failure stops the rest;
+   * callers order writes so that a partial write is recoverable.
+   */
+  appendMany(writes: StreamWrite[]): Promise<AppendResult[]>;
+
+  /** All events of a stream from a revision (default 0), in order; [] when missing. */
+  readStream(streamName: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]>;
+
+  /**
+   * Events of the global log strictly after `checkpoint` (null: from the
+   * start), in order, at most `limit`. Never skips an event that commits
+   * after a later one was read.
+   */
+  readAll(checkpoint: string | null, limit: number): Promise<RecordedEvent[]>;
+
+  /**
+   * Calls `handler` for each event after `checkpoint`, in global order, one
+   * at a time, live. The handler's promise is awaited before the next event.
+   */
+  subscribeToAll(checkpoint: string | null, handler: (event: RecordedEvent) => Promise<void>): Subscription;
+
+  close(): Promise<void>;
+}

