@@ -1,0 +1,172 @@
+/**
+ * Events of the voucher shop. These types are the contract between the
+ * deciders that emit them, the projectors that read them and auditors who
+ * replay them: change them only by adding optional fields or new events
+ * (bump the schema version for anything else).
+ *
+ * Streams:
+ *   voucherPool-<poolId>                    pool stock, pricing, per-user purchases
+ *   shopReservation-<reservationKey>        one purchase: RESERVED → COMMITTED | RELEASED
+ *   shopOrder-<merchantId>-<orderId>        guard: an order id is used once per merchant
+ *   shopIdempotency-<merchantId>-<key>      guard: what an X-Idempotency-Key was used for
+ *   campaign-<campaignId>, merchant-<merchantId>
+ * Times are ISO 8601 strings; amounts are integers in minor units.
+ */
+import type { DomainEvent } from '../shared/decider.js';
+
+export type Currency = 'VND' | 'VPOINT';
+export const currencies = ['VND', 'VPOINT'] as const;
+
+export interface PoolDisplay {
+  title: string;
+  shortTitle: string;
+  brandName: string;
+  logoUrl: string;
+  bannerUrl: string;
+  thumbnailUrl: string;
+  description: string;
+}
+
+export interface PoolPricing {
+  faceValue: number;
+  sellingPrice: number;
+  discountedPrice: number | null;
+  currency: Currency;
+}
+
+export interface PoolTerms {
+  usageType: 'ONLINE' | 'OFFLINE';
+  termsAndConditions: string;
+  /** Days an issued voucher stays valid after purchase. */
+  validityDays: number;
+  /** Most vouchers of this pool one user may hold in total (reserved or bought); null: no limit. */
+  usageLimit: number | null;
+  /** Most vouchers of this pool one user may buy per day; null: no limit. */
+  maxPerDay: number | null;
+  /** Most vouchers of this pool in one reservation; null: no limit. */
+  maxPerOrder: number | null;
+}
+
+// ---- voucherPool-<poolId> ----
+
+export type VoucherPoolCreated = DomainEvent<
+  'VoucherPoolCreated',
+  {
+    poolId: number;
+    campaignId: number;
+    categoryId: number;
+    miniAppIds: string[];
+    display: PoolDisplay;
+    pricing: PoolPricing;
+    totalQuantity: number;
+    terms: PoolTerms;
+    validity: { startAt: string; endAt: string } | null;
+    createdAt: string;
+  }
+>;
+export type VoucherPoolStockAdded = DomainEvent<'VoucherPoolStockAdded', { poolId: number; quantity: number; addedAt: string }>;
+export type VoucherPoolRepriced = DomainEvent<'VoucherPoolRepriced', { poolId: number; pricing: PoolPricing; repricedAt: string }>;
+export type VoucherPoolDeleted = DomainEvent<'VoucherPoolDeleted', { poolId: number; deletedAt: string }>;
+
+/** Stock held for a reservation; counts towards the user's limits until released. */
+export type VoucherStockReserved = DomainEvent<
+  'VoucherStockReserved',
+  {
+    poolId: number;
+    reservationKey: string;
+    merchantId: string;
+    userId: string;
+    quantity: number;
+    unitPrice: number;
+    /** Purchase day (YYYY-MM-DD) in the configured day zone, for the daily limit. */
+    day: string;
+    reservedAt: string;
+  }
+>;
+/** Held stock returned (reservation released, expired, or a multi-pool reserve undone). */
+export type VoucherStockReleased = DomainEvent<
+  'VoucherStockReleased',
+  {
+    poolId: number;
+    reservationKey: string;
+    merchantId: string;
+    userId: string;
+    quantity: number;
+    day: string;
+    reason: 'RELEASED' | 'EXPIRED' | 'COMPENSATION';
+    releasedAt: string;
+  }
+>;
+/** Held stock sold for good (reservation committed). */
+export type VoucherStockSold = DomainEvent<'VoucherStockSold', { poolId: number; reservationKey: string; quantity: number; soldAt: string }>;
+
+export type VoucherPoolEvent =
+  | VoucherPoolCreated
+  | VoucherPoolStockAdded
+  | VoucherPoolRepriced
+  | VoucherPoolDeleted
+  | VoucherStockReserved
+  | VoucherStockReleased
+  | VoucherStockSold;
+
+// ---- shopReservation-<reservationKey> ----
+
+export interface IssuedVoucher {
+  issuedPromotionId: number;
+  /** The voucher code encrypted at rest (see application/shop/voucher-codes). */
+  encryptedCode: string;
+  faceValue: number;
+  sellingPrice: number;
+  currency: Currency;
+  purchasedAt: string;
+  expiresAt: string;
+}
+
+export interface ReservedItem {
+  voucherPoolId: number;
+  quantity: number;
+  unitPrice: number;
+  vouchers: IssuedVoucher[];
+}
+
+export type ShopReservationPlaced = DomainEvent<
+  'ShopReservationPlaced',
+  {
+    reservationKey: string;
+    orderId: string;
+    merchantId: string;
+    userId: string;
+    idempotencyKey: string;
+    /** sha256 of the canonical request body, to tell a resend from a different request. */
+    requestHash: string;
+    amount: number;
+    currency: Currency;
+    reservedAt: string;
+    expiresAt: string;
+    items: ReservedItem[];
+  }
+>;
+export type ShopReservationCommitted = DomainEvent<'ShopReservationCommitted', { reservationKey: string; committedAt: string }>;
+export type ShopReservationReleased = DomainEvent<'ShopReservationReleased', { reservationKey: string; releasedAt: string; reason: string | null }>;
+export type ShopReservationExpired = DomainEvent<'ShopReservationExpired', { reservationKey: string; expiredAt: string }>;
+
+export type ShopReservationEvent = ShopReservationPlaced | ShopReservationCommitted | ShopReservationReleased | ShopReservationExpired;
+
+// ---- guards ----
+
+export type ShopOrderIdClaimed = DomainEvent<'ShopOrderIdClaimed', { merchantId: string; orderId: string; reservationKey: string; requestHash: string; claimedAt: string }>;
+export type ShopIdempotencyKeyUsed = DomainEvent<
+  'ShopIdempotencyKeyUsed',
+  { merchantId: string; idempotencyKey: string; requestHash: string; reservationKey: string; orderId: string; usedAt: string }
+>;
+
+export type ShopEvent = VoucherPoolEvent | ShopReservationEvent | ShopOrderIdClaimed | ShopIdempotencyKeyUsed;
+
+export const streams = {
+  voucherPool: (poolId: number) => `voucherPool-${poolId}`,
+  reservation: (reservationKey: string) => `shopReservation-${reservationKey}`,
+  orderGuard: (merchantId: string, orderId: string) => `shopOrder-${merchantId}-${orderId}`,
+  idempotencyGuard: (merchantId: string, key: string) => `shopIdempotency-${merchantId}-${key}`,
+  campaign: (campaignId: number) => `campaign-${campaignId}`,
+  merchant: (merchantId: string) => `merchant-${merchantId}`,
+};
