@@ -1,0 +1,89 @@
+import http from 'node:http';
+import express, { type Express, type Router } from 'express';
+import type { Registry } from 'prom-client';
+import type { Logger } from '../../infrastructure/shared/logger.js';
+import { requestContext } from './request-context.js';
+
+export interface HttpAppOptions {
+  logger: Logger;
+  /** Interface routers, each with its own auth, envelope and error mapping. */
+  routers: { path: string; router: Router }[];
+  /** Readiness: every dependency this process needs answers. */
+  ready: () => Promise<{ ready: boolean; checks: Record<string, boolean> }>;
+  metrics: Registry;
+}
+
+export function createHttpApp(options: HttpAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestContext);
+  app.use((req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      options.logger.http('request', { method: req.method, path: req.path, status: res.statusCode, durationMs: Math.round(ms * 10) / 10 });
+    });
+    next();
+  });
+
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'UP' });
+  });
+  app.get('/ready', async (_req, res) => {
+    const result = await options.ready().catch(() => ({ ready: false, checks: {} }));
+    res.status(result.ready ? 200 : 503).json({ status: result.ready ? 'READY' : 'NOT_READY', checks: result.checks });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.setHeader('Content-Type', options.metrics.contentType);
+    res.send(await options.metrics.metrics());
+  });
+
+  for (const { path, router } of options.routers) app.use(path, router);
+
+  app.use((req, res) => {
+    res.status(404).json({ code: 'NOT_FOUND', message: `no endpoint ${req.method} ${req.path}`, data: null });
+  });
+  // Last resort: routers handle their own errors; this only sees errors outside them.
+  app.use((err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    const status = typeof (err as { status?: unknown }).status === 'number' ? (err as { status: number }).status : 500;
+    if (status >= 500) options.logger.error('unhandled error', { err });
+    res.status(status >= 400 && status < 600 ? status : 500).json({ code: status < 500 ? 'BAD_REQUEST' : 'INTERNAL_ERROR', message: status < 500 ? 'bad request' : 'internal error', data: null });
+  });
+  return app;
+}
+
+export interface RunningServer {
+  server: http.Server;
+  port: number;
+  /** Stops accepting connections and waits for in-flight requests, at most timeoutMs. */
+  close(timeoutMs: number): Promise<void>;
+}
+
+export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<RunningServer> {
+  return new Promise((resolve, reject) => {
+    const server = http.createServer(app);
+    server.keepAliveTimeout = 65_000;
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const address = server.address();
+      resolve({
+        server,
+        port: typeof address === 'object' && address ? address.port : port,
+        close: (timeoutMs) =>
+          new Promise<void>((done) => {
+            const timer = setTimeout(() => {
+              server.closeAllConnections();
+              done();
+            }, timeoutMs);
+            timer.unref();
+            server.close(() => {
+              clearTimeout(timer);
+              done();
+            });
+            server.closeIdleConnections();
+          }),
+      });
+    });
+  });
+}

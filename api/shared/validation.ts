@@ -1,0 +1,20 @@
+import type { ZodError, ZodIssue } from 'zod';
+
+/** One readable sentence naming the first offending field, for a 400's message. */
+export function describeZodError(error: ZodError, where: 'body' | 'query' | 'path' | 'header'): string {
+  const issue: ZodIssue = error.issues[0]!;
+  const field = issue.path.length ? issue.path.join('.') : where;
+  if (issue.code === 'invalid_type' && issue.received === 'undefined') return `${field} is required`;
+  return `${field}: ${issue.message}`;
+}
+
+/** Where in the request a problem was found and what it is, for the interface's error envelope. */
+export class RequestValidationError extends Error {
+  constructor(
+    message: string,
+    readonly status = 400,
+  ) {
+    super(message);
+    this.name = 'RequestValidationError';
+  }
+}

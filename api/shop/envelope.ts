@@ -1,0 +1,22 @@
+import type { Response } from 'express';
+
+/** The shop interface's envelope: {code, message, data}; code SUCCESS on success. */
+export function sendShopSuccess(res: Response, data: unknown, status = 200): void {
+  res.status(status).json({ code: 'SUCCESS', message: 'Success', data });
+}
+
+export function sendShopError(res: Response, status: number, code: string, message: string): void {
+  res.status(status).json({ code, message, data: null });
+}
+
+/** An error already expressed in the shop's terms. */
+export class ShopHttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ShopHttpError';
+  }
+}
