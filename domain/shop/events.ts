@@ -9,10 +9,13 @@
  *   shopReservation-<reservationKey>        one purchase: RESERVED → COMMITTED | RELEASED
  *   shopOrder-<merchantId>-<orderId>        guard: an order id is used once per merchant
  *   shopIdempotency-<merchantId>-<key>      guard: what an X-Idempotency-Key was used for
- *   campaign-<campaignId>, merchant-<merchantId>
+ *   campaign-<campaignId>, campaignCode-<CODE>   see campaign.ts
+ *   merchant-<merchantId>, apiKey-<sha256hex>     see merchant.ts
  * Times are ISO 8601 strings; amounts are integers in minor units.
  */
 import type { DomainEvent } from '../shared/decider.js';
+import type { CampaignCodeClaimed, CampaignEvent } from './campaign.js';
+import type { ApiKeyLookupEvent, MerchantEvent } from './merchant.js';
 
 export type Currency = 'VND' | 'VPOINT';
 export const currencies = ['VND', 'VPOINT'] as const;
@@ -160,7 +163,15 @@ export type ShopIdempotencyKeyUsed = DomainEvent<
   { merchantId: string; idempotencyKey: string; requestHash: string; reservationKey: string; orderId: string; usedAt: string }
 >;
 
-export type ShopEvent = VoucherPoolEvent | ShopReservationEvent | ShopOrderIdClaimed | ShopIdempotencyKeyUsed;
+export type ShopEvent =
+  | VoucherPoolEvent
+  | ShopReservationEvent
+  | ShopOrderIdClaimed
+  | ShopIdempotencyKeyUsed
+  | MerchantEvent
+  | ApiKeyLookupEvent
+  | CampaignEvent
+  | CampaignCodeClaimed;
 
 export const streams = {
   voucherPool: (poolId: number) => `voucherPool-${poolId}`,
