@@ -3,8 +3,13 @@
  * EventStoreDB) and both pass tests/contract/event-store.contract.ts.
  *
  * Revisions are 0-based per stream (an empty stream is -1), whatever the
- * backing store uses. Global positions are opaque strings: compare them only
- * through the store, never as numbers.
+ * backing store uses. Global positions are fixed-width strings: positions of
+ * one store compare correctly as plain strings (`a < b` means a comes first
+ * in the global log); never parse them as numbers, and never compare
+ * positions of two different stores.
+ *
+ * Event ids are unique across the store (PostgreSQL enforces it; EventStoreDB
+ * only deduplicates within a stream).
  */
 
 /** Who caused an event and why; stored with every event. */
@@ -35,7 +40,7 @@ export interface RecordedEvent {
   metadata: EventMetadata;
   /** 0-based revision in its stream. */
   revision: number;
-  /** Opaque global position; pass it back to readAll/subscribe as a checkpoint. */
+  /** Global position (fixed width, compares as a string); pass it back to readAll/subscribe as a checkpoint. */
   position: string;
   recordedAt: string; // ISO 8601
 }
@@ -70,15 +75,31 @@ export class WrongExpectedVersionError extends Error {
   }
 }
 
+/** An event id that is already stored elsewhere than where a retried append would have put it. */
+export class DuplicateEventIdError extends Error {
+  constructor(
+    readonly eventId: string,
+    readonly streamName: string, // the stream that already holds it
+  ) {
+    super(`event ${eventId} is already stored in ${streamName} at another place`);
+    this.name = 'DuplicateEventIdError';
+  }
+}
+
 export interface Subscription {
   stop(): Promise<void>;
 }
 
 export interface EventStore {
   /**
-   * Appends events to one stream, checking the expected version. Appending
-   * events whose ids are already the stream's events at the same place (a
-   * retried append) writes nothing and returns the original result.
+   * Appends events (at least one) to one stream, checking the expected
+   * version; a wrong one throws WrongExpectedVersionError with the actual
+   * revision. Appending events whose ids are already the stream's events at
+   * the same place (a retried append, with any expected version the first
+   * append satisfied) writes nothing and returns the original result. An id
+   * already stored anywhere else throws DuplicateEventIdError (unless the
+   * expected version is wrong anyway: WrongExpectedVersionError). EventStoreDB
+   * detects retries only: elsewhere it stores the id again.
    */
   append(streamName: string, events: EventToAppend[], expectedVersion: ExpectedVersion): Promise<AppendResult>;
 
@@ -102,7 +123,11 @@ export interface EventStore {
 
   /**
    * Calls `handler` for each event after `checkpoint`, in global order, one
-   * at a time, live. The handler's promise is awaited before the next event.
+   * at a time: first the events already stored (catch-up), then live. The
+   * handler's promise is awaited before the next event; when it rejects, the
+   * same event is handed over again after a growing pause (never skipped).
+   * `stop()` resolves once the handler in progress, if any, has finished and
+   * no further event will be delivered.
    */
   subscribeToAll(checkpoint: string | null, handler: (event: RecordedEvent) => Promise<void>): Subscription;
 

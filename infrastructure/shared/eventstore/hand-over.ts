@@ -1,0 +1,52 @@
+import type { RecordedEvent } from '../../../application/shared/event-store.js';
+
+export interface SubscriptionLogger {
+  warn(message: string, meta?: object): void;
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done);
+  });
+}
+
+/** Growing pause between attempts: 100 ms doubling up to 5 s. */
+export function backoff(attempt: number): number {
+  return Math.min(100 * 2 ** attempt, 5000);
+}
+
+/**
+ * Gives one event to a subscription's handler until it succeeds, so a failing
+ * handler never makes the subscription skip an event. Returns false when the
+ * subscription was stopped before the event was handled.
+ */
+export async function handOver(
+  event: RecordedEvent,
+  handler: (event: RecordedEvent) => Promise<void>,
+  signal: AbortSignal,
+  logger: SubscriptionLogger,
+): Promise<boolean> {
+  for (let attempt = 0; !signal.aborted; attempt++) {
+    try {
+      await handler(event);
+      return true;
+    } catch (error) {
+      logger.warn('event store subscriber failed; handing the event over again', {
+        eventId: event.id,
+        position: event.position,
+        attempt: attempt + 1,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      await pause(backoff(attempt), signal);
+    }
+  }
+  return false;
+}

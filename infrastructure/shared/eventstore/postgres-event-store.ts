@@ -1,0 +1,344 @@
+import type { Knex } from 'knex';
+import type pg from 'pg';
+import {
+  DuplicateEventIdError,
+  WrongExpectedVersionError,
+  type AppendResult,
+  type EventMetadata,
+  type EventStore,
+  type EventToAppend,
+  type ExpectedVersion,
+  type RecordedEvent,
+  type StreamWrite,
+  type Subscription,
+} from '../../../application/shared/event-store.js';
+import { createLogger } from '../logger.js';
+import { backoff, handOver, pause, type SubscriptionLogger } from './hand-over.js';
+import { formatPosition, parsePosition } from './positions.js';
+import { assertValidWrites, expectedVersionHolds } from './write-validation.js';
+
+export interface PostgresEventStoreOptions {
+  /** How long a subscriber waits for a notification before it reads the log anyway (ms). */
+  pollIntervalMs?: number;
+  /** Most events a subscriber reads per round trip. */
+  subscriptionBatchSize?: number;
+  logger?: SubscriptionLogger;
+}
+
+interface EventRow {
+  id: string;
+  stream_name: string;
+  revision: number | string;
+  type: string;
+  schema_version: number;
+  data: unknown;
+  metadata: EventMetadata;
+  recorded_at: Date;
+  transaction_id: string;
+  transaction_sequence: string;
+}
+
+const eventColumns = `id, stream_name, revision, type, schema_version, data, metadata, recorded_at,
+  transaction_id::text AS transaction_id, transaction_sequence::text AS transaction_sequence`;
+
+const notifyChannel = 'events_appended';
+
+function toRecordedEvent(row: EventRow): RecordedEvent {
+  return {
+    id: row.id,
+    streamName: row.stream_name,
+    type: row.type,
+    schemaVersion: row.schema_version,
+    data: row.data,
+    metadata: row.metadata,
+    revision: Number(row.revision),
+    position: formatPosition(row.transaction_id, row.transaction_sequence),
+    recordedAt: row.recorded_at.toISOString(),
+  };
+}
+
+function isDuplicateEventId(error: unknown): boolean {
+  const e = error as { code?: string; constraint?: string };
+  return e?.code === '23505' && e.constraint === 'events_pkey';
+}
+
+/** Where a write's events already are, if each of them is stored. */
+interface StoredEvent {
+  id: string;
+  stream_name: string;
+  revision: number | string;
+  transaction_id: string;
+  transaction_sequence: string;
+}
+
+/**
+ * The event store on PostgreSQL (schema: migration 0002_event_store).
+ *
+ * Appends lock the `event_streams` rows of the streams they write (in name
+ * order, so concurrent batches cannot deadlock), check expected versions in
+ * memory and insert every event of the batch with one statement: four round
+ * trips per append or batch, whatever its size.
+ *
+ * The global log is ordered by (transaction id, sequence) and only read below
+ * the oldest transaction still running on the server, so an event committed
+ * late by an older transaction is never skipped; the price is that a long
+ * write transaction anywhere on the server holds readers back until it ends.
+ *
+ * The knex instance belongs to the caller; `close()` only stops subscriptions.
+ */
+export class PostgresEventStore implements EventStore {
+  private readonly pollIntervalMs: number;
+  private readonly batchSize: number;
+  private readonly logger: SubscriptionLogger;
+  private readonly subscriptions = new Set<Subscription>();
+
+  constructor(
+    private readonly knex: Knex,
+    options: PostgresEventStoreOptions = {},
+  ) {
+    this.pollIntervalMs = options.pollIntervalMs ?? 1000;
+    this.batchSize = options.subscriptionBatchSize ?? 500;
+    this.logger = options.logger ?? createLogger();
+  }
+
+  async append(streamName: string, events: EventToAppend[], expectedVersion: ExpectedVersion): Promise<AppendResult> {
+    const [result] = await this.appendMany([{ streamName, events, expectedVersion }]);
+    return result!;
+  }
+
+  async appendMany(writes: StreamWrite[]): Promise<AppendResult[]> {
+    assertValidWrites(writes);
+    // A conflict may come from an earlier attempt of the same writes (a retry):
+    // those are answered with their original result and the rest written again.
+    let retried = new Map<number, AppendResult>();
+    for (;;) {
+      const pending = writes.map((write, index) => ({ write, index })).filter(({ index }) => !retried.has(index));
+      try {
+        const written = pending.length > 0 ? await this.writeAtomically(pending.map((p) => p.write)) : [];
+        const results = new Map(retried);
+        pending.forEach(({ index }, i) => results.set(index, written[i]!));
+        return writes.map((_, index) => results.get(index)!);
+      } catch (error) {
+        if (!(error instanceof WrongExpectedVersionError) && !isDuplicateEventId(error)) throw error;
+        const found = await this.findEarlierAppends(writes);
+        if (found.retried.size > retried.size) {
+          retried = found.retried;
+          continue;
+        }
+        throw isDuplicateEventId(error) && found.misplaced ? found.misplaced : error;
+      }
+    }
+  }
+
+  private async writeAtomically(writes: StreamWrite[]): Promise<AppendResult[]> {
+    return this.knex.transaction(async (trx) => {
+      const revisions = await this.lockStreams(trx, writes);
+      const rows: object[] = [];
+      const planned: { nextExpectedVersion: number; lastId: string }[] = [];
+      for (const { streamName, events, expectedVersion } of writes) {
+        const actual = revisions.get(streamName)!;
+        if (!expectedVersionHolds(expectedVersion, actual)) throw new WrongExpectedVersionError(streamName, expectedVersion, actual);
+        events.forEach((event, i) =>
+          rows.push({
+            id: event.id.toLowerCase(),
+            streamName,
+            revision: actual + 1 + i,
+            type: event.type,
+            schemaVersion: event.schemaVersion ?? 1,
+            data: event.data ?? null,
+            metadata: event.metadata,
+          }),
+        );
+        revisions.set(streamName, actual + events.length);
+        planned.push({ nextExpectedVersion: actual + events.length, lastId: events[events.length - 1]!.id.toLowerCase() });
+      }
+      const streams = [...new Set(writes.map((w) => w.streamName))].map((name) => ({ stream_name: name, revision: revisions.get(name) }));
+      const { rows: inserted } = await trx.raw<{ rows: { id: string; transaction_id: string; transaction_sequence: string }[] }>(
+        `WITH appended AS (
+           INSERT INTO events (id, stream_name, revision, type, schema_version, data, metadata, transaction_sequence)
+           SELECT (e->>'id')::uuid, e->>'streamName', (e->>'revision')::bigint, e->>'type',
+                  (e->>'schemaVersion')::integer, e->'data', e->'metadata', nextval('event_transaction_sequence')
+           FROM (SELECT e FROM jsonb_array_elements(?::jsonb) WITH ORDINALITY AS input(e, ord) ORDER BY ord) AS ordered
+           RETURNING id, transaction_id, transaction_sequence
+         ), advanced AS (
+           UPDATE event_streams AS s SET revision = v.revision
+           FROM jsonb_to_recordset(?::jsonb) AS v(stream_name text, revision bigint)
+           WHERE s.stream_name = v.stream_name
+         )
+         SELECT id, transaction_id::text AS transaction_id, transaction_sequence::text AS transaction_sequence FROM appended`,
+        [JSON.stringify(rows), JSON.stringify(streams)],
+      );
+      const positions = new Map(inserted.map((r) => [r.id, formatPosition(r.transaction_id, r.transaction_sequence)]));
+      return planned.map(({ nextExpectedVersion, lastId }) => ({ nextExpectedVersion, position: positions.get(lastId)! }));
+    });
+  }
+
+  /**
+   * Locks the stream rows of a batch (creating missing ones at -1) in name
+   * order and returns their current revisions.
+   */
+  private async lockStreams(trx: Knex.Transaction, writes: StreamWrite[]): Promise<Map<string, number>> {
+    const names = [...new Set(writes.map((w) => w.streamName))].sort();
+    const { rows } = await trx.raw<{ rows: { stream_name: string; revision: number | string }[] }>(
+      `INSERT INTO event_streams AS s (stream_name, revision)
+       SELECT name, -1 FROM jsonb_array_elements_text(?::jsonb) WITH ORDINALITY AS input(name, ord) ORDER BY ord
+       ON CONFLICT (stream_name) DO UPDATE SET revision = s.revision
+       RETURNING stream_name, revision`,
+      [JSON.stringify(names)],
+    );
+    return new Map(rows.map((r) => [r.stream_name, Number(r.revision)]));
+  }
+
+  /**
+   * Which writes are already stored exactly as asked (a retry), with their
+   * original results, and the first event id stored anywhere else.
+   */
+  private async findEarlierAppends(writes: StreamWrite[]): Promise<{ retried: Map<number, AppendResult>; misplaced?: DuplicateEventIdError }> {
+    const ids = writes.flatMap((w) => w.events.map((e) => e.id.toLowerCase()));
+    const { rows } = await this.knex.raw<{ rows: StoredEvent[] }>(
+      `SELECT id, stream_name, revision, transaction_id::text AS transaction_id, transaction_sequence::text AS transaction_sequence
+       FROM events WHERE id = ANY(?::uuid[])`,
+      [ids],
+    );
+    const stored = new Map(rows.map((r) => [r.id, r]));
+    const retried = new Map<number, AppendResult>();
+    let misplaced: DuplicateEventIdError | undefined;
+    writes.forEach((write, index) => {
+      const found = write.events.map((e) => stored.get(e.id.toLowerCase()));
+      if (found.every((f) => f === undefined)) return;
+      const first = found[0] ? Number(found[0].revision) : NaN;
+      const exact = found.every((f, i) => f !== undefined && f.stream_name === write.streamName && Number(f.revision) === first + i);
+      if (exact && expectedVersionHolds(write.expectedVersion, first - 1)) {
+        const last = found[found.length - 1]!;
+        retried.set(index, { nextExpectedVersion: Number(last.revision), position: formatPosition(last.transaction_id, last.transaction_sequence) });
+      } else {
+        const clash = found.find((f) => f !== undefined)!;
+        misplaced ??= new DuplicateEventIdError(clash.id, clash.stream_name);
+      }
+    });
+    return { retried, misplaced };
+  }
+
+  async readStream(streamName: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
+    const fromRevision = options.fromRevision ?? 0;
+    if (!Number.isSafeInteger(fromRevision) || fromRevision < 0) throw new RangeError(`invalid fromRevision: ${fromRevision}`);
+    const { rows } = await this.knex.raw<{ rows: EventRow[] }>(`SELECT ${eventColumns} FROM events WHERE stream_name = ? AND revision >= ? ORDER BY revision`, [
+      streamName,
+      fromRevision,
+    ]);
+    return rows.map(toRecordedEvent);
+  }
+
+  async readAll(checkpoint: string | null, limit: number): Promise<RecordedEvent[]> {
+    if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`invalid limit: ${limit}`);
+    const after = checkpoint === null ? null : parsePosition(checkpoint);
+    // Rows of transactions at or above the snapshot's xmin may still be joined
+    // by a lower, uncommitted transaction: read only below it.
+    const { rows } = await this.knex.raw<{ rows: EventRow[] }>(
+      `SELECT ${eventColumns} FROM events
+       WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+         AND (transaction_id, transaction_sequence) > (?::text::xid8, ?::bigint)
+       ORDER BY transaction_id, transaction_sequence
+       LIMIT ?`,
+      [String(after?.major ?? 0n), String(after?.minor ?? -1n), limit],
+    );
+    return rows.map(toRecordedEvent);
+  }
+
+  subscribeToAll(checkpoint: string | null, handler: (event: RecordedEvent) => Promise<void>): Subscription {
+    if (checkpoint !== null) parsePosition(checkpoint);
+    const controller = new AbortController();
+    const running = this.deliver(checkpoint, handler, controller.signal);
+    const subscription: Subscription = {
+      stop: async () => {
+        controller.abort();
+        await running;
+        this.subscriptions.delete(subscription);
+      },
+    };
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  private async deliver(checkpoint: string | null, handler: (event: RecordedEvent) => Promise<void>, signal: AbortSignal): Promise<void> {
+    const wakeUp = new WakeUp();
+    const listener = await this.listen(() => wakeUp.ring()).catch((error: unknown) => {
+      this.logger.warn('event store subscriber cannot LISTEN; polling only', { error: String(error) });
+      return undefined;
+    });
+    try {
+      let position = checkpoint;
+      let failures = 0;
+      while (!signal.aborted) {
+        wakeUp.reset();
+        let events: RecordedEvent[];
+        try {
+          events = await this.readAll(position, this.batchSize);
+          failures = 0;
+        } catch (error) {
+          this.logger.warn('event store subscriber cannot read the log; retrying', { error: String(error) });
+          await pause(backoff(failures++), signal);
+          continue;
+        }
+        for (const event of events) {
+          if (!(await handOver(event, handler, signal, this.logger))) return;
+          position = event.position;
+        }
+        if (events.length < this.batchSize) await wakeUp.wait(this.pollIntervalMs, signal);
+      }
+    } finally {
+      await listener?.close();
+    }
+  }
+
+  /** LISTENs on a connection of its own, borrowed from the knex pool. */
+  private async listen(onNotify: () => void): Promise<{ close(): Promise<void> }> {
+    const client = this.knex.client as { acquireConnection(): Promise<pg.Client>; releaseConnection(c: pg.Client): Promise<void> };
+    const connection = await client.acquireConnection();
+    const onNotification = (message: pg.Notification) => {
+      if (message.channel === notifyChannel) onNotify();
+    };
+    connection.on('notification', onNotification);
+    try {
+      await connection.query(`LISTEN ${notifyChannel}`);
+    } catch (error) {
+      connection.removeListener('notification', onNotification);
+      await client.releaseConnection(connection);
+      throw error;
+    }
+    return {
+      close: async () => {
+        connection.removeListener('notification', onNotification);
+        await connection.query(`UNLISTEN ${notifyChannel}`).catch(() => undefined);
+        await client.releaseConnection(connection);
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+  }
+}
+
+/** A wake-up call that is not lost when it rings before anyone waits. */
+class WakeUp {
+  private rung = false;
+  private waiting: AbortController | undefined;
+
+  ring(): void {
+    this.rung = true;
+    this.waiting?.abort();
+  }
+
+  reset(): void {
+    this.rung = false;
+  }
+
+  /** Returns when rung (or already rung since the last reset), after `timeoutMs`, or when `signal` aborts. */
+  async wait(timeoutMs: number, signal: AbortSignal): Promise<void> {
+    if (this.rung) return;
+    this.waiting = new AbortController();
+    await pause(timeoutMs, AbortSignal.any([signal, this.waiting.signal]));
+    this.waiting = undefined;
+  }
+}

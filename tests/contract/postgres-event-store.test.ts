@@ -1,0 +1,161 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { DuplicateEventIdError, type EventToAppend, type RecordedEvent, type StreamWrite } from '../../application/shared/event-store.js';
+import { migrate } from '../../infrastructure/shared/migrations/index.js';
+import { PostgresEventStore } from '../../infrastructure/shared/eventstore/postgres-event-store.js';
+import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
+import { eventStoreContract } from './event-store.contract.js';
+
+eventStoreContract('PostgresEventStore', async () => {
+  const db = await createTestDatabase();
+  await migrate(db.knex);
+  return { store: new PostgresEventStore(db.knex, { pollIntervalMs: 100 }), atomicAppendMany: true, dispose: () => db.drop() };
+});
+
+function event(type = 'Happened', data: unknown = {}): EventToAppend {
+  return { id: randomUUID(), type, data, metadata: { occurredAt: '2025-01-02T03:04:05.000Z' } };
+}
+
+async function eventually<T>(check: () => Promise<T>, timeoutMs = 15000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+}
+
+describe('PostgresEventStore (PostgreSQL specifics)', () => {
+  let db: TestDatabase;
+  let store: PostgresEventStore;
+
+  before(async () => {
+    db = await createTestDatabase();
+    await migrate(db.knex);
+    store = new PostgresEventStore(db.knex, { pollIntervalMs: 100 });
+  });
+  after(async () => {
+    await store.close();
+    await db.drop();
+  });
+
+  describe('a transaction that commits after a later one', () => {
+    for (const outcome of ['commits', 'aborts'] as const) {
+      it(`holds readers back until it ${outcome === 'commits' ? 'commits; then both are read in order' : 'aborts; then the later one is read'}`, async () => {
+        const { position: from } = await store.append(`marker-${randomUUID()}`, [event()], 'no_stream');
+        const early = event('Early');
+        const late = event('Late');
+        const delivered: RecordedEvent[] = [];
+        const subscription = store.subscribeToAll(from, async (e) => void delivered.push(e));
+
+        const tx1 = await db.knex.transaction();
+        const earlyResult = await new PostgresEventStore(tx1).append(`ooo-${randomUUID()}`, [early], 'no_stream');
+        const lateResult = await store.append(`ooo-${randomUUID()}`, [late], 'no_stream');
+        expect(earlyResult.position < lateResult.position).to.equal(true);
+        expect((await store.readAll(from, 100)).map((e) => e.id)).to.not.include(late.id);
+        expect(delivered.map((e) => e.id)).to.not.include(late.id);
+
+        if (outcome === 'commits') await tx1.commit();
+        else await tx1.rollback();
+        const expected = outcome === 'commits' ? [early.id, late.id] : [late.id];
+        await eventually(async () => expect((await store.readAll(from, 100)).map((e) => e.id)).to.deep.equal(expected));
+        await eventually(async () => expect(delivered.map((e) => e.id)).to.deep.equal(expected));
+        await subscription.stop();
+      });
+    }
+  });
+
+  it('writes a flash-sale batch (one hot stream, hundreds of new streams) in a bounded number of round trips', async () => {
+    const pool = `voucherPool-${randomUUID()}`;
+    await store.append(pool, [event('VoucherPoolCreated')], 'no_stream');
+    const writes: StreamWrite[] = [{ streamName: pool, events: Array.from({ length: 300 }, () => event('VoucherReserved')), expectedVersion: 0 }];
+    for (let i = 0; i < 600; i++) {
+      writes.push({ streamName: `shopReservation-${randomUUID()}`, events: [event('ShopReservationPlaced')], expectedVersion: 'no_stream' });
+    }
+    const queries: string[] = [];
+    const count = (q: { sql: string }) => queries.push(q.sql);
+    db.knex.on('query', count);
+
+    const results = await store.appendMany(writes);
+
+    db.knex.off('query', count);
+    expect(queries.length).to.be.at.most(4);
+    expect(results[0]!.nextExpectedVersion).to.equal(300);
+    expect(results.slice(1).every((r) => r.nextExpectedVersion === 0)).to.equal(true);
+    expect(await store.readStream(pool)).to.have.length(301);
+  });
+
+  it('applies several writes to one stream within a batch in order', async () => {
+    const pool = `voucherPool-${randomUUID()}`;
+    const results = await store.appendMany([
+      { streamName: pool, events: [event(), event()], expectedVersion: 'no_stream' },
+      { streamName: pool, events: [event()], expectedVersion: 1 },
+    ]);
+
+    expect(results.map((r) => r.nextExpectedVersion)).to.deep.equal([1, 2]);
+    expect((await store.readStream(pool)).map((e) => e.revision)).to.deep.equal([0, 1, 2]);
+  });
+
+  it('refuses an event id already stored in another stream', async () => {
+    const shared = event();
+    const first = `order-${randomUUID()}`;
+    await store.append(first, [shared], 'no_stream');
+
+    const attempt = store.append(`order-${randomUUID()}`, [shared], 'any');
+
+    const error = await attempt.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).to.be.instanceOf(DuplicateEventIdError);
+    expect((error as DuplicateEventIdError).streamName).to.equal(first);
+  });
+
+  it('refuses an event id already stored in the same stream at another revision', async () => {
+    const stream = `order-${randomUUID()}`;
+    const given = event();
+    await store.append(stream, [given], 'no_stream');
+
+    const error = await store.append(stream, [given], 0).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+
+    expect(error).to.be.instanceOf(DuplicateEventIdError);
+    expect(await store.readStream(stream)).to.have.length(1);
+  });
+
+  it('keeps events append-only', async () => {
+    const stream = `order-${randomUUID()}`;
+    await store.append(stream, [event()], 'no_stream');
+
+    const change = db.knex.raw('UPDATE events SET type = ? WHERE stream_name = ?', ['Forged', stream]);
+    const removal = db.knex.raw('DELETE FROM events WHERE stream_name = ?', [stream]);
+
+    for (const attempt of [change, removal]) {
+      expect(
+        await attempt.then(
+          () => 'done',
+          (e: Error) => e.message,
+        ),
+      ).to.match(/append-only/);
+    }
+  });
+
+  it('documents every table and column of the event store for auditors', async () => {
+    const { rows } = await db.knex.raw<{ rows: { table_name: string; column_name: string; comment: string | null }[] }>(
+      `SELECT c.table_name, c.column_name, col_description(format('%I', c.table_name)::regclass, c.ordinal_position) AS comment
+       FROM information_schema.columns c WHERE c.table_schema = 'public' AND c.table_name IN ('events', 'event_streams')`,
+    );
+    const tables = await db.knex.raw<{ rows: { comment: string | null }[] }>(
+      `SELECT obj_description(t::regclass, 'pg_class') AS comment FROM unnest(ARRAY['events', 'event_streams']) AS t`,
+    );
+
+    expect(rows).to.have.length(12);
+    expect(rows.filter((r) => !r.comment).map((r) => `${r.table_name}.${r.column_name}`)).to.deep.equal([]);
+    expect(tables.rows.every((r) => r.comment)).to.equal(true);
+  });
+});
