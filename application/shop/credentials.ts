@@ -1,0 +1,124 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Clock } from '../shared/clock.js';
+import type { EventStore } from '../shared/event-store.js';
+import { apiKeyAccess, apiKeyStream, evolveApiKeyLookup, type ApiKeyLookup, type ApiKeyLookupEvent } from '../../domain/shop/merchant.js';
+
+export const sha256 = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
+
+/** How a merchant API key is stored and looked up: its sha256, in hex. */
+export const apiKeyHash = (key: string): string => sha256(key).toString('hex');
+
+/** Keys this service issues are far shorter; longer input is refused without a lookup. */
+const maxApiKeyLength = 256;
+
+/**
+ * Key → merchant lookups, each read from the key's own small stream and kept
+ * for a few seconds. One directory per event store, shared by everything in
+ * the process that uses that store, so a revocation made here (MerchantAdmin)
+ * is honoured at once; other processes see it within `ttlMs`.
+ */
+export class ApiKeyDirectory {
+  private readonly cache = new Map<string, { lookup: ApiKeyLookup; until: number }>();
+  /** Bumped by every forget(): a read that began before it must not refill the cache. */
+  private generation = 0;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly ttlMs = 5000,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  async find(keyHash: string, nowMs: number): Promise<ApiKeyLookup> {
+    const hit = this.cache.get(keyHash);
+    if (hit && hit.until > nowMs) return hit.lookup;
+    const generation = this.generation;
+    const events = await this.store.readStream(apiKeyStream(keyHash));
+    const lookup = events.map((e) => ({ type: e.type, data: e.data }) as ApiKeyLookupEvent).reduce(evolveApiKeyLookup, null);
+    // Unknown keys are not cached: random guesses must not fill memory.
+    if (lookup && generation === this.generation) {
+      this.cache.delete(keyHash);
+      if (this.cache.size >= this.maxEntries) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(keyHash, { lookup, until: nowMs + this.ttlMs });
+    }
+    return lookup;
+  }
+
+  forget(keyHash: string): void {
+    this.generation++;
+    this.cache.delete(keyHash);
+  }
+}
+
+const directories = new WeakMap<EventStore, ApiKeyDirectory>();
+
+/** The process's directory for `store`. */
+export function apiKeyDirectoryFor(store: EventStore): ApiKeyDirectory {
+  let directory = directories.get(store);
+  if (!directory) directories.set(store, (directory = new ApiKeyDirectory(store)));
+  return directory;
+}
+
+export type CredentialRefusal =
+  | 'CLIENT_CREDENTIALS_MISSING'
+  | 'CLIENT_CREDENTIALS_INVALID'
+  | 'API_KEY_MISSING'
+  | 'API_KEY_INVALID'
+  | 'API_KEY_REVOKED'
+  | 'API_KEY_EXPIRED'
+  | 'MERCHANT_ID_MISSING'
+  | 'MERCHANT_MISMATCH';
+
+export type CredentialCheck = { ok: true; merchantId: string } | { ok: false; reason: CredentialRefusal };
+
+const keyRefusals = { UNKNOWN: 'API_KEY_INVALID', REVOKED: 'API_KEY_REVOKED', EXPIRED: 'API_KEY_EXPIRED' } as const;
+
+export interface ShopCredentialHeaders {
+  clientId?: string;
+  clientSecret?: string;
+  apiKey?: string;
+  merchantId?: string;
+}
+
+/**
+ * The shop's credential headers: the gateway's client_id/client_secret, then
+ * the merchant's API key, which must belong to X-Merchant-Id. Secrets are
+ * compared as sha256 digests in constant time and never logged. The API key
+ * itself is found by its hash (the stream name), so no stored secret is ever
+ * compared byte by byte.
+ */
+export class ShopCredentials {
+  private readonly clients: { id: Buffer; secret: Buffer }[];
+  private readonly apiKeys: ApiKeyDirectory;
+
+  constructor(private readonly deps: { store: EventStore; clock: Clock; clients: { clientId: string; clientSecret: string }[] }) {
+    this.clients = deps.clients.map((c) => ({ id: sha256(c.clientId), secret: sha256(c.clientSecret) }));
+    this.apiKeys = apiKeyDirectoryFor(deps.store);
+  }
+
+  async check(headers: ShopCredentialHeaders): Promise<CredentialCheck> {
+    if (!headers.clientId || !headers.clientSecret) return { ok: false, reason: 'CLIENT_CREDENTIALS_MISSING' };
+    if (!this.knownClient(headers.clientId, headers.clientSecret)) return { ok: false, reason: 'CLIENT_CREDENTIALS_INVALID' };
+    if (!headers.apiKey) return { ok: false, reason: 'API_KEY_MISSING' };
+    if (!headers.merchantId) return { ok: false, reason: 'MERCHANT_ID_MISSING' };
+    if (headers.apiKey.length > maxApiKeyLength) return { ok: false, reason: 'API_KEY_INVALID' };
+
+    const now = this.deps.clock.now();
+    const access = apiKeyAccess(await this.apiKeys.find(apiKeyHash(headers.apiKey), now.getTime()), now.toISOString());
+    if (!access.ok) return { ok: false, reason: keyRefusals[access.reason] };
+    if (access.merchantId !== headers.merchantId) return { ok: false, reason: 'MERCHANT_MISMATCH' };
+    return { ok: true, merchantId: access.merchantId };
+  }
+
+  /** Compares against every configured client, without stopping at the first match. */
+  private knownClient(clientId: string, clientSecret: string): boolean {
+    const id = sha256(clientId);
+    const secret = sha256(clientSecret);
+    let known = false;
+    for (const c of this.clients) {
+      const idMatches = timingSafeEqual(c.id, id);
+      const secretMatches = timingSafeEqual(c.secret, secret);
+      known = (idMatches && secretMatches) || known;
+    }
+    return known;
+  }
+}
