@@ -131,7 +131,7 @@ export class MerchantAdmin {
   /** The merchant and its keys (never a key or its hash). */
   async get(merchantId: string): Promise<MerchantView> {
     assertMerchantId(merchantId);
-    const merchant = await this.load(merchantId).then(({ state }) => state);
+    const { state: merchant } = await this.load(merchantId);
     if (!merchant) throw new DomainError('MERCHANT_NOT_FOUND', `merchant ${merchantId} does not exist`, { merchantId });
     return { merchantId: merchant.merchantId, name: merchant.name, registeredAt: merchant.registeredAt, apiKeys: merchant.apiKeys.map(keyView) };
   }
