@@ -104,13 +104,7 @@ export type VoucherStockReleased = DomainEvent<
 export type VoucherStockSold = DomainEvent<'VoucherStockSold', { poolId: number; reservationKey: string; quantity: number; soldAt: string }>;
 
 export type VoucherPoolEvent =
-  | VoucherPoolCreated
-  | VoucherPoolStockAdded
-  | VoucherPoolRepriced
-  | VoucherPoolDeleted
-  | VoucherStockReserved
-  | VoucherStockReleased
-  | VoucherStockSold;
+  VoucherPoolCreated | VoucherPoolStockAdded | VoucherPoolRepriced | VoucherPoolDeleted | VoucherStockReserved | VoucherStockReleased | VoucherStockSold;
 
 // ---- shopReservation-<reservationKey> ----
 
@@ -157,7 +151,10 @@ export type ShopReservationEvent = ShopReservationPlaced | ShopReservationCommit
 
 // ---- guards ----
 
-export type ShopOrderIdClaimed = DomainEvent<'ShopOrderIdClaimed', { merchantId: string; orderId: string; reservationKey: string; requestHash: string; claimedAt: string }>;
+export type ShopOrderIdClaimed = DomainEvent<
+  'ShopOrderIdClaimed',
+  { merchantId: string; orderId: string; reservationKey: string; requestHash: string; claimedAt: string }
+>;
 export type ShopIdempotencyKeyUsed = DomainEvent<
   'ShopIdempotencyKeyUsed',
   { merchantId: string; idempotencyKey: string; requestHash: string; reservationKey: string; orderId: string; usedAt: string }
