@@ -10,7 +10,11 @@ export interface BusMessage {
   /** How many times this message was delivered (1 on the first delivery). */
   readonly deliveryCount: number;
   ack(): Promise<void>;
-  /** Redeliver later. */
+  /**
+   * Redeliver later. To keep global order, nak every later message of the
+   * batch too, without a delay: JetStream lets newer messages overtake a
+   * message nak'ed with a delay (the in-process bus does not).
+   */
   nak(delayMs?: number): Promise<void>;
   /** Never redeliver (poison message; the caller dead-letters it first). */
   term(): Promise<void>;
@@ -19,14 +23,22 @@ export interface BusMessage {
 export interface ConsumerOptions {
   /** Durable consumer name; its progress survives restarts. */
   durableName: string;
-  /** Where a brand new consumer starts: the consumer's own last applied position (null: the beginning). */
+  /**
+   * The consumer's own last applied position (null: nothing yet). The
+   * in-process bus starts right after it. JetStream ignores it: a new durable
+   * consumer gets the whole stream, an existing one resumes where it was, so
+   * the handler must skip what it already applied.
+   */
   startAfter: string | null;
   /** Most messages handed over in one call. */
   batchSize?: number;
 }
 
 export interface BusConsumer {
+  /** Stops after the batch in hand has been handled. */
   stop(): Promise<void>;
+  /** Messages this consumer has yet to settle, as far as the bus knows (its lag in events). */
+  pending(): Promise<number>;
 }
 
 export interface EventBus {
@@ -34,7 +46,11 @@ export interface EventBus {
   publish(events: RecordedEvent[]): Promise<void>;
   /** Position of the last event this bus holds, so a restarted relay resumes after it. */
   lastPublishedPosition(): Promise<string | null>;
-  /** Delivers batches in global order; a batch is redelivered until each message is acked or termed. */
+  /**
+   * Delivers batches in global order, one batch at a time (the next after the
+   * handler's promise settles). A message the handler neither acked nor termed
+   * (or all unsettled ones, when it throws) is redelivered, before anything newer.
+   */
   consume(options: ConsumerOptions, handler: (messages: BusMessage[]) => Promise<void>): Promise<BusConsumer>;
   close(): Promise<void>;
 }

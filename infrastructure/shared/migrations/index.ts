@@ -82,6 +82,72 @@ export const migrations: Migration[] = [
         COMMENT ON TRIGGER events_appended ON events IS 'Wakes subscribers (LISTEN events_appended) when a transaction that appended events commits.';`);
     },
   },
+  {
+    name: '0003_fan_out',
+    async up(knex) {
+      await knex.raw(`
+        CREATE TABLE leases (
+          name text PRIMARY KEY,
+          owner_id text NOT NULL,
+          acquired_at timestamptz NOT NULL,
+          expires_at timestamptz NOT NULL
+        );
+        COMMENT ON TABLE leases IS 'Who may do a singleton job (the relay) until when; a holder renews before expires_at, another process takes over after it.';
+        COMMENT ON COLUMN leases.name IS 'The job, e.g. relay.';
+        COMMENT ON COLUMN leases.owner_id IS 'Process holding the lease (host-pid-random).';
+        COMMENT ON COLUMN leases.acquired_at IS 'When the current owner took the lease.';
+        COMMENT ON COLUMN leases.expires_at IS 'Database time after which the lease is free unless renewed.';
+
+        CREATE TABLE relay_checkpoints (
+          name text PRIMARY KEY,
+          position text NOT NULL,
+          updated_at timestamptz NOT NULL
+        );
+        COMMENT ON TABLE relay_checkpoints IS 'Last event published to the in-process bus (no broker), so a restarted relay does not republish. JetStream keeps its own (the stream''s last message).';
+        COMMENT ON COLUMN relay_checkpoints.name IS 'Bus name (in-process).';
+        COMMENT ON COLUMN relay_checkpoints.position IS 'Global position of the last published event (fixed-width string).';
+        COMMENT ON COLUMN relay_checkpoints.updated_at IS 'When it last moved.';
+
+        CREATE TABLE projection_checkpoints (
+          projector text PRIMARY KEY,
+          version integer NOT NULL,
+          generation integer NOT NULL,
+          position text,
+          last_recorded_at timestamptz,
+          updated_at timestamptz NOT NULL DEFAULT now()
+        );
+        COMMENT ON TABLE projection_checkpoints IS 'Per projector: the last event applied to its read model, written in the same transaction as the rows.';
+        COMMENT ON COLUMN projection_checkpoints.projector IS 'Projector name.';
+        COMMENT ON COLUMN projection_checkpoints.version IS 'Projector version the current tables were built with; a different one triggers a rebuild.';
+        COMMENT ON COLUMN projection_checkpoints.generation IS 'Generation of the physical tables (<table>_g<n>) the views point at.';
+        COMMENT ON COLUMN projection_checkpoints.position IS 'Global position of the last applied event; null before the first.';
+        COMMENT ON COLUMN projection_checkpoints.last_recorded_at IS 'When the last applied event was recorded in the store (lag = now minus this).';
+        COMMENT ON COLUMN projection_checkpoints.updated_at IS 'When the checkpoint last moved.';
+
+        CREATE TABLE dead_letters (
+          id bigserial PRIMARY KEY,
+          projector text NOT NULL,
+          event_id text NOT NULL,
+          position text NOT NULL,
+          event_type text NOT NULL,
+          error text NOT NULL,
+          payload jsonb NOT NULL,
+          delivery_count integer NOT NULL,
+          at timestamptz NOT NULL
+        );
+        CREATE INDEX dead_letters_projector_at ON dead_letters (projector, at);
+        COMMENT ON TABLE dead_letters IS 'Events a projector could not apply after repeated deliveries; skipped so later events still apply. Fix the projector, then rebuild it.';
+        COMMENT ON COLUMN dead_letters.id IS 'Row id.';
+        COMMENT ON COLUMN dead_letters.projector IS 'Projector that gave up.';
+        COMMENT ON COLUMN dead_letters.event_id IS 'Id of the event.';
+        COMMENT ON COLUMN dead_letters.position IS 'Global position of the event.';
+        COMMENT ON COLUMN dead_letters.event_type IS 'Type of the event.';
+        COMMENT ON COLUMN dead_letters.error IS 'Error of the last attempt (stack).';
+        COMMENT ON COLUMN dead_letters.payload IS 'The whole event as delivered.';
+        COMMENT ON COLUMN dead_letters.delivery_count IS 'Deliveries before giving up.';
+        COMMENT ON COLUMN dead_letters.at IS 'When it was dead-lettered.';`);
+    },
+  },
 ];
 
 export async function migrate(knex: Knex, list: Migration[] = migrations): Promise<void> {

@@ -1,0 +1,83 @@
+import { performance } from 'node:perf_hooks';
+import type { Knex } from 'knex';
+
+/**
+ * A named lease held in the `leases` row, so exactly one process does a job
+ * (relaying the log) at a time. Unlike a session advisory lock it survives
+ * connection poolers, and a holder that dies loses it at `expires_at`.
+ * Expiry is judged by the database clock; locally the holder counts its lease
+ * from the moment it asked, so it believes it holds it no longer than the row says.
+ */
+export class Lease {
+  private heldUntil = 0;
+  private renewedAt = 0;
+
+  constructor(
+    private readonly knex: Knex,
+    readonly name: string,
+    readonly ownerId: string,
+    private readonly ttlMs: number,
+  ) {}
+
+  /** True while the lease is ours and has not run out. */
+  get held(): boolean {
+    return performance.now() < this.heldUntil;
+  }
+
+  /** A third of the time to live has passed since the last renewal. */
+  get renewalDue(): boolean {
+    return performance.now() - this.renewedAt >= this.ttlMs / 3;
+  }
+
+  /** Takes the lease if it is free, expired or already ours; true when we hold it. */
+  async acquire(): Promise<boolean> {
+    return this.attempt(
+      `INSERT INTO leases (name, owner_id, acquired_at, expires_at)
+       VALUES (:name, :owner, clock_timestamp(), clock_timestamp() + :ttl * interval '1 millisecond')
+       ON CONFLICT (name) DO UPDATE SET
+         owner_id = EXCLUDED.owner_id,
+         acquired_at = CASE WHEN leases.owner_id = EXCLUDED.owner_id AND leases.expires_at > clock_timestamp()
+                            THEN leases.acquired_at ELSE EXCLUDED.acquired_at END,
+         expires_at = EXCLUDED.expires_at
+       WHERE leases.owner_id = EXCLUDED.owner_id OR leases.expires_at <= clock_timestamp()
+       RETURNING owner_id`,
+    );
+  }
+
+  /** Extends the lease if we still hold it; false once it expired or was taken. */
+  async renew(): Promise<boolean> {
+    return this.attempt(
+      `UPDATE leases SET expires_at = clock_timestamp() + :ttl * interval '1 millisecond'
+       WHERE name = :name AND owner_id = :owner AND expires_at > clock_timestamp()
+       RETURNING owner_id`,
+    );
+  }
+
+  /** Gives the lease up at once so another process can take over without waiting for expiry. */
+  async release(): Promise<void> {
+    this.heldUntil = 0;
+    await this.knex.raw(`UPDATE leases SET expires_at = clock_timestamp() WHERE name = :name AND owner_id = :owner`, {
+      name: this.name,
+      owner: this.ownerId,
+    });
+  }
+
+  /** Forgets the lease locally (after an error we cannot tell whether it still holds). */
+  drop(): void {
+    this.heldUntil = 0;
+  }
+
+  private async attempt(sql: string): Promise<boolean> {
+    const asked = performance.now();
+    try {
+      const { rows } = await this.knex.raw<{ rows: unknown[] }>(sql, { name: this.name, owner: this.ownerId, ttl: this.ttlMs });
+      const ok = rows.length === 1;
+      this.heldUntil = ok ? asked + this.ttlMs : 0;
+      if (ok) this.renewedAt = asked;
+      return ok;
+    } catch (error) {
+      this.heldUntil = 0;
+      throw error;
+    }
+  }
+}

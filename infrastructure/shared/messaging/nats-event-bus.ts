@@ -1,0 +1,285 @@
+import { connect, headers, nanos, type NatsConnection } from '@nats-io/transport-node';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  jetstream,
+  jetstreamManager,
+  type Consumer,
+  type ConsumerMessages,
+  type JetStreamClient,
+  type JetStreamManager,
+  type JsMsg,
+  type PubAck,
+} from '@nats-io/jetstream';
+import type { BusConsumer, BusMessage, ConsumerOptions, EventBus } from '../../../application/shared/event-bus.js';
+import type { RecordedEvent } from '../../../application/shared/event-store.js';
+import type { Logger } from '../logger.js';
+import { pause } from './pause.js';
+
+export interface NatsEventBusOptions {
+  /** JetStream stream name (NATS_STREAM). */
+  stream: string;
+  /** Subjects are `<prefix>.<category>.<type>`; the stream captures `<prefix>.>` (NATS_SUBJECT_PREFIX). */
+  subjectPrefix: string;
+  /** How long the server waits for an ack before redelivering (default 60 s). */
+  ackWaitMs?: number;
+  /** Stream dedupe window for Nats-Msg-Id (default 2 min, the server's). */
+  duplicateWindowMs?: number;
+  /** How long one fetch waits for a message when there is none (default 30 s; at least 1 s). */
+  fetchExpiresMs?: number;
+  /** Pause after a handler threw, before its messages come again (default 1 s). */
+  retryDelayMs?: number;
+  logger?: Pick<Logger, 'error'>;
+}
+
+/** Headers every published message carries besides Nats-Msg-Id (= event id). */
+export const positionHeader = 'Event-Position';
+export const typeHeader = 'Event-Type';
+
+const token = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, '_') || '_';
+
+/** `<prefix>.<category>.<type>`, the category being the stream name before its first '-'. */
+export function subjectFor(prefix: string, event: Pick<RecordedEvent, 'streamName' | 'type'>): string {
+  const dash = event.streamName.indexOf('-');
+  const category = dash < 0 ? event.streamName : event.streamName.slice(0, dash);
+  return `${prefix}.${token(category)}.${token(event.type)}`;
+}
+
+function isApiError(error: unknown, code: number): boolean {
+  return error instanceof JetStreamApiError && error.code === code;
+}
+
+/**
+ * The event bus on NATS JetStream (nats-server 2.9 or later). Each event is
+ * one message, Nats-Msg-Id = event id, its global position in a header.
+ *
+ * Publishing is pipelined but guarded: every message expects the stream's
+ * last sequence to be the one before it, so when one publish fails none after
+ * it is stored, and the stream stays the global log's prefix in order. That is
+ * what lets the relay resume after the stream's last message. It also fences
+ * a relay that lost its lease while another kept publishing.
+ */
+export class NatsEventBus implements EventBus {
+  private readonly js: JetStreamClient;
+  private readonly consumers = new Set<NatsConsumer>();
+  /** Sequence of the stream's last message as this bus last saw it; the next publish expects it. */
+  private expectedLastSeq: number | undefined;
+
+  /** Connects to `servers` and creates or updates the stream. */
+  static async connect(servers: string, options: NatsEventBusOptions): Promise<NatsEventBus> {
+    const nc = await connect({ servers, name: `event-bus-${options.stream}` });
+    try {
+      const bus = new NatsEventBus(nc, await jetstreamManager(nc), options, true);
+      await bus.ensureStream();
+      return bus;
+    } catch (error) {
+      await nc.close();
+      throw error;
+    }
+  }
+
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly jsm: JetStreamManager,
+    private readonly options: NatsEventBusOptions,
+    private readonly ownsConnection = false,
+  ) {
+    this.js = jetstream(nc);
+  }
+
+  /** Creates the stream, or updates its subjects and dedupe window. */
+  async ensureStream(): Promise<void> {
+    const subject = `${this.options.subjectPrefix}.>`;
+    const duplicateWindow = nanos(this.options.duplicateWindowMs ?? 120_000);
+    try {
+      const { config } = await this.jsm.streams.info(this.options.stream);
+      if (!config.subjects?.includes(subject) || config.duplicate_window !== duplicateWindow) {
+        await this.jsm.streams.update(this.options.stream, {
+          subjects: [...new Set([...(config.subjects ?? []), subject])],
+          duplicate_window: duplicateWindow,
+        });
+      }
+    } catch (error) {
+      if (!isApiError(error, JetStreamApiCodes.StreamNotFound)) throw error;
+      await this.jsm.streams.add({ name: this.options.stream, subjects: [subject], duplicate_window: duplicateWindow });
+    }
+  }
+
+  async publish(events: RecordedEvent[]): Promise<void> {
+    let remaining = events;
+    while (remaining.length > 0) {
+      const base = this.expectedLastSeq ?? (await this.jsm.streams.info(this.options.stream)).state.last_seq;
+      this.expectedLastSeq = undefined;
+      const results = await Promise.allSettled(remaining.map((e, i) => this.publishOne(e, base + i)));
+      let lastSeq = base;
+      let duplicateAt = -1;
+      for (const [i, r] of results.entries()) {
+        if (r.status === 'rejected') throw r.reason;
+        if (r.value.duplicate) {
+          duplicateAt = i;
+          break;
+        }
+        lastSeq = r.value.seq;
+      }
+      if (duplicateAt < 0) {
+        this.expectedLastSeq = lastSeq;
+        return;
+      }
+      // Already in the stream: nothing after it was stored (its expectation failed); go on from there.
+      remaining = remaining.slice(duplicateAt + 1);
+    }
+  }
+
+  async lastPublishedPosition(): Promise<string | null> {
+    const { state } = await this.jsm.streams.info(this.options.stream);
+    this.expectedLastSeq = state.last_seq;
+    if (state.last_seq === 0) return null;
+    const message = await this.jsm.streams.getMessage(this.options.stream, { seq: state.last_seq });
+    const position = message?.header.get(positionHeader);
+    if (!position) throw new Error(`stream ${this.options.stream}: last message ${state.last_seq} is gone or has no ${positionHeader}; cannot tell where the relay stopped`);
+    return position;
+  }
+
+  async consume(options: ConsumerOptions, handler: (messages: BusMessage[]) => Promise<void>): Promise<BusConsumer> {
+    const batchSize = options.batchSize ?? 100;
+    const ackWait = nanos(this.options.ackWaitMs ?? 60_000);
+    const maxAckPending = Math.max(1000, batchSize * 2);
+    try {
+      const { config } = await this.jsm.consumers.info(this.options.stream, options.durableName);
+      if (config.ack_wait !== ackWait || config.max_ack_pending !== maxAckPending) {
+        await this.jsm.consumers.update(this.options.stream, options.durableName, { ack_wait: ackWait, max_ack_pending: maxAckPending });
+      }
+    } catch (error) {
+      if (!isApiError(error, JetStreamApiCodes.ConsumerNotFound)) throw error;
+      await this.jsm.consumers.add(this.options.stream, {
+        durable_name: options.durableName,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        max_deliver: -1,
+        ack_wait: ackWait,
+        max_ack_pending: maxAckPending,
+        filter_subject: `${this.options.subjectPrefix}.>`,
+      });
+    }
+    const consumer = new NatsConsumer(this.nc, await this.js.consumers.get(this.options.stream, options.durableName), batchSize, handler, {
+      fetchExpiresMs: Math.max(1000, this.options.fetchExpiresMs ?? 30_000),
+      retryDelayMs: this.options.retryDelayMs ?? 1000,
+      logger: this.options.logger,
+      onStop: () => this.consumers.delete(consumer),
+    });
+    this.consumers.add(consumer);
+    return consumer;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.consumers].map((c) => c.stop()));
+    if (this.ownsConnection && !this.nc.isClosed()) await this.nc.close();
+  }
+
+  private publishOne(event: RecordedEvent, expectedLastSeq: number): Promise<PubAck> {
+    const h = headers();
+    h.set(positionHeader, event.position);
+    h.set(typeHeader, event.type);
+    return this.js.publish(subjectFor(this.options.subjectPrefix, event), JSON.stringify(event), {
+      msgID: event.id,
+      headers: h,
+      expect: { lastSequence: expectedLastSeq },
+    });
+  }
+}
+
+/**
+ * A durable pull consumer fetching one batch at a time, sized to what is
+ * waiting, so nothing is fetched ahead of a message the handler naks: the
+ * nak'ed messages (naked without delay, in order) come first in the next fetch.
+ */
+class NatsConsumer implements BusConsumer {
+  private readonly abort = new AbortController();
+  private readonly loop: Promise<void>;
+  private fetching: ConsumerMessages | undefined;
+
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly consumer: Consumer,
+    private readonly batchSize: number,
+    private readonly handler: (messages: BusMessage[]) => Promise<void>,
+    private readonly settings: { fetchExpiresMs: number; retryDelayMs: number; logger: Pick<Logger, 'error'> | undefined; onStop: () => void },
+  ) {
+    this.loop = this.run(this.abort.signal);
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort();
+    this.fetching?.stop();
+    await this.loop;
+    this.settings.onStop();
+  }
+
+  async pending(): Promise<number> {
+    const info = await this.consumer.info();
+    return info.num_pending + info.num_ack_pending;
+  }
+
+  private async run(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      try {
+        const waiting = await this.pending();
+        this.fetching = await this.consumer.fetch({ max_messages: Math.min(this.batchSize, Math.max(1, waiting)), expires: this.settings.fetchExpiresMs });
+        if (signal.aborted) this.fetching.stop();
+        const messages: JsMsg[] = [];
+        for await (const m of this.fetching) messages.push(m);
+        this.fetching = undefined;
+        if (signal.aborted) {
+          for (const m of messages) m.nak();
+          await this.nc.flush();
+          return;
+        }
+        if (messages.length > 0) await this.deliver(messages, signal);
+      } catch (error) {
+        this.fetching = undefined;
+        if (signal.aborted) return;
+        this.settings.logger?.error('NATS consumer failed; retrying', { error });
+        await pause(this.settings.retryDelayMs, signal);
+      }
+    }
+  }
+
+  private async deliver(raw: JsMsg[], signal: AbortSignal): Promise<void> {
+    const settled = raw.map(() => false);
+    const settle = (i: number, action: () => void) => {
+      if (settled[i]) return;
+      settled[i] = true;
+      action();
+    };
+    const messages: BusMessage[] = [];
+    raw.forEach((m, i) => {
+      let event: RecordedEvent;
+      try {
+        event = m.json<RecordedEvent>();
+      } catch (error) {
+        this.settings.logger?.error('unreadable message on the event stream; terminated', { seq: m.seq, error });
+        settle(i, () => m.term('unreadable'));
+        return;
+      }
+      messages.push({
+        event,
+        deliveryCount: m.info.deliveryCount,
+        ack: async () => settle(i, () => m.ack()),
+        nak: async (delayMs?: number) => settle(i, () => m.nak(delayMs)),
+        term: async () => settle(i, () => m.term()),
+      });
+    });
+    let failed = false;
+    try {
+      if (messages.length > 0) await this.handler(messages);
+    } catch (error) {
+      failed = true;
+      this.settings.logger?.error('event handler failed; its unsettled messages come again', { error });
+    }
+    raw.forEach((m, i) => settle(i, () => m.nak()));
+    await this.nc.flush();
+    if (failed) await pause(this.settings.retryDelayMs, signal);
+  }
+}

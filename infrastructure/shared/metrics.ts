@@ -1,0 +1,77 @@
+import { Counter, Gauge, Registry } from 'prom-client';
+
+/**
+ * The one Prometheus registry of the process; /metrics serves it. Global
+ * positions are opaque strings, so they are exported as the `position` label
+ * of an info gauge (value 1, one series per relay or projector).
+ */
+export const metricsRegistry = new Registry();
+
+export const relayEventsPublished = new Counter({
+  name: 'relay_events_published_total',
+  help: 'Events the relay published to the bus.',
+  labelNames: ['relay'],
+  registers: [metricsRegistry],
+});
+
+export const relayPosition = new Gauge({
+  name: 'relay_position_info',
+  help: 'Global position of the last event the relay published (label position).',
+  labelNames: ['relay', 'position'],
+  registers: [metricsRegistry],
+});
+
+export const relayLastEventTimestamp = new Gauge({
+  name: 'relay_last_event_recorded_timestamp_seconds',
+  help: 'When the last event the relay published was recorded in the store (Unix seconds).',
+  labelNames: ['relay'],
+  registers: [metricsRegistry],
+});
+
+export const projectionEventsApplied = new Counter({
+  name: 'projection_events_applied_total',
+  help: 'Events a projector applied to its read model.',
+  labelNames: ['projector'],
+  registers: [metricsRegistry],
+});
+
+export const projectionDeadLetters = new Counter({
+  name: 'projection_dead_letters_total',
+  help: 'Events a projector gave up on and wrote to dead_letters.',
+  labelNames: ['projector'],
+  registers: [metricsRegistry],
+});
+
+export const projectionLagEvents = new Gauge({
+  name: 'projection_lag_events',
+  help: 'Events published to the bus that the projector has not yet acknowledged.',
+  labelNames: ['projector'],
+  registers: [metricsRegistry],
+});
+
+export const projectionLagSeconds = new Gauge({
+  name: 'projection_lag_seconds',
+  help: 'Now minus the recorded time of the last applied event while events are pending; 0 when caught up.',
+  labelNames: ['projector'],
+  registers: [metricsRegistry],
+});
+
+export const projectionPosition = new Gauge({
+  name: 'projection_last_applied_position_info',
+  help: 'Global position of the last event the projector applied (label position).',
+  labelNames: ['projector', 'position'],
+  registers: [metricsRegistry],
+});
+
+const shownPositions = new Map<Gauge<string>, Map<string, string>>();
+
+/** Shows `position` as the one series of `gauge` for `key`, dropping the one shown before. */
+export function setPositionInfo(gauge: Gauge<string>, key: Record<string, string>, position: string): void {
+  const shown = shownPositions.get(gauge) ?? new Map<string, string>();
+  shownPositions.set(gauge, shown);
+  const id = JSON.stringify(key);
+  const previous = shown.get(id);
+  if (previous !== undefined) gauge.remove({ ...key, position: previous });
+  gauge.set({ ...key, position }, 1);
+  shown.set(id, position);
+}

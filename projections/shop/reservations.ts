@@ -1,0 +1,100 @@
+import type { Knex } from 'knex';
+import type { ShopReservationEvent } from '../../domain/shop/events.js';
+import { physical, type PhysicalNames, type ProjectedEvent, type Projector } from '../shared/projector.js';
+
+const table = 'shop_reservations';
+
+/** One row per shop reservation: its order, amounts and where it is in RESERVED → COMMITTED | RELEASED | EXPIRED. */
+export const reservationsProjector: Projector = {
+  name: 'shop-reservations',
+  version: 1,
+  tables: [
+    {
+      name: table,
+      comment:
+        'Shop reservations (voucher purchases), one row per reservation; eventually consistent with the event store (lag at /metrics). Fed by ShopReservationPlaced, ShopReservationCommitted, ShopReservationReleased, ShopReservationExpired.',
+      columns: {
+        reservation_key: 'Reservation key (UUID) the shop returned at reserve.',
+        order_id: "The merchant's order id, unique per merchant.",
+        merchant_id: 'Merchant that placed the reservation.',
+        user_id: 'User the vouchers are for.',
+        status: 'RESERVED, COMMITTED, RELEASED, or EXPIRED (released by automatic expiry).',
+        amount: 'Total price in minor units of currency.',
+        currency: 'VND or VPOINT.',
+        item_count: 'Number of pools (lines) in the reservation.',
+        quantity: 'Number of vouchers over all lines.',
+        reserved_at: 'When the reservation was placed.',
+        expires_at: 'When the reservation may expire (reservedAt + TTL).',
+        committed_at: 'When it was committed; null otherwise.',
+        released_at: 'When it was released or expired; null otherwise.',
+        release_reason: 'Reason given at release (logging only), EXPIRED on expiry; null otherwise.',
+        last_position: 'Global position of the last event applied to this row.',
+      },
+    },
+  ],
+
+  async createTables(knex: Knex, names: PhysicalNames) {
+    const t = physical(names, table);
+    await knex.schema.createTable(t, (b) => {
+      b.text('reservation_key').primary();
+      b.text('order_id').notNullable();
+      b.text('merchant_id').notNullable();
+      b.text('user_id').notNullable();
+      b.text('status').notNullable();
+      b.bigInteger('amount').notNullable();
+      b.text('currency').notNullable();
+      b.integer('item_count').notNullable();
+      b.integer('quantity').notNullable();
+      b.timestamp('reserved_at', { useTz: true }).notNullable();
+      b.timestamp('expires_at', { useTz: true }).notNullable();
+      b.timestamp('committed_at', { useTz: true });
+      b.timestamp('released_at', { useTz: true });
+      b.text('release_reason');
+      b.text('last_position').notNullable();
+      b.index(['merchant_id', 'order_id'], `${t}_merchant_order`);
+      b.index(['merchant_id', 'user_id', 'reserved_at'], `${t}_merchant_user`);
+      b.index(['status', 'expires_at'], `${t}_status`);
+    });
+  },
+
+  async apply(trx: Knex.Transaction, event: ProjectedEvent, names: PhysicalNames) {
+    const t = physical(names, table);
+    const e = { type: event.type, data: event.data } as ShopReservationEvent;
+    const position = event.position;
+    switch (e.type) {
+      case 'ShopReservationPlaced': {
+        const d = e.data;
+        await trx(t).insert({
+          reservation_key: d.reservationKey,
+          order_id: d.orderId,
+          merchant_id: d.merchantId,
+          user_id: d.userId,
+          status: 'RESERVED',
+          amount: d.amount,
+          currency: d.currency,
+          item_count: d.items.length,
+          quantity: d.items.reduce((sum, item) => sum + item.quantity, 0),
+          reserved_at: d.reservedAt,
+          expires_at: d.expiresAt,
+          last_position: position,
+        });
+        return;
+      }
+      case 'ShopReservationCommitted':
+        await trx(t).where({ reservation_key: e.data.reservationKey }).update({ status: 'COMMITTED', committed_at: e.data.committedAt, last_position: position });
+        return;
+      case 'ShopReservationReleased':
+        await trx(t)
+          .where({ reservation_key: e.data.reservationKey })
+          .update({ status: 'RELEASED', released_at: e.data.releasedAt, release_reason: e.data.reason, last_position: position });
+        return;
+      case 'ShopReservationExpired':
+        await trx(t)
+          .where({ reservation_key: e.data.reservationKey })
+          .update({ status: 'EXPIRED', released_at: e.data.expiredAt, release_reason: 'EXPIRED', last_position: position });
+        return;
+      default:
+        return;
+    }
+  },
+};

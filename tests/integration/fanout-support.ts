@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import type { EventStore, EventToAppend, RecordedEvent } from '../../application/shared/event-store.js';
+import type { ShopEvent } from '../../domain/shop/events.js';
+
+/** Polls `check` until it stops throwing (or the timeout, when its last error is thrown). */
+export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+}
+
+export function toAppend(event: ShopEvent | { type: string; data: unknown }): EventToAppend {
+  return { id: randomUUID(), type: event.type, data: event.data, metadata: { occurredAt: '2025-03-01T10:00:00.000Z' } };
+}
+
+/** Appends `count` small events, each to its own stream of `category`, returns them as recorded. */
+export async function appendNoise(store: EventStore, count: number, category = 'noise'): Promise<RecordedEvent[]> {
+  const appended: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const e = toAppend({ type: 'NoiseHappened', data: { i } });
+    await store.append(`${category}-${randomUUID()}`, [e], 'no_stream');
+    appended.push(e.id);
+  }
+  const all: RecordedEvent[] = [];
+  for (let page = await store.readAll(null, 1000); page.length > 0; page = await store.readAll(page[page.length - 1]!.position, 1000)) all.push(...page);
+  const wanted = new Set(appended);
+  return all.filter((e) => wanted.has(e.id));
+}
+
+/** Every event of the store, in order. */
+export async function readEverything(store: EventStore): Promise<RecordedEvent[]> {
+  const all: RecordedEvent[] = [];
+  for (let page = await store.readAll(null, 1000); page.length > 0; page = await store.readAll(page[page.length - 1]!.position, 1000)) all.push(...page);
+  return all;
+}
+
+const display = { title: 't', shortTitle: 't', brandName: 'b', logoUrl: 'u', bannerUrl: 'u', thumbnailUrl: 'u', description: 'd' };
+const terms = { usageType: 'ONLINE' as const, termsAndConditions: '', validityDays: 30, usageLimit: null, maxPerDay: null, maxPerOrder: null };
+
+/** The shop events of one pool and two reservations (one committed, one released), stream by stream. */
+export function shopStory(poolId: number, campaignId = 7): Array<{ stream: string; events: ShopEvent[] }> {
+  const r1 = randomUUID();
+  const r2 = randomUUID();
+  const at = (minute: number) => `2025-03-01T10:${String(minute).padStart(2, '0')}:00.000Z`;
+  const placed = (key: string, orderId: string, quantity: number): ShopEvent => ({
+    type: 'ShopReservationPlaced',
+    data: {
+      reservationKey: key,
+      orderId,
+      merchantId: 'M1',
+      userId: 'U1',
+      idempotencyKey: randomUUID(),
+      requestHash: 'h',
+      amount: 1000 * quantity,
+      currency: 'VND',
+      reservedAt: at(1),
+      expiresAt: at(16),
+      items: [{ voucherPoolId: poolId, quantity, unitPrice: 1000, vouchers: [] }],
+    },
+  });
+  return [
+    {
+      stream: `voucherPool-${poolId}`,
+      events: [
+        {
+          type: 'VoucherPoolCreated',
+          data: { poolId, campaignId, categoryId: 1, miniAppIds: [], display, pricing: { faceValue: 1000, sellingPrice: 1000, discountedPrice: null, currency: 'VND' }, totalQuantity: 10, terms, validity: null, createdAt: at(0) },
+        },
+        { type: 'VoucherPoolStockAdded', data: { poolId, quantity: 5, addedAt: at(0) } },
+        { type: 'VoucherStockReserved', data: { poolId, reservationKey: r1, merchantId: 'M1', userId: 'U1', quantity: 2, unitPrice: 1000, day: '2025-03-01', reservedAt: at(1) } },
+        { type: 'VoucherStockReserved', data: { poolId, reservationKey: r2, merchantId: 'M1', userId: 'U1', quantity: 3, unitPrice: 1000, day: '2025-03-01', reservedAt: at(1) } },
+      ],
+    },
+    { stream: `shopReservation-${r1}`, events: [placed(r1, `order-${r1}`, 2)] },
+    { stream: `shopReservation-${r2}`, events: [placed(r2, `order-${r2}`, 3)] },
+    { stream: `shopReservation-${r1}`, events: [{ type: 'ShopReservationCommitted', data: { reservationKey: r1, committedAt: at(5) } }] },
+    { stream: `voucherPool-${poolId}`, events: [{ type: 'VoucherStockSold', data: { poolId, reservationKey: r1, quantity: 2, soldAt: at(5) } }] },
+    { stream: `shopReservation-${r2}`, events: [{ type: 'ShopReservationReleased', data: { reservationKey: r2, releasedAt: at(6), reason: 'USER_CANCELLED' } }] },
+    {
+      stream: `voucherPool-${poolId}`,
+      events: [{ type: 'VoucherStockReleased', data: { poolId, reservationKey: r2, merchantId: 'M1', userId: 'U1', quantity: 3, day: '2025-03-01', reason: 'RELEASED', releasedAt: at(6) } }],
+    },
+  ];
+}
+
+/** Appends a story in order. */
+export async function appendStory(store: EventStore, story: Array<{ stream: string; events: ShopEvent[] }>): Promise<void> {
+  for (const step of story) await store.append(step.stream, step.events.map(toAppend), 'any');
+}
