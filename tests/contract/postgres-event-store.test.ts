@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { DuplicateEventIdError, type EventToAppend, type RecordedEvent, type StreamWrite } from '../../application/shared/event-store.js';
 import { migrate } from '../../infrastructure/shared/migrations/index.js';
+import { createEventStore } from '../../infrastructure/shared/eventstore/create-event-store.js';
 import { PostgresEventStore } from '../../infrastructure/shared/eventstore/postgres-event-store.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { eventStoreContract } from './event-store.contract.js';
@@ -157,5 +158,9 @@ describe('PostgresEventStore (PostgreSQL specifics)', () => {
     expect(rows).to.have.length(12);
     expect(rows.filter((r) => !r.comment).map((r) => `${r.table_name}.${r.column_name}`)).to.deep.equal([]);
     expect(tables.rows.every((r) => r.comment)).to.equal(true);
+  });
+
+  it('is what createEventStore picks without an EventStoreDB connection string', () => {
+    expect(createEventStore({ knex: db.knex })).to.be.instanceOf(PostgresEventStore);
   });
 });
