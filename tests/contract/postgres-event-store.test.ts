@@ -69,6 +69,33 @@ describe('PostgresEventStore (PostgreSQL specifics)', () => {
     }
   });
 
+  it('listens again after losing its LISTEN connection, and misses nothing meanwhile', async () => {
+    const { position: from } = await store.append(`marker-${randomUUID()}`, [event()], 'no_stream');
+    const delivered: string[] = [];
+    const subscription = store.subscribeToAll(from, async (e) => void delivered.push(e.id));
+    const listeners = async () =>
+      (await db.knex.raw<{ rows: { pid: number }[] }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'`)).rows.map(
+        (r) => r.pid,
+      );
+    const [first] = await eventually(async () => {
+      const pids = await listeners();
+      expect(pids).to.have.length(1);
+      return pids;
+    });
+
+    await db.knex.raw('SELECT pg_terminate_backend(?)', [first]);
+    const meanwhile = event();
+    await store.append(`order-${randomUUID()}`, [meanwhile], 'no_stream');
+
+    await eventually(async () => expect(delivered).to.deep.equal([meanwhile.id]));
+    await eventually(async () =>
+      expect(await listeners())
+        .to.have.length(1)
+        .and.not.include(first),
+    );
+    await subscription.stop();
+  });
+
   it('writes a flash-sale batch (one hot stream, hundreds of new streams) in a bounded number of round trips', async () => {
     const pool = `voucherPool-${randomUUID()}`;
     await store.append(pool, [event('VoucherPoolCreated')], 'no_stream');

@@ -262,14 +262,12 @@ export class PostgresEventStore implements EventStore {
 
   private async deliver(checkpoint: string | null, handler: (event: RecordedEvent) => Promise<void>, signal: AbortSignal): Promise<void> {
     const wakeUp = new WakeUp();
-    const listener = await this.listen(() => wakeUp.ring()).catch((error: unknown) => {
-      this.logger.warn('event store subscriber cannot LISTEN; polling only', { error: String(error) });
-      return undefined;
-    });
+    let listener: Listener | undefined;
     try {
       let position = checkpoint;
       let failures = 0;
       while (!signal.aborted) {
+        if (!listener || listener.broken) listener = await this.relisten(listener, () => wakeUp.ring());
         wakeUp.reset();
         let events: RecordedEvent[];
         try {
@@ -291,33 +289,58 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
+  /** A fresh LISTEN in place of a lost one; polling alone carries on while none can be had. */
+  private async relisten(previous: Listener | undefined, onNotify: () => void): Promise<Listener | undefined> {
+    await previous?.close();
+    try {
+      return await this.listen(onNotify);
+    } catch (error) {
+      this.logger.warn('event store subscriber cannot LISTEN; polling only', { error: String(error) });
+      return undefined;
+    }
+  }
+
   /** LISTENs on a connection of its own, borrowed from the knex pool. */
-  private async listen(onNotify: () => void): Promise<{ close(): Promise<void> }> {
+  private async listen(onNotify: () => void): Promise<Listener> {
     const client = this.knex.client as { acquireConnection(): Promise<pg.Client>; releaseConnection(c: pg.Client): Promise<void> };
     const connection = await client.acquireConnection();
     const onNotification = (message: pg.Notification) => {
       if (message.channel === notifyChannel) onNotify();
     };
-    connection.on('notification', onNotification);
-    try {
-      await connection.query(`LISTEN ${notifyChannel}`);
-    } catch (error) {
-      connection.removeListener('notification', onNotification);
-      await client.releaseConnection(connection);
-      throw error;
-    }
-    return {
+    const listener = {
+      broken: false,
       close: async () => {
         connection.removeListener('notification', onNotification);
-        await connection.query(`UNLISTEN ${notifyChannel}`).catch(() => undefined);
+        connection.removeListener('error', onLost);
+        connection.removeListener('end', onLost);
+        if (!listener.broken) await connection.query(`UNLISTEN ${notifyChannel}`).catch(() => undefined);
         await client.releaseConnection(connection);
       },
     };
+    const onLost = () => {
+      listener.broken = true;
+    };
+    connection.on('notification', onNotification);
+    connection.on('error', onLost);
+    connection.on('end', onLost);
+    try {
+      await connection.query(`LISTEN ${notifyChannel}`);
+    } catch (error) {
+      await listener.close();
+      throw error;
+    }
+    return listener;
   }
 
   async close(): Promise<void> {
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
   }
+}
+
+interface Listener {
+  /** The connection was lost: no notification will come through it any more. */
+  readonly broken: boolean;
+  close(): Promise<void>;
 }
 
 /** A wake-up call that is not lost when it rings before anyone waits. */
@@ -336,9 +359,13 @@ class WakeUp {
 
   /** Returns when rung (or already rung since the last reset), after `timeoutMs`, or when `signal` aborts. */
   async wait(timeoutMs: number, signal: AbortSignal): Promise<void> {
-    if (this.rung) return;
-    this.waiting = new AbortController();
-    await pause(timeoutMs, AbortSignal.any([signal, this.waiting.signal]));
+    if (this.rung || signal.aborted) return;
+    const waiting = new AbortController();
+    const forward = () => waiting.abort();
+    signal.addEventListener('abort', forward, { once: true });
+    this.waiting = waiting;
+    await pause(timeoutMs, waiting.signal);
     this.waiting = undefined;
+    signal.removeEventListener('abort', forward);
   }
 }
