@@ -20,7 +20,8 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly']).default('info'),
   /** External PostgreSQL; unset: an embedded PostgreSQL is started under EMBEDDED_PG_DIR. */
   DATABASE_URL: z.string().url().optional(),
-  EMBEDDED_PG_DIR: z.string().default('.data/postgres'),
+  /** Where the embedded PostgreSQL and generated development secrets live. */
+  DATA_DIR: z.string().default('.data'),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   /** NATS with JetStream; unset: the in-process bus. */
   NATS_URL: z.string().optional(),

@@ -1,0 +1,141 @@
+import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
+import { isDomainError } from '../../domain/shared/errors.js';
+import type { CampaignAdmin } from '../../application/shop/campaign-admin.js';
+import type { MerchantAdmin } from '../../application/shop/merchant-admin.js';
+import type { VoucherPoolAdmin } from '../../application/shop/voucher-pool-admin.js';
+import type { Logger } from '../../infrastructure/shared/logger.js';
+import { operatorAuth } from '../shared/operator-auth.js';
+
+/**
+ * The shop's operator API (/operator/v1): merchants and their API keys,
+ * campaigns, voucher pools. Event-sourced through the application services;
+ * the authenticated operator is recorded as the actor of every change.
+ * Envelope {code, message, data}; codes in docs/shop-api.md.
+ */
+export interface OperatorDeps {
+  logger: Logger;
+  operatorTokens: { name: string; token: string }[];
+  merchants: MerchantAdmin;
+  campaigns: CampaignAdmin;
+  pools: VoucherPoolAdmin;
+}
+
+class OperatorHttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const send = (res: Response, status: number, code: string, message: string, data: unknown = null) => res.status(status).json({ code, message, data });
+
+function statusOf(domainCode: string): [number, string] {
+  if (domainCode.endsWith('_NOT_FOUND')) return [404, 'OPS-NOT-FOUND'];
+  if (domainCode.endsWith('_EXISTS') || domainCode === 'INVALID_STATUS_TRANSITION') return [409, 'OPS-CONFLICT'];
+  return [400, 'OPS-REQ-001'];
+}
+
+const errorHandler =
+  (logger: Logger): ErrorRequestHandler =>
+  (err, req, res, _next) => {
+    if (err instanceof OperatorHttpError) return send(res, err.status, err.code, err.message);
+    if (isDomainError(err)) {
+      const [status, code] = statusOf(err.code);
+      return send(res, status, code, err.message, err.details.field ? { field: err.details.field } : null);
+    }
+    if (err?.type === 'entity.parse.failed') return send(res, 400, 'OPS-REQ-001', 'request body is not valid JSON');
+    if (err?.type === 'entity.too.large') return send(res, 413, 'OPS-REQ-413', 'request body is too large');
+    logger.error('operator request failed', { method: req.method, path: req.path, err });
+    send(res, 500, 'OPS-SYS-500', 'internal error');
+  };
+
+function body(req: Request): Record<string, unknown> {
+  if (!req.is('application/json')) throw new OperatorHttpError(415, 'OPS-REQ-415', 'Content-Type must be application/json');
+  if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) throw new OperatorHttpError(400, 'OPS-REQ-001', 'body must be a JSON object');
+  return req.body as Record<string, unknown>;
+}
+
+function numericParam(req: Request, name: string): number {
+  const raw = req.params[name] ?? '';
+  if (!/^[1-9][0-9]{0,15}$/.test(raw)) throw new OperatorHttpError(400, 'OPS-REQ-001', `${name} must be a positive integer`);
+  return Number(raw);
+}
+
+type Handler = (req: Request, res: Response) => Promise<void>;
+const route =
+  (h: Handler): RequestHandler =>
+  (req, res, next) => {
+    h(req, res).catch(next);
+  };
+
+export function operatorRouter(deps: OperatorDeps): Router {
+  const router = Router();
+  router.use(operatorAuth(deps.operatorTokens, (res, message) => send(res, 401, 'OPS-AUTH-001', message)));
+  router.use(express.json({ limit: '256kb' }));
+  const op = (res: Response) => res.locals.operator as string;
+  const ok = (res: Response, data: unknown, status = 200) => send(res, status, 'SUCCESS', 'Success', data);
+
+  router.post(
+    '/merchants',
+    route(async (req, res) => {
+      const b = body(req);
+      ok(res, await deps.merchants.register(op(res), b as never), 201);
+    }),
+  );
+  router.get(
+    '/merchants/:merchantId',
+    route(async (req, res) => ok(res, await deps.merchants.get(req.params.merchantId!))),
+  );
+  router.post(
+    '/merchants/:merchantId/api-keys',
+    route(async (req, res) => {
+      const b = body(req);
+      ok(res, await deps.merchants.issueApiKey(op(res), req.params.merchantId!, b as never), 201);
+    }),
+  );
+  router.post(
+    '/merchants/:merchantId/api-keys/:apiKeyId/revoke',
+    route(async (req, res) => ok(res, await deps.merchants.revokeApiKey(op(res), req.params.merchantId!, numericParam(req, 'apiKeyId')))),
+  );
+
+  router.post(
+    '/campaigns',
+    route(async (req, res) => ok(res, await deps.campaigns.create(op(res), body(req) as never), 201)),
+  );
+  router.get(
+    '/campaigns/:campaignId',
+    route(async (req, res) => ok(res, await deps.campaigns.get(numericParam(req, 'campaignId')))),
+  );
+  router.post(
+    '/campaigns/:campaignId/status',
+    route(async (req, res) => ok(res, await deps.campaigns.changeStatus(op(res), numericParam(req, 'campaignId'), body(req).status as never))),
+  );
+
+  router.post(
+    '/voucher-pools',
+    route(async (req, res) => ok(res, await deps.pools.create(op(res), body(req) as never), 201)),
+  );
+  router.get(
+    '/voucher-pools/:poolId',
+    route(async (req, res) => ok(res, await deps.pools.get(numericParam(req, 'poolId')))),
+  );
+  router.post(
+    '/voucher-pools/:poolId/stock',
+    route(async (req, res) => ok(res, await deps.pools.addStock(op(res), numericParam(req, 'poolId'), body(req).quantity as never))),
+  );
+  router.post(
+    '/voucher-pools/:poolId/pricing',
+    route(async (req, res) => ok(res, await deps.pools.reprice(op(res), numericParam(req, 'poolId'), body(req) as never))),
+  );
+  router.delete(
+    '/voucher-pools/:poolId',
+    route(async (req, res) => ok(res, await deps.pools.delete(op(res), numericParam(req, 'poolId')))),
+  );
+
+  router.use((req, res) => send(res, 404, 'OPS-NOT-FOUND', `no endpoint ${req.method} ${req.baseUrl}${req.path}`));
+  router.use(errorHandler(deps.logger));
+  return router;
+}

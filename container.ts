@@ -1,0 +1,141 @@
+/**
+ * The composition root: builds every adapter, service and router from the
+ * configuration. main.ts runs it; the API tests and benchmarks build it too,
+ * so they exercise exactly what production runs.
+ */
+import type { Express } from 'express';
+import type { Knex } from 'knex';
+import { createHttpApp } from './api/shared/http-app.js';
+import { operatorRouter } from './api/shop/operator-router.js';
+import { purchaseRouter } from './api/shop/purchase-router.js';
+import { shopRouter } from './api/shop/router.js';
+import { systemClock, type Clock } from './application/shared/clock.js';
+import type { EventBus } from './application/shared/event-bus.js';
+import type { EventStore } from './application/shared/event-store.js';
+import { CampaignAdmin } from './application/shop/campaign-admin.js';
+import { ShopCredentials } from './application/shop/credentials.js';
+import { MerchantAdmin } from './application/shop/merchant-admin.js';
+import { PurchaseService } from './application/shop/purchase-service.js';
+import { VoucherPoolAdmin } from './application/shop/voucher-pool-admin.js';
+import type { Config } from './infrastructure/shared/config.js';
+import { createKnex } from './infrastructure/shared/database.js';
+import { createEventStore } from './infrastructure/shared/eventstore/create-event-store.js';
+import type { Logger } from './infrastructure/shared/logger.js';
+import { createEventBus } from './infrastructure/shared/messaging/create-event-bus.js';
+import { Relay } from './infrastructure/shared/messaging/relay.js';
+import { metricsRegistry } from './infrastructure/shared/metrics.js';
+import { migrate } from './infrastructure/shared/migrations/index.js';
+import { PostgresNumericIds } from './infrastructure/shared/numeric-ids.js';
+import { ProjectionRunner } from './infrastructure/shared/projection-runner.js';
+import type { Secrets } from './infrastructure/shared/secrets.js';
+import { AesGcmVoucherCodeCipher } from './infrastructure/shop/voucher-code-cipher.js';
+import { reservationsProjector } from './projections/shop/reservations.js';
+import { voucherInventoryProjector } from './projections/shop/voucher-inventory.js';
+
+export const projectors = [reservationsProjector, voucherInventoryProjector];
+
+export interface Container {
+  config: Config;
+  knex: Knex;
+  store: EventStore;
+  bus: EventBus;
+  relay: Relay;
+  projections: ProjectionRunner;
+  merchants: MerchantAdmin;
+  campaigns: CampaignAdmin;
+  pools: VoucherPoolAdmin;
+  purchases: PurchaseService;
+  credentials: ShopCredentials;
+  app: Express;
+  /** Starts the background roles this process runs (relay, projectors, expiry sweep). */
+  startBackground(): Promise<void>;
+  /** Stops background work and closes every connection, in dependency order. */
+  stop(): Promise<void>;
+}
+
+export async function buildContainer(options: { config: Config; databaseUrl: string; secrets: Secrets; logger: Logger; clock?: Clock }): Promise<Container> {
+  const { config, secrets, logger } = options;
+  const clock = options.clock ?? systemClock;
+  const knex = createKnex(options.databaseUrl, 20);
+  await migrate(knex);
+  const store = createEventStore({ knex, eventStoreUrl: config.EVENTSTORE_URL, logger });
+  const bus = await createEventBus(config, { store, knex, logger });
+  const ids = new PostgresNumericIds(knex);
+
+  const merchants = new MerchantAdmin({ store, ids, clock });
+  const campaigns = new CampaignAdmin({ store, ids, clock });
+  const pools = new VoucherPoolAdmin({ store, ids, clock });
+  const credentials = new ShopCredentials({ store, clock, clients: secrets.shopClients });
+  const purchases = new PurchaseService({
+    store,
+    ids,
+    clock,
+    codes: new AesGcmVoucherCodeCipher(secrets.voucherCodeKey),
+    settings: {
+      idempotencyMode: config.SHOP_IDEMPOTENCY_MODE,
+      reservationTtlSeconds: config.SHOP_RESERVATION_TTL_SECONDS,
+      autoExpiry: config.SHOP_RESERVATION_AUTO_EXPIRY,
+      dayUtcOffsetMinutes: config.SHOP_DAY_UTC_OFFSET_MINUTES,
+    },
+    logger,
+  });
+
+  const relay = new Relay({ store, bus, knex, logger });
+  const projections = new ProjectionRunner({ knex, store, bus, projectors, logger, clock });
+
+  const app = createHttpApp({
+    logger,
+    metrics: metricsRegistry,
+    routers: [
+      { path: '/api/v1', router: shopRouter({ logger, routers: [purchaseRouter({ purchases, credentials })] }) },
+      { path: '/operator/v1', router: operatorRouter({ logger, operatorTokens: secrets.operatorTokens, merchants, campaigns, pools }) },
+    ],
+    ready: async () => {
+      const database = await knex
+        .raw('select 1')
+        .then(() => true)
+        .catch(() => false);
+      return { ready: database, checks: { database } };
+    },
+  });
+
+  let expiryTimer: NodeJS.Timeout | undefined;
+  return {
+    config,
+    knex,
+    store,
+    bus,
+    relay,
+    projections,
+    merchants,
+    campaigns,
+    pools,
+    purchases,
+    credentials,
+    app,
+    async startBackground() {
+      if (config.ROLES.includes('relay')) relay.start();
+      if (config.ROLES.includes('projector')) await projections.start();
+      if (config.ROLES.includes('api') && config.SHOP_RESERVATION_AUTO_EXPIRY) {
+        const sweep = () =>
+          purchases
+            .expireDue()
+            .catch((err: unknown) => logger.error('reservation expiry sweep failed', { err }))
+            .finally(() => {
+              expiryTimer = setTimeout(sweep, 5_000);
+              expiryTimer.unref();
+            });
+        void sweep();
+      }
+    },
+    async stop() {
+      clearTimeout(expiryTimer);
+      await purchases.stop();
+      await projections.stop();
+      await relay.stop();
+      await bus.close();
+      await store.close();
+      await knex.destroy();
+    },
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * `npm start`: API, relay and projectors in one process. Without DATABASE_URL
+ * it starts an embedded PostgreSQL and seeds demo data; NATS_URL and
+ * EVENTSTORE_URL switch to external NATS and EventStoreDB. ROLES picks which
+ * roles this process runs, so each can be scaled on its own.
+ */
+import path from 'node:path';
+import { listen } from './api/shared/http-app.js';
+import { buildContainer } from './container.js';
+import { ConfigError, loadConfig } from './infrastructure/shared/config.js';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './infrastructure/shared/database.js';
+import { createLogger } from './infrastructure/shared/logger.js';
+import { loadSecrets } from './infrastructure/shared/secrets.js';
+import { seedDemo } from './infrastructure/shop/demo-seed.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.LOG_LEVEL);
+  const secrets = loadSecrets(config, config.DATA_DIR);
+
+  let embedded: EmbeddedDatabase | undefined;
+  if (!config.DATABASE_URL) {
+    logger.info('starting embedded PostgreSQL', { dir: path.join(config.DATA_DIR, 'postgres'), port: config.EMBEDDED_PG_PORT });
+    embedded = await startEmbeddedPostgres(path.join(config.DATA_DIR, 'postgres'), config.EMBEDDED_PG_PORT, 'commerce');
+  }
+  const container = await buildContainer({ config, databaseUrl: config.DATABASE_URL ?? embedded!.url, secrets, logger });
+  await container.startBackground();
+
+  const server = config.ROLES.includes('api') ? await listen(container.app, config.PORT) : undefined;
+  logger.info('service started', {
+    roles: config.ROLES,
+    port: server?.port,
+    eventStore: config.EVENTSTORE_URL ? 'eventstoredb' : 'postgresql',
+    bus: config.NATS_URL ? 'nats' : 'in-process',
+  });
+
+  if (config.SEED_DEMO ?? !config.DATABASE_URL) {
+    const demo = await seedDemo(container, config.DATA_DIR);
+    console.log(
+      [
+        '',
+        `Demo credentials (also in ${path.join(config.DATA_DIR, 'demo-credentials.json')}):`,
+        `  client_id:            ${secrets.shopClients[0]!.clientId}`,
+        `  client_secret:        ${secrets.shopClients[0]!.clientSecret}`,
+        `  X-Merchant-Id:        ${demo.merchantId}`,
+        `  X-Promotion-Api-Key:  ${demo.apiKey}`,
+        `  operator token:       ${secrets.operatorTokens[0]!.token}  (Authorization: Bearer …)`,
+        `  voucher pools:        ${demo.pools.map((p) => `${p.id} (${p.title}, ${p.sellingPrice} ${p.currency})`).join(', ')}`,
+        `  API:                  http://localhost:${server?.port ?? config.PORT}/api/v1`,
+        '',
+      ].join('\n'),
+    );
+  }
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('shutting down', { signal });
+    const timer = setTimeout(() => {
+      logger.error('shutdown timed out; exiting');
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_MS + 5_000);
+    timer.unref();
+    await server?.close(config.SHUTDOWN_TIMEOUT_MS);
+    await container.stop();
+    await embedded?.stop();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError) {
+    console.error(err.message);
+    process.exit(2);
+  }
+  console.error('failed to start:', err);
+  process.exit(1);
+});
