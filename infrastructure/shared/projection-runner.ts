@@ -4,14 +4,7 @@ import type { EventStore } from '../../application/shared/event-store.js';
 import { systemClock, type Clock } from '../../application/shared/clock.js';
 import type { PhysicalNames, ProjectedEvent, Projector, ReadModelTable } from '../../projections/shared/projector.js';
 import type { Logger } from './logger.js';
-import {
-  projectionDeadLetters,
-  projectionEventsApplied,
-  projectionLagEvents,
-  projectionLagSeconds,
-  projectionPosition,
-  setPositionInfo,
-} from './metrics.js';
+import { projectionDeadLetters, projectionEventsApplied, projectionLagEvents, projectionLagSeconds, projectionPosition, setPositionInfo } from './metrics.js';
 import { pause } from './messaging/pause.js';
 
 export interface ProjectionRunnerDependencies {
@@ -81,7 +74,7 @@ async function comment(knex: Knex, kind: 'TABLE' | 'VIEW', relation: string, tab
 export class ProjectionRunner {
   private readonly projectors: Map<string, Projector>;
   private readonly consumers = new Map<string, BusConsumer>();
-  /** Last committed position per projector; only grows, so a stale value only costs a transaction. */
+  /** Last committed position per projector, for the metrics. */
   private readonly progress = new Map<string, Progress>();
   private readonly rebuilding = new Set<string>();
   private readonly clock: Clock;
@@ -196,7 +189,13 @@ export class ProjectionRunner {
         }
         await trx('projection_checkpoints')
           .where({ projector: name })
-          .update({ version: projector.version, generation: from + 1, position: progress.position, last_recorded_at: progress.recordedAt, updated_at: this.clock.now() });
+          .update({
+            version: projector.version,
+            generation: from + 1,
+            position: progress.position,
+            last_recorded_at: progress.recordedAt,
+            updated_at: this.clock.now(),
+          });
         return progress;
       });
       this.progress.set(name, progress);
@@ -219,11 +218,6 @@ export class ProjectionRunner {
 
   /** One bus batch: apply, checkpoint and dead-letter in one transaction; settle the messages after it commits. */
   private async handle(projector: Projector, messages: BusMessage[]): Promise<void> {
-    const known = this.progress.get(projector.name)?.position ?? null;
-    if (known !== null && messages.every((m) => m.event.position <= known)) {
-      for (const m of messages) await m.ack();
-      return;
-    }
     const dead = new Set<BusMessage>();
     let failedAt = -1;
     let applied = 0;
@@ -240,7 +234,12 @@ export class ProjectionRunner {
           applied++;
         } catch (error) {
           if (message.deliveryCount < this.maxDeliveries) {
-            this.deps.logger?.warn('projection failed to apply an event; it comes again', { projector: projector.name, eventId: event.id, deliveryCount: message.deliveryCount, error });
+            this.deps.logger?.warn('projection failed to apply an event; it comes again', {
+              projector: projector.name,
+              eventId: event.id,
+              deliveryCount: message.deliveryCount,
+              error,
+            });
             failedAt = i;
             break;
           }

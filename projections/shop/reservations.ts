@@ -81,7 +81,9 @@ export const reservationsProjector: Projector = {
         return;
       }
       case 'ShopReservationCommitted':
-        await trx(t).where({ reservation_key: e.data.reservationKey }).update({ status: 'COMMITTED', committed_at: e.data.committedAt, last_position: position });
+        await trx(t)
+          .where({ reservation_key: e.data.reservationKey })
+          .update({ status: 'COMMITTED', committed_at: e.data.committedAt, last_position: position });
         return;
       case 'ShopReservationReleased':
         await trx(t)

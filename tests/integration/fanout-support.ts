@@ -70,21 +70,46 @@ export function shopStory(poolId: number, campaignId = 7): Array<{ stream: strin
       events: [
         {
           type: 'VoucherPoolCreated',
-          data: { poolId, campaignId, categoryId: 1, miniAppIds: [], display, pricing: { faceValue: 1000, sellingPrice: 1000, discountedPrice: null, currency: 'VND' }, totalQuantity: 10, terms, validity: null, createdAt: at(0) },
+          data: {
+            poolId,
+            campaignId,
+            categoryId: 1,
+            miniAppIds: [],
+            display,
+            pricing: { faceValue: 1000, sellingPrice: 1000, discountedPrice: null, currency: 'VND' },
+            totalQuantity: 10,
+            terms,
+            validity: null,
+            createdAt: at(0),
+          },
         },
         { type: 'VoucherPoolStockAdded', data: { poolId, quantity: 5, addedAt: at(0) } },
-        { type: 'VoucherStockReserved', data: { poolId, reservationKey: r1, merchantId: 'M1', userId: 'U1', quantity: 2, unitPrice: 1000, day: '2025-03-01', reservedAt: at(1) } },
-        { type: 'VoucherStockReserved', data: { poolId, reservationKey: r2, merchantId: 'M1', userId: 'U1', quantity: 3, unitPrice: 1000, day: '2025-03-01', reservedAt: at(1) } },
+        {
+          type: 'VoucherStockReserved',
+          data: { poolId, reservationKey: r1, merchantId: 'M1', userId: 'U1', quantity: 2, unitPrice: 1000, day: '2025-03-01', reservedAt: at(1) },
+        },
+        {
+          type: 'VoucherStockReserved',
+          data: { poolId, reservationKey: r2, merchantId: 'M1', userId: 'U1', quantity: 3, unitPrice: 1000, day: '2025-03-01', reservedAt: at(1) },
+        },
       ],
     },
     { stream: `shopReservation-${r1}`, events: [placed(r1, `order-${r1}`, 2)] },
     { stream: `shopReservation-${r2}`, events: [placed(r2, `order-${r2}`, 3)] },
     { stream: `shopReservation-${r1}`, events: [{ type: 'ShopReservationCommitted', data: { reservationKey: r1, committedAt: at(5) } }] },
     { stream: `voucherPool-${poolId}`, events: [{ type: 'VoucherStockSold', data: { poolId, reservationKey: r1, quantity: 2, soldAt: at(5) } }] },
-    { stream: `shopReservation-${r2}`, events: [{ type: 'ShopReservationReleased', data: { reservationKey: r2, releasedAt: at(6), reason: 'USER_CANCELLED' } }] },
+    {
+      stream: `shopReservation-${r2}`,
+      events: [{ type: 'ShopReservationReleased', data: { reservationKey: r2, releasedAt: at(6), reason: 'USER_CANCELLED' } }],
+    },
     {
       stream: `voucherPool-${poolId}`,
-      events: [{ type: 'VoucherStockReleased', data: { poolId, reservationKey: r2, merchantId: 'M1', userId: 'U1', quantity: 3, day: '2025-03-01', reason: 'RELEASED', releasedAt: at(6) } }],
+      events: [
+        {
+          type: 'VoucherStockReleased',
+          data: { poolId, reservationKey: r2, merchantId: 'M1', userId: 'U1', quantity: 3, day: '2025-03-01', reason: 'RELEASED', releasedAt: at(6) },
+        },
+      ],
     },
   ];
 }

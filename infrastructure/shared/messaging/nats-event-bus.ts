@@ -138,7 +138,8 @@ export class NatsEventBus implements EventBus {
     if (state.last_seq === 0) return null;
     const message = await this.jsm.streams.getMessage(this.options.stream, { seq: state.last_seq });
     const position = message?.header.get(positionHeader);
-    if (!position) throw new Error(`stream ${this.options.stream}: last message ${state.last_seq} is gone or has no ${positionHeader}; cannot tell where the relay stopped`);
+    if (!position)
+      throw new Error(`stream ${this.options.stream}: last message ${state.last_seq} is gone or has no ${positionHeader}; cannot tell where the relay stopped`);
     return position;
   }
 

@@ -77,7 +77,8 @@ export class Relay {
     this.abort.abort();
     await this.running;
     this.running = undefined;
-    if (this.lease.held) await this.lease.release().catch((error: unknown) => this.deps.logger?.warn('relay lease release failed', { relay: this.name, error }));
+    if (this.lease.held)
+      await this.lease.release().catch((error: unknown) => this.deps.logger?.warn('relay lease release failed', { relay: this.name, error }));
   }
 
   private async run(signal: AbortSignal): Promise<void> {

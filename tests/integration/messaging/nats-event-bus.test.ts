@@ -1,0 +1,169 @@
+import { randomBytes } from 'node:crypto';
+import { expect } from 'chai';
+import sinon from 'sinon';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import type { BusMessage } from '../../../application/shared/event-bus.js';
+import type { RecordedEvent } from '../../../application/shared/event-store.js';
+import { PostgresEventStore } from '../../../infrastructure/shared/eventstore/postgres-event-store.js';
+import { NatsEventBus, positionHeader, subjectFor } from '../../../infrastructure/shared/messaging/nats-event-bus.js';
+import { Relay } from '../../../infrastructure/shared/messaging/relay.js';
+import { migrate } from '../../../infrastructure/shared/migrations/index.js';
+import { ProjectionRunner } from '../../../infrastructure/shared/projection-runner.js';
+import { reservationsProjector } from '../../../projections/shop/reservations.js';
+import { requireNats } from '../../support/nats.js';
+import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
+import { appendNoise, appendStory, eventually, shopStory } from '../fanout-support.js';
+
+describe('NatsEventBus (real NATS JetStream)', () => {
+  let url: string;
+  let nc: NatsConnection;
+  let jsm: JetStreamManager;
+  let db: TestDatabase;
+  let store: PostgresEventStore;
+  const streams: string[] = [];
+
+  /** A bus on a stream and subject prefix of its own. */
+  async function freshBus(options: { ackWaitMs?: number } = {}): Promise<{ bus: NatsEventBus; stream: string }> {
+    const id = randomBytes(4).toString('hex');
+    const stream = `TEST_EVENTS_${id}`;
+    streams.push(stream);
+    const bus = await NatsEventBus.connect(url, { stream, subjectPrefix: `test_${id}`, fetchExpiresMs: 1000, retryDelayMs: 50, ...options });
+    return { bus, stream };
+  }
+
+  /** Every message of the stream: [event id, position header]. */
+  async function streamContents(stream: string): Promise<Array<[string, string]>> {
+    const { state } = await jsm.streams.info(stream);
+    const out: Array<[string, string]> = [];
+    for (let seq = state.first_seq; seq <= state.last_seq && state.messages > 0; seq++) {
+      const m = await jsm.streams.getMessage(stream, { seq });
+      if (m) out.push([m.json<RecordedEvent>().id, m.header.get(positionHeader)]);
+    }
+    return out;
+  }
+
+  before(async function () {
+    url = await requireNats(this);
+    nc = await connect({ servers: url });
+    jsm = await jetstreamManager(nc);
+    db = await createTestDatabase();
+    await migrate(db.knex);
+    store = new PostgresEventStore(db.knex, { pollIntervalMs: 100 });
+  });
+  after(async () => {
+    for (const stream of streams) await jsm?.streams.delete(stream).catch(() => undefined);
+    await nc?.close();
+    await store?.close();
+    await db?.drop();
+  });
+
+  it('names subjects <prefix>.<category>.<type>', () => {
+    expect(subjectFor('events', { streamName: 'voucherPool-42', type: 'VoucherStockReserved' })).to.equal('events.voucherPool.VoucherStockReserved');
+    expect(subjectFor('events', { streamName: 'order-M1-7', type: 'A.B' })).to.equal('events.order.A_B');
+  });
+
+  it('publishes in order with the position header, stores a re-published event once, and reports the last position', async () => {
+    const { bus, stream } = await freshBus();
+    const events = await appendNoise(store, 5, 'pub');
+    expect(await bus.lastPublishedPosition()).to.equal(null);
+    await bus.publish(events.slice(0, 3));
+    await bus.publish(events.slice(1, 5)); // 1 and 2 again: deduplicated by Nats-Msg-Id
+    expect(await streamContents(stream)).to.deep.equal(events.map((e) => [e.id, e.position]));
+    expect(await bus.lastPublishedPosition()).to.equal(events[4]!.position);
+    await bus.close();
+  });
+
+  it('relays each event once across a restart, also one after publishing but before any checkpoint', async () => {
+    const { bus, stream } = await freshBus();
+    const relayName = `relay-${randomBytes(4).toString('hex')}`;
+    const events = await appendNoise(store, 6, 'relay');
+    const from = (await store.readAll(null, 10_000)).findIndex((e) => e.id === events[0]!.id);
+    const earlier = from > 0 ? await store.readAll(null, from) : [];
+    // A relay that died right after publishing: the stream holds everything up to events[2].
+    await bus.publish([...earlier, ...events.slice(0, 3)]);
+
+    const published: string[] = [];
+    const publish = bus.publish.bind(bus);
+    sinon.stub(bus, 'publish').callsFake(async (batch: RecordedEvent[]) => {
+      published.push(...batch.map((e) => e.id));
+      await publish(batch);
+    });
+    const relay = new Relay({ store, bus, knex: db.knex }, { name: relayName, pollIntervalMs: 20, retryDelayMs: 50 });
+    relay.start();
+    await eventually(() => expect(published).to.include(events[5]!.id));
+    await relay.stop();
+    const more = await appendNoise(store, 2, 'relay');
+    const restarted = new Relay({ store, bus, knex: db.knex }, { name: relayName, pollIntervalMs: 20, retryDelayMs: 50 });
+    restarted.start();
+    await eventually(() => expect(published).to.include(more[1]!.id));
+    await restarted.stop();
+
+    expect(published).to.deep.equal([...events.slice(3), ...more].map((e) => e.id));
+    expect((await streamContents(stream)).map(([id]) => id)).to.deep.equal([...earlier, ...events, ...more].map((e) => e.id));
+    await bus.close();
+  });
+
+  it('refuses a publish from a bus that did not see the stream’s last message (a relay that lost its lease)', async () => {
+    const { bus: current, stream } = await freshBus();
+    const zombie = await NatsEventBus.connect(url, { stream, subjectPrefix: (await jsm.streams.info(stream)).config.subjects[0]!.slice(0, -2) });
+    const events = await appendNoise(store, 2, 'fence');
+    await zombie.lastPublishedPosition();
+    await current.publish([events[0]!]);
+    let refused: unknown;
+    await zombie.publish([events[1]!]).catch((error: unknown) => (refused = error));
+    expect(refused).to.be.instanceOf(Error);
+    expect((await streamContents(stream)).map(([id]) => id)).to.deep.equal([events[0]!.id]);
+    await zombie.close();
+    await current.close();
+  });
+
+  it('redelivers nak’ed messages before newer ones on a durable consumer', async () => {
+    const { bus } = await freshBus();
+    const events = await appendNoise(store, 4, 'nak');
+    await bus.publish(events);
+    const deliveries: Array<[string, number]> = [];
+    let failedOnce = false;
+    const consumer = await bus.consume({ durableName: 'nak-test', startAfter: null, batchSize: 10 }, async (messages: BusMessage[]) => {
+      for (const m of messages) deliveries.push([m.event.id, m.deliveryCount]);
+      if (!failedOnce && messages.length === 4) {
+        failedOnce = true;
+        await messages[0]!.ack();
+        for (const m of messages.slice(1)) await m.nak();
+        return;
+      }
+      for (const m of messages) await m.ack();
+    });
+    await eventually(() => expect(deliveries.filter(([, n]) => n === 2)).to.have.length(3));
+    const id = (i: number) => events[i]!.id;
+    expect(deliveries.filter(([, n]) => n === 2)).to.deep.equal([
+      [id(1), 2],
+      [id(2), 2],
+      [id(3), 2],
+    ]);
+    await eventually(async () => expect(await consumer.pending()).to.equal(0));
+    await consumer.stop();
+    await bus.close();
+  });
+
+  it('carries events end to end: store → relay → JetStream → projection row', async () => {
+    const { bus } = await freshBus();
+    const relay = new Relay({ store, bus, knex: db.knex }, { name: `relay-${randomBytes(4).toString('hex')}`, pollIntervalMs: 20 });
+    const runner = new ProjectionRunner(
+      { knex: db.knex, store, bus, projectors: [reservationsProjector] },
+      { consumerPrefix: `p-${randomBytes(4).toString('hex')}-` },
+    );
+    await runner.start();
+    relay.start();
+    const story = shopStory(4242);
+    await appendStory(store, story);
+    const committedKey = (story[3]!.events[0]!.data as { reservationKey: string }).reservationKey;
+    await eventually(async () => {
+      const row = await db.knex('shop_reservations').where({ reservation_key: committedKey }).first();
+      expect(row).to.include({ status: 'COMMITTED', order_id: `order-${committedKey}`, quantity: 2, amount: 2000 });
+    });
+    await relay.stop();
+    await runner.stop();
+    await bus.close();
+  });
+});
