@@ -7,6 +7,7 @@ import {
   jetstream,
   jetstreamManager,
   type Consumer,
+  type ConsumerInfo,
   type ConsumerMessages,
   type JetStreamClient,
   type JetStreamManager,
@@ -31,7 +32,7 @@ export interface NatsEventBusOptions {
   fetchExpiresMs?: number;
   /** Pause after a handler threw, before its messages come again (default 1 s). */
   retryDelayMs?: number;
-  logger?: Pick<Logger, 'error'>;
+  logger?: Pick<Logger, 'error' | 'warn'>;
 }
 
 /** Headers every published message carries besides Nats-Msg-Id (= event id). */
@@ -89,17 +90,14 @@ export class NatsEventBus implements EventBus {
     this.js = jetstream(nc);
   }
 
-  /** Creates the stream, or updates its subjects and dedupe window. */
+  /** Creates the stream, or sets its subjects (only `<prefix>.>`: consumers rely on it) and dedupe window. */
   async ensureStream(): Promise<void> {
     const subject = `${this.options.subjectPrefix}.>`;
     const duplicateWindow = nanos(this.options.duplicateWindowMs ?? 120_000);
     try {
       const { config } = await this.jsm.streams.info(this.options.stream);
-      if (!config.subjects?.includes(subject) || config.duplicate_window !== duplicateWindow) {
-        await this.jsm.streams.update(this.options.stream, {
-          subjects: [...new Set([...(config.subjects ?? []), subject])],
-          duplicate_window: duplicateWindow,
-        });
+      if (config.subjects?.length !== 1 || config.subjects[0] !== subject || config.duplicate_window !== duplicateWindow) {
+        await this.jsm.streams.update(this.options.stream, { subjects: [subject], duplicate_window: duplicateWindow });
       }
     } catch (error) {
       if (!isApiError(error, JetStreamApiCodes.StreamNotFound)) throw error;
@@ -144,32 +142,14 @@ export class NatsEventBus implements EventBus {
   }
 
   async consume(options: ConsumerOptions, handler: (messages: BusMessage[]) => Promise<void>): Promise<BusConsumer> {
-    const batchSize = options.batchSize ?? 100;
-    const ackWait = nanos(this.options.ackWaitMs ?? 60_000);
-    const maxAckPending = Math.max(1000, batchSize * 2);
-    try {
-      const { config } = await this.jsm.consumers.info(this.options.stream, options.durableName);
-      if (config.ack_wait !== ackWait || config.max_ack_pending !== maxAckPending) {
-        await this.jsm.consumers.update(this.options.stream, options.durableName, { ack_wait: ackWait, max_ack_pending: maxAckPending });
-      }
-    } catch (error) {
-      if (!isApiError(error, JetStreamApiCodes.ConsumerNotFound)) throw error;
-      await this.jsm.consumers.add(this.options.stream, {
-        durable_name: options.durableName,
-        ack_policy: AckPolicy.Explicit,
-        deliver_policy: DeliverPolicy.All,
-        max_deliver: -1,
-        ack_wait: ackWait,
-        max_ack_pending: maxAckPending,
-        filter_subject: `${this.options.subjectPrefix}.>`,
-      });
-    }
-    const consumer = new NatsConsumer(this.nc, await this.js.consumers.get(this.options.stream, options.durableName), batchSize, handler, {
+    const consumer = new NatsConsumer(this.nc, this.jsm, this.js, this.options.stream, options, handler, {
+      ackWaitMs: this.options.ackWaitMs ?? 60_000,
       fetchExpiresMs: Math.max(1000, this.options.fetchExpiresMs ?? 30_000),
       retryDelayMs: this.options.retryDelayMs ?? 1000,
       logger: this.options.logger,
       onStop: () => this.consumers.delete(consumer),
     });
+    await consumer.start();
     this.consumers.add(consumer);
     return consumer;
   }
@@ -195,19 +175,40 @@ export class NatsEventBus implements EventBus {
  * A durable pull consumer fetching one batch at a time, sized to what is
  * waiting, so nothing is fetched ahead of a message the handler naks: the
  * nak'ed messages (naked without delay, in order) come first in the next fetch.
+ *
+ * Messages left unacked by a process that died, or by a lost connection, would
+ * come back only after ack_wait, behind newer ones, and the projector would
+ * skip them as already passed. So on start and after any error, a consumer
+ * with unacked messages is recreated at the first unacked stream sequence
+ * (ack floor + 1); what comes again after that is skipped by the handler.
  */
 class NatsConsumer implements BusConsumer {
   private readonly abort = new AbortController();
-  private readonly loop: Promise<void>;
+  private loop: Promise<void> | undefined;
   private fetching: ConsumerMessages | undefined;
+  private consumer: Consumer | undefined;
+  private readonly batchSize: number;
 
   constructor(
     private readonly nc: NatsConnection,
-    private readonly consumer: Consumer,
-    private readonly batchSize: number,
+    private readonly jsm: JetStreamManager,
+    private readonly js: JetStreamClient,
+    private readonly stream: string,
+    private readonly options: ConsumerOptions,
     private readonly handler: (messages: BusMessage[]) => Promise<void>,
-    private readonly settings: { fetchExpiresMs: number; retryDelayMs: number; logger: Pick<Logger, 'error'> | undefined; onStop: () => void },
+    private readonly settings: {
+      ackWaitMs: number;
+      fetchExpiresMs: number;
+      retryDelayMs: number;
+      logger: Pick<Logger, 'error' | 'warn'> | undefined;
+      onStop: () => void;
+    },
   ) {
+    this.batchSize = options.batchSize ?? 100;
+  }
+
+  async start(): Promise<void> {
+    await this.recover();
     this.loop = this.run(this.abort.signal);
   }
 
@@ -219,15 +220,49 @@ class NatsConsumer implements BusConsumer {
   }
 
   async pending(): Promise<number> {
-    const info = await this.consumer.info();
+    const info = await this.jsm.consumers.info(this.stream, this.options.durableName);
     return info.num_pending + info.num_ack_pending;
   }
 
+  /** Creates the durable consumer, or recreates it at its ack floor when it has unacked messages. */
+  private async recover(): Promise<void> {
+    const config = {
+      durable_name: this.options.durableName,
+      ack_policy: AckPolicy.Explicit,
+      max_deliver: -1,
+      ack_wait: nanos(this.settings.ackWaitMs),
+      max_ack_pending: Math.max(1000, this.batchSize * 2),
+    };
+    let existing: ConsumerInfo | undefined;
+    try {
+      existing = await this.jsm.consumers.info(this.stream, this.options.durableName);
+    } catch (error) {
+      if (!isApiError(error, JetStreamApiCodes.ConsumerNotFound)) throw error;
+    }
+    if (!existing) {
+      await this.jsm.consumers.add(this.stream, { ...config, deliver_policy: DeliverPolicy.All });
+    } else if (existing.num_ack_pending > 0) {
+      const from = existing.ack_floor.stream_seq + 1;
+      this.settings.logger?.warn('NATS consumer has unacked messages; recreating it at its ack floor to keep order', {
+        consumer: this.options.durableName,
+        from,
+      });
+      await this.jsm.consumers.delete(this.stream, this.options.durableName);
+      await this.jsm.consumers.add(this.stream, { ...config, deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: from });
+    } else if (existing.config.ack_wait !== config.ack_wait || existing.config.max_ack_pending !== config.max_ack_pending) {
+      await this.jsm.consumers.update(this.stream, this.options.durableName, { ack_wait: config.ack_wait, max_ack_pending: config.max_ack_pending });
+    }
+    this.consumer = await this.js.consumers.get(this.stream, this.options.durableName);
+  }
+
   private async run(signal: AbortSignal): Promise<void> {
+    let failed = false;
     while (!signal.aborted) {
       try {
+        if (failed) await this.recover();
+        failed = false;
         const waiting = await this.pending();
-        this.fetching = await this.consumer.fetch({ max_messages: Math.min(this.batchSize, Math.max(1, waiting)), expires: this.settings.fetchExpiresMs });
+        this.fetching = await this.consumer!.fetch({ max_messages: Math.min(this.batchSize, Math.max(1, waiting)), expires: this.settings.fetchExpiresMs });
         if (signal.aborted) this.fetching.stop();
         const messages: JsMsg[] = [];
         for await (const m of this.fetching) messages.push(m);
@@ -241,7 +276,8 @@ class NatsConsumer implements BusConsumer {
       } catch (error) {
         this.fetching = undefined;
         if (signal.aborted) return;
-        this.settings.logger?.error('NATS consumer failed; retrying', { error });
+        failed = true;
+        this.settings.logger?.error('NATS consumer failed; retrying', { consumer: this.options.durableName, error });
         await pause(this.settings.retryDelayMs, signal);
       }
     }

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import sinon from 'sinon';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
-import type { BusMessage } from '../../../application/shared/event-bus.js';
+import type { BusMessage, EventBus } from '../../../application/shared/event-bus.js';
 import type { RecordedEvent } from '../../../application/shared/event-store.js';
 import { PostgresEventStore } from '../../../infrastructure/shared/eventstore/postgres-event-store.js';
 import { NatsEventBus, positionHeader, subjectFor } from '../../../infrastructure/shared/messaging/nats-event-bus.js';
@@ -11,6 +11,7 @@ import { Relay } from '../../../infrastructure/shared/messaging/relay.js';
 import { migrate } from '../../../infrastructure/shared/migrations/index.js';
 import { ProjectionRunner } from '../../../infrastructure/shared/projection-runner.js';
 import { reservationsProjector } from '../../../projections/shop/reservations.js';
+import { voucherInventoryProjector } from '../../../projections/shop/voucher-inventory.js';
 import { requireNats } from '../../support/nats.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 import { appendNoise, appendStory, eventually, shopStory } from '../fanout-support.js';
@@ -30,6 +31,16 @@ describe('NatsEventBus (real NATS JetStream)', () => {
     streams.push(stream);
     const bus = await NatsEventBus.connect(url, { stream, subjectPrefix: `test_${id}`, fetchExpiresMs: 1000, retryDelayMs: 50, ...options });
     return { bus, stream };
+  }
+
+  async function inventoryRows() {
+    return {
+      pools: await db.knex('shop_voucher_inventory').orderBy('pool_id'),
+      purchases: await db
+        .knex('shop_user_pool_purchases')
+        .select('merchant_id', 'user_id', 'pool_id', db.knex.raw('day::text AS day'), 'quantity')
+        .orderBy(['pool_id', 'day']),
+    };
   }
 
   /** Every message of the stream: [event id, position header]. */
@@ -145,6 +156,80 @@ describe('NatsEventBus (real NATS JetStream)', () => {
     await consumer.stop();
     await bus.close();
   });
+
+  for (const [when, poolA, poolB] of [
+    ['after the commit, before the ack', 4301, 4302],
+    ['before the commit', 4311, 4312],
+  ] as const) {
+    it(`redelivers a batch cut short ${when} to the restarted projector before newer events; its rows equal a rebuild's`, async () => {
+      const id = randomBytes(4).toString('hex');
+      const stream = `TEST_EVENTS_${id}`;
+      const subjectPrefix = `test_${id}`;
+      streams.push(stream);
+      const dyingConnection = await connect({ servers: url });
+      const dying = new NatsEventBus(dyingConnection, await jetstreamManager(dyingConnection), { stream, subjectPrefix, fetchExpiresMs: 1000 });
+      await dying.ensureStream();
+      const consumerPrefix = `p-${id}-`;
+      const relayName = `relay-${id}`;
+      let batches = 0;
+      const cutShort: string[] = [];
+      const crashing: EventBus = {
+        publish: (events) => dying.publish(events),
+        lastPublishedPosition: () => dying.lastPublishedPosition(),
+        close: () => dying.close(),
+        consume: (options, handler) =>
+          dying.consume(options, async (messages) => {
+            if (++batches < 2) return handler(messages);
+            cutShort.push(...messages.map((m) => m.event.id));
+            if (when !== 'before the commit') await handler(messages.map((m) => ({ ...m, ack: async () => undefined })));
+            await dyingConnection.close(); // the process dies: nothing acked
+          }),
+      };
+      const first = new ProjectionRunner({ knex: db.knex, store, bus: crashing, projectors: [voucherInventoryProjector] }, { consumerPrefix, batchSize: 3 });
+      await first.start();
+      await appendStory(store, shopStory(poolA));
+      const relay = new Relay({ store, bus: dying, knex: db.knex }, { name: relayName, pollIntervalMs: 20, retryDelayMs: 50 });
+      relay.start();
+      await eventually(() => expect(batches).to.be.greaterThan(1));
+      await relay.stop();
+      await first.stop();
+      await appendStory(store, shopStory(poolB)); // newer events the restarted consumer must not take first
+
+      const bus = await NatsEventBus.connect(url, { stream, subjectPrefix, fetchExpiresMs: 1000, retryDelayMs: 50 });
+      const delivered: string[] = [];
+      const recording: EventBus = {
+        publish: (events) => bus.publish(events),
+        lastPublishedPosition: () => bus.lastPublishedPosition(),
+        close: () => bus.close(),
+        consume: (options, handler) =>
+          bus.consume(options, (messages) => {
+            delivered.push(...messages.map((m) => m.event.id));
+            return handler(messages);
+          }),
+      };
+      const restarted = new ProjectionRunner(
+        { knex: db.knex, store, bus: recording, projectors: [voucherInventoryProjector] },
+        { consumerPrefix, batchSize: 3 },
+      );
+      await restarted.start();
+      const relay2 = new Relay({ store, bus, knex: db.knex }, { name: relayName, pollIntervalMs: 20, retryDelayMs: 50 });
+      relay2.start();
+      await eventually(async () => {
+        const last = (await store.readAll(null, 100_000)).at(-1)!.position;
+        expect((await db.knex('projection_checkpoints').where({ projector: 'shop-voucher-inventory' }).first()).position).to.equal(last);
+      });
+      await relay2.stop();
+      expect(delivered).to.include.members(cutShort);
+      const live = await inventoryRows();
+      await restarted.rebuild('shop-voucher-inventory');
+      expect(await inventoryRows()).to.deep.equal(live);
+      for (const poolId of [poolA, poolB]) {
+        expect(live.pools.find((p: { pool_id: number }) => p.pool_id === poolId)).to.include({ total_quantity: 15, sold_quantity: 2, remaining_quantity: 13 });
+      }
+      await restarted.stop();
+      await bus.close();
+    });
+  }
 
   it('carries events end to end: store → relay → JetStream → projection row', async () => {
     const { bus } = await freshBus();
