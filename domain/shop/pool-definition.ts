@@ -1,0 +1,56 @@
+import { currencies, type PoolDisplay, type PoolPricing, type PoolTerms } from './events.js';
+import { shopError } from './errors.js';
+
+/** What an operator gives to create a voucher pool (the pool id comes from the id sequence). */
+export interface PoolDefinition {
+  campaignId: number;
+  categoryId: number;
+  miniAppIds: string[];
+  display: PoolDisplay;
+  pricing: PoolPricing;
+  totalQuantity: number;
+  terms: PoolTerms;
+  validity: { startAt: string; endAt: string } | null;
+}
+
+const invalid = (field: string, reason: string) => shopError('INVALID_POOL', `${field} ${reason}`, { field, reason });
+const isInteger = (n: unknown, min: number): n is number => Number.isSafeInteger(n) && (n as number) >= min;
+const isInstant = (s: unknown) => typeof s === 'string' && !Number.isNaN(Date.parse(s));
+
+/** Prices are integers >= 0, sellingPrice <= faceValue, discountedPrice null or <= sellingPrice. */
+export function assertValidPricing(pricing: PoolPricing): void {
+  if (!isInteger(pricing.faceValue, 0)) throw invalid('pricing.faceValue', 'must be an integer >= 0');
+  if (!isInteger(pricing.sellingPrice, 0)) throw invalid('pricing.sellingPrice', 'must be an integer >= 0');
+  if (pricing.sellingPrice > pricing.faceValue) throw invalid('pricing.sellingPrice', 'must not exceed faceValue');
+  if (pricing.discountedPrice !== null) {
+    if (!isInteger(pricing.discountedPrice, 0)) throw invalid('pricing.discountedPrice', 'must be null or an integer >= 0');
+    if (pricing.discountedPrice > pricing.sellingPrice) throw invalid('pricing.discountedPrice', 'must not exceed sellingPrice');
+  }
+  if (!(currencies as readonly string[]).includes(pricing.currency)) throw invalid('pricing.currency', `must be one of ${currencies.join(', ')}`);
+}
+
+export function assertValidTerms(terms: PoolTerms): void {
+  if (terms.usageType !== 'ONLINE' && terms.usageType !== 'OFFLINE') throw invalid('terms.usageType', 'must be ONLINE or OFFLINE');
+  if (typeof terms.termsAndConditions !== 'string') throw invalid('terms.termsAndConditions', 'must be a string');
+  if (!isInteger(terms.validityDays, 1)) throw invalid('terms.validityDays', 'must be an integer >= 1');
+  for (const limit of ['usageLimit', 'maxPerDay', 'maxPerOrder'] as const) {
+    if (terms[limit] !== null && !isInteger(terms[limit], 1)) throw invalid(`terms.${limit}`, 'must be null or an integer >= 1');
+  }
+}
+
+export function assertValidDefinition(d: PoolDefinition): void {
+  if (!isInteger(d.campaignId, 1)) throw invalid('campaignId', 'must be a positive integer');
+  if (!isInteger(d.categoryId, 0)) throw invalid('categoryId', 'must be an integer >= 0');
+  if (!Array.isArray(d.miniAppIds) || !d.miniAppIds.every((id) => typeof id === 'string')) throw invalid('miniAppIds', 'must be an array of strings');
+  for (const key of ['title', 'shortTitle', 'brandName', 'logoUrl', 'bannerUrl', 'thumbnailUrl', 'description'] as const) {
+    if (typeof d.display?.[key] !== 'string') throw invalid(`display.${key}`, 'must be a string');
+  }
+  assertValidPricing(d.pricing);
+  if (!isInteger(d.totalQuantity, 0)) throw invalid('totalQuantity', 'must be an integer >= 0');
+  assertValidTerms(d.terms);
+  if (d.validity !== null) {
+    if (!isInstant(d.validity?.startAt)) throw invalid('validity.startAt', 'must be an ISO 8601 time');
+    if (!isInstant(d.validity.endAt)) throw invalid('validity.endAt', 'must be an ISO 8601 time');
+    if (Date.parse(d.validity.endAt) <= Date.parse(d.validity.startAt)) throw invalid('validity.endAt', 'must be after startAt');
+  }
+}

@@ -1,0 +1,252 @@
+/**
+ * The voucher pool aggregate (stream voucherPool-<poolId>): stock, pricing and
+ * what each buyer holds of it. Its state stays compact however long the
+ * stream: counters, one small record per buyer (counts for the latest
+ * purchase day and in total) and one per reservation still holding stock.
+ */
+import type { Decider } from '../shared/decider.js';
+import type { Currency, PoolPricing, PoolTerms, VoucherPoolEvent, VoucherStockReleased } from './events.js';
+import { shopError } from './errors.js';
+import { PersistentMap } from './persistent-map.js';
+import { assertValidDefinition, assertValidPricing, type PoolDefinition } from './pool-definition.js';
+
+/** A buyer's vouchers of this pool still counting towards the limits (reserved or sold). */
+export interface BuyerUsage {
+  /** The latest purchase day seen for this buyer, and the count bought on it. */
+  readonly day: string;
+  readonly dayCount: number;
+  readonly total: number;
+}
+
+/** Stock a reservation holds until it is sold or released. */
+export interface StockHold {
+  readonly merchantId: string;
+  readonly userId: string;
+  readonly quantity: number;
+  readonly day: string;
+}
+
+export interface VoucherPool {
+  readonly status: 'ACTIVE' | 'DELETED';
+  readonly poolId: number;
+  readonly campaignId: number;
+  readonly pricing: PoolPricing;
+  readonly terms: PoolTerms;
+  readonly totalQuantity: number;
+  readonly remaining: number;
+  readonly reserved: number;
+  readonly sold: number;
+  /** Keyed by buyerKey(merchantId, userId). */
+  readonly usage: PersistentMap<BuyerUsage>;
+  /** Keyed by reservation key. */
+  readonly holds: PersistentMap<StockHold>;
+}
+
+export type VoucherPoolState = { readonly status: 'NONE' } | VoucherPool;
+
+export type VoucherPoolCommand =
+  | ({ type: 'CreateVoucherPool'; poolId: number; at: string } & PoolDefinition)
+  | { type: 'AddVoucherStock'; quantity: number; at: string }
+  | { type: 'RepriceVoucherPool'; pricing: PoolPricing; at: string }
+  | { type: 'DeleteVoucherPool'; at: string }
+  | {
+      type: 'ReserveVoucherStock';
+      reservationKey: string;
+      merchantId: string;
+      userId: string;
+      quantity: number;
+      unitPrice: number;
+      currency: Currency;
+      /** Purchase day of `at` in the configured day zone (see purchaseDay). */
+      day: string;
+      at: string;
+    }
+  | { type: 'ReleaseVoucherStock'; reservationKey: string; reason: VoucherStockReleased['data']['reason']; at: string }
+  | { type: 'SellVoucherStock'; reservationKey: string; at: string };
+
+/** One key per buyer: user ids are scoped to their merchant. */
+export function buyerKey(merchantId: string, userId: string): string {
+  return `${merchantId.length}:${merchantId}${userId}`;
+}
+
+/** What a buyer holds of the pool on `day` and in total (reserved or sold). */
+export function buyerUsage(pool: VoucherPool, merchantId: string, userId: string, day: string): { daily: number; total: number } {
+  const usage = pool.usage.get(buyerKey(merchantId, userId));
+  return { daily: usage?.day === day ? usage.dayCount : 0, total: usage?.total ?? 0 };
+}
+
+function livePool(state: VoucherPoolState): VoucherPool {
+  if (state.status !== 'ACTIVE') throw shopError('POOL_NOT_FOUND', 'voucher pool missing or deleted');
+  return state;
+}
+
+function decide(command: VoucherPoolCommand, state: VoucherPoolState): VoucherPoolEvent[] {
+  switch (command.type) {
+    case 'CreateVoucherPool': {
+      if (state.status !== 'NONE') throw shopError('INVALID_POOL', `voucher pool ${command.poolId} already exists`, { field: 'poolId', reason: 'already exists' });
+      if (!Number.isSafeInteger(command.poolId) || command.poolId < 1) {
+        throw shopError('INVALID_POOL', 'poolId must be a positive integer', { field: 'poolId', reason: 'must be a positive integer' });
+      }
+      const { type: _type, at, ...definition } = command;
+      assertValidDefinition(definition);
+      return [{ type: 'VoucherPoolCreated', data: { ...definition, createdAt: at } }];
+    }
+    case 'AddVoucherStock': {
+      const pool = livePool(state);
+      if (!Number.isSafeInteger(command.quantity) || command.quantity < 1) {
+        throw shopError('INVALID_POOL', 'quantity must be an integer >= 1', { field: 'quantity', reason: 'must be an integer >= 1' });
+      }
+      return [{ type: 'VoucherPoolStockAdded', data: { poolId: pool.poolId, quantity: command.quantity, addedAt: command.at } }];
+    }
+    case 'RepriceVoucherPool': {
+      const pool = livePool(state);
+      assertValidPricing(command.pricing);
+      return [{ type: 'VoucherPoolRepriced', data: { poolId: pool.poolId, pricing: command.pricing, repricedAt: command.at } }];
+    }
+    case 'DeleteVoucherPool': {
+      const pool = livePool(state);
+      return [{ type: 'VoucherPoolDeleted', data: { poolId: pool.poolId, deletedAt: command.at } }];
+    }
+    case 'ReserveVoucherStock':
+      return [reserve(command, livePool(state))];
+    case 'ReleaseVoucherStock': {
+      // Held stock goes back even to a deleted pool; nothing held: nothing to do.
+      const hold = state.status === 'NONE' ? undefined : state.holds.get(command.reservationKey);
+      if (state.status === 'NONE' || !hold) return [];
+      const { merchantId, userId, quantity, day } = hold;
+      return [
+        {
+          type: 'VoucherStockReleased',
+          data: { poolId: state.poolId, reservationKey: command.reservationKey, merchantId, userId, quantity, day, reason: command.reason, releasedAt: command.at },
+        },
+      ];
+    }
+    case 'SellVoucherStock': {
+      const hold = state.status === 'NONE' ? undefined : state.holds.get(command.reservationKey);
+      if (state.status === 'NONE' || !hold) return [];
+      return [{ type: 'VoucherStockSold', data: { poolId: state.poolId, reservationKey: command.reservationKey, quantity: hold.quantity, soldAt: command.at } }];
+    }
+  }
+}
+
+function reserve(command: Extract<VoucherPoolCommand, { type: 'ReserveVoucherStock' }>, pool: VoucherPool): VoucherPoolEvent {
+  const { poolId, pricing, terms } = pool;
+  const { quantity } = command;
+  if (!Number.isSafeInteger(quantity) || quantity < 1) {
+    throw shopError('INVALID_REQUEST', 'quantity must be an integer >= 1', { field: 'quantity', reason: 'must be an integer >= 1' });
+  }
+  if (pool.holds.has(command.reservationKey)) throw new Error(`reservation ${command.reservationKey} already holds stock of pool ${poolId}`);
+  if (command.unitPrice !== pricing.sellingPrice) {
+    throw shopError('PRICE_MISMATCH', `unitPrice ${command.unitPrice} differs from the selling price ${pricing.sellingPrice}`, {
+      poolId,
+      unitPrice: command.unitPrice,
+      sellingPrice: pricing.sellingPrice,
+    });
+  }
+  if (command.currency !== pricing.currency) {
+    throw shopError('CURRENCY_MISMATCH', `currency ${command.currency} differs from the pool's ${pricing.currency}`, {
+      poolId,
+      currency: command.currency,
+      poolCurrency: pricing.currency,
+    });
+  }
+  if (pool.remaining < quantity) {
+    throw shopError('OUT_OF_STOCK', `only ${pool.remaining} left of pool ${poolId}`, { poolId, requested: quantity, remaining: pool.remaining });
+  }
+  const exceeded = (limit: 'maxPerOrder' | 'maxPerDay' | 'usageLimit', allowed: number) =>
+    shopError('PURCHASE_LIMIT_EXCEEDED', `${limit} of pool ${poolId} exceeded`, { poolId, limit, allowed, requested: quantity });
+  if (terms.maxPerOrder !== null && quantity > terms.maxPerOrder) throw exceeded('maxPerOrder', terms.maxPerOrder);
+  const usage = buyerUsage(pool, command.merchantId, command.userId, command.day);
+  if (terms.maxPerDay !== null && usage.daily + quantity > terms.maxPerDay) throw exceeded('maxPerDay', terms.maxPerDay - usage.daily);
+  if (terms.usageLimit !== null && usage.total + quantity > terms.usageLimit) throw exceeded('usageLimit', terms.usageLimit - usage.total);
+  return {
+    type: 'VoucherStockReserved',
+    data: {
+      poolId,
+      reservationKey: command.reservationKey,
+      merchantId: command.merchantId,
+      userId: command.userId,
+      quantity,
+      unitPrice: command.unitPrice,
+      day: command.day,
+      reservedAt: command.at,
+    },
+  };
+}
+
+function countBought(usage: BuyerUsage | undefined, day: string, quantity: number): BuyerUsage {
+  if (!usage || day > usage.day) return { day, dayCount: quantity, total: (usage?.total ?? 0) + quantity };
+  // An event of an earlier day (clocks of two processes) only counts in the total.
+  return { day: usage.day, dayCount: usage.dayCount + (day === usage.day ? quantity : 0), total: usage.total + quantity };
+}
+
+function countReturned(usage: BuyerUsage | undefined, day: string, quantity: number): BuyerUsage | undefined {
+  if (!usage) return undefined;
+  const total = usage.total - quantity;
+  if (total <= 0) return undefined;
+  return { day: usage.day, dayCount: usage.day === day ? Math.max(0, usage.dayCount - quantity) : usage.dayCount, total };
+}
+
+function evolve(state: VoucherPoolState, event: VoucherPoolEvent): VoucherPoolState {
+  if (event.type === 'VoucherPoolCreated') {
+    const d = event.data;
+    return {
+      status: 'ACTIVE',
+      poolId: d.poolId,
+      campaignId: d.campaignId,
+      pricing: d.pricing,
+      terms: d.terms,
+      totalQuantity: d.totalQuantity,
+      remaining: d.totalQuantity,
+      reserved: 0,
+      sold: 0,
+      usage: PersistentMap.empty(),
+      holds: PersistentMap.empty(),
+    };
+  }
+  if (state.status === 'NONE') return state;
+  switch (event.type) {
+    case 'VoucherPoolStockAdded':
+      return { ...state, totalQuantity: state.totalQuantity + event.data.quantity, remaining: state.remaining + event.data.quantity };
+    case 'VoucherPoolRepriced':
+      return { ...state, pricing: event.data.pricing };
+    case 'VoucherPoolDeleted':
+      return { ...state, status: 'DELETED' };
+    case 'VoucherStockReserved': {
+      const { merchantId, userId, quantity, day, reservationKey } = event.data;
+      const key = buyerKey(merchantId, userId);
+      return {
+        ...state,
+        remaining: state.remaining - quantity,
+        reserved: state.reserved + quantity,
+        usage: state.usage.set(key, countBought(state.usage.get(key), day, quantity)),
+        holds: state.holds.set(reservationKey, { merchantId, userId, quantity, day }),
+      };
+    }
+    case 'VoucherStockReleased': {
+      const { merchantId, userId, quantity, day, reservationKey } = event.data;
+      const key = buyerKey(merchantId, userId);
+      const usage = countReturned(state.usage.get(key), day, quantity);
+      return {
+        ...state,
+        remaining: state.remaining + quantity,
+        reserved: state.reserved - quantity,
+        usage: usage ? state.usage.set(key, usage) : state.usage.delete(key),
+        holds: state.holds.delete(reservationKey),
+      };
+    }
+    case 'VoucherStockSold':
+      return {
+        ...state,
+        reserved: state.reserved - event.data.quantity,
+        sold: state.sold + event.data.quantity,
+        holds: state.holds.delete(event.data.reservationKey),
+      };
+  }
+}
+
+export const voucherPoolDecider: Decider<VoucherPoolCommand, VoucherPoolState, VoucherPoolEvent> = {
+  initialState: { status: 'NONE' },
+  decide,
+  evolve,
+};
