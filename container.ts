@@ -114,8 +114,9 @@ export async function buildContainer(options: { config: Config; databaseUrl: str
     credentials,
     app,
     async startBackground() {
-      if (config.ROLES.includes('relay')) relay.start();
+      // Projectors first, so a rebuild on start finishes before the relay feeds them.
       if (config.ROLES.includes('projector')) await projections.start();
+      if (config.ROLES.includes('relay')) relay.start();
       if (config.ROLES.includes('api') && config.SHOP_RESERVATION_AUTO_EXPIRY) {
         const sweep = () =>
           purchases
@@ -131,8 +132,8 @@ export async function buildContainer(options: { config: Config; databaseUrl: str
     async stop() {
       clearTimeout(expiryTimer);
       await purchases.stop();
-      await projections.stop();
       await relay.stop();
+      await projections.stop();
       await bus.close();
       await store.close();
       await knex.destroy();
