@@ -1,0 +1,54 @@
+import type { Currency } from '../../domain/shop/events.js';
+import type { ShopReservationState } from '../../domain/shop/reservation.js';
+import type { VoucherCodeCipher } from './voucher-codes.js';
+
+export interface ReservationView {
+  reservationKey: string;
+  orderId: string;
+  /** An expired reservation reads RELEASED: its stock went back, releasedAt is when it expired. */
+  status: 'RESERVED' | 'COMMITTED' | 'RELEASED';
+  reservedAt: string;
+  expiresAt: string;
+  committedAt: string | null;
+  releasedAt: string | null;
+  items: {
+    voucherPoolId: number;
+    quantity: number;
+    vouchers: {
+      issuedPromotionId: number;
+      voucherCode: string;
+      faceValue: number;
+      sellingPrice: number;
+      currency: Currency;
+      purchasedAt: string;
+      expiresAt: string;
+    }[];
+  }[];
+}
+
+/** The reservation as its owner sees it, voucher codes decrypted. */
+export function toReservationView(state: Exclude<ShopReservationState, { status: 'NONE' }>, codes: VoucherCodeCipher): ReservationView {
+  const d = state.details;
+  return {
+    reservationKey: d.reservationKey,
+    orderId: d.orderId,
+    status: state.status === 'EXPIRED' ? 'RELEASED' : state.status,
+    reservedAt: d.reservedAt,
+    expiresAt: d.expiresAt,
+    committedAt: state.committedAt,
+    releasedAt: state.releasedAt,
+    items: d.items.map((item) => ({
+      voucherPoolId: item.voucherPoolId,
+      quantity: item.quantity,
+      vouchers: item.vouchers.map((v) => ({
+        issuedPromotionId: v.issuedPromotionId,
+        voucherCode: codes.decrypt(v.encryptedCode),
+        faceValue: v.faceValue,
+        sellingPrice: v.sellingPrice,
+        currency: v.currency,
+        purchasedAt: v.purchasedAt,
+        expiresAt: v.expiresAt,
+      })),
+    })),
+  };
+}

@@ -1,0 +1,114 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { fixedClock } from '../../../application/shared/clock.js';
+import { CampaignAdmin } from '../../../application/shop/campaign-admin.js';
+import { PurchaseService, type PurchaseSettings, type ReserveRequest, type ShopCaller } from '../../../application/shop/purchase-service.js';
+import { VoucherPoolAdmin } from '../../../application/shop/voucher-pool-admin.js';
+import { DomainError } from '../../../domain/shared/errors.js';
+import type { PoolDefinition } from '../../../domain/shop/pool-definition.js';
+import { PostgresEventStore } from '../../../infrastructure/shared/eventstore/postgres-event-store.js';
+import { migrate } from '../../../infrastructure/shared/migrations/index.js';
+import { PostgresNumericIds } from '../../../infrastructure/shared/numeric-ids.js';
+import { AesGcmVoucherCodeCipher } from '../../../infrastructure/shop/voucher-code-cipher.js';
+import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
+
+export const start = '2026-03-01T03:00:00.000Z';
+
+export const defaultSettings: PurchaseSettings = { idempotencyMode: 'replay', reservationTtlSeconds: 900, autoExpiry: false, dayUtcOffsetMinutes: 420 };
+
+/** One test database with the store, and a way to start purchase services ("processes") on it. */
+export class PurchaseWorld {
+  readonly clock = fixedClock(start);
+  readonly codes = new AesGcmVoucherCodeCipher(randomBytes(32));
+  readonly logged: { msg: string; meta?: object }[] = [];
+  private readonly services: PurchaseService[] = [];
+  campaignId = 0;
+
+  private constructor(
+    readonly db: TestDatabase,
+    readonly store: PostgresEventStore,
+    readonly ids: PostgresNumericIds,
+  ) {}
+
+  static async create(): Promise<PurchaseWorld> {
+    const db = await createTestDatabase();
+    await migrate(db.knex);
+    const world = new PurchaseWorld(db, new PostgresEventStore(db.knex), new PostgresNumericIds(db.knex));
+    const campaigns = new CampaignAdmin({ store: world.store, ids: world.ids, clock: world.clock });
+    const campaign = await campaigns.create('ops', {
+      code: `C${randomUUID().slice(0, 8)}`,
+      name: 'Flash',
+      description: 'Flash sale',
+      campaignTag: 'FLASH_SALE',
+      type: 'SELL',
+      displayPriority: 1,
+      themeUrl: 'https://cdn.example.com/t.png',
+      startAt: '2026-03-01T00:00:00Z',
+      endAt: '2026-03-31T00:00:00Z',
+      presale: null,
+      banners: [],
+    });
+    world.campaignId = campaign.id;
+    return world;
+  }
+
+  /** A purchase service and the pool admin wired to it, like one API process. */
+  process(settings: Partial<PurchaseSettings> = {}): { purchases: PurchaseService; pools: VoucherPoolAdmin } {
+    const purchases = new PurchaseService({
+      store: this.store,
+      ids: this.ids,
+      clock: this.clock,
+      codes: this.codes,
+      settings: { ...defaultSettings, ...settings },
+      logger: { info: (msg, meta) => this.logged.push({ msg, meta }) },
+    });
+    this.services.push(purchases);
+    return { purchases, pools: new VoucherPoolAdmin({ store: this.store, ids: this.ids, clock: this.clock, pools: purchases.pools }) };
+  }
+
+  definition(overrides: Omit<Partial<PoolDefinition>, 'terms'> & { terms?: Partial<PoolDefinition['terms']> } = {}): PoolDefinition {
+    const { terms, ...rest } = overrides;
+    return {
+      campaignId: this.campaignId,
+      categoryId: 1,
+      miniAppIds: ['app'],
+      display: { title: 'Coffee 100k', shortTitle: 'Coffee', brandName: 'Brew', logoUrl: 'l', bannerUrl: 'b', thumbnailUrl: 't', description: 'd' },
+      pricing: { faceValue: 100_000, sellingPrice: 90_000, discountedPrice: null, currency: 'VND' },
+      totalQuantity: 100,
+      terms: { usageType: 'ONLINE', termsAndConditions: 'none', validityDays: 30, usageLimit: null, maxPerDay: null, maxPerOrder: null, ...terms },
+      validity: null,
+      ...rest,
+    };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.services.map((s) => s.stop()));
+    await this.store.close();
+    await this.db.drop();
+  }
+}
+
+export const caller = (userId = 'u1', merchantId = 'm1'): ShopCaller => ({ merchantId, userId, requestId: randomUUID() });
+
+export const order = (poolId: number, quantity = 1, unitPrice = 90_000, orderId: string = randomUUID()): ReserveRequest => ({
+  orderId,
+  amount: unitPrice * quantity,
+  currency: 'VND',
+  items: [{ voucherPoolId: poolId, unitPrice, quantity }],
+});
+
+export async function refusal(promise: Promise<unknown>): Promise<DomainError> {
+  try {
+    await promise;
+  } catch (e) {
+    if (e instanceof DomainError) return e;
+    throw e;
+  }
+  return expect.fail('expected a DomainError');
+}
+
+export async function refusedWith(promise: Promise<unknown>, code: string): Promise<DomainError> {
+  const error = await refusal(promise);
+  expect(error.code, error.message).to.equal(code);
+  return error;
+}
