@@ -64,7 +64,6 @@ export async function buildContainer(options: { config: Config; databaseUrl: str
 
   const merchants = new MerchantAdmin({ store, ids, clock });
   const campaigns = new CampaignAdmin({ store, ids, clock });
-  const pools = new VoucherPoolAdmin({ store, ids, clock });
   const credentials = new ShopCredentials({ store, clock, clients: secrets.shopClients });
   const purchases = new PurchaseService({
     store,
@@ -79,6 +78,8 @@ export async function buildContainer(options: { config: Config; databaseUrl: str
     },
     logger,
   });
+  // Pool admin commands go through the purchase executor, which holds the hot pool states.
+  const pools = new VoucherPoolAdmin({ store, ids, clock, pools: purchases.pools });
 
   const relay = new Relay({ store, bus, knex, logger });
   const projections = new ProjectionRunner({ knex, store, bus, projectors, logger, clock });

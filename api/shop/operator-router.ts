@@ -30,7 +30,9 @@ class OperatorHttpError extends Error {
   }
 }
 
-const send = (res: Response, status: number, code: string, message: string, data: unknown = null) => res.status(status).json({ code, message, data });
+function send(res: Response, status: number, code: string, message: string, data: unknown = null): void {
+  res.status(status).json({ code, message, data });
+}
 
 function statusOf(domainCode: string): [number, string] {
   if (domainCode.endsWith('_NOT_FOUND')) return [404, 'OPS-NOT-FOUND'];
