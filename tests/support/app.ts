@@ -1,0 +1,48 @@
+import { randomBytes } from 'node:crypto';
+import { listen, type RunningServer } from '../../api/shared/http-app.js';
+import type { Clock } from '../../application/shared/clock.js';
+import { buildContainer, type Container } from '../../container.js';
+import { loadConfig } from '../../infrastructure/shared/config.js';
+import { createLogger } from '../../infrastructure/shared/logger.js';
+import type { Secrets } from '../../infrastructure/shared/secrets.js';
+import { createTestDatabase, type TestDatabase } from './postgres.js';
+
+export interface TestApp {
+  container: Container;
+  server: RunningServer;
+  baseUrl: string;
+  db: TestDatabase;
+  secrets: Secrets;
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole service, as main.ts builds it, on a fresh database and a random
+ * port. `env` overrides configuration (e.g. { NATS_URL } or
+ * { SHOP_IDEMPOTENCY_MODE: 'reject' }); background roles start unless
+ * `background: false`.
+ */
+export async function startTestApp(options: { env?: Record<string, string>; clock?: Clock; background?: boolean } = {}): Promise<TestApp> {
+  const db = await createTestDatabase();
+  const config = loadConfig({ NODE_ENV: 'test', NATS_STREAM: `TEST_${randomBytes(4).toString('hex')}`, NATS_SUBJECT_PREFIX: `test${randomBytes(4).toString('hex')}`, ...options.env });
+  const secrets: Secrets = {
+    shopClients: [{ clientId: 'test-client', clientSecret: 'test-client-secret-0123456789' }],
+    operatorTokens: [{ name: 'alice', token: 'alice-operator-token-0123456789' }],
+    voucherCodeKey: randomBytes(32).toString('hex'),
+  };
+  const container = await buildContainer({ config, databaseUrl: db.url, secrets, logger: createLogger('error'), clock: options.clock });
+  if (options.background !== false) await container.startBackground();
+  const server = await listen(container.app, 0, '127.0.0.1');
+  return {
+    container,
+    server,
+    baseUrl: `http://127.0.0.1:${server.port}`,
+    db,
+    secrets,
+    async stop() {
+      await server.close(1000);
+      await container.stop();
+      await db.drop();
+    },
+  };
+}
