@@ -8,7 +8,8 @@ export interface LoadRequest {
 
 export interface LoadResult {
   statuses: Map<number, number>;
-  bodies: { status: number; body: unknown }[];
+  /** Answers in completion order; `index` is the request's position in the input. */
+  bodies: { index: number; status: number; body: unknown }[];
   latenciesMs: number[];
   elapsedMs: number;
 }
@@ -24,12 +25,13 @@ export async function runLoad(port: number, requests: LoadRequest[], concurrency
   const started = performance.now();
   const worker = async () => {
     while (next < requests.length) {
-      const r = requests[next++]!;
+      const index = next++;
+      const r = requests[index]!;
       const t0 = performance.now();
       const { status, body } = await post(agent, port, r);
       result.latenciesMs.push(performance.now() - t0);
       result.statuses.set(status, (result.statuses.get(status) ?? 0) + 1);
-      result.bodies.push({ status, body });
+      result.bodies.push({ index, status, body });
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));

@@ -18,14 +18,15 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestContext);
-  app.use((req, res, next) => {
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      options.logger.http('request', { method: req.method, path: req.path, status: res.statusCode, durationMs: Math.round(ms * 10) / 10 });
+  if (options.logger.isLevelEnabled('http'))
+    app.use((req, res, next) => {
+      const started = process.hrtime.bigint();
+      res.on('finish', () => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        options.logger.http('request', { method: req.method, path: req.path, status: res.statusCode, durationMs: Math.round(ms * 10) / 10 });
+      });
+      next();
     });
-    next();
-  });
 
   app.get('/health', (_req, res) => {
     res.json({ status: 'UP' });
@@ -48,7 +49,9 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.use((err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
     const status = typeof (err as { status?: unknown }).status === 'number' ? (err as { status: number }).status : 500;
     if (status >= 500) options.logger.error('unhandled error', { err });
-    res.status(status >= 400 && status < 600 ? status : 500).json({ code: status < 500 ? 'BAD_REQUEST' : 'INTERNAL_ERROR', message: status < 500 ? 'bad request' : 'internal error', data: null });
+    res
+      .status(status >= 400 && status < 600 ? status : 500)
+      .json({ code: status < 500 ? 'BAD_REQUEST' : 'INTERNAL_ERROR', message: status < 500 ? 'bad request' : 'internal error', data: null });
   });
   return app;
 }

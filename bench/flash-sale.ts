@@ -1,0 +1,173 @@
+/**
+ * npm run bench:flash-sale — one voucher pool with stock S, C concurrent
+ * keep-alive connections sending N reserves (quantity 1) for U distinct users
+ * over real HTTP; then the same load against a baseline endpoint doing a plain
+ * `UPDATE … SET remaining = remaining - q WHERE remaining >= q` through the
+ * same HTTP stack (auth, JSON, envelope) and database. The load runs in a
+ * worker thread. Last line:
+ * flash-sale: oversold=<n> accepted=<n> stock=<S> es_rps=<x> baseline_rps=<y> ratio=<x/y> p99_ms=<z>
+ *
+ * Env: STOCK (1000), CONCURRENCY (200), USERS (2000), REQUESTS (4 × STOCK), DATABASE_URL (else embedded).
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import fs from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import express, { Router } from 'express';
+import pg from 'pg';
+import { createHttpApp, listen } from '../api/shared/http-app.js';
+import { shopAuth } from '../api/shop/auth.js';
+import { sendShopError, sendShopSuccess } from '../api/shop/envelope.js';
+import { shopRouter } from '../api/shop/router.js';
+import { buildContainer } from '../container.js';
+import { loadConfig } from '../infrastructure/shared/config.js';
+import { startEmbeddedPostgres } from '../infrastructure/shared/database.js';
+import { createLogger } from '../infrastructure/shared/logger.js';
+import { metricsRegistry } from '../infrastructure/shared/metrics.js';
+import type { Secrets } from '../infrastructure/shared/secrets.js';
+import { percentile, type LoadRequest, type LoadResult } from './load.js';
+
+const stock = Number(process.env.STOCK ?? 1000);
+const concurrency = Number(process.env.CONCURRENCY ?? 200);
+const users = Number(process.env.USERS ?? 2000);
+const total = Number(process.env.REQUESTS ?? stock * 4);
+const price = 10_000;
+
+async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  let server = process.env.DATABASE_URL;
+  let stopEmbedded: (() => Promise<void>) | undefined;
+  if (!server) {
+    const embedded = await startEmbeddedPostgres(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-pg-')), 54390, 'postgres', false);
+    server = embedded.url;
+    stopEmbedded = embedded.stop;
+  }
+  const name = `bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: server });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await c.end();
+      await stopEmbedded?.();
+    },
+  };
+}
+
+function load(port: number, requests: LoadRequest[]): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./load-worker.mjs', import.meta.url), { workerData: { port, requests, concurrency } });
+    worker.once('message', (m: LoadResult & { statuses: [number, number][] }) => resolve({ ...m, statuses: new Map(m.statuses) }));
+    worker.once('error', reject);
+  });
+}
+
+async function main(): Promise<void> {
+  const db = await createDatabase();
+  const logger = createLogger('error');
+  const config = loadConfig({ NODE_ENV: 'production', ROLES: 'api' });
+  const secrets: Secrets = {
+    shopClients: [{ clientId: 'bench', clientSecret: 'bench-client-secret-0123456789' }],
+    operatorTokens: [{ name: 'bench', token: 'bench-operator-token-0123456789' }],
+    voucherCodeKey: randomBytes(32).toString('hex'),
+  };
+  const c = await buildContainer({ config, databaseUrl: db.url, secrets, logger });
+  const merchant = await c.merchants.register('bench', { merchantId: 'BENCH', name: 'Bench' });
+  const campaign = await c.campaigns.create('bench', {
+    code: 'BENCH',
+    name: 'Bench flash sale',
+    description: '',
+    campaignTag: 'FLASH_SALE',
+    type: 'SELL',
+    displayPriority: 1,
+    themeUrl: 'https://example.com/t.png',
+    startAt: new Date(Date.now() - 3600_000).toISOString(),
+    endAt: new Date(Date.now() + 86400_000).toISOString(),
+    presale: null,
+    banners: [],
+  });
+  const pool = await c.pools.create('bench', {
+    campaignId: campaign.id,
+    categoryId: 1,
+    miniAppIds: [],
+    display: { title: 'Bench voucher', shortTitle: 'Bench', brandName: 'Bench', logoUrl: '', bannerUrl: '', thumbnailUrl: '', description: '' },
+    pricing: { faceValue: price, sellingPrice: price, discountedPrice: null, currency: 'VND' },
+    totalQuantity: stock,
+    terms: { usageType: 'ONLINE', termsAndConditions: '', validityDays: 30, usageLimit: null, maxPerDay: null, maxPerOrder: null },
+    validity: null,
+  });
+
+  // Baseline: the same HTTP stack and database, one plain conditional UPDATE per request.
+  await c.knex.raw('CREATE TABLE bench_baseline_stock (id bigint PRIMARY KEY, remaining int NOT NULL)');
+  await c.knex('bench_baseline_stock').insert({ id: pool.poolId, remaining: stock });
+  const baseline = Router();
+  baseline.post('/vouchers/reserve', shopAuth(c.credentials, { requireUser: true }), express.json(), async (req, res, next) => {
+    try {
+      const item = (req.body as { items: { voucherPoolId: number; quantity: number }[] }).items[0]!;
+      const { rowCount } = await c.knex.raw('UPDATE bench_baseline_stock SET remaining = remaining - ? WHERE id = ? AND remaining >= ?', [item.quantity, item.voucherPoolId, item.quantity]);
+      if (rowCount === 1) sendShopSuccess(res, { reservationKey: randomUUID() });
+      else sendShopError(res, 400, 'SHOP-PUR-012', 'out of stock');
+    } catch (e) {
+      next(e);
+    }
+  });
+  const baselineApp = createHttpApp({ logger, metrics: metricsRegistry, routers: [{ path: '/api/v1', router: shopRouter({ logger, routers: [baseline] }) }], ready: async () => ({ ready: true, checks: {} }) });
+
+  const esServer = await listen(c.app, 0, '127.0.0.1');
+  const baselineServer = await listen(baselineApp, 0, '127.0.0.1');
+  const requests = (): LoadRequest[] =>
+    Array.from({ length: total }, (_, i) => ({
+      path: '/api/v1/vouchers/reserve',
+      headers: {
+        client_id: 'bench',
+        client_secret: 'bench-client-secret-0123456789',
+        'x-promotion-api-key': merchant.apiKey.key,
+        'x-merchant-id': 'BENCH',
+        'x-user-id': `user-${i % users}`,
+        'x-request-id': randomUUID(),
+        'x-idempotency-key': randomUUID(),
+      },
+      body: { orderId: `order-${i}-${randomUUID()}`, amount: price, currency: 'VND', items: [{ voucherPoolId: pool.poolId, unitPrice: price, quantity: 1 }] },
+    }));
+
+  console.log(`flash-sale: stock=${stock} concurrency=${concurrency} users=${users} requests=${total} cores=${os.cpus().length}`);
+  const es = await load(esServer.port, requests());
+  const base = await load(baselineServer.port, requests());
+
+  const accepted = es.bodies.filter((b) => b.status === 200);
+  const unexpected = es.bodies.filter((b) => b.status !== 200 && (b.body as { code?: string }).code !== 'SHOP-PUR-012');
+  const after = await c.pools.get(pool.poolId);
+  let missing = 0;
+  for (const b of accepted) {
+    const key = (b.body as { data: { reservationKey: string } }).data.reservationKey;
+    const view = await c.purchases.get({ merchantId: 'BENCH', userId: `user-${b.index % users}`, requestId: randomUUID() }, key).catch(() => undefined);
+    if (!view) missing++;
+  }
+  const oversold = Math.max(0, accepted.length - stock, -after.remainingQuantity);
+  const baseAccepted = base.statuses.get(200) ?? 0;
+  const esRps = total / (es.elapsedMs / 1000);
+  const baseRps = total / (base.elapsedMs / 1000);
+  console.log(`event-sourced: statuses=${JSON.stringify([...es.statuses])} remaining=${after.remainingQuantity} p50_ms=${percentile(es.latenciesMs, 50).toFixed(1)} unexpected=${unexpected.length}`);
+  console.log(`baseline:      statuses=${JSON.stringify([...base.statuses])} accepted=${baseAccepted} p50_ms=${percentile(base.latenciesMs, 50).toFixed(1)} p99_ms=${percentile(base.latenciesMs, 99).toFixed(1)}`);
+  if (missing) console.log(`accepted reservations not found on lookup: ${missing}`);
+
+  await esServer.close(1000);
+  await baselineServer.close(1000);
+  await c.stop();
+  await db.drop();
+  console.log(
+    `flash-sale: oversold=${oversold + missing} accepted=${accepted.length} stock=${stock} es_rps=${esRps.toFixed(0)} baseline_rps=${baseRps.toFixed(0)} ratio=${(esRps / baseRps).toFixed(2)} p99_ms=${percentile(es.latenciesMs, 99).toFixed(1)}`,
+  );
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
