@@ -33,7 +33,11 @@ export interface Loaded<S> {
 }
 
 /** Folds a stream's events into state. */
-export async function loadAggregate<S, E extends DomainEvent>(store: EventStore, decider: Pick<Decider<unknown, S, E>, 'evolve' | 'initialState'>, streamName: string): Promise<Loaded<S>> {
+export async function loadAggregate<S, E extends DomainEvent>(
+  store: EventStore,
+  decider: Pick<Decider<unknown, S, E>, 'evolve' | 'initialState'>,
+  streamName: string,
+): Promise<Loaded<S>> {
   const events = await store.readStream(streamName);
   return { state: fold(decider, events.map(toDomainEvent<E>)), revision: events.length ? events[events.length - 1]!.revision : -1 };
 }

@@ -13,7 +13,10 @@
  * must pass on every pool or changes none), and writes the whole batch —
  * pool events, reservation streams, guard streams — with ONE appendMany:
  * exact expected revisions for existing streams, 'no_stream' for new ones.
- * Commands arriving meanwhile form the next batch.
+ * Commands arriving meanwhile form the next batch, which is decided while
+ * the previous one is appended, on top of its states, and appended right
+ * after it is stored (its expected revisions assume it; if it failed, the
+ * next batch is decided again).
  *
  * The cache only ever holds stored state: a batch's states replace the
  * cached ones after the append succeeded, never before. When the append
@@ -35,13 +38,27 @@ import { streams, type ReservedItem, type ShopReservationEvent, type VoucherPool
 import { shopError } from '../../domain/shop/errors.js';
 import { purchaseDay } from '../../domain/shop/purchase-day.js';
 import type { PurchaseRequest } from '../../domain/shop/purchase-request.js';
-import { isExpiryDue, shopReservationDecider, type ReservationCaller, type ReservationDetails, type ShopReservationState } from '../../domain/shop/reservation.js';
+import {
+  isExpiryDue,
+  shopReservationDecider,
+  type ReservationCaller,
+  type ReservationDetails,
+  type ShopReservationState,
+} from '../../domain/shop/reservation.js';
 import { voucherPoolDecider, type VoucherPool, type VoucherPoolCommand, type VoucherPoolState } from '../../domain/shop/voucher-pool.js';
 import type { Clock } from '../shared/clock.js';
 import { catchUp, expectedVersionOf, loadAggregate, nameBasedUuid, type CommandContext, type Loaded } from '../shared/command-handler.js';
-import { WrongExpectedVersionError, type AppendResult, type EventMetadata, type EventStore, type EventToAppend, type StreamWrite } from '../shared/event-store.js';
+import {
+  WrongExpectedVersionError,
+  type AppendResult,
+  type EventMetadata,
+  type EventStore,
+  type EventToAppend,
+  type StreamWrite,
+} from '../shared/event-store.js';
 import type { NumericIdGenerator } from '../shared/ids.js';
 import { BoundedCache } from './bounded-cache.js';
+import { IdReservoir } from './id-reservoir.js';
 import { newVoucherCode, type VoucherCodeCipher } from './voucher-codes.js';
 
 export interface ExecutorSettings {
@@ -126,14 +143,28 @@ type Decision =
   /** Not ready (a state to load) or waiting for an earlier command of this batch: decide again later. */
   | { kind: 'again' };
 
+/** The batch's clock reading, in the forms its decisions need. */
+interface BatchTime {
+  now: Date;
+  at: string;
+  /** Purchase day of `now` for the daily limits. */
+  day: string;
+}
+
 class NotReady {}
 const notReady = new NotReady();
 const absentPool: Loaded<VoucherPoolState> = { state: voucherPoolDecider.initialState, revision: -1 };
 
 interface DraftStream<S> {
+  /** Revision the stream is expected at before these events. */
   revision: number;
   state: S;
   events: EventToAppend[];
+}
+
+/** A drafted stream as a later batch sees it: at the revision after the draft's events. */
+function after<S>(entry: DraftStream<S>): Loaded<S> {
+  return { state: entry.state, revision: entry.revision + entry.events.length };
 }
 
 interface Placement {
@@ -143,21 +174,51 @@ interface Placement {
   lines: { voucherPoolId: number; quantity: number; unitPrice: number; pool: VoucherPool }[];
 }
 
-/** What a batch decided, not yet stored. */
+/**
+ * What a batch decided, not yet stored. `parent`: the batch that was being
+ * appended while this one was decided; this one builds on its states and is
+ * appended only once the parent is stored (its expected revisions assume it).
+ */
 class Draft {
   readonly pools = new Map<number, DraftStream<VoucherPoolState>>();
   /** `job`: the last command of the batch that changed it. */
   readonly reservations = new Map<string, DraftStream<ShopReservationState> & { job: Job }>();
   readonly guards = new Map<string, { record: GuardRecord; event: EventToAppend; job: ReserveJob }>();
   readonly placements: Placement[] = [];
+
+  constructor(public parent: Draft | undefined) {}
+
+  inheritedPool(poolId: number): Loaded<VoucherPoolState> | undefined {
+    const entry = this.parent?.pools.get(poolId);
+    return entry && after(entry);
+  }
+
+  inheritedReservation(key: string): Loaded<ShopReservationState> | undefined {
+    const entry = this.parent?.reservations.get(key);
+    return entry && after(entry);
+  }
+
+  claims(guard: string): boolean {
+    return this.guards.has(guard) || (this.parent?.guards.has(guard) ?? false);
+  }
+}
+
+/** A batch whose append is under way: `stored` tells whether it was stored. */
+interface Appending {
+  draft: Draft;
+  stored: Promise<boolean>;
+  done: boolean;
 }
 
 const maxBatch = 500;
-const cacheLimit = 50_000;
+/** Reservations kept for commit/release right after reserve (each holds its vouchers: about 1-2 KB). */
+const reservationCacheLimit = 10_000;
+/** Guards seen, so a resend is answered without a failed append (about 100 bytes each). */
+const guardCacheLimit = 100_000;
 
 export class PurchaseExecutor {
   private readonly store: EventStore;
-  private readonly ids: NumericIdGenerator;
+  private readonly issuedIds: IdReservoir;
   private readonly clock: Clock;
   private readonly codes: VoucherCodeCipher;
   private readonly settings: ExecutorSettings;
@@ -165,18 +226,20 @@ export class PurchaseExecutor {
 
   private readonly pools = new Map<number, PoolSlot>();
   private readonly poolLoads = new Map<number, Promise<boolean>>();
-  private readonly reservations = new BoundedCache<string, Loaded<Reservation>>(cacheLimit);
-  private readonly guards = new BoundedCache<string, GuardRecord>(cacheLimit);
+  private readonly reservations = new BoundedCache<string, Loaded<Reservation>>(reservationCacheLimit);
+  private readonly guards = new BoundedCache<string, GuardRecord>(guardCacheLimit);
 
   private ready: Job[] = [];
   private running = false;
+  /** Wakes the loop when it waits for an append and a command becomes ready. */
+  private arrived: (() => void) | undefined;
   private stopped = false;
   private inFlight = 0;
   private drained: (() => void)[] = [];
 
   constructor(deps: { store: EventStore; ids: NumericIdGenerator; clock: Clock; codes: VoucherCodeCipher; settings: ExecutorSettings; maxAttempts?: number }) {
     this.store = deps.store;
-    this.ids = deps.ids;
+    this.issuedIds = new IdReservoir(deps.ids, 'issuedPromotion');
     this.clock = deps.clock;
     this.codes = deps.codes;
     this.settings = deps.settings;
@@ -265,7 +328,7 @@ export class PurchaseExecutor {
         const reservation = await this.ensureReservation(job.reservationKey);
         if (!reservation) {
           if (job.kind === 'expire') this.settle(job, true, false);
-          else this.settle(job, false, shopError('RESERVATION_NOT_FOUND', 'reservation missing or not the caller\'s'));
+          else this.settle(job, false, shopError('RESERVATION_NOT_FOUND', "reservation missing or not the caller's"));
           return false;
         }
         await Promise.all(reservation.state.details.items.map((i) => this.ensurePool(job, i.voucherPoolId)));
@@ -321,23 +384,57 @@ export class PurchaseExecutor {
   }
 
   private kick(): void {
+    this.arrived?.();
     if (this.running || this.ready.length === 0) return;
     this.running = true;
     void this.loop();
   }
 
+  /**
+   * Decides the next batch while the previous one is being appended, then
+   * appends it as soon as that one is stored: the database always has the
+   * next batch waiting while this process decides the one after.
+   */
   private async loop(): Promise<void> {
+    let appending: Appending | undefined;
     try {
-      while (this.ready.length > 0) {
+      for (;;) {
+        if (this.ready.length === 0) {
+          if (!appending) return;
+          await Promise.race([appending.stored, new Promise<void>((resolve) => (this.arrived = resolve))]);
+          this.arrived = undefined;
+          if (appending.done) appending = undefined;
+          continue;
+        }
+        // Let commands that are already arriving (answers just sent, requests in socket buffers) join this batch.
+        await new Promise((resolve) => setImmediate(resolve));
         const batch = this.takeBatch();
         try {
-          await this.runBatch(batch);
+          const now = this.clock.now();
+          const time: BatchTime = { now, at: now.toISOString(), day: purchaseDay(now, this.settings.dayUtcOffsetMinutes) };
+          const draft = new Draft(appending?.draft);
+          const decisions: [Job, Decision][] = batch.map((job) => [job, this.decideSafely(job, draft, time)]);
+          const issued = await this.issueVouchers(draft, time).then(
+            () => undefined,
+            (error: unknown) => ({ error }),
+          );
+          const parentStored = appending ? await appending.stored : true;
+          appending = undefined;
+          draft.parent = undefined;
+          if (issued) this.afterFailedBatch(decisions, draft, issued.error);
+          else if (!parentStored) this.decideAgain(decisions);
+          else {
+            const current: Appending = { draft, stored: this.storeBatch(decisions, draft), done: false };
+            void current.stored.then(() => (current.done = true));
+            appending = current;
+          }
         } catch (error) {
           for (const job of batch) this.settle(job, false, error);
         }
       }
     } finally {
       this.running = false;
+      this.kick();
     }
   }
 
@@ -347,36 +444,44 @@ export class PurchaseExecutor {
     return this.ready.splice(0, maxBatch);
   }
 
-  private async runBatch(batch: Job[]): Promise<void> {
-    const now = this.clock.now();
-    const draft = new Draft();
-    const decisions: [Job, Decision][] = batch.map((job) => [job, this.decideSafely(job, draft, now)]);
-    try {
-      await this.issueVouchers(draft, now);
-    } catch (error) {
-      this.afterFailedBatch(decisions, draft, error);
-      return;
-    }
-    const { writes, owners } = this.writesOf(draft);
-    const toCheck = [...new Set(decisions.flatMap(([, d]) => (d.kind === 'refused' && d.poolId !== undefined && !draft.pools.has(d.poolId) ? [d.poolId] : [])))];
-    const [appended, ...checks] = await Promise.allSettled([
-      writes.length > 0 ? this.store.appendMany(writes.map((w) => w.write)) : Promise.resolve([] as AppendResult[]),
-      ...toCheck.map((poolId) => this.isCurrent(poolId)),
-    ]);
-    if (appended!.status === 'rejected') {
-      this.afterFailedBatch(decisions, draft, appended!.reason, owners);
-      return;
-    }
-    appended!.value.forEach((result, i) => writes[i]!.stored(result));
-    const current = new Map(toCheck.map((poolId, i) => [poolId, checks[i]!.status === 'fulfilled' && checks[i]!.value === true]));
+  /** The batch decided on top of a parent that failed: every decision may rest on it, so all are made again. */
+  private decideAgain(decisions: [Job, Decision][]): void {
     for (const [job, d] of decisions) {
-      if (d.kind === 'write') {
-        if (d.error) this.settle(job, false, d.error);
-        else this.settle(job, true, d.value());
-      } else if (d.kind === 'final') this.settle(job, d.ok, d.value);
-      else if (d.kind === 'again') this.schedule(job);
-      else if (d.poolId === undefined || draft.pools.has(d.poolId) || current.get(d.poolId)) this.settle(job, false, d.error);
-      else this.schedule(job); // the pool moved on: decide again on its current state
+      if (d.kind === 'final') this.settle(job, d.ok, d.value);
+      else this.schedule(job);
+    }
+  }
+
+  /** Appends the batch and answers its commands; resolves true when it was stored. Never rejects. */
+  private async storeBatch(decisions: [Job, Decision][], draft: Draft): Promise<boolean> {
+    try {
+      const { writes, owners } = this.writesOf(draft);
+      const toCheck = [
+        ...new Set(decisions.flatMap(([, d]) => (d.kind === 'refused' && d.poolId !== undefined && !draft.pools.has(d.poolId) ? [d.poolId] : []))),
+      ];
+      const [appended, ...checks] = await Promise.allSettled([
+        writes.length > 0 ? this.store.appendMany(writes.map((w) => w.write)) : Promise.resolve([] as AppendResult[]),
+        ...toCheck.map((poolId) => this.isCurrent(poolId)),
+      ]);
+      if (appended!.status === 'rejected') {
+        this.afterFailedBatch(decisions, draft, appended!.reason, owners);
+        return false;
+      }
+      appended!.value.forEach((result, i) => writes[i]!.stored(result));
+      const current = new Map(toCheck.map((poolId, i) => [poolId, checks[i]!.status === 'fulfilled' && checks[i]!.value === true]));
+      for (const [job, d] of decisions) {
+        if (d.kind === 'write') {
+          if (d.error) this.settle(job, false, d.error);
+          else this.settle(job, true, d.value());
+        } else if (d.kind === 'final') this.settle(job, d.ok, d.value);
+        else if (d.kind === 'again') this.schedule(job);
+        else if (d.poolId === undefined || draft.pools.has(d.poolId) || current.get(d.poolId)) this.settle(job, false, d.error);
+        else this.schedule(job); // the pool moved on: decide again on its current state
+      }
+      return true;
+    } catch (error) {
+      for (const [job] of decisions) this.settle(job, false, error);
+      return false;
     }
   }
 
@@ -421,11 +526,11 @@ export class PurchaseExecutor {
     return false;
   }
 
-  private decideSafely(job: Job, draft: Draft, now: Date): Decision {
+  private decideSafely(job: Job, draft: Draft, time: BatchTime): Decision {
     try {
-      if (job.kind === 'reserve') return this.decideReserve(job, draft, now);
+      if (job.kind === 'reserve') return this.decideReserve(job, draft, time);
       if (job.kind === 'pool') return this.decidePoolCommand(job, draft);
-      return this.decideReservationChange(job, draft, now);
+      return this.decideReservationChange(job, draft, time.now);
     } catch (error) {
       if (error instanceof NotReady) return { kind: 'again' };
       // A bug or broken invariant in one command must not sink the batch.
@@ -433,9 +538,9 @@ export class PurchaseExecutor {
     }
   }
 
-  /** The pool as the batch sees it: its draft, else the cached state (which must be current). */
+  /** The pool as the batch sees it: its draft, its parent's, else the cached state (which must be current). */
   private poolIn(draft: Draft, job: Job, poolId: number): Loaded<VoucherPoolState> {
-    const drafted = draft.pools.get(poolId);
+    const drafted = draft.pools.get(poolId) ?? draft.inheritedPool(poolId);
     if (drafted) return drafted;
     const slot = this.pools.get(poolId);
     if (slot && !slot.stale) return slot;
@@ -443,7 +548,14 @@ export class PurchaseExecutor {
     throw notReady;
   }
 
-  private addPoolEvents(draft: Draft, poolId: number, base: Loaded<VoucherPoolState>, events: VoucherPoolEvent[], idOf: (e: VoucherPoolEvent) => string, metadata: EventMetadata): void {
+  private addPoolEvents(
+    draft: Draft,
+    poolId: number,
+    base: Loaded<VoucherPoolState>,
+    events: VoucherPoolEvent[],
+    idOf: (e: VoucherPoolEvent) => string,
+    metadata: EventMetadata,
+  ): void {
     if (events.length === 0) return;
     const stream = streams.voucherPool(poolId);
     const entry = draft.pools.get(poolId) ?? { revision: base.revision, state: base.state, events: [] };
@@ -452,12 +564,12 @@ export class PurchaseExecutor {
     draft.pools.set(poolId, entry);
   }
 
-  private decideReserve(job: ReserveJob, draft: Draft, now: Date): Decision {
+  private decideReserve(job: ReserveJob, draft: Draft, { at, day }: BatchTime): Decision {
     const { caller, request } = job;
     const keyGuard = streams.idempotencyGuard(caller.merchantId, job.idempotencyKey);
     const orderGuard = streams.orderGuard(caller.merchantId, request.orderId);
     // The same key or order id earlier in this batch: its fate decides this one's answer.
-    if (draft.guards.has(keyGuard) || draft.guards.has(orderGuard)) return { kind: 'again' };
+    if (draft.claims(keyGuard) || draft.claims(orderGuard)) return { kind: 'again' };
     const used = this.guards.get(keyGuard);
     if (used) {
       if (this.settings.idempotencyMode === 'replay' && used.requestHash === job.requestHash) {
@@ -467,12 +579,14 @@ export class PurchaseExecutor {
       return { kind: 'final', ok: false, value: error };
     }
     if (this.guards.get(orderGuard)) {
-      return { kind: 'final', ok: false, value: shopError('ORDER_ID_USED', `order id ${request.orderId} is already used by another reservation`, { orderId: request.orderId }) };
+      return {
+        kind: 'final',
+        ok: false,
+        value: shopError('ORDER_ID_USED', `order id ${request.orderId} is already used by another reservation`, { orderId: request.orderId }),
+      };
     }
 
     const reservationKey = randomUUID();
-    const at = now.toISOString();
-    const day = purchaseDay(now, this.settings.dayUtcOffsetMinutes);
     const metadata = callerMetadata(caller, at);
     const decided: { poolId: number; base: Loaded<VoucherPoolState>; events: VoucherPoolEvent[] }[] = [];
     for (const item of request.items) {
@@ -509,7 +623,14 @@ export class PurchaseExecutor {
     const record: GuardRecord = { requestHash: job.requestHash, reservationKey };
     const keyUsed: DomainEvent = {
       type: 'ShopIdempotencyKeyUsed',
-      data: { merchantId: caller.merchantId, idempotencyKey: job.idempotencyKey, requestHash: job.requestHash, reservationKey, orderId: request.orderId, usedAt: at },
+      data: {
+        merchantId: caller.merchantId,
+        idempotencyKey: job.idempotencyKey,
+        requestHash: job.requestHash,
+        reservationKey,
+        orderId: request.orderId,
+        usedAt: at,
+      },
     };
     const orderClaimed: DomainEvent = {
       type: 'ShopOrderIdClaimed',
@@ -518,16 +639,19 @@ export class PurchaseExecutor {
     // Guard event ids name the reservation: a guard left by an earlier attempt is a conflict, never "the same append again".
     draft.guards.set(keyGuard, { record, event: envelope(keyGuard, reservationKey, keyUsed, metadata), job });
     draft.guards.set(orderGuard, { record, event: envelope(orderGuard, reservationKey, orderClaimed, metadata), job });
-    return { kind: 'write', value: () => ({ kind: 'placed', reservation: draft.reservations.get(reservationKey)!.state as Reservation }) satisfies ReserveOutcome };
+    return {
+      kind: 'write',
+      value: () => ({ kind: 'placed', reservation: draft.reservations.get(reservationKey)!.state as Reservation }) satisfies ReserveOutcome,
+    };
   }
 
   /** Gives the batch's new reservations their vouchers (one id block for the batch) and places them. */
-  private async issueVouchers(draft: Draft, now: Date): Promise<void> {
+  private async issueVouchers(draft: Draft, { now, at }: BatchTime): Promise<void> {
     const total = draft.placements.reduce((sum, p) => sum + p.lines.reduce((s, l) => s + l.quantity, 0), 0);
     if (total === 0) return;
-    const ids = await this.ids.next('issuedPromotion', total);
+    const ids = await this.issuedIds.take(total);
     let next = 0;
-    const at = now.toISOString();
+    const expiresAt = new Date(now.getTime() + this.settings.reservationTtlSeconds * 1000).toISOString();
     for (const { job, reservationKey, metadata, lines } of draft.placements) {
       const items: ReservedItem[] = lines.map(({ voucherPoolId, quantity, unitPrice, pool }) => ({
         voucherPoolId,
@@ -556,7 +680,7 @@ export class PurchaseExecutor {
         amount: job.request.amount,
         currency: job.request.currency,
         reservedAt: at,
-        expiresAt: new Date(now.getTime() + this.settings.reservationTtlSeconds * 1000).toISOString(),
+        expiresAt,
         items,
       };
       const stream = streams.reservation(reservationKey);
@@ -572,7 +696,7 @@ export class PurchaseExecutor {
 
   private decideReservationChange(job: ReservationJob, draft: Draft, now: Date): Decision {
     const key = job.reservationKey;
-    const base = draft.reservations.get(key) ?? this.reservations.get(key);
+    const base = draft.reservations.get(key) ?? draft.inheritedReservation(key) ?? this.reservations.get(key);
     if (!base) throw notReady;
     const at = (job.now ?? now).toISOString();
     const metadata = job.caller ? callerMetadata(job.caller, at) : { correlationId: key, actor: { operator: 'reservation-expiry' }, occurredAt: at };
@@ -580,7 +704,7 @@ export class PurchaseExecutor {
     if (reservation.status === 'NONE') throw notReady;
     const { details } = reservation;
     if (job.caller && (details.merchantId !== job.caller.merchantId || details.userId !== job.caller.userId)) {
-      return { kind: 'final', ok: false, value: shopError('RESERVATION_NOT_FOUND', 'reservation missing or not the caller\'s') };
+      return { kind: 'final', ok: false, value: shopError('RESERVATION_NOT_FOUND', "reservation missing or not the caller's") };
     }
 
     let state: ShopReservationState = reservation;

@@ -123,7 +123,7 @@ export class PurchaseService {
   /** The reservation as stored now (read from its stream, not from a cache or projection). */
   async get(caller: ShopCaller, reservationKey: string): Promise<ReservationView> {
     const reservation = await this.reservation(caller, reservationKey);
-    if (!reservation) throw shopError('RESERVATION_NOT_FOUND', 'reservation missing or not the caller\'s');
+    if (!reservation) throw shopError('RESERVATION_NOT_FOUND', "reservation missing or not the caller's");
     return toReservationView(reservation, this.codes);
   }
 

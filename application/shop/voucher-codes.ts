@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 
 /**
  * Voucher codes are stored only encrypted (in ShopReservationPlaced) and
@@ -28,6 +28,6 @@ export function newVoucherCode(issuedPromotionId: number): string {
   let id = '';
   for (let n = issuedPromotionId, i = 0; i < idChars; i++, n = Math.floor(n / 32)) id = alphabet[n % 32]! + id;
   let random = '';
-  for (let i = 0; i < randomChars; i++) random += alphabet[randomInt(32)];
+  for (const byte of randomBytes(randomChars)) random += alphabet[byte & 31]; // 256 is a multiple of 32: uniform
   return (id + random).match(/.{4}/g)!.join('-');
 }

@@ -43,7 +43,7 @@ export function isExpiryDue(state: ShopReservationState, now: string, autoExpiry
 
 function owned(state: ShopReservationState, caller: ReservationCaller): Exclude<ShopReservationState, { status: 'NONE' }> {
   if (state.status === 'NONE' || state.details.merchantId !== caller.merchantId || state.details.userId !== caller.userId) {
-    throw shopError('RESERVATION_NOT_FOUND', 'reservation missing or not the caller\'s');
+    throw shopError('RESERVATION_NOT_FOUND', "reservation missing or not the caller's");
   }
   return state;
 }
@@ -61,14 +61,16 @@ function decide(command: ShopReservationCommand, state: ShopReservationState): S
       const r = owned(state, command.caller);
       const { reservationKey } = r.details;
       if (r.status === 'EXPIRED' || isExpiryDue(r, command.now, command.autoExpiry)) throw expired(reservationKey);
-      if (r.status !== 'RESERVED') throw shopError('RESERVATION_NOT_RESERVED', `reservation ${reservationKey} is ${r.status}`, { reservationKey, status: r.status });
+      if (r.status !== 'RESERVED')
+        throw shopError('RESERVATION_NOT_RESERVED', `reservation ${reservationKey} is ${r.status}`, { reservationKey, status: r.status });
       return [{ type: 'ShopReservationCommitted', data: { reservationKey, committedAt: command.now } }];
     }
     case 'ReleaseReservation': {
       const r = owned(state, command.caller);
       const { reservationKey } = r.details;
       if (r.status === 'EXPIRED' || isExpiryDue(r, command.now, command.autoExpiry)) throw expired(reservationKey);
-      if (r.status !== 'RESERVED') throw shopError('RESERVATION_ALREADY_FINAL', `reservation ${reservationKey} is ${r.status}`, { reservationKey, status: r.status });
+      if (r.status !== 'RESERVED')
+        throw shopError('RESERVATION_ALREADY_FINAL', `reservation ${reservationKey} is ${r.status}`, { reservationKey, status: r.status });
       return [{ type: 'ShopReservationReleased', data: { reservationKey, releasedAt: command.now, reason: command.reason } }];
     }
     case 'ExpireReservation':

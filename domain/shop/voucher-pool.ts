@@ -83,7 +83,8 @@ function livePool(state: VoucherPoolState): VoucherPool {
 function decide(command: VoucherPoolCommand, state: VoucherPoolState): VoucherPoolEvent[] {
   switch (command.type) {
     case 'CreateVoucherPool': {
-      if (state.status !== 'NONE') throw shopError('INVALID_POOL', `voucher pool ${command.poolId} already exists`, { field: 'poolId', reason: 'already exists' });
+      if (state.status !== 'NONE')
+        throw shopError('INVALID_POOL', `voucher pool ${command.poolId} already exists`, { field: 'poolId', reason: 'already exists' });
       if (!Number.isSafeInteger(command.poolId) || command.poolId < 1) {
         throw shopError('INVALID_POOL', 'poolId must be a positive integer', { field: 'poolId', reason: 'must be a positive integer' });
       }
@@ -117,14 +118,25 @@ function decide(command: VoucherPoolCommand, state: VoucherPoolState): VoucherPo
       return [
         {
           type: 'VoucherStockReleased',
-          data: { poolId: state.poolId, reservationKey: command.reservationKey, merchantId, userId, quantity, day, reason: command.reason, releasedAt: command.at },
+          data: {
+            poolId: state.poolId,
+            reservationKey: command.reservationKey,
+            merchantId,
+            userId,
+            quantity,
+            day,
+            reason: command.reason,
+            releasedAt: command.at,
+          },
         },
       ];
     }
     case 'SellVoucherStock': {
       const hold = state.status === 'NONE' ? undefined : state.holds.get(command.reservationKey);
       if (state.status === 'NONE' || !hold) return [];
-      return [{ type: 'VoucherStockSold', data: { poolId: state.poolId, reservationKey: command.reservationKey, quantity: hold.quantity, soldAt: command.at } }];
+      return [
+        { type: 'VoucherStockSold', data: { poolId: state.poolId, reservationKey: command.reservationKey, quantity: hold.quantity, soldAt: command.at } },
+      ];
     }
   }
 }

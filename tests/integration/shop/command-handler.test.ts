@@ -58,7 +58,9 @@ describe('handleCommand and nameBasedUuid', () => {
   });
 
   it('decides again on fresh state when concurrent writers conflict', async () => {
-    const results = await Promise.allSettled(Array.from({ length: 4 }, (_, i) => handleCommand(store, counter, 'counter-3', { add: 3 }, context(`race-${i}`), { maxAttempts: 10 })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 4 }, (_, i) => handleCommand(store, counter, 'counter-3', { add: 3 }, context(`race-${i}`), { maxAttempts: 10 })),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).to.have.length(3);
     const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
     expect((refused.reason as DomainError).code).to.equal('LIMIT');

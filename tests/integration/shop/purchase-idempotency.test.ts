@@ -111,7 +111,9 @@ describe('PurchaseService idempotency and order ids (spec README, contradiction 
       const request = order(poolId);
       const results = await Promise.allSettled(Array.from({ length: 5 }, () => purchases.reserve(caller(), key, request)));
       expect(results.filter((r) => r.status === 'fulfilled')).to.have.length(1);
-      expect(results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as { code?: string }).code] : []))).to.deep.equal(Array(4).fill('IDEMPOTENCY_KEY_REUSED'));
+      expect(results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as { code?: string }).code] : []))).to.deep.equal(
+        Array(4).fill('IDEMPOTENCY_KEY_REUSED'),
+      );
     });
   });
 });

@@ -28,7 +28,10 @@ describe('PurchaseService in two processes on one database', () => {
     );
     appends.restore();
     const outcomes = await Promise.allSettled(appends.returnValues);
-    expect(outcomes.some((o) => o.status === 'rejected' && o.reason instanceof WrongExpectedVersionError), 'some batch met a conflict').to.equal(true);
+    expect(
+      outcomes.some((o) => o.status === 'rejected' && o.reason instanceof WrongExpectedVersionError),
+      'some batch met a conflict',
+    ).to.equal(true);
     const won = results.filter((r) => r.status === 'fulfilled');
     expect(won).to.have.length(100);
     expect(new Set(results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as { code?: string }).code] : [])))).to.deep.equal(new Set(['OUT_OF_STOCK']));
@@ -41,7 +44,9 @@ describe('PurchaseService in two processes on one database', () => {
     const b = world.process();
     const { poolId } = await a.pools.create('ops', world.definition({ terms: { maxPerDay: 5 } }));
     await b.pools.get(poolId);
-    const results = await Promise.allSettled(Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? a : b).purchases.reserve(caller('twice'), randomUUID(), order(poolId))));
+    const results = await Promise.allSettled(
+      Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? a : b).purchases.reserve(caller('twice'), randomUUID(), order(poolId))),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).to.have.length(5);
     expect((await stored(poolId)).reserved).to.equal(5);
   });

@@ -24,7 +24,14 @@ describe('PurchaseService (PostgreSQL event store)', () => {
       const view = await purchases.reserve(caller(), randomUUID(), order(pool.poolId, 3, 90_000, 'order-happy'));
 
       expect(view.reservationKey).to.match(uuid);
-      expect(view).to.include({ orderId: 'order-happy', status: 'RESERVED', reservedAt: start, expiresAt: '2026-03-01T03:15:00.000Z', committedAt: null, releasedAt: null });
+      expect(view).to.include({
+        orderId: 'order-happy',
+        status: 'RESERVED',
+        reservedAt: start,
+        expiresAt: '2026-03-01T03:15:00.000Z',
+        committedAt: null,
+        releasedAt: null,
+      });
       expect(view.items).to.have.length(1);
       const [item] = view.items;
       expect(item).to.include({ voucherPoolId: pool.poolId, quantity: 3 });
@@ -61,7 +68,9 @@ describe('PurchaseService (PostgreSQL event store)', () => {
       const released = await purchases.release(caller(), reserved.reservationKey, 'PAYMENT_FAILED');
 
       expect(released).to.include({ status: 'RELEASED', releasedAt: world.clock.now().toISOString() });
-      expect(world.logged.find((l) => (l.meta as { reservationKey?: string })?.reservationKey === reserved.reservationKey)?.meta).to.include({ reason: 'PAYMENT_FAILED' });
+      expect(world.logged.find((l) => (l.meta as { reservationKey?: string })?.reservationKey === reserved.reservationKey)?.meta).to.include({
+        reason: 'PAYMENT_FAILED',
+      });
       expect(await pools.get(pool.poolId)).to.include({ remainingQuantity: 2, reservedQuantity: 0 });
       await refusedWith(purchases.release(caller(), reserved.reservationKey, null), 'RESERVATION_ALREADY_FINAL');
       await refusedWith(purchases.commit(caller(), reserved.reservationKey), 'RESERVATION_NOT_RESERVED');
@@ -69,7 +78,7 @@ describe('PurchaseService (PostgreSQL event store)', () => {
       await purchases.reserve(caller(), randomUUID(), order(pool.poolId, 2));
     });
 
-    it("shows, commits and releases a reservation only for its own merchant and user", async () => {
+    it('shows, commits and releases a reservation only for its own merchant and user', async () => {
       const pool = await pools.create('ops', world.definition());
       const { reservationKey } = await purchases.reserve(caller('owner'), randomUUID(), order(pool.poolId));
       for (const stranger of [caller('other'), caller('owner', 'm2')]) {
@@ -98,7 +107,10 @@ describe('PurchaseService (PostgreSQL event store)', () => {
     it('refuses two lines for one pool', async () => {
       const pool = await pools.create('ops', world.definition());
       const line = { voucherPoolId: pool.poolId, unitPrice: 90_000, quantity: 1 };
-      const error = await refusedWith(purchases.reserve(caller(), randomUUID(), { orderId: randomUUID(), amount: 180_000, currency: 'VND', items: [line, line] }), 'INVALID_REQUEST');
+      const error = await refusedWith(
+        purchases.reserve(caller(), randomUUID(), { orderId: randomUUID(), amount: 180_000, currency: 'VND', items: [line, line] }),
+        'INVALID_REQUEST',
+      );
       expect(error.details.field).to.equal('items[1].voucherPoolId');
     });
 
@@ -120,7 +132,10 @@ describe('PurchaseService (PostgreSQL event store)', () => {
 
     it('reserves on several pools all or nothing', async () => {
       const a = await pools.create('ops', world.definition({ totalQuantity: 5 }));
-      const b = await pools.create('ops', world.definition({ totalQuantity: 1, pricing: { faceValue: 50_000, sellingPrice: 40_000, discountedPrice: null, currency: 'VND' } }));
+      const b = await pools.create(
+        'ops',
+        world.definition({ totalQuantity: 1, pricing: { faceValue: 50_000, sellingPrice: 40_000, discountedPrice: null, currency: 'VND' } }),
+      );
       const both = (qb: number) => ({
         orderId: randomUUID(),
         amount: 2 * 90_000 + qb * 40_000,
@@ -145,7 +160,9 @@ describe('PurchaseService (PostgreSQL event store)', () => {
   describe('concurrency on one pool', () => {
     it('of 300 parallel reserves on a stock of 100, exactly 100 succeed and each is readable', async () => {
       const pool = await pools.create('ops', world.definition({ totalQuantity: 100 }));
-      const results = await Promise.allSettled(Array.from({ length: 300 }, (_, i) => purchases.reserve(caller(`flash-${i}`), randomUUID(), order(pool.poolId))));
+      const results = await Promise.allSettled(
+        Array.from({ length: 300 }, (_, i) => purchases.reserve(caller(`flash-${i}`), randomUUID(), order(pool.poolId))),
+      );
       const won = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
       const lost = results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as { code?: string }).code] : []));
       expect(won).to.have.length(100);
@@ -163,7 +180,9 @@ describe('PurchaseService (PostgreSQL event store)', () => {
       const pool = await pools.create('ops', world.definition({ terms: { maxPerDay: 5 } }));
       const results = await Promise.allSettled(Array.from({ length: 30 }, () => purchases.reserve(caller('greedy'), randomUUID(), order(pool.poolId))));
       expect(results.filter((r) => r.status === 'fulfilled')).to.have.length(5);
-      expect(new Set(results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as { code?: string }).code] : [])))).to.deep.equal(new Set(['PURCHASE_LIMIT_EXCEEDED']));
+      expect(new Set(results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as { code?: string }).code] : [])))).to.deep.equal(
+        new Set(['PURCHASE_LIMIT_EXCEEDED']),
+      );
       expect(await pools.get(pool.poolId)).to.include({ remainingQuantity: 95 });
     });
   });

@@ -97,6 +97,20 @@ export const order = (poolId: number, quantity = 1, unitPrice = 90_000, orderId:
   items: [{ voucherPoolId: poolId, unitPrice, quantity }],
 });
 
+/**
+ * Runs the expiry sweep until it has expired `expected` reservations in all.
+ * The global log is read only below the oldest transaction running anywhere
+ * on the server, so a sweep can see a just-written reservation a moment late.
+ */
+export async function sweepUntil(purchases: PurchaseService, expected: number, now?: Date): Promise<number> {
+  let expired = 0;
+  for (let attempt = 0; attempt < 100 && expired < expected; attempt++) {
+    expired += await purchases.expireDue(now);
+    if (expired < expected) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return expired;
+}
+
 export async function refusal(promise: Promise<unknown>): Promise<DomainError> {
   try {
     await promise;

@@ -15,7 +15,14 @@ describe('VoucherPoolAdmin (PostgreSQL event store)', () => {
 
   it('creates a pool with an id from the sequence and records the operator', async () => {
     const created = await pools.create('alice', world.definition({ totalQuantity: 7 }));
-    expect(created).to.deep.include({ campaignId: world.campaignId, status: 'ACTIVE', totalQuantity: 7, remainingQuantity: 7, reservedQuantity: 0, soldQuantity: 0 });
+    expect(created).to.deep.include({
+      campaignId: world.campaignId,
+      status: 'ACTIVE',
+      totalQuantity: 7,
+      remainingQuantity: 7,
+      reservedQuantity: 0,
+      soldQuantity: 0,
+    });
     expect(created.poolId).to.be.a('number').greaterThan(0);
     const [event] = await world.store.readStream(streams.voucherPool(created.poolId));
     expect(event!.type).to.equal('VoucherPoolCreated');
@@ -40,7 +47,10 @@ describe('VoucherPoolAdmin (PostgreSQL event store)', () => {
   });
 
   it('refuses invalid input naming the field, and a campaign that does not exist', async () => {
-    const error = await refusedWith(pools.create('ops', world.definition({ pricing: { faceValue: 10, sellingPrice: 20, discountedPrice: null, currency: 'VND' } })), 'INVALID_POOL');
+    const error = await refusedWith(
+      pools.create('ops', world.definition({ pricing: { faceValue: 10, sellingPrice: 20, discountedPrice: null, currency: 'VND' } })),
+      'INVALID_POOL',
+    );
     expect(error.details.field).to.equal('pricing.sellingPrice');
     expect((await refusedWith(pools.create('ops', world.definition({ campaignId: 424_242 })), 'INVALID_POOL')).details.field).to.equal('campaignId');
     const { poolId } = await pools.create('ops', world.definition());

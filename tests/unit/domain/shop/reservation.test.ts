@@ -42,9 +42,9 @@ const expire = (now = after, autoExpiry = true): ShopReservationCommand => ({ ty
 describe('shop reservation decider', () => {
   it('places a reservation once', () => {
     given([]).when({ type: 'PlaceReservation', details }).then([placed]);
-    expect(() => shopReservationDecider.decide({ type: 'PlaceReservation', details }, shopReservationDecider.evolve(shopReservationDecider.initialState, placed))).to.throw(
-      'already exists',
-    );
+    expect(() =>
+      shopReservationDecider.decide({ type: 'PlaceReservation', details }, shopReservationDecider.evolve(shopReservationDecider.initialState, placed)),
+    ).to.throw('already exists');
   });
 
   describe('commit', () => {
@@ -54,8 +54,12 @@ describe('shop reservation decider', () => {
 
     it('treats a missing reservation and one of another user or merchant alike', () => {
       given([]).when(commit()).thenRejects('RESERVATION_NOT_FOUND');
-      given([placed]).when(commit(before, false, { merchantId: 'm1', userId: 'u2' })).thenRejects('RESERVATION_NOT_FOUND');
-      given([placed]).when(commit(before, false, { merchantId: 'm2', userId: 'u1' })).thenRejects('RESERVATION_NOT_FOUND');
+      given([placed])
+        .when(commit(before, false, { merchantId: 'm1', userId: 'u2' }))
+        .thenRejects('RESERVATION_NOT_FOUND');
+      given([placed])
+        .when(commit(before, false, { merchantId: 'm2', userId: 'u1' }))
+        .thenRejects('RESERVATION_NOT_FOUND');
     });
 
     it('refuses a committed or released reservation', () => {
@@ -69,7 +73,9 @@ describe('shop reservation decider', () => {
     });
 
     it('commits past expiresAt when expiry is not automatic', () => {
-      given([placed]).when(commit(after, false)).then([{ type: 'ShopReservationCommitted', data: { reservationKey: 'k1', committedAt: after } }]);
+      given([placed])
+        .when(commit(after, false))
+        .then([{ type: 'ShopReservationCommitted', data: { reservationKey: 'k1', committedAt: after } }]);
     });
   });
 
@@ -80,7 +86,9 @@ describe('shop reservation decider', () => {
 
     it('treats a missing reservation and one of another user alike', () => {
       given([]).when(release()).thenRejects('RESERVATION_NOT_FOUND');
-      given([placed]).when(release(before, false, { merchantId: 'm1', userId: 'u9' })).thenRejects('RESERVATION_NOT_FOUND');
+      given([placed])
+        .when(release(before, false, { merchantId: 'm1', userId: 'u9' }))
+        .thenRejects('RESERVATION_NOT_FOUND');
     });
 
     it('refuses a released or committed reservation as final', () => {
@@ -95,7 +103,9 @@ describe('shop reservation decider', () => {
     });
 
     it('releases past expiresAt when expiry is not automatic', () => {
-      given([placed]).when(release(after, false)).then([{ type: 'ShopReservationReleased', data: { reservationKey: 'k1', releasedAt: after, reason: 'USER_CANCELLED' } }]);
+      given([placed])
+        .when(release(after, false))
+        .then([{ type: 'ShopReservationReleased', data: { reservationKey: 'k1', releasedAt: after, reason: 'USER_CANCELLED' } }]);
     });
   });
 

@@ -69,11 +69,15 @@ const deleted: VoucherPoolEvent = { type: 'VoucherPoolDeleted', data: { poolId: 
 describe('voucher pool decider', () => {
   describe('create', () => {
     it('creates a valid pool', () => {
-      given([]).when({ type: 'CreateVoucherPool', poolId: 1, at, ...definition }).then([created()]);
+      given([])
+        .when({ type: 'CreateVoucherPool', poolId: 1, at, ...definition })
+        .then([created()]);
     });
 
     it('refuses a pool id already used', () => {
-      given([created()]).when({ type: 'CreateVoucherPool', poolId: 1, at, ...definition }).thenRejects('INVALID_POOL', { field: 'poolId' });
+      given([created()])
+        .when({ type: 'CreateVoucherPool', poolId: 1, at, ...definition })
+        .thenRejects('INVALID_POOL', { field: 'poolId' });
     });
 
     const invalid: [string, Partial<PoolDefinition>][] = [
@@ -95,20 +99,26 @@ describe('voucher pool decider', () => {
     ];
     for (const [field, overrides] of invalid) {
       it(`refuses an invalid ${field}`, () => {
-        given([]).when({ type: 'CreateVoucherPool', poolId: 1, at, ...definition, ...overrides }).thenRejects('INVALID_POOL', { field });
+        given([])
+          .when({ type: 'CreateVoucherPool', poolId: 1, at, ...definition, ...overrides })
+          .thenRejects('INVALID_POOL', { field });
       });
     }
 
     it('accepts null limits, a zero stock and a discounted price up to the selling price', () => {
       const terms = { ...definition.terms, usageLimit: null, maxPerDay: null, maxPerOrder: null };
       const overrides = { terms, totalQuantity: 0, pricing: { ...pricing, discountedPrice: 90_000 } };
-      given([]).when({ type: 'CreateVoucherPool', poolId: 1, at, ...definition, ...overrides }).then([created(overrides)]);
+      given([])
+        .when({ type: 'CreateVoucherPool', poolId: 1, at, ...definition, ...overrides })
+        .then([created(overrides)]);
     });
   });
 
   describe('add stock, reprice, delete', () => {
     it('adds stock to total and remaining', () => {
-      given([created()]).when({ type: 'AddVoucherStock', quantity: 5, at }).then([{ type: 'VoucherPoolStockAdded', data: { poolId: 1, quantity: 5, addedAt: at } }]);
+      given([created()])
+        .when({ type: 'AddVoucherStock', quantity: 5, at })
+        .then([{ type: 'VoucherPoolStockAdded', data: { poolId: 1, quantity: 5, addedAt: at } }]);
       const pool = fold(voucherPoolDecider, [created(), { type: 'VoucherPoolStockAdded', data: { poolId: 1, quantity: 5, addedAt: at } }]) as VoucherPool;
       expect([pool.totalQuantity, pool.remaining]).to.deep.equal([15, 15]);
     });
@@ -119,8 +129,12 @@ describe('voucher pool decider', () => {
 
     it('reprices with a valid pricing and refuses an invalid one', () => {
       const next = { ...pricing, sellingPrice: 80_000 };
-      given([created()]).when({ type: 'RepriceVoucherPool', pricing: next, at }).then([{ type: 'VoucherPoolRepriced', data: { poolId: 1, pricing: next, repricedAt: at } }]);
-      given([created()]).when({ type: 'RepriceVoucherPool', pricing: { ...pricing, sellingPrice: 200_000 }, at }).thenRejects('INVALID_POOL', { field: 'pricing.sellingPrice' });
+      given([created()])
+        .when({ type: 'RepriceVoucherPool', pricing: next, at })
+        .then([{ type: 'VoucherPoolRepriced', data: { poolId: 1, pricing: next, repricedAt: at } }]);
+      given([created()])
+        .when({ type: 'RepriceVoucherPool', pricing: { ...pricing, sellingPrice: 200_000 }, at })
+        .thenRejects('INVALID_POOL', { field: 'pricing.sellingPrice' });
     });
 
     it('soft deletes a pool once', () => {
@@ -142,7 +156,9 @@ describe('voucher pool decider', () => {
 
   describe('reserve', () => {
     it('holds stock for the reservation', () => {
-      given([created()]).when(reserve()).then([reserved('r1', 2)]);
+      given([created()])
+        .when(reserve())
+        .then([reserved('r1', 2)]);
       const pool = fold(voucherPoolDecider, [created(), reserved('r1', 2)]) as VoucherPool;
       expect([pool.remaining, pool.reserved, pool.sold]).to.deep.equal([8, 2, 0]);
       expect(pool.holds.get('r1')).to.deep.equal({ merchantId: 'm1', userId: 'u1', quantity: 2, day: today });
@@ -154,83 +170,123 @@ describe('voucher pool decider', () => {
     });
 
     it('refuses a unit price other than the current selling price', () => {
-      given([created()]).when(reserve({ unitPrice: 100_000 })).thenRejects('PRICE_MISMATCH', { poolId: 1, sellingPrice: 90_000 });
+      given([created()])
+        .when(reserve({ unitPrice: 100_000 }))
+        .thenRejects('PRICE_MISMATCH', { poolId: 1, sellingPrice: 90_000 });
       const repriced: VoucherPoolEvent = { type: 'VoucherPoolRepriced', data: { poolId: 1, pricing: { ...pricing, sellingPrice: 80_000 }, repricedAt: at } };
       given([created(), repriced]).when(reserve()).thenRejects('PRICE_MISMATCH');
-      given([created(), repriced]).when(reserve({ unitPrice: 80_000 })).then([{ ...reserved('r1', 2), data: { ...reserved('r1', 2).data, unitPrice: 80_000 } } as VoucherPoolEvent]);
+      given([created(), repriced])
+        .when(reserve({ unitPrice: 80_000 }))
+        .then([{ ...reserved('r1', 2), data: { ...reserved('r1', 2).data, unitPrice: 80_000 } } as VoucherPoolEvent]);
     });
 
     it("refuses a currency other than the pool's", () => {
-      given([created()]).when(reserve({ currency: 'VPOINT' })).thenRejects('CURRENCY_MISMATCH', { poolCurrency: 'VND' });
+      given([created()])
+        .when(reserve({ currency: 'VPOINT' }))
+        .thenRejects('CURRENCY_MISMATCH', { poolCurrency: 'VND' });
     });
 
     it('refuses more than the remaining stock', () => {
       const stocked = created({ totalQuantity: 3, terms: { ...definition.terms, maxPerOrder: null, maxPerDay: null, usageLimit: null } });
-      given([stocked, reserved('r0', 2, { userId: 'u2' })]).when(reserve({ quantity: 2 })).thenRejects('OUT_OF_STOCK', { remaining: 1 });
-      given([stocked, reserved('r0', 2, { userId: 'u2' })]).when(reserve({ quantity: 1 })).then([reserved('r1', 1)]);
+      given([stocked, reserved('r0', 2, { userId: 'u2' })])
+        .when(reserve({ quantity: 2 }))
+        .thenRejects('OUT_OF_STOCK', { remaining: 1 });
+      given([stocked, reserved('r0', 2, { userId: 'u2' })])
+        .when(reserve({ quantity: 1 }))
+        .then([reserved('r1', 1)]);
     });
 
     it('refuses a stock check after an early release only if the stock is really gone', () => {
       const stocked = created({ totalQuantity: 2 });
-      given([stocked, reserved('r0', 2, { userId: 'u2' }), released('r0', 2, { userId: 'u2' })]).when(reserve()).then([reserved('r1', 2)]);
-      given([stocked, reserved('r0', 2, { userId: 'u2' }), sold('r0', 2)]).when(reserve()).thenRejects('OUT_OF_STOCK');
+      given([stocked, reserved('r0', 2, { userId: 'u2' }), released('r0', 2, { userId: 'u2' })])
+        .when(reserve())
+        .then([reserved('r1', 2)]);
+      given([stocked, reserved('r0', 2, { userId: 'u2' }), sold('r0', 2)])
+        .when(reserve())
+        .thenRejects('OUT_OF_STOCK');
     });
 
     it('refuses more than maxPerOrder in one reservation', () => {
-      given([created()]).when(reserve({ quantity: 4 })).thenRejects('PURCHASE_LIMIT_EXCEEDED', { limit: 'maxPerOrder' });
+      given([created()])
+        .when(reserve({ quantity: 4 }))
+        .thenRejects('PURCHASE_LIMIT_EXCEEDED', { limit: 'maxPerOrder' });
     });
 
     it('counts reserved and sold vouchers of the day against maxPerDay', () => {
       const history = [created(), reserved('r0', 2), sold('r0', 2), reserved('r2', 1)];
-      given(history).when(reserve({ quantity: 2 })).thenRejects('PURCHASE_LIMIT_EXCEEDED', { limit: 'maxPerDay', allowed: 1 });
-      given(history).when(reserve({ quantity: 1 })).then([reserved('r1', 1)]);
+      given(history)
+        .when(reserve({ quantity: 2 }))
+        .thenRejects('PURCHASE_LIMIT_EXCEEDED', { limit: 'maxPerDay', allowed: 1 });
+      given(history)
+        .when(reserve({ quantity: 1 }))
+        .then([reserved('r1', 1)]);
     });
 
     it('starts a new daily count on the next day', () => {
-      given([created(), reserved('r0', 3)]).when(reserve({ quantity: 3, day: tomorrow })).then([reserved('r1', 3, { day: tomorrow })]);
+      given([created(), reserved('r0', 3)])
+        .when(reserve({ quantity: 3, day: tomorrow }))
+        .then([reserved('r1', 3, { day: tomorrow })]);
     });
 
     it('counts every day against the total usageLimit', () => {
       const history = [created(), reserved('r0', 3, { day: '2025-02-27' }), reserved('r2', 2, { day: '2025-02-28' })];
-      given(history).when(reserve({ quantity: 2 })).thenRejects('PURCHASE_LIMIT_EXCEEDED', { limit: 'usageLimit', allowed: 1 });
+      given(history)
+        .when(reserve({ quantity: 2 }))
+        .thenRejects('PURCHASE_LIMIT_EXCEEDED', { limit: 'usageLimit', allowed: 1 });
     });
 
     it('gives the quota back when a reservation is released', () => {
       const history = [created(), reserved('r0', 3), reserved('r2', 1), released('r0', 3)];
-      given(history).when(reserve({ quantity: 3 })).then([reserved('r1', 3)]);
+      given(history)
+        .when(reserve({ quantity: 3 }))
+        .then([reserved('r1', 3)]);
     });
 
     it('gives back only the total when an earlier day is released', () => {
       const history = [created(), reserved('r0', 2, { day: '2025-02-28' }), reserved('r2', 4), released('r0', 2, { day: '2025-02-28' })];
       const pool = fold(voucherPoolDecider, history) as VoucherPool;
       expect(buyerUsage(pool, 'm1', 'u1', today)).to.deep.equal({ daily: 4, total: 4 });
-      given(history).when(reserve({ quantity: 1 })).thenRejects('PURCHASE_LIMIT_EXCEEDED', { limit: 'maxPerDay' });
+      given(history)
+        .when(reserve({ quantity: 1 }))
+        .thenRejects('PURCHASE_LIMIT_EXCEEDED', { limit: 'maxPerDay' });
     });
 
     it('keeps limits apart per user and per merchant', () => {
       const history = [created(), reserved('r0', 3), reserved('r2', 1)];
-      given(history).when(reserve({ quantity: 3, userId: 'u2' })).then([reserved('r1', 3, { userId: 'u2' })]);
-      given(history).when(reserve({ quantity: 3, merchantId: 'm2' })).then([reserved('r1', 3, { merchantId: 'm2' })]);
+      given(history)
+        .when(reserve({ quantity: 3, userId: 'u2' }))
+        .then([reserved('r1', 3, { userId: 'u2' })]);
+      given(history)
+        .when(reserve({ quantity: 3, merchantId: 'm2' }))
+        .then([reserved('r1', 3, { merchantId: 'm2' })]);
     });
 
     it('refuses a quantity that is not a positive integer', () => {
-      given([created()]).when(reserve({ quantity: 0 })).thenRejects('INVALID_REQUEST', { field: 'quantity' });
+      given([created()])
+        .when(reserve({ quantity: 0 }))
+        .thenRejects('INVALID_REQUEST', { field: 'quantity' });
     });
   });
 
   describe('release and sell', () => {
     it('releases what the reservation holds and returns the stock', () => {
-      given([created(), reserved('r1', 2)]).when({ type: 'ReleaseVoucherStock', reservationKey: 'r1', reason: 'RELEASED', at }).then([released('r1', 2)]);
+      given([created(), reserved('r1', 2)])
+        .when({ type: 'ReleaseVoucherStock', reservationKey: 'r1', reason: 'RELEASED', at })
+        .then([released('r1', 2)]);
       const pool = fold(voucherPoolDecider, [created(), reserved('r1', 2), released('r1', 2)]) as VoucherPool;
       expect([pool.remaining, pool.reserved, pool.holds.has('r1'), pool.usage.size]).to.deep.equal([10, 0, false, 0]);
     });
 
     it('releases stock even of a deleted pool', () => {
-      given([created(), reserved('r1', 2), deleted]).when({ type: 'ReleaseVoucherStock', reservationKey: 'r1', reason: 'RELEASED', at }).then([released('r1', 2)]);
+      given([created(), reserved('r1', 2), deleted])
+        .when({ type: 'ReleaseVoucherStock', reservationKey: 'r1', reason: 'RELEASED', at })
+        .then([released('r1', 2)]);
     });
 
     it('sells what the reservation holds, keeping it counted for the buyer', () => {
-      given([created(), reserved('r1', 2)]).when({ type: 'SellVoucherStock', reservationKey: 'r1', at }).then([sold('r1', 2)]);
+      given([created(), reserved('r1', 2)])
+        .when({ type: 'SellVoucherStock', reservationKey: 'r1', at })
+        .then([sold('r1', 2)]);
       const pool = fold(voucherPoolDecider, [created(), reserved('r1', 2), sold('r1', 2)]) as VoucherPool;
       expect([pool.remaining, pool.reserved, pool.sold]).to.deep.equal([8, 0, 2]);
       expect(buyerUsage(pool, 'm1', 'u1', today)).to.deep.equal({ daily: 2, total: 2 });
