@@ -24,8 +24,9 @@ const domainToShop: Record<string, [number, string]> = {
   RESERVATION_ALREADY_FINAL: [400, 'SHOP-PUR-007'],
 };
 
-/** Maps body-parser failures (malformed JSON, too large, bad charset) to the shop's request errors. */
-function bodyParserError(err: { type?: string }): [number, string, string] | undefined {
+/** Maps what express and body-parser raise for a malformed request (path encoding, JSON, size, charset) to the shop's request errors. */
+function malformedRequestError(err: { type?: string }): [number, string, string] | undefined {
+  if (err instanceof URIError) return [400, 'SHOP-REQ-001', 'request path is not valid percent-encoding'];
   switch (err.type) {
     case 'entity.parse.failed':
       return [400, 'SHOP-REQ-001', 'request body is not valid JSON'];
@@ -48,7 +49,7 @@ export function shopErrorHandler(logger: Logger): ErrorRequestHandler {
       if (mapped) return sendShopError(res, mapped[0], mapped[1], err.message);
       if (err.code.startsWith('INVALID')) return sendShopError(res, 400, 'SHOP-REQ-001', err.message);
     }
-    const parsed = err && typeof err === 'object' ? bodyParserError(err) : undefined;
+    const parsed = err && typeof err === 'object' ? malformedRequestError(err) : undefined;
     if (parsed) return sendShopError(res, ...parsed);
     logger.error('shop request failed', { method: req.method, path: req.path, err });
     sendShopError(res, 500, 'SHOP-SYS-500', 'internal error; retry later with the same X-Idempotency-Key');

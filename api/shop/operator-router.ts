@@ -50,6 +50,8 @@ const errorHandler =
     }
     if (err?.type === 'entity.parse.failed') return send(res, 400, 'OPS-REQ-001', 'request body is not valid JSON');
     if (err?.type === 'entity.too.large') return send(res, 413, 'OPS-REQ-413', 'request body is too large');
+    if (err?.type === 'charset.unsupported' || err?.type === 'encoding.unsupported') return send(res, 415, 'OPS-REQ-415', 'request body must be UTF-8 JSON');
+    if (err instanceof URIError) return send(res, 400, 'OPS-REQ-001', 'request path is not valid percent-encoding');
     logger.error('operator request failed', { method: req.method, path: req.path, err });
     send(res, 500, 'OPS-SYS-500', 'internal error');
   };
