@@ -16,7 +16,10 @@ export default tseslint.config(
     // The domain is pure: no I/O, no infrastructure.
     files: ['domain/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['../../application/*', '../../infrastructure/*', '../../api/*', '../../projections/*', 'node:*', 'express', 'knex', 'pg'] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: ['../../application/*', '../../infrastructure/*', '../../api/*', '../../projections/*', 'node:*', 'express', 'knex', 'pg'] },
+      ],
     },
   },
 );

@@ -111,14 +111,23 @@ async function main(): Promise<void> {
   baseline.post('/vouchers/reserve', shopAuth(c.credentials, { requireUser: true }), express.json(), async (req, res, next) => {
     try {
       const item = (req.body as { items: { voucherPoolId: number; quantity: number }[] }).items[0]!;
-      const { rowCount } = await c.knex.raw('UPDATE bench_baseline_stock SET remaining = remaining - ? WHERE id = ? AND remaining >= ?', [item.quantity, item.voucherPoolId, item.quantity]);
+      const { rowCount } = await c.knex.raw('UPDATE bench_baseline_stock SET remaining = remaining - ? WHERE id = ? AND remaining >= ?', [
+        item.quantity,
+        item.voucherPoolId,
+        item.quantity,
+      ]);
       if (rowCount === 1) sendShopSuccess(res, { reservationKey: randomUUID() });
       else sendShopError(res, 400, 'SHOP-PUR-012', 'out of stock');
     } catch (e) {
       next(e);
     }
   });
-  const baselineApp = createHttpApp({ logger, metrics: metricsRegistry, routers: [{ path: '/api/v1', router: shopRouter({ logger, routers: [baseline] }) }], ready: async () => ({ ready: true, checks: {} }) });
+  const baselineApp = createHttpApp({
+    logger,
+    metrics: metricsRegistry,
+    routers: [{ path: '/api/v1', router: shopRouter({ logger, routers: [baseline] }) }],
+    ready: async () => ({ ready: true, checks: {} }),
+  });
 
   const esServer = await listen(c.app, 0, '127.0.0.1');
   const baselineServer = await listen(baselineApp, 0, '127.0.0.1');
@@ -154,8 +163,12 @@ async function main(): Promise<void> {
   const baseAccepted = base.statuses.get(200) ?? 0;
   const esRps = total / (es.elapsedMs / 1000);
   const baseRps = total / (base.elapsedMs / 1000);
-  console.log(`event-sourced: statuses=${JSON.stringify([...es.statuses])} remaining=${after.remainingQuantity} p50_ms=${percentile(es.latenciesMs, 50).toFixed(1)} unexpected=${unexpected.length}`);
-  console.log(`baseline:      statuses=${JSON.stringify([...base.statuses])} accepted=${baseAccepted} p50_ms=${percentile(base.latenciesMs, 50).toFixed(1)} p99_ms=${percentile(base.latenciesMs, 99).toFixed(1)}`);
+  console.log(
+    `event-sourced: statuses=${JSON.stringify([...es.statuses])} remaining=${after.remainingQuantity} p50_ms=${percentile(es.latenciesMs, 50).toFixed(1)} unexpected=${unexpected.length}`,
+  );
+  console.log(
+    `baseline:      statuses=${JSON.stringify([...base.statuses])} accepted=${baseAccepted} p50_ms=${percentile(base.latenciesMs, 50).toFixed(1)} p99_ms=${percentile(base.latenciesMs, 99).toFixed(1)}`,
+  );
   if (missing) console.log(`accepted reservations not found on lookup: ${missing}`);
 
   await esServer.close(1000);

@@ -44,7 +44,14 @@ function post(agent: http.Agent, port: number, r: LoadRequest): Promise<{ status
   const payload = JSON.stringify(r.body);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port, path: r.path, method: 'POST', agent, headers: { ...r.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+      {
+        host: '127.0.0.1',
+        port,
+        path: r.path,
+        method: 'POST',
+        agent,
+        headers: { ...r.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));

@@ -45,7 +45,8 @@ export function shopAuth(credentials: ShopCredentials, options: { requireUser: b
         if (!requestId) throw new ShopHttpError(400, 'SHOP-REQ-001', 'X-Request-Id header is required');
         if (!uuid.test(requestId)) throw new ShopHttpError(400, 'SHOP-REQ-001', 'X-Request-Id must be a UUID');
         const userId = req.header('x-user-id');
-        if (userId !== undefined && !userIdPattern.test(userId)) throw new ShopHttpError(400, 'SHOP-REQ-001', 'X-User-Id must be 1 to 128 printable characters');
+        if (userId !== undefined && !userIdPattern.test(userId))
+          throw new ShopHttpError(400, 'SHOP-REQ-001', 'X-User-Id must be 1 to 128 printable characters');
         if (options.requireUser && !userId) throw new ShopHttpError(400, 'SHOP-REQ-001', 'X-User-Id header is required');
         const caller: ShopCallerLocals = { merchantId: result.merchantId, requestId, userId };
         res.locals.caller = caller;

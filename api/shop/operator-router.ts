@@ -58,7 +58,8 @@ const errorHandler =
 
 function body(req: Request): Record<string, unknown> {
   if (!req.is('application/json')) throw new OperatorHttpError(415, 'OPS-REQ-415', 'Content-Type must be application/json');
-  if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) throw new OperatorHttpError(400, 'OPS-REQ-001', 'body must be a JSON object');
+  if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))
+    throw new OperatorHttpError(400, 'OPS-REQ-001', 'body must be a JSON object');
   return req.body as Record<string, unknown>;
 }
 

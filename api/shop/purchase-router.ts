@@ -6,10 +6,18 @@ import { describeZodError } from '../shared/validation.js';
 import { isUuid, shopAuth, type ShopCallerLocals } from './auth.js';
 import { ShopHttpError, sendShopSuccess } from './envelope.js';
 
-const integer = (name: string) => z.number({ invalid_type_error: `${name} must be a number` }).int(`${name} must be an integer`).safe();
+const integer = (name: string) =>
+  z
+    .number({ invalid_type_error: `${name} must be a number` })
+    .int(`${name} must be an integer`)
+    .safe();
 
 const reserveBody = z.object({
-  orderId: z.string({ invalid_type_error: 'orderId must be a string' }).trim().min(1, 'orderId must not be empty').max(128, 'orderId is at most 128 characters'),
+  orderId: z
+    .string({ invalid_type_error: 'orderId must be a string' })
+    .trim()
+    .min(1, 'orderId must not be empty')
+    .max(128, 'orderId is at most 128 characters'),
   amount: integer('amount').min(0, 'amount must be >= 0'),
   currency: z.enum(['VND', 'VPOINT'], { errorMap: () => ({ message: 'currency must be VND or VPOINT' }) }).default('VND'),
   items: z

@@ -1,12 +1,15 @@
 import { z } from 'zod';
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 const csvPairs = z
   .string()
-  .transform((s) => s.split(',').map((p) => p.trim()).filter(Boolean))
+  .transform((s) =>
+    s
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean),
+  )
   .pipe(z.array(z.string().regex(/^[^=]+=.{16,}$/, 'each entry is name=token, token at least 16 characters')))
   .transform((pairs) => pairs.map((p) => ({ name: p.slice(0, p.indexOf('=')), token: p.slice(p.indexOf('=') + 1) })));
 
@@ -25,8 +28,14 @@ export const configSchema = z.object({
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   /** NATS with JetStream; unset: the in-process bus. */
   NATS_URL: z.string().optional(),
-  NATS_STREAM: z.string().regex(/^[A-Za-z0-9_-]+$/).default('EVENTS'),
-  NATS_SUBJECT_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]+$/).default('events'),
+  NATS_STREAM: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .default('EVENTS'),
+  NATS_SUBJECT_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+$/)
+    .default('events'),
   /** EventStoreDB connection string; unset: the PostgreSQL event store. */
   EVENTSTORE_URL: z.string().optional(),
   /** Which roles this process runs (comma separated): api, relay, projector. */
@@ -43,7 +52,10 @@ export const configSchema = z.object({
   /** Operator API tokens: name=token,name=token. The name is recorded as the actor of each change. */
   OPERATOR_TOKENS: csvPairs.optional(),
   /** 32-byte key (64 hex chars) encrypting voucher codes at rest. */
-  VOUCHER_CODE_KEY: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)').optional(),
+  VOUCHER_CODE_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)')
+    .optional(),
   /** replay: a resend under a used X-Idempotency-Key with the same body gets the first response. reject: it gets 409 SHOP-PUR-011. */
   SHOP_IDEMPOTENCY_MODE: z.enum(['replay', 'reject']).default('replay'),
   /** Every reservation carries expiresAt = reservedAt + this. */

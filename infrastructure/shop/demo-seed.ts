@@ -53,8 +53,24 @@ export async function seedDemo(services: { merchants: MerchantAdmin; campaigns: 
     endAt: new Date(now + 7 * 86400_000).toISOString(),
     presale: null,
     banners: [
-      { channelCode: 'APP', positionCode: 'CAROUSEL', assetUrl: 'https://cdn.example.vn/banners/flash-app.png', assetType: 'IMAGE', altText: 'Flash sale', clickUrl: null, displayOrder: 1 },
-      { channelCode: 'WEB', positionCode: 'DETAIL_TOP', assetUrl: 'https://cdn.example.vn/banners/flash-web.png', assetType: 'IMAGE', altText: 'Flash sale', clickUrl: null, displayOrder: 1 },
+      {
+        channelCode: 'APP',
+        positionCode: 'CAROUSEL',
+        assetUrl: 'https://cdn.example.vn/banners/flash-app.png',
+        assetType: 'IMAGE',
+        altText: 'Flash sale',
+        clickUrl: null,
+        displayOrder: 1,
+      },
+      {
+        channelCode: 'WEB',
+        positionCode: 'DETAIL_TOP',
+        assetUrl: 'https://cdn.example.vn/banners/flash-web.png',
+        assetType: 'IMAGE',
+        altText: 'Flash sale',
+        clickUrl: null,
+        displayOrder: 1,
+      },
     ],
   });
   await services.campaigns.changeStatus(operator, campaign.id, 'APPROVED');

@@ -24,7 +24,12 @@ export interface TestApp {
  */
 export async function startTestApp(options: { env?: Record<string, string>; clock?: Clock; background?: boolean } = {}): Promise<TestApp> {
   const db = await createTestDatabase();
-  const config = loadConfig({ NODE_ENV: 'test', NATS_STREAM: `TEST_${randomBytes(4).toString('hex')}`, NATS_SUBJECT_PREFIX: `test${randomBytes(4).toString('hex')}`, ...options.env });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    NATS_STREAM: `TEST_${randomBytes(4).toString('hex')}`,
+    NATS_SUBJECT_PREFIX: `test${randomBytes(4).toString('hex')}`,
+    ...options.env,
+  });
   const secrets: Secrets = {
     shopClients: [{ clientId: 'test-client', clientSecret: 'test-client-secret-0123456789' }],
     operatorTokens: [{ name: 'alice', token: 'alice-operator-token-0123456789' }],
