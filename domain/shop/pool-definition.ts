@@ -17,8 +17,12 @@ const invalid = (field: string, reason: string) => shopError('INVALID_POOL', `${
 const isInteger = (n: unknown, min: number): n is number => Number.isSafeInteger(n) && (n as number) >= min;
 const isInstant = (s: unknown) => typeof s === 'string' && !Number.isNaN(Date.parse(s));
 
-/** Prices are integers >= 0, sellingPrice <= faceValue, discountedPrice null or <= sellingPrice. */
-export function assertValidPricing(pricing: PoolPricing): void {
+/**
+ * Prices are integers >= 0, sellingPrice <= faceValue, discountedPrice null or <= sellingPrice.
+ * Operator input arrives unchecked: a missing pricing object is refused on its first field.
+ */
+export function assertValidPricing(input: PoolPricing | null | undefined): void {
+  const pricing = input ?? ({} as Partial<PoolPricing>);
   if (!isInteger(pricing.faceValue, 0)) throw invalid('pricing.faceValue', 'must be an integer >= 0');
   if (!isInteger(pricing.sellingPrice, 0)) throw invalid('pricing.sellingPrice', 'must be an integer >= 0');
   if (pricing.sellingPrice > pricing.faceValue) throw invalid('pricing.sellingPrice', 'must not exceed faceValue');
@@ -26,10 +30,11 @@ export function assertValidPricing(pricing: PoolPricing): void {
     if (!isInteger(pricing.discountedPrice, 0)) throw invalid('pricing.discountedPrice', 'must be null or an integer >= 0');
     if (pricing.discountedPrice > pricing.sellingPrice) throw invalid('pricing.discountedPrice', 'must not exceed sellingPrice');
   }
-  if (!(currencies as readonly string[]).includes(pricing.currency)) throw invalid('pricing.currency', `must be one of ${currencies.join(', ')}`);
+  if (!(currencies as readonly unknown[]).includes(pricing.currency)) throw invalid('pricing.currency', `must be one of ${currencies.join(', ')}`);
 }
 
-export function assertValidTerms(terms: PoolTerms): void {
+export function assertValidTerms(input: PoolTerms | null | undefined): void {
+  const terms = input ?? ({} as Partial<PoolTerms>);
   if (terms.usageType !== 'ONLINE' && terms.usageType !== 'OFFLINE') throw invalid('terms.usageType', 'must be ONLINE or OFFLINE');
   if (typeof terms.termsAndConditions !== 'string') throw invalid('terms.termsAndConditions', 'must be a string');
   if (!isInteger(terms.validityDays, 1)) throw invalid('terms.validityDays', 'must be an integer >= 1');

@@ -105,6 +105,22 @@ describe('voucher pool decider', () => {
       });
     }
 
+    it('refuses missing or null pricing and terms on their first field', () => {
+      for (const [overrides, field] of [
+        [{ pricing: undefined }, 'pricing.faceValue'],
+        [{ pricing: null }, 'pricing.faceValue'],
+        [{ terms: undefined }, 'terms.usageType'],
+        [{ terms: null }, 'terms.usageType'],
+      ] as [Partial<PoolDefinition>, string][]) {
+        given([])
+          .when({ type: 'CreateVoucherPool', poolId: 1, at, ...definition, ...overrides })
+          .thenRejects('INVALID_POOL', { field });
+      }
+      given([created()])
+        .when({ type: 'RepriceVoucherPool', pricing: null as never, at })
+        .thenRejects('INVALID_POOL', { field: 'pricing.faceValue' });
+    });
+
     it('accepts null limits, a zero stock and a discounted price up to the selling price', () => {
       const terms = { ...definition.terms, usageLimit: null, maxPerDay: null, maxPerOrder: null };
       const overrides = { terms, totalQuantity: 0, pricing: { ...pricing, discountedPrice: 90_000 } };
