@@ -7,8 +7,8 @@
  * Streams:
  *   voucherPool-<poolId>                    pool stock, pricing, per-user purchases
  *   shopReservation-<reservationKey>        one purchase: RESERVED → COMMITTED | RELEASED
- *   shopOrder-<merchantId>-<orderId>        guard: an order id is used once per merchant
- *   shopIdempotency-<merchantId>-<key>      guard: what an X-Idempotency-Key was used for
+ *   shopOrder-<merchantId>:<orderId>        guard: an order id is used once per merchant
+ *   shopIdempotency-<merchantId>:<key>      guard: what an X-Idempotency-Key was used for
  *   campaign-<campaignId>, campaignCode-<CODE>   see campaign.ts
  *   merchant-<merchantId>, apiKey-<sha256hex>     see merchant.ts
  * Times are ISO 8601 strings; amounts are integers in minor units.
@@ -173,8 +173,9 @@ export type ShopEvent =
 export const streams = {
   voucherPool: (poolId: number) => `voucherPool-${poolId}`,
   reservation: (reservationKey: string) => `shopReservation-${reservationKey}`,
-  orderGuard: (merchantId: string, orderId: string) => `shopOrder-${merchantId}-${orderId}`,
-  idempotencyGuard: (merchantId: string, key: string) => `shopIdempotency-${merchantId}-${key}`,
+  // ':' cannot occur in a merchant id, so merchant and order id never run into each other.
+  orderGuard: (merchantId: string, orderId: string) => `shopOrder-${merchantId}:${orderId}`,
+  idempotencyGuard: (merchantId: string, key: string) => `shopIdempotency-${merchantId}:${key}`,
   campaign: (campaignId: number) => `campaign-${campaignId}`,
   merchant: (merchantId: string) => `merchant-${merchantId}`,
 };
