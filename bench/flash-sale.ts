@@ -122,6 +122,10 @@ async function main(): Promise<void> {
       next(e);
     }
   });
+  // The stack alone (auth, JSON, envelope, no database): the most either path could reach here.
+  baseline.post('/noop/vouchers/reserve', shopAuth(c.credentials, { requireUser: true }), express.json(), (_req, res) =>
+    sendShopSuccess(res, { reservationKey: randomUUID() }),
+  );
   const baselineApp = createHttpApp({
     logger,
     metrics: metricsRegistry,
@@ -131,9 +135,9 @@ async function main(): Promise<void> {
 
   const esServer = await listen(c.app, 0, '127.0.0.1');
   const baselineServer = await listen(baselineApp, 0, '127.0.0.1');
-  const requests = (): LoadRequest[] =>
+  const requests = (path = '/api/v1/vouchers/reserve'): LoadRequest[] =>
     Array.from({ length: total }, (_, i) => ({
-      path: '/api/v1/vouchers/reserve',
+      path,
       headers: {
         client_id: 'bench',
         client_secret: 'bench-client-secret-0123456789',
@@ -149,6 +153,7 @@ async function main(): Promise<void> {
   console.log(`flash-sale: stock=${stock} concurrency=${concurrency} users=${users} requests=${total} cores=${os.cpus().length}`);
   const es = await load(esServer.port, requests());
   const base = await load(baselineServer.port, requests());
+  const stack = await load(baselineServer.port, requests('/api/v1/noop/vouchers/reserve'));
 
   const accepted = es.bodies.filter((b) => b.status === 200);
   const unexpected = es.bodies.filter((b) => b.status !== 200 && (b.body as { code?: string }).code !== 'SHOP-PUR-012');
@@ -169,6 +174,7 @@ async function main(): Promise<void> {
   console.log(
     `baseline:      statuses=${JSON.stringify([...base.statuses])} accepted=${baseAccepted} p50_ms=${percentile(base.latenciesMs, 50).toFixed(1)} p99_ms=${percentile(base.latenciesMs, 99).toFixed(1)}`,
   );
+  console.log(`http stack alone (no database): rps=${(total / (stack.elapsedMs / 1000)).toFixed(0)}, the ceiling of both paths on this machine`);
   if (missing) console.log(`accepted reservations not found on lookup: ${missing}`);
 
   await esServer.close(1000);

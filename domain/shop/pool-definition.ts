@@ -1,17 +1,8 @@
-import { currencies, type PoolDisplay, type PoolPricing, type PoolTerms } from './events.js';
+import { currencies, type PoolPricing, type PoolTerms, type VoucherPoolCreated } from './events.js';
 import { shopError } from './errors.js';
 
-/** What an operator gives to create a voucher pool (the pool id comes from the id sequence). */
-export interface PoolDefinition {
-  campaignId: number;
-  categoryId: number;
-  miniAppIds: string[];
-  display: PoolDisplay;
-  pricing: PoolPricing;
-  totalQuantity: number;
-  terms: PoolTerms;
-  validity: { startAt: string; endAt: string } | null;
-}
+/** What an operator gives to create a voucher pool: the creation event's data less what the system assigns. */
+export type PoolDefinition = Omit<VoucherPoolCreated['data'], 'poolId' | 'createdAt'>;
 
 const invalid = (field: string, reason: string) => shopError('INVALID_POOL', `${field} ${reason}`, { field, reason });
 const isInteger = (n: unknown, min: number): n is number => Number.isSafeInteger(n) && (n as number) >= min;
