@@ -5,11 +5,13 @@
  * roles this process runs, so each can be scaled on its own.
  */
 import path from 'node:path';
+import { collectDefaultMetrics } from 'prom-client';
 import { listen } from './api/shared/http-app.js';
 import { buildContainer } from './container.js';
 import { ConfigError, loadConfig } from './infrastructure/shared/config.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './infrastructure/shared/database.js';
 import { createLogger } from './infrastructure/shared/logger.js';
+import { metricsRegistry } from './infrastructure/shared/metrics.js';
 import { loadSecrets } from './infrastructure/shared/secrets.js';
 import { seedDemo } from './infrastructure/shop/demo-seed.js';
 
@@ -17,6 +19,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL);
   const secrets = loadSecrets(config, config.DATA_DIR);
+  collectDefaultMetrics({ register: metricsRegistry });
 
   let embedded: EmbeddedDatabase | undefined;
   if (!config.DATABASE_URL) {

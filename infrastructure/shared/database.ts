@@ -34,11 +34,35 @@ export async function startEmbeddedPostgres(dir: string, port: number, database:
     onError: () => undefined,
   });
   if (fresh) await server.initialise();
-  await server.start();
+  await stopOrphan(databaseDir);
+  await server.start().catch((e: unknown) => {
+    throw new Error(`embedded PostgreSQL did not start in ${databaseDir} on port ${port}${e ? `: ${String(e)}` : ' (is the port taken?)'}`);
+  });
   const admin = server.getPgClient();
   await admin.connect();
   const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
   if (exists.rowCount === 0) await admin.query(`CREATE DATABASE "${database}"`);
   await admin.end();
   return { url: `postgres://postgres:postgres@127.0.0.1:${port}/${database}`, stop: () => server.stop() };
+}
+
+/**
+ * A previous run killed hard leaves its postgres running on our data
+ * directory; stop it (fast shutdown) so this run can start its own.
+ */
+async function stopOrphan(databaseDir: string): Promise<void> {
+  const pidFile = path.join(databaseDir, 'postmaster.pid');
+  if (!fs.existsSync(pidFile)) return;
+  const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
+  const alive = (p: number) => {
+    try {
+      process.kill(p, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return;
+  process.kill(pid, 'SIGINT');
+  for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
 }
