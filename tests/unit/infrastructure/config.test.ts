@@ -1,0 +1,39 @@
+import { expect } from 'chai';
+import { ConfigError, loadConfig } from '../../../infrastructure/shared/config.js';
+
+describe('configuration', () => {
+  it('given no variables, when loaded, then every default applies', () => {
+    const config = loadConfig({});
+    expect(config.PORT).to.equal(3000);
+    expect(config.ROLES).to.deep.equal(['api', 'relay', 'projector']);
+    expect(config.SHOP_IDEMPOTENCY_MODE).to.equal('replay');
+    expect(config.SHOP_RESERVATION_AUTO_EXPIRY).to.equal(false);
+    expect(config.SHOP_DAY_UTC_OFFSET_MINUTES).to.equal(420);
+    expect(config.DATABASE_URL).to.equal(undefined);
+  });
+
+  it('given wrong values, when loaded, then it refuses with a message naming each variable', () => {
+    const load = () => loadConfig({ PORT: 'eighty', SHOP_IDEMPOTENCY_MODE: 'sometimes', VOUCHER_CODE_KEY: 'abc', ROLES: 'api,web' });
+    expect(load).to.throw(ConfigError);
+    try {
+      load();
+    } catch (e) {
+      const message = (e as Error).message;
+      for (const name of ['PORT', 'SHOP_IDEMPOTENCY_MODE', 'VOUCHER_CODE_KEY', 'ROLES']) expect(message).to.include(name);
+    }
+  });
+
+  it('given operator tokens, when loaded, then they are parsed into names and tokens; short tokens are refused', () => {
+    expect(loadConfig({ OPERATOR_TOKENS: 'alice=0123456789abcdefXYZ, bob=fedcba9876543210' }).OPERATOR_TOKENS).to.deep.equal([
+      { name: 'alice', token: '0123456789abcdefXYZ' },
+      { name: 'bob', token: 'fedcba9876543210' },
+    ]);
+    expect(() => loadConfig({ OPERATOR_TOKENS: 'alice=short' })).to.throw(ConfigError, /OPERATOR_TOKENS/);
+  });
+
+  it('given boolean switches, when loaded, then true/false/1/0 are understood and anything else refused', () => {
+    expect(loadConfig({ SHOP_RESERVATION_AUTO_EXPIRY: 'true' }).SHOP_RESERVATION_AUTO_EXPIRY).to.equal(true);
+    expect(loadConfig({ SHOP_RESERVATION_AUTO_EXPIRY: '0' }).SHOP_RESERVATION_AUTO_EXPIRY).to.equal(false);
+    expect(() => loadConfig({ SHOP_RESERVATION_AUTO_EXPIRY: 'maybe' })).to.throw(ConfigError, /SHOP_RESERVATION_AUTO_EXPIRY/);
+  });
+});
