@@ -73,7 +73,19 @@ export type CampaignCreated = DomainEvent<
 >;
 export type CampaignStatusChanged = DomainEvent<'CampaignStatusChanged', { campaignId: number; from: CampaignStatus; to: CampaignStatus; changedAt: string }>;
 
-export type CampaignEvent = CampaignCreated | CampaignStatusChanged;
+/** What an operator may change of a campaign after creation (its code and type are fixed). */
+export const campaignDetailFields = ['name', 'description', 'campaignTag', 'displayPriority', 'themeUrl', 'startAt', 'endAt', 'presale'] as const;
+export type CampaignDetails = Pick<NewCampaign, (typeof campaignDetailFields)[number]>;
+
+/** Carries every detail as it is after the change, so a reader needs no earlier event to apply it. */
+export type CampaignDetailsUpdated = DomainEvent<'CampaignDetailsUpdated', CampaignDetails & { campaignId: number; updatedAt: string }>;
+export type CampaignBannerAdded = DomainEvent<'CampaignBannerAdded', { campaignId: number; banner: CampaignBanner; addedAt: string }>;
+/** The banner whole, as it is after the change. */
+export type CampaignBannerUpdated = DomainEvent<'CampaignBannerUpdated', { campaignId: number; banner: CampaignBanner; updatedAt: string }>;
+export type CampaignBannerRemoved = DomainEvent<'CampaignBannerRemoved', { campaignId: number; bannerId: number; removedAt: string }>;
+
+export type CampaignEvent =
+  CampaignCreated | CampaignStatusChanged | CampaignDetailsUpdated | CampaignBannerAdded | CampaignBannerUpdated | CampaignBannerRemoved;
 
 // ---- campaignCode-<CODE> ----
 
@@ -96,7 +108,13 @@ export type CampaignState = Campaign | null;
 
 export type CampaignCommand =
   | { type: 'CreateCampaign'; campaignId: number; campaign: NewCampaign; bannerIds: number[]; now: string }
-  | { type: 'ChangeCampaignStatus'; campaignId: number; status: string; now: string };
+  | { type: 'ChangeCampaignStatus'; campaignId: number; status: string; now: string }
+  /** `changes`: some of campaignDetailFields, unchecked operator input. */
+  | { type: 'UpdateCampaignDetails'; campaignId: number; changes: unknown; now: string }
+  | { type: 'AddCampaignBanner'; campaignId: number; bannerId: number; banner: unknown; now: string }
+  /** `changes`: some of the banner's fields (not its id), unchecked operator input. */
+  | { type: 'UpdateCampaignBanner'; campaignId: number; bannerId: number; changes: unknown; now: string }
+  | { type: 'RemoveCampaignBanner'; campaignId: number; bannerId: number; now: string };
 
 // ---- validation of operator input ----
 
@@ -178,18 +196,19 @@ function presale(value: unknown, campaignStartAt: string): CampaignPresale | nul
   };
 }
 
-function banner(value: unknown, i: number): Omit<CampaignBanner, 'id'> {
-  const field = `banners[${i}]`;
-  if (!value || typeof value !== 'object') throw invalid(field, `${field} must be an object`);
+/** A banner's fields, checked; `field` prefixes the names in errors (e.g. banners[0]), '' for none. */
+function banner(value: unknown, field: string): Omit<CampaignBanner, 'id'> {
+  const at = (name: string) => (field ? `${field}.${name}` : name);
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw invalid(field || 'banner', `${field || 'banner'} must be an object`);
   const b = value as Record<string, unknown>;
   return {
-    channelCode: oneOf(b.channelCode, bannerChannels, `${field}.channelCode`),
-    positionCode: oneOf(b.positionCode, bannerPositions, `${field}.positionCode`),
-    assetUrl: url(b.assetUrl, `${field}.assetUrl`, true),
-    assetType: oneOf(b.assetType, bannerAssetTypes, `${field}.assetType`),
-    altText: text(b.altText, `${field}.altText`, { min: 0, max: 500 }),
-    clickUrl: b.clickUrl === null || b.clickUrl === undefined ? null : url(b.clickUrl, `${field}.clickUrl`, false),
-    displayOrder: integer(b.displayOrder, `${field}.displayOrder`, 0),
+    channelCode: oneOf(b.channelCode, bannerChannels, at('channelCode')),
+    positionCode: oneOf(b.positionCode, bannerPositions, at('positionCode')),
+    assetUrl: url(b.assetUrl, at('assetUrl'), true),
+    assetType: oneOf(b.assetType, bannerAssetTypes, at('assetType')),
+    altText: text(b.altText, at('altText'), { min: 0, max: 500 }),
+    clickUrl: b.clickUrl === null || b.clickUrl === undefined ? null : url(b.clickUrl, at('clickUrl'), false),
+    displayOrder: integer(b.displayOrder, at('displayOrder'), 0),
   };
 }
 
@@ -221,13 +240,75 @@ export function validateNewCampaign(input: NewCampaign): NewCampaign {
     startAt,
     endAt,
     presale: presale(input.presale, startAt),
-    banners: input.banners.map(banner),
+    banners: input.banners.map((b: unknown, i: number) => banner(b, `banners[${i}]`)),
   };
 }
 
 function existing(state: CampaignState, campaignId: number): Campaign {
   if (!state) throw new DomainError('CAMPAIGN_NOT_FOUND', `campaign ${campaignId} does not exist`, { campaignId });
   return state;
+}
+
+/** Campaign changes stop once it ENDED: what it showed stays as it was. */
+function editable(state: CampaignState, campaignId: number): Campaign {
+  const campaign = existing(state, campaignId);
+  if (campaign.status === 'ENDED') throw new DomainError('CAMPAIGN_ENDED', `campaign ${campaignId} has ended and can no longer change`, { campaignId });
+  return campaign;
+}
+
+/** An operator's partial change: an object naming at least one of `allowed`, nothing else. */
+function changeSet(value: unknown, allowed: readonly string[], what: string): Record<string, unknown> {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw invalid(what, `${what} must be an object`);
+  const changes = value as Record<string, unknown>;
+  const keys = Object.keys(changes);
+  const unknown = keys.find((k) => !allowed.includes(k));
+  if (unknown !== undefined) throw invalid(unknown, `${unknown} cannot be changed here; changeable: ${allowed.join(', ')}`);
+  if (keys.length === 0) throw invalid(what, `${what} must name at least one of ${allowed.join(', ')}`);
+  return changes;
+}
+
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The campaign's details after `input` (some of campaignDetailFields), checked as
+ * at creation: given fields one by one, then the window (endAt after startAt)
+ * and presale.startAt before startAt, naming the field the operator sent.
+ */
+export function changedDetails(current: CampaignDetails, input: unknown): CampaignDetails {
+  const changes = changeSet(input, campaignDetailFields, 'details');
+  const has = (k: (typeof campaignDetailFields)[number]) => k in changes;
+  const startAt = has('startAt') ? dateTime(changes.startAt, 'startAt') : current.startAt;
+  const endAt = has('endAt') ? dateTime(changes.endAt, 'endAt') : current.endAt;
+  if (endAt <= startAt) throw invalid(has('endAt') ? 'endAt' : 'startAt', 'endAt must be after startAt');
+  let presaleSettings = current.presale;
+  if (has('presale')) presaleSettings = presale(changes.presale, startAt);
+  else if (presaleSettings && presaleSettings.startAt >= startAt) throw invalid('startAt', 'startAt must be after presale.startAt');
+  return {
+    name: has('name') ? text(changes.name, 'name', { min: 1, max: 200 }) : current.name,
+    description: has('description') ? text(changes.description, 'description', { min: 0, max: 5000 }) : current.description,
+    campaignTag: has('campaignTag')
+      ? matching(changes.campaignTag, enumCodePattern, 'campaignTag', '1 to 32 upper-case letters, digits or "_" (e.g. HOT_DEAL, FLASH_SALE)')
+      : current.campaignTag,
+    displayPriority: has('displayPriority') ? integer(changes.displayPriority, 'displayPriority', 1) : current.displayPriority,
+    themeUrl: has('themeUrl') ? url(changes.themeUrl, 'themeUrl', true) : current.themeUrl,
+    startAt,
+    endAt,
+    presale: presaleSettings,
+  };
+}
+
+const bannerFields = ['channelCode', 'positionCode', 'assetUrl', 'assetType', 'altText', 'clickUrl', 'displayOrder'] as const;
+
+function existingBanner(campaign: Campaign, bannerId: number): CampaignBanner {
+  const found = campaign.banners.find((b) => b.id === bannerId);
+  if (!found)
+    throw new DomainError('BANNER_NOT_FOUND', `campaign ${campaign.campaignId} has no banner ${bannerId}`, { campaignId: campaign.campaignId, bannerId });
+  return found;
+}
+
+function detailsOf(c: Campaign): CampaignDetails {
+  const { name, description, campaignTag, displayPriority, themeUrl, startAt, endAt, presale } = c;
+  return { name, description, campaignTag, displayPriority, themeUrl, startAt, endAt, presale };
 }
 
 export const campaignDecider: Decider<CampaignCommand, CampaignState, CampaignEvent> = {
@@ -254,6 +335,37 @@ export const campaignDecider: Decider<CampaignCommand, CampaignState, CampaignEv
         }
         return [{ type: 'CampaignStatusChanged', data: { campaignId: campaign.campaignId, from: campaign.status, to, changedAt: command.now } }];
       }
+      case 'UpdateCampaignDetails': {
+        const campaign = editable(state, command.campaignId);
+        const current = detailsOf(campaign);
+        const details = changedDetails(current, command.changes);
+        // Nothing different: no event, so a retried update succeeds without a trace.
+        if (sameJson(details, current)) return [];
+        return [{ type: 'CampaignDetailsUpdated', data: { campaignId: campaign.campaignId, ...details, updatedAt: command.now } }];
+      }
+      case 'AddCampaignBanner': {
+        const campaign = editable(state, command.campaignId);
+        if (campaign.banners.length >= maxBanners) throw invalid('banners', `a campaign has at most ${maxBanners} banners`);
+        if (campaign.banners.some((b) => b.id === command.bannerId)) throw new Error(`banner id ${command.bannerId} is already used`);
+        return [
+          {
+            type: 'CampaignBannerAdded',
+            data: { campaignId: campaign.campaignId, banner: { id: command.bannerId, ...banner(command.banner, '') }, addedAt: command.now },
+          },
+        ];
+      }
+      case 'UpdateCampaignBanner': {
+        const campaign = editable(state, command.campaignId);
+        const { id, ...current } = existingBanner(campaign, command.bannerId);
+        const updated = { id, ...banner({ ...current, ...changeSet(command.changes, bannerFields, 'banner') }, '') };
+        if (sameJson(updated, { id, ...current })) return [];
+        return [{ type: 'CampaignBannerUpdated', data: { campaignId: campaign.campaignId, banner: updated, updatedAt: command.now } }];
+      }
+      case 'RemoveCampaignBanner': {
+        const campaign = editable(state, command.campaignId);
+        existingBanner(campaign, command.bannerId);
+        return [{ type: 'CampaignBannerRemoved', data: { campaignId: campaign.campaignId, bannerId: command.bannerId, removedAt: command.now } }];
+      }
     }
   },
 
@@ -265,6 +377,18 @@ export const campaignDecider: Decider<CampaignCommand, CampaignState, CampaignEv
       }
       case 'CampaignStatusChanged':
         return { ...state!, status: event.data.to, updatedAt: event.data.changedAt };
+      case 'CampaignDetailsUpdated': {
+        const { campaignId: _campaignId, updatedAt, ...details } = event.data;
+        return { ...state!, ...details, updatedAt };
+      }
+      case 'CampaignBannerAdded':
+        return { ...state!, banners: [...state!.banners, event.data.banner], updatedAt: event.data.addedAt };
+      case 'CampaignBannerUpdated': {
+        const { banner: updated, updatedAt } = event.data;
+        return { ...state!, banners: state!.banners.map((b) => (b.id === updated.id ? updated : b)), updatedAt };
+      }
+      case 'CampaignBannerRemoved':
+        return { ...state!, banners: state!.banners.filter((b) => b.id !== event.data.bannerId), updatedAt: event.data.removedAt };
     }
   },
 };

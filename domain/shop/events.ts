@@ -11,10 +11,12 @@
  *   shopIdempotency-<merchantId>:<key>      guard: what an X-Idempotency-Key was used for
  *   campaign-<campaignId>, campaignCode-<CODE>   see campaign.ts
  *   merchant-<merchantId>, apiKey-<sha256hex>     see merchant.ts
+ *   category-<categoryId>, voucherCategoryIndex   see category.ts
  * Times are ISO 8601 strings; amounts are integers in minor units.
  */
 import type { DomainEvent } from '../shared/decider.js';
 import type { CampaignCodeClaimed, CampaignEvent } from './campaign.js';
+import type { VoucherCategoryEvent, VoucherCategoryIndexed } from './category.js';
 import type { ApiKeyLookupEvent, MerchantEvent } from './merchant.js';
 
 export type Currency = 'VND' | 'VPOINT';
@@ -103,8 +105,30 @@ export type VoucherStockReleased = DomainEvent<
 /** Held stock sold for good (reservation committed). */
 export type VoucherStockSold = DomainEvent<'VoucherStockSold', { poolId: number; reservationKey: string; quantity: number; soldAt: string }>;
 
+/** Operator changes after creation; each carries the new value whole (see voucher-pool.ts, UpdateVoucherPool). */
+export type VoucherPoolDisplayUpdated = DomainEvent<'VoucherPoolDisplayUpdated', { poolId: number; display: PoolDisplay; updatedAt: string }>;
+/** New limits apply to reserves from now on; what buyers already hold stays theirs. */
+export type VoucherPoolTermsUpdated = DomainEvent<'VoucherPoolTermsUpdated', { poolId: number; terms: PoolTerms; updatedAt: string }>;
+export type VoucherPoolCategoryChanged = DomainEvent<'VoucherPoolCategoryChanged', { poolId: number; categoryId: number; updatedAt: string }>;
+export type VoucherPoolMiniAppsChanged = DomainEvent<'VoucherPoolMiniAppsChanged', { poolId: number; miniAppIds: string[]; updatedAt: string }>;
+export type VoucherPoolValidityChanged = DomainEvent<
+  'VoucherPoolValidityChanged',
+  { poolId: number; validity: { startAt: string; endAt: string } | null; updatedAt: string }
+>;
+
 export type VoucherPoolEvent =
-  VoucherPoolCreated | VoucherPoolStockAdded | VoucherPoolRepriced | VoucherPoolDeleted | VoucherStockReserved | VoucherStockReleased | VoucherStockSold;
+  | VoucherPoolCreated
+  | VoucherPoolStockAdded
+  | VoucherPoolRepriced
+  | VoucherPoolDeleted
+  | VoucherStockReserved
+  | VoucherStockReleased
+  | VoucherStockSold
+  | VoucherPoolDisplayUpdated
+  | VoucherPoolTermsUpdated
+  | VoucherPoolCategoryChanged
+  | VoucherPoolMiniAppsChanged
+  | VoucherPoolValidityChanged;
 
 // ---- shopReservation-<reservationKey> ----
 
@@ -168,7 +192,9 @@ export type ShopEvent =
   | MerchantEvent
   | ApiKeyLookupEvent
   | CampaignEvent
-  | CampaignCodeClaimed;
+  | CampaignCodeClaimed
+  | VoucherCategoryEvent
+  | VoucherCategoryIndexed;
 
 export const streams = {
   voucherPool: (poolId: number) => `voucherPool-${poolId}`,
@@ -178,4 +204,5 @@ export const streams = {
   idempotencyGuard: (merchantId: string, key: string) => `shopIdempotency-${merchantId}:${key}`,
   campaign: (campaignId: number) => `campaign-${campaignId}`,
   merchant: (merchantId: string) => `merchant-${merchantId}`,
+  category: (categoryId: number) => `category-${categoryId}`,
 };

@@ -1,8 +1,9 @@
-import { currencies, type PoolPricing, type PoolTerms, type VoucherPoolCreated } from './events.js';
+import { currencies, type PoolDisplay, type PoolPricing, type PoolTerms, type VoucherPoolCreated } from './events.js';
 import { shopError } from './errors.js';
 
 /** What an operator gives to create a voucher pool: the creation event's data less what the system assigns. */
 export type PoolDefinition = Omit<VoucherPoolCreated['data'], 'poolId' | 'createdAt'>;
+export type PoolValidity = PoolDefinition['validity'];
 
 const invalid = (field: string, reason: string) => shopError('INVALID_POOL', `${field} ${reason}`, { field, reason });
 const isInteger = (n: unknown, min: number): n is number => Number.isSafeInteger(n) && (n as number) >= min;
@@ -34,19 +35,36 @@ export function assertValidTerms(input: PoolTerms | null | undefined): void {
   }
 }
 
+export const poolDisplayFields = ['title', 'shortTitle', 'brandName', 'logoUrl', 'bannerUrl', 'thumbnailUrl', 'description'] as const;
+
+export function assertValidDisplay(display: PoolDisplay | null | undefined): void {
+  for (const key of poolDisplayFields) {
+    if (typeof display?.[key] !== 'string') throw invalid(`display.${key}`, 'must be a string');
+  }
+}
+
+export function assertValidCategoryId(categoryId: unknown): asserts categoryId is number {
+  if (!isInteger(categoryId, 0)) throw invalid('categoryId', 'must be an integer >= 0');
+}
+
+export function assertValidMiniAppIds(miniAppIds: unknown): asserts miniAppIds is string[] {
+  if (!Array.isArray(miniAppIds) || !miniAppIds.every((id) => typeof id === 'string')) throw invalid('miniAppIds', 'must be an array of strings');
+}
+
+export function assertValidValidity(validity: PoolValidity | undefined): void {
+  if (validity === null) return;
+  if (validity === undefined || !isInstant(validity.startAt)) throw invalid('validity.startAt', 'must be an ISO 8601 time');
+  if (!isInstant(validity.endAt)) throw invalid('validity.endAt', 'must be an ISO 8601 time');
+  if (Date.parse(validity.endAt) <= Date.parse(validity.startAt)) throw invalid('validity.endAt', 'must be after startAt');
+}
+
 export function assertValidDefinition(d: PoolDefinition): void {
   if (!isInteger(d.campaignId, 1)) throw invalid('campaignId', 'must be a positive integer');
-  if (!isInteger(d.categoryId, 0)) throw invalid('categoryId', 'must be an integer >= 0');
-  if (!Array.isArray(d.miniAppIds) || !d.miniAppIds.every((id) => typeof id === 'string')) throw invalid('miniAppIds', 'must be an array of strings');
-  for (const key of ['title', 'shortTitle', 'brandName', 'logoUrl', 'bannerUrl', 'thumbnailUrl', 'description'] as const) {
-    if (typeof d.display?.[key] !== 'string') throw invalid(`display.${key}`, 'must be a string');
-  }
+  assertValidCategoryId(d.categoryId);
+  assertValidMiniAppIds(d.miniAppIds);
+  assertValidDisplay(d.display);
   assertValidPricing(d.pricing);
   if (!isInteger(d.totalQuantity, 0)) throw invalid('totalQuantity', 'must be an integer >= 0');
   assertValidTerms(d.terms);
-  if (d.validity !== null) {
-    if (!isInstant(d.validity?.startAt)) throw invalid('validity.startAt', 'must be an ISO 8601 time');
-    if (!isInstant(d.validity.endAt)) throw invalid('validity.endAt', 'must be an ISO 8601 time');
-    if (Date.parse(d.validity.endAt) <= Date.parse(d.validity.startAt)) throw invalid('validity.endAt', 'must be after startAt');
-  }
+  assertValidValidity(d.validity);
 }

@@ -5,10 +5,21 @@
  * purchase day and in total) and one per reservation still holding stock.
  */
 import type { Decider } from '../shared/decider.js';
-import type { Currency, PoolPricing, PoolTerms, VoucherPoolEvent, VoucherStockReleased } from './events.js';
+import type { Currency, PoolDisplay, PoolPricing, PoolTerms, VoucherPoolEvent, VoucherStockReleased } from './events.js';
 import { shopError } from './errors.js';
 import { PersistentMap } from './persistent-map.js';
-import { assertValidDefinition, assertValidPricing, type PoolDefinition } from './pool-definition.js';
+import {
+  assertValidCategoryId,
+  assertValidDefinition,
+  assertValidDisplay,
+  assertValidMiniAppIds,
+  assertValidPricing,
+  assertValidTerms,
+  assertValidValidity,
+  poolDisplayFields,
+  type PoolDefinition,
+  type PoolValidity,
+} from './pool-definition.js';
 
 /** A buyer's vouchers of this pool still counting towards the limits (reserved or sold). */
 export interface BuyerUsage {
@@ -30,6 +41,10 @@ export interface VoucherPool {
   readonly status: 'ACTIVE' | 'DELETED';
   readonly poolId: number;
   readonly campaignId: number;
+  readonly categoryId: number;
+  readonly miniAppIds: readonly string[];
+  readonly display: PoolDisplay;
+  readonly validity: PoolValidity;
   readonly pricing: PoolPricing;
   readonly terms: PoolTerms;
   readonly totalQuantity: number;
@@ -49,6 +64,8 @@ export type VoucherPoolCommand =
   | { type: 'AddVoucherStock'; quantity: number; at: string }
   | { type: 'RepriceVoucherPool'; pricing: PoolPricing; at: string }
   | { type: 'DeleteVoucherPool'; at: string }
+  /** `changes`: some of poolChangeFields (display and terms may be partial), unchecked operator input. */
+  | { type: 'UpdateVoucherPool'; changes: unknown; at: string }
   | {
       type: 'ReserveVoucherStock';
       reservationKey: string;
@@ -73,6 +90,60 @@ export function buyerKey(merchantId: string, userId: string): string {
 export function buyerUsage(pool: VoucherPool, merchantId: string, userId: string, day: string): { daily: number; total: number } {
   const usage = pool.usage.get(buyerKey(merchantId, userId));
   return { daily: usage?.day === day ? usage.dayCount : 0, total: usage?.total ?? 0 };
+}
+
+/** What an operator may change of a pool besides stock and pricing (those have their own commands). */
+export const poolChangeFields = ['display', 'terms', 'categoryId', 'miniAppIds', 'validity'] as const;
+const termsFields = ['usageType', 'termsAndConditions', 'validityDays', 'usageLimit', 'maxPerDay', 'maxPerOrder'] as const;
+
+function invalidChange(field: string, reason: string) {
+  return shopError('INVALID_POOL', `${field} ${reason}`, { field, reason });
+}
+
+/** An object naming at least one of `allowed` (when `required`) and nothing else; `field` prefixes the names. */
+function changeSet(value: unknown, allowed: readonly string[], field: string, required: boolean): Record<string, unknown> {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw invalidChange(field || 'changes', 'must be an object');
+  const changes = value as Record<string, unknown>;
+  const keys = Object.keys(changes);
+  const unknown = keys.find((k) => !allowed.includes(k));
+  if (unknown !== undefined) throw invalidChange(field ? `${field}.${unknown}` : unknown, `cannot be changed here; changeable: ${allowed.join(', ')}`);
+  if (required && keys.length === 0) throw invalidChange(field || 'changes', `must name at least one of ${allowed.join(', ')}`);
+  return changes;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** One event per part the change really alters (none when it alters nothing, so a retry changes nothing). */
+function update(pool: VoucherPool, input: unknown, updatedAt: string): VoucherPoolEvent[] {
+  const changes = changeSet(input, poolChangeFields, '', true);
+  const { poolId } = pool;
+  const events: VoucherPoolEvent[] = [];
+  if ('display' in changes) {
+    const display = { ...pool.display, ...changeSet(changes.display, poolDisplayFields, 'display', false) } as PoolDisplay;
+    assertValidDisplay(display);
+    if (!same(display, pool.display)) events.push({ type: 'VoucherPoolDisplayUpdated', data: { poolId, display, updatedAt } });
+  }
+  if ('terms' in changes) {
+    const terms = { ...pool.terms, ...changeSet(changes.terms, termsFields, 'terms', false) } as PoolTerms;
+    assertValidTerms(terms);
+    if (!same(terms, pool.terms)) events.push({ type: 'VoucherPoolTermsUpdated', data: { poolId, terms, updatedAt } });
+  }
+  if ('categoryId' in changes) {
+    const { categoryId } = changes;
+    assertValidCategoryId(categoryId);
+    if (categoryId !== pool.categoryId) events.push({ type: 'VoucherPoolCategoryChanged', data: { poolId, categoryId, updatedAt } });
+  }
+  if ('miniAppIds' in changes) {
+    const { miniAppIds } = changes;
+    assertValidMiniAppIds(miniAppIds);
+    if (!same(miniAppIds, pool.miniAppIds)) events.push({ type: 'VoucherPoolMiniAppsChanged', data: { poolId, miniAppIds, updatedAt } });
+  }
+  if ('validity' in changes) {
+    const validity = changes.validity as PoolValidity;
+    assertValidValidity(validity);
+    if (!same(validity, pool.validity)) events.push({ type: 'VoucherPoolValidityChanged', data: { poolId, validity, updatedAt } });
+  }
+  return events;
 }
 
 function livePool(state: VoucherPoolState): VoucherPool {
@@ -108,6 +179,8 @@ function decide(command: VoucherPoolCommand, state: VoucherPoolState): VoucherPo
       const pool = livePool(state);
       return [{ type: 'VoucherPoolDeleted', data: { poolId: pool.poolId, deletedAt: command.at } }];
     }
+    case 'UpdateVoucherPool':
+      return update(livePool(state), command.changes, command.at);
     case 'ReserveVoucherStock':
       return [reserve(command, livePool(state))];
     case 'ReleaseVoucherStock': {
@@ -206,6 +279,10 @@ function evolve(state: VoucherPoolState, event: VoucherPoolEvent): VoucherPoolSt
       status: 'ACTIVE',
       poolId: d.poolId,
       campaignId: d.campaignId,
+      categoryId: d.categoryId,
+      miniAppIds: d.miniAppIds,
+      display: d.display,
+      validity: d.validity,
       pricing: d.pricing,
       terms: d.terms,
       totalQuantity: d.totalQuantity,
@@ -224,6 +301,16 @@ function evolve(state: VoucherPoolState, event: VoucherPoolEvent): VoucherPoolSt
       return { ...state, pricing: event.data.pricing };
     case 'VoucherPoolDeleted':
       return { ...state, status: 'DELETED' };
+    case 'VoucherPoolDisplayUpdated':
+      return { ...state, display: event.data.display };
+    case 'VoucherPoolTermsUpdated':
+      return { ...state, terms: event.data.terms };
+    case 'VoucherPoolCategoryChanged':
+      return { ...state, categoryId: event.data.categoryId };
+    case 'VoucherPoolMiniAppsChanged':
+      return { ...state, miniAppIds: event.data.miniAppIds };
+    case 'VoucherPoolValidityChanged':
+      return { ...state, validity: event.data.validity };
     case 'VoucherStockReserved': {
       const { merchantId, userId, quantity, day, reservationKey } = event.data;
       const key = buyerKey(merchantId, userId);
