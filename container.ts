@@ -6,6 +6,7 @@
 import type { Express } from 'express';
 import type { Knex } from 'knex';
 import { createHttpApp } from './api/shared/http-app.js';
+import { buildOpenApiDocument } from './api/shared/openapi.js';
 import { operatorRouter } from './api/shop/operator-router.js';
 import { purchaseRouter } from './api/shop/purchase-router.js';
 import { shopRouter } from './api/shop/router.js';
@@ -87,6 +88,7 @@ export async function buildContainer(options: { config: Config; databaseUrl: str
   const app = createHttpApp({
     logger,
     metrics: metricsRegistry,
+    openApi: buildOpenApiDocument(),
     routers: [
       { path: '/api/v1', router: shopRouter({ logger, routers: [purchaseRouter({ purchases, credentials })] }) },
       { path: '/operator/v1', router: operatorRouter({ logger, operatorTokens: secrets.operatorTokens, merchants, campaigns, pools }) },

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import express, { type Express, type Router } from 'express';
 import type { Registry } from 'prom-client';
+import swaggerUi from 'swagger-ui-express';
 import type { Logger } from '../../infrastructure/shared/logger.js';
 import { requestContext } from './request-context.js';
 
@@ -11,6 +12,8 @@ export interface HttpAppOptions {
   /** Readiness: every dependency this process needs answers. */
   ready: () => Promise<{ ready: boolean; checks: Record<string, boolean> }>;
   metrics: Registry;
+  /** Served at /openapi.json and, browsable, at /docs (assets from swagger-ui-dist, nothing fetched at run time). */
+  openApi?: object;
 }
 
 export function createHttpApp(options: HttpAppOptions): Express {
@@ -39,6 +42,15 @@ export function createHttpApp(options: HttpAppOptions): Express {
     res.setHeader('Content-Type', options.metrics.contentType);
     res.send(await options.metrics.metrics());
   });
+
+  if (options.openApi) {
+    const document = options.openApi;
+    app.get('/openapi.json', (_req, res) => {
+      res.json(document);
+    });
+    // serveFiles (not serve): its init script belongs to this app, not to the last one set up in the process.
+    app.use('/docs', swaggerUi.serveFiles(document), swaggerUi.setup(document, { customSiteTitle: 'Super-app commerce backend API' }));
+  }
 
   for (const { path, router } of options.routers) app.use(path, router);
 

@@ -1,10 +1,20 @@
 import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
+import type { z } from 'zod';
 import { isDomainError } from '../../domain/shared/errors.js';
 import type { CampaignAdmin } from '../../application/shop/campaign-admin.js';
 import type { MerchantAdmin } from '../../application/shop/merchant-admin.js';
 import type { VoucherPoolAdmin } from '../../application/shop/voucher-pool-admin.js';
 import type { Logger } from '../../infrastructure/shared/logger.js';
 import { operatorAuth } from '../shared/operator-auth.js';
+import {
+  addStockBody,
+  campaignStatusBody,
+  createCampaignBody,
+  createPoolBody,
+  issueApiKeyBody,
+  poolPricingSchema,
+  registerMerchantBody,
+} from './operator-schemas.js';
 
 /**
  * The shop's operator API (/operator/v1): merchants and their API keys,
@@ -25,6 +35,7 @@ class OperatorHttpError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    readonly data: { field: string } | null = null,
   ) {
     super(message);
   }
@@ -43,7 +54,7 @@ function statusOf(domainCode: string): [number, string] {
 const errorHandler =
   (logger: Logger): ErrorRequestHandler =>
   (err, req, res, _next) => {
-    if (err instanceof OperatorHttpError) return send(res, err.status, err.code, err.message);
+    if (err instanceof OperatorHttpError) return send(res, err.status, err.code, err.message, err.data);
     if (isDomainError(err)) {
       const [status, code] = statusOf(err.code);
       return send(res, status, code, err.message, err.details.field ? { field: err.details.field } : null);
@@ -56,11 +67,24 @@ const errorHandler =
     send(res, 500, 'OPS-SYS-500', 'internal error');
   };
 
-function body(req: Request): Record<string, unknown> {
+/** A field path as the services name fields: `banners[0].channelCode`. */
+const fieldName = (path: (string | number)[]) => path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i ? `.${p}` : p)).join('');
+
+/**
+ * The JSON object body, checked for shape and type by `schema`. `within`
+ * prefixes field names where the body is one named part of the resource
+ * (the pricing endpoint's body is the pool's `pricing`).
+ */
+function parseBody<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, req: Request, within?: string): T {
   if (!req.is('application/json')) throw new OperatorHttpError(415, 'OPS-REQ-415', 'Content-Type must be application/json');
   if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))
     throw new OperatorHttpError(400, 'OPS-REQ-001', 'body must be a JSON object');
-  return req.body as Record<string, unknown>;
+  const parsed = schema.safeParse(req.body, { path: within ? [within] : [] });
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const field = fieldName(issue.path);
+  const missing = issue.code === 'invalid_type' && issue.received === 'undefined';
+  throw new OperatorHttpError(400, 'OPS-REQ-001', missing ? `${field} is required` : `${field}: ${issue.message}`, { field });
 }
 
 function numericParam(req: Request, name: string): number {
@@ -85,10 +109,7 @@ export function operatorRouter(deps: OperatorDeps): Router {
 
   router.post(
     '/merchants',
-    route(async (req, res) => {
-      const b = body(req);
-      ok(res, await deps.merchants.register(op(res), b as never), 201);
-    }),
+    route(async (req, res) => ok(res, await deps.merchants.register(op(res), parseBody(registerMerchantBody, req)), 201)),
   );
   router.get(
     '/merchants/:merchantId',
@@ -96,10 +117,7 @@ export function operatorRouter(deps: OperatorDeps): Router {
   );
   router.post(
     '/merchants/:merchantId/api-keys',
-    route(async (req, res) => {
-      const b = body(req);
-      ok(res, await deps.merchants.issueApiKey(op(res), req.params.merchantId!, b as never), 201);
-    }),
+    route(async (req, res) => ok(res, await deps.merchants.issueApiKey(op(res), req.params.merchantId!, parseBody(issueApiKeyBody, req)), 201)),
   );
   router.post(
     '/merchants/:merchantId/api-keys/:apiKeyId/revoke',
@@ -108,7 +126,7 @@ export function operatorRouter(deps: OperatorDeps): Router {
 
   router.post(
     '/campaigns',
-    route(async (req, res) => ok(res, await deps.campaigns.create(op(res), body(req) as never), 201)),
+    route(async (req, res) => ok(res, await deps.campaigns.create(op(res), parseBody(createCampaignBody, req)), 201)),
   );
   router.get(
     '/campaigns/:campaignId',
@@ -116,12 +134,12 @@ export function operatorRouter(deps: OperatorDeps): Router {
   );
   router.post(
     '/campaigns/:campaignId/status',
-    route(async (req, res) => ok(res, await deps.campaigns.changeStatus(op(res), numericParam(req, 'campaignId'), body(req).status as never))),
+    route(async (req, res) => ok(res, await deps.campaigns.changeStatus(op(res), numericParam(req, 'campaignId'), parseBody(campaignStatusBody, req).status))),
   );
 
   router.post(
     '/voucher-pools',
-    route(async (req, res) => ok(res, await deps.pools.create(op(res), body(req) as never), 201)),
+    route(async (req, res) => ok(res, await deps.pools.create(op(res), parseBody(createPoolBody, req)), 201)),
   );
   router.get(
     '/voucher-pools/:poolId',
@@ -129,11 +147,11 @@ export function operatorRouter(deps: OperatorDeps): Router {
   );
   router.post(
     '/voucher-pools/:poolId/stock',
-    route(async (req, res) => ok(res, await deps.pools.addStock(op(res), numericParam(req, 'poolId'), body(req).quantity as never))),
+    route(async (req, res) => ok(res, await deps.pools.addStock(op(res), numericParam(req, 'poolId'), parseBody(addStockBody, req).quantity))),
   );
   router.post(
     '/voucher-pools/:poolId/pricing',
-    route(async (req, res) => ok(res, await deps.pools.reprice(op(res), numericParam(req, 'poolId'), body(req) as never))),
+    route(async (req, res) => ok(res, await deps.pools.reprice(op(res), numericParam(req, 'poolId'), parseBody(poolPricingSchema, req, 'pricing')))),
   );
   router.delete(
     '/voucher-pools/:poolId',

@@ -1,50 +1,23 @@
 import express, { Router, type Request } from 'express';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { PurchaseService, ReservationView, ShopCaller } from '../../application/shop/purchase-service.js';
 import type { ShopCredentials } from '../../application/shop/credentials.js';
 import { describeZodError } from '../shared/validation.js';
-import { isUuid, shopAuth, type ShopCallerLocals } from './auth.js';
+import { shopAuth, type ShopCallerLocals } from './auth.js';
 import { ShopHttpError, sendShopSuccess } from './envelope.js';
+import { idempotencyKeyHeader, releaseBody, reservationKeyBody, reservationLookupParams, reserveBody } from './schemas.js';
 
-const integer = (name: string) =>
-  z
-    .number({ invalid_type_error: `${name} must be a number` })
-    .int(`${name} must be an integer`)
-    .safe();
+type Schema<T> = z.ZodType<T, z.ZodTypeDef, unknown>;
 
-const reserveBody = z.object({
-  orderId: z
-    .string({ invalid_type_error: 'orderId must be a string' })
-    .trim()
-    .min(1, 'orderId must not be empty')
-    .max(128, 'orderId is at most 128 characters'),
-  amount: integer('amount').min(0, 'amount must be >= 0'),
-  currency: z.enum(['VND', 'VPOINT'], { errorMap: () => ({ message: 'currency must be VND or VPOINT' }) }).default('VND'),
-  items: z
-    .array(
-      z.object({
-        voucherPoolId: integer('voucherPoolId').min(1, 'voucherPoolId must be >= 1'),
-        unitPrice: integer('unitPrice').min(0, 'unitPrice must be >= 0'),
-        quantity: integer('quantity').min(1, 'quantity must be >= 1').max(10_000, 'quantity is at most 10000'),
-      }),
-      { invalid_type_error: 'items must be an array' },
-    )
-    .min(1, 'items must hold at least one item')
-    .max(100, 'items holds at most 100 items'),
-});
-
-const reservationKeyBody = z.object({
-  reservationKey: z.string({ invalid_type_error: 'reservationKey must be a string' }).uuid('reservationKey must be a UUID'),
-});
-const releaseBody = reservationKeyBody.extend({
-  reason: z.string({ invalid_type_error: 'reason must be a string' }).max(256, 'reason is at most 256 characters').nullish(),
-});
-
-function parseBody<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, req: Request): T {
-  if (!req.is('application/json')) throw new ShopHttpError(415, 'SHOP-REQ-415', 'Content-Type must be application/json');
-  const parsed = schema.safeParse(req.body);
-  if (!parsed.success) throw new ShopHttpError(400, 'SHOP-REQ-001', describeZodError(parsed.error, 'body'));
+function parse<T>(schema: Schema<T>, value: unknown, where: 'body' | 'path'): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new ShopHttpError(400, 'SHOP-REQ-001', describeZodError(parsed.error, where));
   return parsed.data;
+}
+
+function parseBody<T>(schema: Schema<T>, req: Request): T {
+  if (!req.is('application/json')) throw new ShopHttpError(415, 'SHOP-REQ-415', 'Content-Type must be application/json');
+  return parse(schema, req.body, 'body');
 }
 
 function callerOf(locals: Record<string, unknown>): ShopCaller {
@@ -62,9 +35,10 @@ export function purchaseRouter(deps: { purchases: PurchaseService; credentials: 
 
   router.post('/vouchers/reserve', auth, json, async (req, res, next) => {
     try {
-      const key = req.header('x-idempotency-key');
-      if (!key) throw new ShopHttpError(400, 'SHOP-REQ-001', 'X-Idempotency-Key header is required');
-      if (!isUuid(key)) throw new ShopHttpError(400, 'SHOP-REQ-001', 'X-Idempotency-Key must be a UUID');
+      // The header's own messages name it (a header has no field path).
+      const header = idempotencyKeyHeader.safeParse(req.header('x-idempotency-key') || undefined);
+      if (!header.success) throw new ShopHttpError(400, 'SHOP-REQ-001', header.error.issues[0]!.message);
+      const key = header.data;
       const body = parseBody(reserveBody, req);
       const v = await deps.purchases.reserve(callerOf(res.locals), key.toLowerCase(), body);
       sendShopSuccess(res, { reservationKey: v.reservationKey, orderId: v.orderId, reservedAt: v.reservedAt, expiresAt: v.expiresAt, items: items(v) });
@@ -95,8 +69,7 @@ export function purchaseRouter(deps: { purchases: PurchaseService; credentials: 
 
   router.get('/vouchers/reservation/:key', auth, async (req, res, next) => {
     try {
-      const key = req.params.key!;
-      if (!isUuid(key)) throw new ShopHttpError(400, 'SHOP-REQ-001', 'reservation key must be a UUID');
+      const { key } = parse(reservationLookupParams, req.params, 'path');
       const v = await deps.purchases.get(callerOf(res.locals), key.toLowerCase());
       sendShopSuccess(res, {
         reservationKey: v.reservationKey,
