@@ -1,0 +1,460 @@
+import type { Knex } from 'knex';
+import type { CampaignBanner, CampaignEvent } from '../../domain/shop/campaign.js';
+import type { VoucherPoolEvent } from '../../domain/shop/events.js';
+import { physical, type PhysicalNames, type ProjectedEvent, type Projector } from '../shared/projector.js';
+
+/**
+ * The shop catalog's read models: campaigns, their banners, one listing row
+ * per voucher pool with what the listing filters and sorts on copied from its
+ * campaign, and pool counts per campaign and category (the listing's totals
+ * and the campaigns' voucherSummary, without counting listing rows).
+ *
+ * Idempotent on its own, not only behind the runner's checkpoint: a campaign
+ * row and a listing row each keep the global position of the last event of
+ * their stream they applied, and an event at or before it changes nothing
+ * (counts move only together with the listing row they derive from).
+ */
+
+const campaigns = 'shop_campaigns';
+const banners = 'shop_campaign_banners';
+const listings = 'shop_voucher_listings';
+const stats = 'shop_campaign_pool_stats';
+
+const live = 'Time windows are checked when read, so a row stays the same while a campaign starts or ends.';
+
+const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+export const catalogProjector: Projector = {
+  name: 'shop-catalog',
+  version: 1,
+  tables: [
+    {
+      name: campaigns,
+      comment: `Shop campaigns, one row per campaign in any status; eventually consistent with the event store (lag at /metrics). ${live} Fed by CampaignCreated, CampaignStatusChanged.`,
+      columns: {
+        campaign_id: 'Campaign id.',
+        code: 'Campaign code, unique (case-insensitive).',
+        name: 'Campaign name.',
+        description: 'Campaign description.',
+        campaign_tag: 'Classification tag, e.g. HOT_DEAL, FLASH_SALE.',
+        type: 'Campaign type; the shop shows only SELL campaigns.',
+        status: 'DRAFT, APPROVED, ACTIVE, PAUSED or ENDED; the shop shows only ACTIVE ones.',
+        display_priority: 'Display order, 1 = highest.',
+        theme_url: 'Theme/background image URL.',
+        start_at: 'Start of the campaign window: its vouchers are listed from then.',
+        end_at: 'End of the campaign window (exclusive).',
+        presale_enabled: 'Presale on; null when the campaign has no presale settings.',
+        presale_start_at: 'Presale start; null without presale settings.',
+        presale_countdown_enabled: 'Presale shows a countdown; null without presale settings.',
+        presale_teaser_text: 'Presale teaser text; null without presale settings.',
+        presale_teaser_image_url: 'Presale teaser image URL; null without presale settings.',
+        shown_from: 'When the shop starts showing the campaign: presale_start_at when presale is enabled, else start_at.',
+        created_at: 'When the campaign was created.',
+        updated_at: 'Event time of the last change.',
+        last_position: 'Global position of the last event of the campaign stream applied to this row.',
+      },
+    },
+    {
+      name: banners,
+      comment: `Banners of the shop campaigns, per channel and position; eventually consistent (lag at /metrics). Fed by CampaignCreated.`,
+      columns: {
+        campaign_id: 'Campaign the banner belongs to.',
+        banner_id: 'Banner id.',
+        channel_code: 'Channel the banner is shown on: APP or WEB.',
+        position_code: 'Where it is shown: CAROUSEL (home carousel) or DETAIL_TOP.',
+        asset_url: 'Image or video URL.',
+        asset_type: 'IMAGE or VIDEO.',
+        alt_text: 'Alternative text.',
+        click_url: 'Click target; null for none.',
+        display_order: 'Order among the banners of the campaign (ascending).',
+      },
+    },
+    {
+      name: listings,
+      comment: `Voucher pools as the shop lists them, one row per pool (deleted ones kept, flagged), with the campaign fields the listing filters and sorts on copied in; eventually consistent (lag at /metrics). ${live} Fed by VoucherPoolCreated, VoucherPoolStockAdded, VoucherPoolRepriced, VoucherPoolDeleted, VoucherStockReserved, VoucherStockReleased, VoucherStockSold, and CampaignCreated, CampaignStatusChanged for the campaign columns.`,
+      columns: {
+        pool_id: 'Voucher pool id.',
+        campaign_id: 'Campaign the pool belongs to.',
+        category_id: 'Voucher category.',
+        mini_app_ids: 'Mini-app ids allowed to use the vouchers.',
+        title: 'Full title.',
+        short_title: 'Short title for cards.',
+        brand_name: 'Brand name.',
+        logo_url: 'Logo image URL.',
+        banner_url: 'Banner image URL.',
+        thumbnail_url: 'Thumbnail image URL.',
+        description: 'Detailed description.',
+        face_value: 'Face value, minor units of currency.',
+        selling_price: 'Selling price, minor units of currency.',
+        discounted_price: 'Price after discount, minor units; null when there is none.',
+        currency: 'VND or VPOINT.',
+        total_quantity: 'Vouchers ever put in the pool (initial stock plus additions).',
+        reserved_quantity: 'Vouchers held by open reservations.',
+        sold_quantity: 'Vouchers sold (reservations committed).',
+        remaining_quantity: 'Vouchers still available: total - reserved - sold.',
+        usage_type: 'ONLINE or OFFLINE.',
+        terms_and_conditions: 'Terms text.',
+        validity_days: 'Days an issued voucher stays valid after purchase.',
+        usage_limit: 'Most vouchers of the pool one user may hold in total; null: no limit.',
+        max_per_day: 'Most vouchers of the pool one user may buy per day; null: no limit.',
+        max_per_order: 'Most vouchers of the pool in one reservation; null: no limit.',
+        validity_start_at: 'Voucher-level validity start; null when the pool has none.',
+        validity_end_at: 'Voucher-level validity end; null when the pool has none.',
+        deleted: 'True once the pool was deleted (soft delete); never listed then.',
+        created_at: 'When the pool was created.',
+        updated_at: 'Event time of the last change to the pool.',
+        campaign_name: "Campaign's name (copied from shop_campaigns).",
+        campaign_tag: "Campaign's tag (copied).",
+        campaign_type: "Campaign's type (copied).",
+        campaign_status: "Campaign's status (copied).",
+        campaign_display_priority: "Campaign's display priority (copied); the listing sorts on it, then on pool_id.",
+        campaign_start_at: "Campaign's window start (copied); listed from then.",
+        campaign_end_at: "Campaign's window end (copied, exclusive).",
+        listed: 'Listable apart from the time window: campaign ACTIVE and SELL, pool not deleted (computed column).',
+        last_position: 'Global position of the last event of the pool stream applied to this row.',
+      },
+    },
+    {
+      name: stats,
+      comment:
+        'Voucher pool counts per campaign and category: the totals of the voucher listing and the voucherSummary of campaigns; eventually consistent (lag at /metrics). Derived from the rows of shop_voucher_listings, so fed by the same pool events.',
+      columns: {
+        campaign_id: 'Campaign.',
+        category_id: 'Voucher category.',
+        pool_count: 'Pools of the campaign in this category that are not deleted.',
+        in_stock_count: 'Of those, pools with remaining stock.',
+        sold_quantity: 'Vouchers sold from pools of the campaign in this category, deleted pools included.',
+      },
+    },
+  ],
+
+  async createTables(knex: Knex, names: PhysicalNames) {
+    const [c, b, l, s] = [campaigns, banners, listings, stats].map((t) => physical(names, t));
+    await knex.raw(`
+      CREATE TABLE ${q(c!)} (
+        campaign_id bigint PRIMARY KEY,
+        code text NOT NULL,
+        name text NOT NULL,
+        description text NOT NULL,
+        campaign_tag text NOT NULL,
+        type text NOT NULL,
+        status text NOT NULL,
+        display_priority integer NOT NULL,
+        theme_url text NOT NULL,
+        start_at timestamptz NOT NULL,
+        end_at timestamptz NOT NULL,
+        presale_enabled boolean,
+        presale_start_at timestamptz,
+        presale_countdown_enabled boolean,
+        presale_teaser_text text,
+        presale_teaser_image_url text,
+        shown_from timestamptz GENERATED ALWAYS AS (CASE WHEN presale_enabled THEN presale_start_at ELSE start_at END) STORED,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL,
+        last_position text COLLATE "C" NOT NULL
+      );
+      CREATE INDEX ${q(`${c}_shown`)} ON ${q(c!)} (display_priority, campaign_id) WHERE status = 'ACTIVE' AND type = 'SELL';
+      CREATE INDEX ${q(`${c}_tag_shown`)} ON ${q(c!)} (campaign_tag, display_priority, campaign_id) WHERE status = 'ACTIVE' AND type = 'SELL';
+
+      CREATE TABLE ${q(b!)} (
+        campaign_id bigint NOT NULL,
+        banner_id bigint NOT NULL,
+        channel_code text NOT NULL,
+        position_code text NOT NULL,
+        asset_url text NOT NULL,
+        asset_type text NOT NULL,
+        alt_text text NOT NULL,
+        click_url text,
+        display_order integer NOT NULL,
+        PRIMARY KEY (campaign_id, banner_id)
+      );
+      CREATE INDEX ${q(`${b}_channel`)} ON ${q(b!)} (campaign_id, channel_code, position_code);
+
+      CREATE TABLE ${q(l!)} (
+        pool_id bigint PRIMARY KEY,
+        campaign_id bigint NOT NULL,
+        category_id bigint NOT NULL,
+        mini_app_ids text[] NOT NULL,
+        title text NOT NULL,
+        short_title text NOT NULL,
+        brand_name text NOT NULL,
+        logo_url text NOT NULL,
+        banner_url text NOT NULL,
+        thumbnail_url text NOT NULL,
+        description text NOT NULL,
+        face_value bigint NOT NULL,
+        selling_price bigint NOT NULL,
+        discounted_price bigint,
+        currency text NOT NULL,
+        total_quantity integer NOT NULL,
+        reserved_quantity integer NOT NULL,
+        sold_quantity integer NOT NULL,
+        remaining_quantity integer NOT NULL,
+        usage_type text NOT NULL,
+        terms_and_conditions text NOT NULL,
+        validity_days integer NOT NULL,
+        usage_limit integer,
+        max_per_day integer,
+        max_per_order integer,
+        validity_start_at timestamptz,
+        validity_end_at timestamptz,
+        deleted boolean NOT NULL,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL,
+        campaign_name text,
+        campaign_tag text,
+        campaign_type text,
+        campaign_status text,
+        campaign_display_priority integer,
+        campaign_start_at timestamptz,
+        campaign_end_at timestamptz,
+        listed boolean GENERATED ALWAYS AS (coalesce(campaign_status = 'ACTIVE' AND campaign_type = 'SELL' AND NOT deleted, false)) STORED,
+        last_position text COLLATE "C" NOT NULL
+      );
+      CREATE INDEX ${q(`${l}_order`)} ON ${q(l!)} (campaign_display_priority, pool_id) WHERE listed;
+      CREATE INDEX ${q(`${l}_tag`)} ON ${q(l!)} (campaign_tag, campaign_display_priority, pool_id) WHERE listed;
+      CREATE INDEX ${q(`${l}_category`)} ON ${q(l!)} (category_id, campaign_display_priority, pool_id) WHERE listed;
+      CREATE INDEX ${q(`${l}_campaign`)} ON ${q(l!)} (campaign_id, pool_id) WHERE listed;
+      CREATE INDEX ${q(`${l}_campaign_all`)} ON ${q(l!)} (campaign_id);
+
+      CREATE TABLE ${q(s!)} (
+        campaign_id bigint NOT NULL,
+        category_id bigint NOT NULL,
+        pool_count integer NOT NULL,
+        in_stock_count integer NOT NULL,
+        sold_quantity bigint NOT NULL,
+        PRIMARY KEY (campaign_id, category_id)
+      );
+    `);
+  },
+
+  async apply(trx: Knex.Transaction, event: ProjectedEvent, names: PhysicalNames) {
+    const e = { type: event.type, data: event.data } as CampaignEvent | VoucherPoolEvent;
+    const t = {
+      campaigns: physical(names, campaigns),
+      banners: physical(names, banners),
+      listings: physical(names, listings),
+      stats: physical(names, stats),
+    };
+    const position = event.position;
+    switch (e.type) {
+      case 'CampaignCreated': {
+        const d = e.data;
+        const inserted = await trx.raw(
+          `INSERT INTO ?? (campaign_id, code, name, description, campaign_tag, type, status, display_priority, theme_url, start_at, end_at,
+             presale_enabled, presale_start_at, presale_countdown_enabled, presale_teaser_text, presale_teaser_image_url, created_at, updated_at, last_position)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (campaign_id) DO NOTHING RETURNING campaign_id`,
+          [
+            t.campaigns,
+            d.campaignId,
+            d.code,
+            d.name,
+            d.description,
+            d.campaignTag,
+            d.type,
+            d.status,
+            d.displayPriority,
+            d.themeUrl,
+            d.startAt,
+            d.endAt,
+            d.presale?.enabled ?? null,
+            d.presale?.startAt ?? null,
+            d.presale?.countdownEnabled ?? null,
+            d.presale?.teaserText ?? null,
+            d.presale?.teaserImageUrl ?? null,
+            d.createdAt,
+            d.createdAt,
+            position,
+          ],
+        );
+        if (inserted.rows.length === 0) return;
+        if (d.banners.length > 0) await trx(t.banners).insert(d.banners.map((banner) => bannerRow(d.campaignId, banner)));
+        await copyCampaignIntoListings(trx, t.listings, t.campaigns, d.campaignId);
+        return;
+      }
+      case 'CampaignStatusChanged': {
+        const { campaignId, to, changedAt } = e.data;
+        if (!(await advanceCampaign(trx, t.campaigns, campaignId, position, { status: to, updated_at: changedAt }))) return;
+        await trx(t.listings).where({ campaign_id: campaignId }).update({ campaign_status: to });
+        return;
+      }
+      case 'VoucherPoolCreated': {
+        const d = e.data;
+        // The campaign's columns come from its row; the pool's contribution to the counts goes in with the row, once.
+        await trx.raw(
+          `WITH inserted AS (
+             INSERT INTO ?? AS l (pool_id, campaign_id, category_id, mini_app_ids, title, short_title, brand_name, logo_url, banner_url, thumbnail_url,
+               description, face_value, selling_price, discounted_price, currency, total_quantity, reserved_quantity, sold_quantity, remaining_quantity,
+               usage_type, terms_and_conditions, validity_days, usage_limit, max_per_day, max_per_order, validity_start_at, validity_end_at, deleted,
+               created_at, updated_at, campaign_name, campaign_tag, campaign_type, campaign_status, campaign_display_priority, campaign_start_at,
+               campaign_end_at, last_position)
+             SELECT v.*, c.name, c.campaign_tag, c.type, c.status, c.display_priority, c.start_at, c.end_at, ?::text
+             FROM (VALUES (?::bigint, ?::bigint, ?::bigint, ARRAY(SELECT jsonb_array_elements_text(?::jsonb)), ?, ?, ?, ?, ?, ?, ?, ?::bigint, ?::bigint, ?::bigint, ?, ?::integer, 0, 0, ?::integer,
+               ?, ?, ?::integer, ?::integer, ?::integer, ?::integer, ?::timestamptz, ?::timestamptz, false, ?::timestamptz, ?::timestamptz)) AS v
+             LEFT JOIN ?? c ON c.campaign_id = v.column2
+             ON CONFLICT (pool_id) DO NOTHING
+             RETURNING l.campaign_id, l.category_id, l.remaining_quantity
+           )
+           INSERT INTO ?? AS s (campaign_id, category_id, pool_count, in_stock_count, sold_quantity)
+           SELECT campaign_id, category_id, 1, (remaining_quantity > 0)::int, 0 FROM inserted
+           ON CONFLICT (campaign_id, category_id) DO UPDATE
+             SET pool_count = s.pool_count + EXCLUDED.pool_count, in_stock_count = s.in_stock_count + EXCLUDED.in_stock_count`,
+          [
+            t.listings,
+            position,
+            d.poolId,
+            d.campaignId,
+            d.categoryId,
+            JSON.stringify(d.miniAppIds),
+            d.display.title,
+            d.display.shortTitle,
+            d.display.brandName,
+            d.display.logoUrl,
+            d.display.bannerUrl,
+            d.display.thumbnailUrl,
+            d.display.description,
+            d.pricing.faceValue,
+            d.pricing.sellingPrice,
+            d.pricing.discountedPrice,
+            d.pricing.currency,
+            d.totalQuantity,
+            d.totalQuantity,
+            d.terms.usageType,
+            d.terms.termsAndConditions,
+            d.terms.validityDays,
+            d.terms.usageLimit,
+            d.terms.maxPerDay,
+            d.terms.maxPerOrder,
+            d.validity?.startAt ?? null,
+            d.validity?.endAt ?? null,
+            d.createdAt,
+            d.createdAt,
+            t.campaigns,
+            t.stats,
+          ],
+        );
+        return;
+      }
+      case 'VoucherPoolStockAdded': {
+        const { poolId, quantity, addedAt } = e.data;
+        await changePool(trx, t, poolId, position, addedAt, 'total_quantity = l.total_quantity + ?, remaining_quantity = l.remaining_quantity + ?', [
+          quantity,
+          quantity,
+        ]);
+        return;
+      }
+      case 'VoucherPoolRepriced': {
+        const { poolId, pricing, repricedAt } = e.data;
+        await changePool(trx, t, poolId, position, repricedAt, 'face_value = ?, selling_price = ?, discounted_price = ?, currency = ?', [
+          pricing.faceValue,
+          pricing.sellingPrice,
+          pricing.discountedPrice,
+          pricing.currency,
+        ]);
+        return;
+      }
+      case 'VoucherPoolDeleted':
+        await changePool(trx, t, e.data.poolId, position, e.data.deletedAt, 'deleted = true', []);
+        return;
+      case 'VoucherStockReserved': {
+        const { poolId, quantity, reservedAt } = e.data;
+        await changePool(trx, t, poolId, position, reservedAt, 'reserved_quantity = l.reserved_quantity + ?, remaining_quantity = l.remaining_quantity - ?', [
+          quantity,
+          quantity,
+        ]);
+        return;
+      }
+      case 'VoucherStockReleased': {
+        const { poolId, quantity, releasedAt } = e.data;
+        await changePool(trx, t, poolId, position, releasedAt, 'reserved_quantity = l.reserved_quantity - ?, remaining_quantity = l.remaining_quantity + ?', [
+          quantity,
+          quantity,
+        ]);
+        return;
+      }
+      case 'VoucherStockSold': {
+        const { poolId, quantity, soldAt } = e.data;
+        await changePool(trx, t, poolId, position, soldAt, 'reserved_quantity = l.reserved_quantity - ?, sold_quantity = l.sold_quantity + ?', [
+          quantity,
+          quantity,
+        ]);
+        return;
+      }
+      default:
+        return;
+    }
+  },
+};
+
+function bannerRow(campaignId: number, b: CampaignBanner) {
+  return {
+    campaign_id: campaignId,
+    banner_id: b.id,
+    channel_code: b.channelCode,
+    position_code: b.positionCode,
+    asset_url: b.assetUrl,
+    asset_type: b.assetType,
+    alt_text: b.altText,
+    click_url: b.clickUrl,
+    display_order: b.displayOrder,
+  };
+}
+
+/**
+ * Moves the campaign row to `position` with `changes`, unless it already
+ * applied that event (or a later one of its stream); answers whether it did.
+ */
+async function advanceCampaign(trx: Knex.Transaction, table: string, campaignId: number, position: string, changes: Record<string, unknown>): Promise<boolean> {
+  const updated = await trx(table)
+    .where({ campaign_id: campaignId })
+    .where('last_position', '<', position)
+    .update({ ...changes, last_position: position });
+  return updated > 0;
+}
+
+/** Copies the campaign's listing columns into the rows of its pools. */
+async function copyCampaignIntoListings(trx: Knex.Transaction, listingTable: string, campaignTable: string, campaignId: number): Promise<void> {
+  await trx.raw(
+    `UPDATE ?? l SET campaign_name = c.name, campaign_tag = c.campaign_tag, campaign_type = c.type, campaign_status = c.status,
+       campaign_display_priority = c.display_priority, campaign_start_at = c.start_at, campaign_end_at = c.end_at
+     FROM ?? c WHERE c.campaign_id = ? AND l.campaign_id = c.campaign_id`,
+    [listingTable, campaignTable, campaignId],
+  );
+}
+
+/**
+ * Applies `set` to a pool's listing row unless the row already applied this
+ * event, and moves the campaign/category counts by the difference between
+ * the row's contribution before and after, in one statement.
+ */
+async function changePool(
+  trx: Knex.Transaction,
+  t: { listings: string; stats: string },
+  poolId: number,
+  position: string,
+  at: string,
+  set: string,
+  bindings: (string | number | null)[],
+): Promise<void> {
+  await trx.raw(
+    `WITH before AS (
+       SELECT pool_id, campaign_id, category_id, deleted, remaining_quantity, sold_quantity FROM ?? WHERE pool_id = ? AND last_position < ?
+     ),
+     after AS (
+       UPDATE ?? l SET ${set}, updated_at = ?, last_position = ? FROM before WHERE l.pool_id = before.pool_id
+       RETURNING l.campaign_id, l.category_id, l.deleted, l.remaining_quantity, l.sold_quantity
+     ),
+     delta AS (
+       SELECT campaign_id, category_id, -(NOT deleted)::int AS pools, -(NOT deleted AND remaining_quantity > 0)::int AS in_stock, -sold_quantity AS sold FROM before
+       UNION ALL
+       SELECT campaign_id, category_id, (NOT deleted)::int, (NOT deleted AND remaining_quantity > 0)::int, sold_quantity FROM after
+     )
+     INSERT INTO ?? AS s (campaign_id, category_id, pool_count, in_stock_count, sold_quantity)
+     SELECT campaign_id, category_id, sum(pools), sum(in_stock), sum(sold) FROM delta GROUP BY campaign_id, category_id
+     HAVING sum(pools) <> 0 OR sum(in_stock) <> 0 OR sum(sold) <> 0
+     ON CONFLICT (campaign_id, category_id) DO UPDATE SET pool_count = s.pool_count + EXCLUDED.pool_count,
+       in_stock_count = s.in_stock_count + EXCLUDED.in_stock_count, sold_quantity = s.sold_quantity + EXCLUDED.sold_quantity`,
+    [t.listings, poolId, position, t.listings, ...bindings, at, position, t.stats],
+  );
+}

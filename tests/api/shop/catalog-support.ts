@@ -1,0 +1,128 @@
+/**
+ * Helpers for the catalog API tests: waiting for the projections, the
+ * catalog GET calls, and the operator steps that set a catalog up.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { expect } from 'chai';
+import type { ShopCampaignResponse, ShopVoucherResponse, Page } from '../../../application/shop/catalog-queries.js';
+import { formatPosition } from '../../../infrastructure/shared/eventstore/positions.js';
+import type { TestApp } from '../../support/app.js';
+import {
+  call,
+  campaignInput,
+  expectOk,
+  poolInput,
+  shopHeaders,
+  type CampaignData,
+  type HttpResult,
+  type OperatorApi,
+  type PoolData,
+  type ShopMerchant,
+} from '../support.js';
+
+export type VoucherPage = Page<ShopVoucherResponse>;
+export type CampaignPage = Page<ShopCampaignResponse>;
+
+/**
+ * Waits until every projector has applied every event stored so far, so a
+ * read after it sees all earlier commands, and the absence of a row means
+ * something. Times out after `timeoutMs`.
+ */
+export async function projectionsCaughtUp(app: TestApp, timeoutMs = 30_000): Promise<void> {
+  const { knex } = app.container;
+  const head = await knex('events')
+    .orderBy([
+      { column: 'transaction_id', order: 'desc' },
+      { column: 'transaction_sequence', order: 'desc' },
+    ])
+    .first<{ transaction_id: string; transaction_sequence: number } | undefined>('transaction_id', 'transaction_sequence');
+  if (!head) return;
+  const target = formatPosition(head.transaction_id, String(head.transaction_sequence));
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const rows: { projector: string; position: string | null }[] = await knex('projection_checkpoints').select('projector', 'position');
+    const behind = rows.filter((r) => r.position === null || r.position < target);
+    if (rows.length > 0 && behind.length === 0) return;
+    if (Date.now() > deadline) expect.fail(`projections not caught up with ${target} within ${timeoutMs} ms: ${JSON.stringify(behind)}`);
+    await sleep(20);
+  }
+}
+
+/** The catalog's GET endpoints as one merchant (and optionally one user) calls them. */
+export class CatalogClient {
+  constructor(
+    readonly app: TestApp,
+    readonly merchant: ShopMerchant,
+  ) {}
+
+  get<T>(path: string, userId?: string): Promise<HttpResult<T>> {
+    return call<T>(this.app.baseUrl, 'GET', `/api/v1${path}`, { headers: shopHeaders(this.merchant, userId) });
+  }
+
+  /** GET after the projections caught up; asserts 200 SUCCESS and answers data. */
+  async ok<T>(path: string, userId?: string): Promise<T> {
+    await projectionsCaughtUp(this.app);
+    return expectOk(await this.get<T>(path, userId));
+  }
+
+  vouchers(query = '', userId?: string): Promise<VoucherPage> {
+    return this.ok<VoucherPage>(`/vouchers${query}`, userId);
+  }
+
+  /** The pool ids of a voucher page, in order. */
+  async voucherIds(query = ''): Promise<number[]> {
+    return (await this.vouchers(query)).content.map((v) => v.id);
+  }
+
+  campaigns(query = ''): Promise<CampaignPage> {
+    return this.ok<CampaignPage>(`/campaigns${query}`);
+  }
+
+  carousel(query = ''): Promise<CampaignPage> {
+    return this.ok<CampaignPage>(`/campaigns/carousel${query}`);
+  }
+}
+
+/** Creates a campaign (DRAFT) and walks it through `statuses`, e.g. ['APPROVED', 'ACTIVE', 'PAUSED']. */
+export async function campaignIn(operator: OperatorApi, statuses: string[], overrides: Record<string, unknown> = {}): Promise<CampaignData> {
+  let campaign = expectOk(await operator.call<CampaignData>('POST', '/campaigns', { json: campaignInput(overrides) }), 201);
+  for (const status of statuses) campaign = expectOk(await operator.call<CampaignData>('POST', `/campaigns/${campaign.id}/status`, { json: { status } }));
+  return campaign;
+}
+
+export const live = ['APPROVED', 'ACTIVE'];
+
+export function banner(channelCode: 'APP' | 'WEB', positionCode: 'CAROUSEL' | 'DETAIL_TOP', displayOrder: number, clickUrl: string | null = null) {
+  return {
+    channelCode,
+    positionCode,
+    assetUrl: `https://cdn.example.vn/${channelCode.toLowerCase()}-${positionCode.toLowerCase()}-${displayOrder}.png`,
+    assetType: 'IMAGE',
+    altText: `${channelCode} ${positionCode} ${displayOrder}`,
+    clickUrl,
+    displayOrder,
+  };
+}
+
+export interface PoolOverrides {
+  categoryId?: number;
+  title?: string;
+  miniAppIds?: string[];
+  pricing?: Partial<PoolData['pricing']>;
+  terms?: Partial<PoolData['terms']>;
+  totalQuantity?: number;
+  validity?: { startAt: string; endAt: string } | null;
+}
+
+/** Creates a pool in the campaign through the operator API. */
+export async function poolIn(operator: OperatorApi, campaignId: number, overrides: PoolOverrides = {}): Promise<PoolData> {
+  const base = poolInput(campaignId, { pricing: overrides.pricing, terms: overrides.terms, totalQuantity: overrides.totalQuantity });
+  const json = {
+    ...base,
+    categoryId: overrides.categoryId ?? base.categoryId,
+    miniAppIds: overrides.miniAppIds ?? base.miniAppIds,
+    display: { ...base.display, title: overrides.title ?? base.display.title },
+    validity: overrides.validity ?? null,
+  };
+  return expectOk(await operator.call<PoolData>('POST', '/voucher-pools', { json }), 201);
+}

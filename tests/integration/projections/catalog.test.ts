@@ -1,0 +1,252 @@
+import { expect } from 'chai';
+import type { Knex } from 'knex';
+import type { CampaignEvent, NewCampaign } from '../../../domain/shop/campaign.js';
+import type { VoucherPoolCreated, VoucherPoolEvent } from '../../../domain/shop/events.js';
+import { formatPosition } from '../../../infrastructure/shared/eventstore/positions.js';
+import { migrate } from '../../../infrastructure/shared/migrations/index.js';
+import { PostgresCatalogReadModel } from '../../../infrastructure/shop/catalog-read-model.js';
+import { catalogProjector } from '../../../projections/shop/catalog.js';
+import type { PhysicalNames, ProjectedEvent } from '../../../projections/shared/projector.js';
+import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
+
+type CatalogEvent = CampaignEvent | VoucherPoolEvent;
+
+/** The projector's tables under their logical names, so the read model queries them directly. */
+const names: PhysicalNames = Object.fromEntries(catalogProjector.tables.map((t) => [t.name, t.name]));
+
+const campaign = (campaignId: number, overrides: Partial<Omit<NewCampaign, 'banners'>> = {}): CatalogEvent => ({
+  type: 'CampaignCreated',
+  data: {
+    campaignId,
+    code: `C${campaignId}`,
+    name: `Campaign ${campaignId}`,
+    description: 'Deals',
+    campaignTag: 'HOT_DEAL',
+    type: 'SELL',
+    displayPriority: campaignId,
+    themeUrl: 'https://cdn.example.vn/theme.png',
+    startAt: '2026-01-01T00:00:00.000Z',
+    endAt: '2027-01-01T00:00:00.000Z',
+    presale: null,
+    banners: [
+      {
+        id: campaignId * 10,
+        channelCode: 'APP',
+        positionCode: 'CAROUSEL',
+        assetUrl: 'https://cdn.example.vn/b.png',
+        assetType: 'IMAGE',
+        altText: 'Banner',
+        clickUrl: null,
+        displayOrder: 1,
+      },
+    ],
+    ...overrides,
+    status: 'DRAFT',
+    createdAt: '2026-01-01T00:00:00.000Z',
+  },
+});
+
+const status = (campaignId: number, from: string, to: string): CatalogEvent =>
+  ({ type: 'CampaignStatusChanged', data: { campaignId, from, to, changedAt: '2026-02-01T00:00:00.000Z' } }) as CatalogEvent;
+
+const pool = (poolId: number, campaignId: number, categoryId: number, totalQuantity = 10): VoucherPoolCreated => ({
+  type: 'VoucherPoolCreated',
+  data: {
+    poolId,
+    campaignId,
+    categoryId,
+    miniAppIds: ['app-1', 'app-2'],
+    display: {
+      title: `Voucher ${poolId}`,
+      shortTitle: `V${poolId}`,
+      brandName: 'Brand',
+      logoUrl: 'https://cdn.example.vn/l.png',
+      bannerUrl: 'https://cdn.example.vn/b.png',
+      thumbnailUrl: 'https://cdn.example.vn/t.png',
+      description: 'A voucher',
+    },
+    pricing: { faceValue: 100_000, sellingPrice: 90_000, discountedPrice: null, currency: 'VND' },
+    totalQuantity,
+    terms: { usageType: 'ONLINE', termsAndConditions: 'T&C', validityDays: 30, usageLimit: null, maxPerDay: null, maxPerOrder: null },
+    validity: null,
+    createdAt: '2026-02-02T00:00:00.000Z',
+  },
+});
+
+const hold = (type: 'VoucherStockReserved' | 'VoucherStockReleased', poolId: number, key: string, quantity: number): CatalogEvent =>
+  ({
+    type,
+    data: {
+      poolId,
+      reservationKey: key,
+      merchantId: 'M1',
+      userId: 'u1',
+      quantity,
+      unitPrice: 90_000,
+      day: '2026-03-01',
+      reason: 'RELEASED',
+      reservedAt: '2026-03-01T00:00:00.000Z',
+      releasedAt: '2026-03-01T00:01:00.000Z',
+    },
+  }) as CatalogEvent;
+
+/** A catalog's history: two live campaigns, a draft, pools in two categories, a sale, a release, a restock, a reprice, a deletion. */
+const history: CatalogEvent[] = [
+  campaign(1),
+  status(1, 'DRAFT', 'APPROVED'),
+  status(1, 'APPROVED', 'ACTIVE'),
+  campaign(2, { campaignTag: 'FLASH_SALE' }),
+  status(2, 'DRAFT', 'APPROVED'),
+  status(2, 'APPROVED', 'ACTIVE'),
+  campaign(3),
+  pool(101, 1, 7, 5),
+  pool(102, 1, 8),
+  pool(103, 2, 7, 2),
+  pool(104, 3, 7),
+  pool(105, 2, 8),
+  hold('VoucherStockReserved', 101, 'r1', 5),
+  { type: 'VoucherStockSold', data: { poolId: 101, reservationKey: 'r1', quantity: 5, soldAt: '2026-03-01T00:02:00.000Z' } },
+  hold('VoucherStockReserved', 103, 'r2', 2),
+  hold('VoucherStockReleased', 103, 'r2', 2),
+  { type: 'VoucherPoolStockAdded', data: { poolId: 102, quantity: 5, addedAt: '2026-03-02T00:00:00.000Z' } },
+  {
+    type: 'VoucherPoolRepriced',
+    data: {
+      poolId: 102,
+      pricing: { faceValue: 200_000, sellingPrice: 150_000, discountedPrice: 120_000, currency: 'VND' },
+      repricedAt: '2026-03-03T00:00:00.000Z',
+    },
+  },
+  { type: 'VoucherPoolDeleted', data: { poolId: 105, deletedAt: '2026-03-04T00:00:00.000Z' } },
+];
+
+const projected: ProjectedEvent[] = history.map((e, i) => ({
+  id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+  streamName: 'data' in e && 'poolId' in e.data ? `voucherPool-${e.data.poolId}` : `campaign-${(e.data as { campaignId: number }).campaignId}`,
+  type: e.type,
+  schemaVersion: 1,
+  data: e.data,
+  metadata: { occurredAt: '2026-03-04T00:00:00.000Z' },
+  revision: 0,
+  position: formatPosition(BigInt(i + 1), 0n),
+  recordedAt: '2026-03-04T00:00:00.000Z',
+}));
+
+const now = new Date('2026-06-01T00:00:00Z');
+
+describe('Catalog projector on PostgreSQL', () => {
+  let db: TestDatabase;
+
+  before(async () => {
+    db = await createTestDatabase();
+    await migrate(db.knex);
+  });
+  after(() => db?.drop());
+
+  async function freshTables(): Promise<void> {
+    for (const t of catalogProjector.tables) await db.knex.raw('DROP TABLE IF EXISTS ?? CASCADE', [t.name]);
+    await catalogProjector.createTables(db.knex, names);
+  }
+
+  async function apply(events: ProjectedEvent[]): Promise<void> {
+    await db.knex.transaction(async (trx: Knex.Transaction) => {
+      for (const event of events) await catalogProjector.apply(trx, event, names);
+    });
+  }
+
+  /** Every row of every table, in key order. */
+  async function snapshot(): Promise<Record<string, unknown[]>> {
+    const keys: Record<string, string[]> = {
+      shop_campaigns: ['campaign_id'],
+      shop_campaign_banners: ['campaign_id', 'banner_id'],
+      shop_voucher_listings: ['pool_id'],
+      shop_campaign_pool_stats: ['campaign_id', 'category_id'],
+    };
+    const out: Record<string, unknown[]> = {};
+    for (const [table, key] of Object.entries(keys)) out[table] = await db.knex(table).orderBy(key);
+    return out;
+  }
+
+  it('projects campaigns, banners, listings and counts from the history', async () => {
+    await freshTables();
+    await apply(projected);
+    const rows = await snapshot();
+
+    expect(rows.shop_campaigns!.map((r) => (r as { status: string }).status)).to.deep.equal(['ACTIVE', 'ACTIVE', 'DRAFT']);
+    expect(rows.shop_campaign_banners).to.have.length(3);
+    const listing = (id: number) => rows.shop_voucher_listings!.find((r) => (r as { pool_id: number }).pool_id === id) as Record<string, unknown>;
+    expect(listing(101)).to.include({
+      total_quantity: 5,
+      reserved_quantity: 0,
+      sold_quantity: 5,
+      remaining_quantity: 0,
+      listed: true,
+      campaign_tag: 'HOT_DEAL',
+    });
+    expect(listing(101).mini_app_ids).to.deep.equal(['app-1', 'app-2']);
+    expect(listing(102)).to.include({ total_quantity: 15, remaining_quantity: 15, face_value: 200_000, selling_price: 150_000, discounted_price: 120_000 });
+    expect(listing(103)).to.include({ reserved_quantity: 0, remaining_quantity: 2, campaign_tag: 'FLASH_SALE', campaign_display_priority: 2 });
+    expect(listing(104)).to.include({ campaign_status: 'DRAFT', listed: false });
+    expect(listing(105)).to.include({ deleted: true, listed: false });
+    expect(rows.shop_campaign_pool_stats).to.deep.equal([
+      { campaign_id: 1, category_id: 7, pool_count: 1, in_stock_count: 0, sold_quantity: 5 },
+      { campaign_id: 1, category_id: 8, pool_count: 1, in_stock_count: 1, sold_quantity: 0 },
+      { campaign_id: 2, category_id: 7, pool_count: 1, in_stock_count: 1, sold_quantity: 0 },
+      { campaign_id: 2, category_id: 8, pool_count: 0, in_stock_count: 0, sold_quantity: 0 },
+      { campaign_id: 3, category_id: 7, pool_count: 1, in_stock_count: 1, sold_quantity: 0 },
+    ]);
+  });
+
+  it('changes nothing when the whole history, or any part of it, is delivered again', async () => {
+    await freshTables();
+    await apply(projected);
+    const once = await snapshot();
+
+    await apply(projected);
+    expect(await snapshot()).to.deep.equal(once);
+    await apply(projected.slice(7, 15));
+    await apply([projected[12]!, projected[12]!, projected[0]!, projected[2]!]);
+    expect(await snapshot()).to.deep.equal(once);
+  });
+
+  it('gives the same rows when every event is delivered twice in a row', async () => {
+    await freshTables();
+    await apply(projected);
+    const once = await snapshot();
+
+    await freshTables();
+    await apply(projected.flatMap((e) => [e, e]));
+    expect(await snapshot()).to.deep.equal(once);
+  });
+
+  it('serves the listing and its totals from these rows', async () => {
+    await freshTables();
+    await apply(projected);
+    const readModel = new PostgresCatalogReadModel(db.knex);
+
+    const all = await readModel.listVouchers({}, now, { offset: 0, limit: 10 });
+    expect(all.total).to.equal(3);
+    expect(all.records.map((r) => r.poolId)).to.deep.equal([101, 102, 103]);
+
+    const secondPage = await readModel.listVouchers({}, now, { offset: 2, limit: 2 });
+    expect(secondPage).to.deep.include({ total: 3 });
+    expect(secondPage.records.map((r) => r.poolId)).to.deep.equal([103]);
+    expect(await readModel.listVouchers({}, now, { offset: 10, limit: 2 })).to.deep.equal({ records: [], total: 3 });
+
+    const byCategory = await readModel.listVouchers({ categoryIds: [7] }, now, { offset: 0, limit: 10 });
+    expect(byCategory.records.map((r) => r.poolId)).to.deep.equal([101, 103]);
+    expect(byCategory.total).to.equal(2);
+
+    const flash = await readModel.listVouchers({ tags: ['FLASH_SALE'], excludeCampaignIds: [1] }, now, { offset: 0, limit: 10 });
+    expect(flash).to.deep.include({ total: 1 });
+    expect(flash.records.map((r) => r.poolId)).to.deep.equal([103]);
+
+    const campaigns = await readModel.listCampaigns({}, 'APP', now, { offset: 0, limit: 10 });
+    expect(campaigns.total).to.equal(2);
+    expect(campaigns.records.map((c) => [c.id, c.pools, c.banners.length])).to.deep.equal([
+      [1, { total: 2, inStock: 1, sold: 5 }, 1],
+      [2, { total: 1, inStock: 1, sold: 0 }, 1],
+    ]);
+    expect((await readModel.listCampaigns({ carouselChannel: 'WEB' }, 'WEB', now, { offset: 0, limit: 10 })).total).to.equal(0);
+  });
+});
