@@ -102,15 +102,44 @@ export class CampaignAdmin {
     return view(fold(campaignDecider, events)!);
   }
 
-  async changeStatus(operator: string, campaignId: number, status: CampaignStatus): Promise<CampaignView> {
+  changeStatus(operator: string, campaignId: number, status: CampaignStatus): Promise<CampaignView> {
+    return this.execute(operator, campaignId, (now) => ({ type: 'ChangeCampaignStatus', campaignId, status, now }));
+  }
+
+  /** Changes some of the details (campaignDetailFields); the others stay. */
+  updateDetails(operator: string, campaignId: number, changes: unknown): Promise<CampaignView> {
+    return this.execute(operator, campaignId, (now) => ({ type: 'UpdateCampaignDetails', campaignId, changes, now }));
+  }
+
+  /** Adds a banner; its id comes from the `campaignBanner` sequence. */
+  async addBanner(operator: string, campaignId: number, banner: unknown): Promise<CampaignView> {
     assertOperator(operator);
     assertCampaignId(campaignId);
-    const command: CampaignCommand = { type: 'ChangeCampaignStatus', campaignId, status, now: this.deps.clock.now().toISOString() };
+    const [bannerId] = await this.deps.ids.next('campaignBanner');
+    return this.execute(operator, campaignId, (now) => ({ type: 'AddCampaignBanner', campaignId, bannerId: bannerId!, banner, now }));
+  }
+
+  /** Changes some fields of one banner; the others stay. */
+  updateBanner(operator: string, campaignId: number, bannerId: number, changes: unknown): Promise<CampaignView> {
+    return this.execute(operator, campaignId, (now) => ({ type: 'UpdateCampaignBanner', campaignId, bannerId, changes, now }));
+  }
+
+  removeBanner(operator: string, campaignId: number, bannerId: number): Promise<CampaignView> {
+    return this.execute(operator, campaignId, (now) => ({ type: 'RemoveCampaignBanner', campaignId, bannerId, now }));
+  }
+
+  /** Load, decide, append on campaign-<id>, again on a version conflict (at most maxAttempts). */
+  private async execute(operator: string, campaignId: number, commandAt: (now: string) => CampaignCommand): Promise<CampaignView> {
+    assertOperator(operator);
+    assertCampaignId(campaignId);
+    const command = commandAt(this.deps.clock.now().toISOString());
     const metadata: EventMetadata = { occurredAt: command.now, actor: { operator } };
     const streamName = streams.campaign(campaignId);
     for (let attempt = 1; ; attempt++) {
       const { state, version } = await this.load(campaignId);
       const events = campaignDecider.decide(command, state);
+      // A change to what the campaign already is appends nothing.
+      if (events.length === 0) return view(state!);
       try {
         await this.deps.store.append(
           streamName,

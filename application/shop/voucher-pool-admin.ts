@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { streams, type PoolPricing, type PoolTerms } from '../../domain/shop/events.js';
+import { streams, type PoolDisplay, type PoolPricing, type PoolTerms } from '../../domain/shop/events.js';
 import { shopError } from '../../domain/shop/errors.js';
-import { assertValidDefinition, type PoolDefinition } from '../../domain/shop/pool-definition.js';
+import { assertValidDefinition, type PoolDefinition, type PoolValidity } from '../../domain/shop/pool-definition.js';
 import type { VoucherPool, VoucherPoolCommand, VoucherPoolState } from '../../domain/shop/voucher-pool.js';
 import type { Clock } from '../shared/clock.js';
 import type { CommandContext } from '../shared/command-handler.js';
 import type { EventStore } from '../shared/event-store.js';
 import type { NumericIdGenerator } from '../shared/ids.js';
+import { assertCategoryAssignable } from './category-admin.js';
 
 /**
  * Where pool commands run. PurchaseService.pools implements it: operators'
@@ -23,7 +24,11 @@ export interface PoolCommands {
 export interface VoucherPoolView {
   poolId: number;
   campaignId: number;
+  categoryId: number;
+  miniAppIds: string[];
   status: 'ACTIVE' | 'DELETED';
+  display: PoolDisplay;
+  validity: PoolValidity;
   pricing: PoolPricing;
   terms: PoolTerms;
   totalQuantity: number;
@@ -36,7 +41,11 @@ function view(pool: VoucherPool): VoucherPoolView {
   return {
     poolId: pool.poolId,
     campaignId: pool.campaignId,
+    categoryId: pool.categoryId,
+    miniAppIds: [...pool.miniAppIds],
     status: pool.status,
+    display: pool.display,
+    validity: pool.validity,
     pricing: pool.pricing,
     terms: pool.terms,
     totalQuantity: pool.totalQuantity,
@@ -46,17 +55,23 @@ function view(pool: VoucherPool): VoucherPoolView {
   };
 }
 
-/** Operators' voucher pool commands: create, restock, reprice, soft delete; answers from the pool aggregate. */
+/**
+ * Operators' voucher pool commands: create, restock, reprice, update (display,
+ * terms, category, mini apps, validity), soft delete; answers from the pool
+ * aggregate. A categoryId must name a created category once any exists
+ * (assertCategoryAssignable).
+ */
 export class VoucherPoolAdmin {
   constructor(private readonly deps: { store: EventStore; ids: NumericIdGenerator; clock: Clock; pools: PoolCommands }) {}
 
-  /** Validates, checks the campaign exists, then takes a pool id from the `voucherPool` sequence. */
+  /** Validates, checks the campaign and category exist, then takes a pool id from the `voucherPool` sequence. */
   async create(operator: string, definition: PoolDefinition): Promise<VoucherPoolView> {
     assertValidDefinition(definition);
     const campaign = await this.deps.store.readStream(streams.campaign(definition.campaignId));
     if (campaign.length === 0) {
       throw shopError('INVALID_POOL', `campaign ${definition.campaignId} does not exist`, { field: 'campaignId', reason: 'no such campaign' });
     }
+    await assertCategoryAssignable(this.deps.store, definition.categoryId);
     const [poolId] = await this.deps.ids.next('voucherPool');
     return this.run(operator, poolId!, (at) => ({ type: 'CreateVoucherPool', poolId: poolId!, at, ...definition }));
   }
@@ -73,6 +88,13 @@ export class VoucherPoolAdmin {
 
   reprice(operator: string, poolId: number, pricing: PoolPricing): Promise<VoucherPoolView> {
     return this.run(operator, poolId, (at) => ({ type: 'RepriceVoucherPool', pricing, at }));
+  }
+
+  /** `changes`: some of display, terms (both may be partial), categoryId, miniAppIds, validity. */
+  async update(operator: string, poolId: number, changes: unknown): Promise<VoucherPoolView> {
+    const categoryId = changes && typeof changes === 'object' ? (changes as { categoryId?: unknown }).categoryId : undefined;
+    if (typeof categoryId === 'number') await assertCategoryAssignable(this.deps.store, categoryId);
+    return this.run(operator, poolId, (at) => ({ type: 'UpdateVoucherPool', changes, at }));
   }
 
   delete(operator: string, poolId: number): Promise<VoucherPoolView> {
