@@ -7,6 +7,7 @@ import type { Express } from 'express';
 import type { Knex } from 'knex';
 import { createHttpApp } from './api/shared/http-app.js';
 import { buildOpenApiDocument } from './api/shared/openapi.js';
+import { catalogRouter } from './api/shop/catalog-router.js';
 import { operatorRouter } from './api/shop/operator-router.js';
 import { purchaseRouter } from './api/shop/purchase-router.js';
 import { shopRouter } from './api/shop/router.js';
@@ -15,6 +16,7 @@ import type { EventBus } from './application/shared/event-bus.js';
 import type { EventStore } from './application/shared/event-store.js';
 import { CampaignAdmin } from './application/shop/campaign-admin.js';
 import { CategoryAdmin } from './application/shop/category-admin.js';
+import { CatalogQueries } from './application/shop/catalog-queries.js';
 import { ShopCredentials } from './application/shop/credentials.js';
 import { MerchantAdmin } from './application/shop/merchant-admin.js';
 import { PurchaseService } from './application/shop/purchase-service.js';
@@ -30,11 +32,13 @@ import { migrate } from './infrastructure/shared/migrations/index.js';
 import { PostgresNumericIds } from './infrastructure/shared/numeric-ids.js';
 import { ProjectionRunner } from './infrastructure/shared/projection-runner.js';
 import type { Secrets } from './infrastructure/shared/secrets.js';
+import { PostgresCatalogReadModel } from './infrastructure/shop/catalog-read-model.js';
 import { AesGcmVoucherCodeCipher } from './infrastructure/shop/voucher-code-cipher.js';
+import { catalogProjector } from './projections/shop/catalog.js';
 import { reservationsProjector } from './projections/shop/reservations.js';
 import { voucherInventoryProjector } from './projections/shop/voucher-inventory.js';
 
-export const projectors = [reservationsProjector, voucherInventoryProjector];
+export const projectors = [reservationsProjector, voucherInventoryProjector, catalogProjector];
 
 export interface Container {
   config: Config;
@@ -49,6 +53,7 @@ export interface Container {
   pools: VoucherPoolAdmin;
   purchases: PurchaseService;
   credentials: ShopCredentials;
+  catalog: CatalogQueries;
   app: Express;
   /** Starts the background roles this process runs (relay, projectors, expiry sweep). */
   startBackground(): Promise<void>;
@@ -84,6 +89,7 @@ export async function buildContainer(options: { config: Config; databaseUrl: str
   });
   // Pool admin commands go through the purchase executor, which holds the hot pool states.
   const pools = new VoucherPoolAdmin({ store, ids, clock, pools: purchases.pools });
+  const catalog = new CatalogQueries({ readModel: new PostgresCatalogReadModel(knex), clock, dayUtcOffsetMinutes: config.SHOP_DAY_UTC_OFFSET_MINUTES });
 
   const relay = new Relay({ store, bus, knex, logger });
   const projections = new ProjectionRunner({ knex, store, bus, projectors, logger, clock });
@@ -93,7 +99,7 @@ export async function buildContainer(options: { config: Config; databaseUrl: str
     metrics: metricsRegistry,
     openApi: buildOpenApiDocument(),
     routers: [
-      { path: '/api/v1', router: shopRouter({ logger, routers: [purchaseRouter({ purchases, credentials })] }) },
+      { path: '/api/v1', router: shopRouter({ logger, routers: [purchaseRouter({ purchases, credentials }), catalogRouter({ catalog, credentials })] }) },
       { path: '/operator/v1', router: operatorRouter({ logger, operatorTokens: secrets.operatorTokens, merchants, campaigns, pools }) },
     ],
     ready: async () => {
@@ -119,6 +125,7 @@ export async function buildContainer(options: { config: Config; databaseUrl: str
     pools,
     purchases,
     credentials,
+    catalog,
     app,
     async startBackground() {
       // Projectors first, so a rebuild on start finishes before the relay feeds them.
