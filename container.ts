@@ -100,7 +100,7 @@ export async function buildContainer(options: { config: Config; databaseUrl: str
     openApi: buildOpenApiDocument(),
     routers: [
       { path: '/api/v1', router: shopRouter({ logger, routers: [purchaseRouter({ purchases, credentials }), catalogRouter({ catalog, credentials })] }) },
-      { path: '/operator/v1', router: operatorRouter({ logger, operatorTokens: secrets.operatorTokens, merchants, campaigns, pools }) },
+      { path: '/operator/v1', router: operatorRouter({ logger, operatorTokens: secrets.operatorTokens, merchants, campaigns, categories, pools }) },
     ],
     ready: async () => {
       const database = await knex

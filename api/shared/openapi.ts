@@ -21,6 +21,14 @@ import {
   registerMerchantBody,
 } from '../shop/operator-schemas.js';
 import {
+  campaignBannerBody,
+  categoryNameBody,
+  categorySchema,
+  updateCampaignBannerBody,
+  updateCampaignBody,
+  updatePoolBody,
+} from '../shop/operator-catalog-schemas.js';
+import {
   committedData,
   purchaseHeaders,
   releaseBody,
@@ -365,6 +373,124 @@ function registerShopOperator(registry: OpenAPIRegistry): void {
     responses: {
       200: success('The pool, DELETED', operatorSuccess(poolSchema)),
       ...operatorErrors(...operatorBase, badNumericId('poolId'), notFound('pool, or it is already deleted')),
+    },
+  });
+  route({
+    tag: 'Operator: voucher pools',
+    method: 'patch',
+    path: '/voucher-pools/{poolId}',
+    operationId: 'updateVoucherPool',
+    summary: "Change a pool's display, terms, category, mini apps or validity",
+    description: `One event per part that really changes; nothing when nothing does. New terms govern the next reserves. Once any category exists, \`categoryId\` must name one.${actor} ${poolChange}`,
+    request: { params: poolParams, ...body(updatePoolBody) },
+    responses: {
+      200: success('The pool as it now is', operatorSuccess(poolSchema)),
+      ...operatorErrors(...operatorBase, ...operatorBody, badNumericId('poolId'), notFound('pool, or it is deleted')),
+    },
+  });
+
+  const endedConflict: ErrorCase = [409, 'OPS-CONFLICT', 'the campaign has ENDED and can no longer change'];
+  route({
+    tag: 'Operator: campaigns',
+    method: 'patch',
+    path: '/campaigns/{campaignId}',
+    operationId: 'updateCampaign',
+    summary: "Change a campaign's details: name, description, tag, display priority, theme, window, presale",
+    description: `Only the fields given change; nothing is appended when nothing changes.${actor}`,
+    request: { params: campaignParams, ...body(updateCampaignBody) },
+    responses: {
+      200: success('The campaign as it now is', operatorSuccess(campaignSchema)),
+      ...operatorErrors(...operatorBase, ...operatorBody, badNumericId('campaignId'), notFound('campaign'), endedConflict),
+    },
+  });
+  const bannerParams = z.object({ campaignId: positiveId, bannerId: positiveId });
+  route({
+    tag: 'Operator: campaigns',
+    method: 'post',
+    path: '/campaigns/{campaignId}/banners',
+    operationId: 'addCampaignBanner',
+    summary: 'Add a banner to a campaign',
+    description: `The banner gets a new id (in the answer's \`banners\`).${actor}`,
+    request: { params: campaignParams, ...body(campaignBannerBody) },
+    responses: {
+      201: success('The campaign with the banner', operatorSuccess(campaignSchema)),
+      ...operatorErrors(...operatorBase, ...operatorBody, badNumericId('campaignId'), notFound('campaign'), endedConflict),
+    },
+  });
+  route({
+    tag: 'Operator: campaigns',
+    method: 'patch',
+    path: '/campaigns/{campaignId}/banners/{bannerId}',
+    operationId: 'updateCampaignBanner',
+    summary: 'Change some fields of a banner',
+    request: { params: bannerParams, ...body(updateCampaignBannerBody) },
+    responses: {
+      200: success('The campaign as it now is', operatorSuccess(campaignSchema)),
+      ...operatorErrors(...operatorBase, ...operatorBody, badNumericId('campaignId or bannerId'), notFound('campaign or banner'), endedConflict),
+    },
+  });
+  route({
+    tag: 'Operator: campaigns',
+    method: 'delete',
+    path: '/campaigns/{campaignId}/banners/{bannerId}',
+    operationId: 'removeCampaignBanner',
+    summary: 'Remove a banner',
+    description: actor.trim(),
+    request: { params: bannerParams },
+    responses: {
+      200: success('The campaign without the banner', operatorSuccess(campaignSchema)),
+      ...operatorErrors(...operatorBase, badNumericId('campaignId or bannerId'), notFound('campaign or banner'), endedConflict),
+    },
+  });
+
+  const categoryParams = z.object({ categoryId: positiveId });
+  route({
+    tag: 'Operator: voucher categories',
+    method: 'post',
+    path: '/voucher-categories',
+    operationId: 'createVoucherCategory',
+    summary: 'Create a voucher category',
+    description: `Its id is what pools give as \`categoryId\` and the shop filters on (\`categoryIds\`). Once one category exists, pools must name an existing one.${actor}`,
+    request: body(categoryNameBody),
+    responses: {
+      201: success('Created', operatorSuccess(categorySchema)),
+      ...operatorErrors(...operatorBase, ...operatorBody),
+    },
+  });
+  route({
+    tag: 'Operator: voucher categories',
+    method: 'get',
+    path: '/voucher-categories',
+    operationId: 'listVoucherCategories',
+    summary: 'Every voucher category, in creation order',
+    responses: {
+      200: success('The categories', operatorSuccess(z.array(categorySchema))),
+      ...operatorErrors(...operatorBase),
+    },
+  });
+  route({
+    tag: 'Operator: voucher categories',
+    method: 'get',
+    path: '/voucher-categories/{categoryId}',
+    operationId: 'getVoucherCategory',
+    summary: 'A voucher category',
+    request: { params: categoryParams },
+    responses: {
+      200: success('The category', operatorSuccess(categorySchema)),
+      ...operatorErrors(...operatorBase, badNumericId('categoryId'), notFound('category')),
+    },
+  });
+  route({
+    tag: 'Operator: voucher categories',
+    method: 'patch',
+    path: '/voucher-categories/{categoryId}',
+    operationId: 'renameVoucherCategory',
+    summary: 'Rename a voucher category',
+    description: actor.trim(),
+    request: { params: categoryParams, ...body(categoryNameBody) },
+    responses: {
+      200: success('The category as it now is', operatorSuccess(categorySchema)),
+      ...operatorErrors(...operatorBase, ...operatorBody, badNumericId('categoryId'), notFound('category')),
     },
   });
 }

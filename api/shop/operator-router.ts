@@ -2,6 +2,7 @@ import express, { Router, type ErrorRequestHandler, type Request, type RequestHa
 import type { z } from 'zod';
 import { isDomainError } from '../../domain/shared/errors.js';
 import type { CampaignAdmin } from '../../application/shop/campaign-admin.js';
+import type { CategoryAdmin } from '../../application/shop/category-admin.js';
 import type { MerchantAdmin } from '../../application/shop/merchant-admin.js';
 import type { VoucherPoolAdmin } from '../../application/shop/voucher-pool-admin.js';
 import type { Logger } from '../../infrastructure/shared/logger.js';
@@ -15,10 +16,11 @@ import {
   poolPricingSchema,
   registerMerchantBody,
 } from './operator-schemas.js';
+import { campaignBannerBody, categoryNameBody, updateCampaignBannerBody, updateCampaignBody, updatePoolBody } from './operator-catalog-schemas.js';
 
 /**
  * The shop's operator API (/operator/v1): merchants and their API keys,
- * campaigns, voucher pools. Event-sourced through the application services;
+ * voucher categories, campaigns and their banners, voucher pools. Event-sourced through the application services;
  * the authenticated operator is recorded as the actor of every change.
  * Envelope {code, message, data}; codes in docs/shop-api.md.
  */
@@ -27,6 +29,7 @@ export interface OperatorDeps {
   operatorTokens: { name: string; token: string }[];
   merchants: MerchantAdmin;
   campaigns: CampaignAdmin;
+  categories: CategoryAdmin;
   pools: VoucherPoolAdmin;
 }
 
@@ -47,7 +50,7 @@ function send(res: Response, status: number, code: string, message: string, data
 
 function statusOf(domainCode: string): [number, string] {
   if (domainCode.endsWith('_NOT_FOUND')) return [404, 'OPS-NOT-FOUND'];
-  if (domainCode.endsWith('_EXISTS') || domainCode === 'INVALID_STATUS_TRANSITION') return [409, 'OPS-CONFLICT'];
+  if (domainCode.endsWith('_EXISTS') || domainCode === 'INVALID_STATUS_TRANSITION' || domainCode === 'CAMPAIGN_ENDED') return [409, 'OPS-CONFLICT'];
   return [400, 'OPS-REQ-001'];
 }
 
@@ -125,6 +128,23 @@ export function operatorRouter(deps: OperatorDeps): Router {
   );
 
   router.post(
+    '/voucher-categories',
+    route(async (req, res) => ok(res, await deps.categories.create(op(res), parseBody(categoryNameBody, req)), 201)),
+  );
+  router.get(
+    '/voucher-categories',
+    route(async (_req, res) => ok(res, await deps.categories.list())),
+  );
+  router.get(
+    '/voucher-categories/:categoryId',
+    route(async (req, res) => ok(res, await deps.categories.get(numericParam(req, 'categoryId')))),
+  );
+  router.patch(
+    '/voucher-categories/:categoryId',
+    route(async (req, res) => ok(res, await deps.categories.rename(op(res), numericParam(req, 'categoryId'), parseBody(categoryNameBody, req).name))),
+  );
+
+  router.post(
     '/campaigns',
     route(async (req, res) => ok(res, await deps.campaigns.create(op(res), parseBody(createCampaignBody, req)), 201)),
   );
@@ -135,6 +155,27 @@ export function operatorRouter(deps: OperatorDeps): Router {
   router.post(
     '/campaigns/:campaignId/status',
     route(async (req, res) => ok(res, await deps.campaigns.changeStatus(op(res), numericParam(req, 'campaignId'), parseBody(campaignStatusBody, req).status))),
+  );
+  router.patch(
+    '/campaigns/:campaignId',
+    route(async (req, res) => ok(res, await deps.campaigns.updateDetails(op(res), numericParam(req, 'campaignId'), parseBody(updateCampaignBody, req)))),
+  );
+  router.post(
+    '/campaigns/:campaignId/banners',
+    route(async (req, res) => ok(res, await deps.campaigns.addBanner(op(res), numericParam(req, 'campaignId'), parseBody(campaignBannerBody, req)), 201)),
+  );
+  router.patch(
+    '/campaigns/:campaignId/banners/:bannerId',
+    route(async (req, res) =>
+      ok(
+        res,
+        await deps.campaigns.updateBanner(op(res), numericParam(req, 'campaignId'), numericParam(req, 'bannerId'), parseBody(updateCampaignBannerBody, req)),
+      ),
+    ),
+  );
+  router.delete(
+    '/campaigns/:campaignId/banners/:bannerId',
+    route(async (req, res) => ok(res, await deps.campaigns.removeBanner(op(res), numericParam(req, 'campaignId'), numericParam(req, 'bannerId')))),
   );
 
   router.post(
@@ -152,6 +193,10 @@ export function operatorRouter(deps: OperatorDeps): Router {
   router.post(
     '/voucher-pools/:poolId/pricing',
     route(async (req, res) => ok(res, await deps.pools.reprice(op(res), numericParam(req, 'poolId'), parseBody(poolPricingSchema, req, 'pricing')))),
+  );
+  router.patch(
+    '/voucher-pools/:poolId',
+    route(async (req, res) => ok(res, await deps.pools.update(op(res), numericParam(req, 'poolId'), parseBody(updatePoolBody, req)))),
   );
   router.delete(
     '/voucher-pools/:poolId',

@@ -85,6 +85,7 @@ describe('OpenAPI document and /docs', () => {
           operatorTokens: [],
           merchants: container.merchants,
           campaigns: container.campaigns,
+          categories: container.categories,
           pools: container.pools,
         }),
       );
