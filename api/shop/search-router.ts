@@ -1,0 +1,71 @@
+import { Router, type Request } from 'express';
+import type { ShopCredentials } from '../../application/shop/credentials.js';
+import { minimumKeywordLength, searchPageSize, type VoucherSearch } from '../../application/shop/voucher-search.js';
+import { keywordLength, searchTerms } from '../../domain/shop/vietnamese-text.js';
+import { shopAuth, type ShopCallerLocals } from './auth.js';
+import { ShopHttpError, sendShopSuccess } from './envelope.js';
+import { channelParam, pageParams, tagParams } from './query-params.js';
+
+/** Limits of this service (docs/shop-search.md): a longer keyword is refused with SHOP-REQ-001. */
+export const keywordLimits = { maxLength: 200, maxWords: 10 };
+
+const refuse = (message: string) => new ShopHttpError(400, 'SHOP-REQ-001', message);
+
+/**
+ * Every value of the raw query parameter `name`, percent-decoded as UTF-8
+ * (RFC 3986; '+' is a space). Read from the raw URL because express's query
+ * parser keeps a malformed sequence as it is instead of refusing it.
+ */
+function rawParam(req: Request, name: string): string[] {
+  const at = req.originalUrl.indexOf('?');
+  if (at < 0) return [];
+  const decode = (part: string) => decodeURIComponent(part.replace(/\+/g, ' '));
+  const values: string[] = [];
+  for (const pair of req.originalUrl.slice(at + 1).split('&')) {
+    const eq = pair.indexOf('=');
+    const [key, value] = eq < 0 ? [pair, ''] : [pair.slice(0, eq), pair.slice(eq + 1)];
+    let decodedKey: string;
+    try {
+      decodedKey = decode(key);
+    } catch {
+      continue; // not a name we read
+    }
+    if (decodedKey !== name) continue;
+    try {
+      values.push(decode(value));
+    } catch {
+      throw refuse(`${name} must be percent-encoded UTF-8`);
+    }
+  }
+  return values;
+}
+
+/** q: required, at least minimumKeywordLength code points after trimming and NFC (else SHOP-VOU-002), within keywordLimits. */
+function keywordParam(req: Request): string {
+  const values = rawParam(req, 'q');
+  if (values.length > 1) throw refuse('q must be sent once');
+  const q = values[0] ?? '';
+  const length = keywordLength(q);
+  if (length < minimumKeywordLength) throw new ShopHttpError(400, 'SHOP-VOU-002', `q must be at least ${minimumKeywordLength} characters`);
+  if (length > keywordLimits.maxLength) throw refuse(`q must be at most ${keywordLimits.maxLength} characters`);
+  if (searchTerms(q).length > keywordLimits.maxWords) throw refuse(`q must hold at most ${keywordLimits.maxWords} words`);
+  return q;
+}
+
+/** Endpoint 3 of the shop interface: GET /vouchers/search. */
+export function searchRouter(deps: { search: VoucherSearch; credentials: ShopCredentials }): Router {
+  const router = Router();
+  router.get('/vouchers/search', shopAuth(deps.credentials, { requireUser: false }), (req, res, next) => {
+    const caller = res.locals.caller as ShopCallerLocals;
+    Promise.resolve()
+      .then(() =>
+        deps.search.search(
+          { q: keywordParam(req), tags: tagParams(req), channel: channelParam(req), ...pageParams(req, searchPageSize) },
+          { merchantId: caller.merchantId, userId: caller.userId },
+        ),
+      )
+      .then((page) => sendShopSuccess(res, page))
+      .catch(next);
+  });
+  return router;
+}

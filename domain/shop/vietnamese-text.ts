@@ -1,0 +1,98 @@
+/**
+ * Text as the voucher search compares it. Vietnamese is written with
+ * diacritics that users often leave out when they type ("khuyen mai" for
+ * "khuyến mãi"), and the same letter can arrive composed (NFC) or decomposed
+ * (NFD). Two forms of every searched text are kept:
+ *   - words:  lower case, NFC, diacritics kept   ("điện thoại")
+ *   - folded: lower case, diacritics removed, đ → d   ("dien thoai")
+ * Both are words separated by single spaces: anything that is not a letter
+ * or digit separates words.
+ */
+
+const separators = /[^\p{L}\p{M}\p{N}]+/gu;
+const combiningMarks = /\p{M}/gu;
+// Đ/đ carry a stroke, not a combining mark, so NFD leaves them alone.
+const strokedD = /[đĐ]/gu;
+
+function words(text: string): string {
+  return text.replace(separators, ' ').trim();
+}
+
+/** Lower case, NFC, diacritics kept, words separated by single spaces. */
+export function lowercaseWords(text: string): string {
+  return words(text.normalize('NFC').toLowerCase().normalize('NFC'));
+}
+
+/** Lower case without diacritics (đ → d), words separated by single spaces. */
+export function fold(text: string): string {
+  return words(text.toLowerCase().normalize('NFD').replace(combiningMarks, '').replace(strokedD, 'd'));
+}
+
+/** Length of a search keyword as the shop counts it: Unicode code points of the trimmed NFC text. */
+export function keywordLength(q: string): number {
+  return [...q.trim().normalize('NFC')].length;
+}
+
+/** Typo tolerance applies to words of at least this many letters. */
+export const typoTolerantLength = 5;
+
+/** One word of a search keyword. */
+export interface SearchTerm {
+  /** As typed, lower case with its diacritics (NFC): finds the very spelling. */
+  typed: string;
+  /** Folded: finds every spelling with or without diacritics. */
+  folded: string;
+  /** A word of only letters, at least typoTolerantLength of them: may match a word one edit away. */
+  typoTolerant: boolean;
+}
+
+/** The words of a search keyword, in order, each once. */
+export function searchTerms(q: string): SearchTerm[] {
+  const terms = new Map<string, SearchTerm>();
+  for (const typed of lowercaseWords(q).split(' ')) {
+    const folded = fold(typed);
+    if (folded === '' || terms.has(typed)) continue; // '' : a stray combining mark
+    terms.set(typed, { typed, folded, typoTolerant: isTypoTolerant(folded) });
+  }
+  return [...terms.values()];
+}
+
+/** A folded word of letters only, long enough to forgive a typo in. */
+export function isTypoTolerant(folded: string): boolean {
+  return [...folded].length >= typoTolerantLength && /^\p{L}+$/u.test(folded);
+}
+
+/**
+ * The word with one letter left out, each way. Two words within one typo of
+ * each other share one of these keys or one is the other's key, which lets
+ * an index find typo candidates without comparing against every word.
+ */
+export function deletionKeys(word: string): string[] {
+  const letters = [...word];
+  return [...new Set(letters.map((_, i) => [...letters.slice(0, i), ...letters.slice(i + 1)].join('')))];
+}
+
+/**
+ * True when `a` and `b` differ by at most one typo: one letter inserted,
+ * deleted or replaced, or two adjacent letters swapped.
+ */
+export function withinOneTypo(a: string, b: string): boolean {
+  const x = [...a];
+  const y = [...b];
+  if (Math.abs(x.length - y.length) > 1) return false;
+  let i = 0;
+  while (i < x.length && i < y.length && x[i] === y[i]) i++;
+  if (i === x.length && i === y.length) return true;
+  const rest = (p: number, q: number) => x.slice(p).join('') === y.slice(q).join('');
+  if (x.length === y.length) return rest(i + 1, i + 1) || (x[i] === y[i + 1] && x[i + 1] === y[i] && rest(i + 2, i + 2));
+  return x.length > y.length ? rest(i + 1, i) : rest(i, i + 1);
+}
+
+/**
+ * The distinct words of folded text that a typo-tolerant keyword word can
+ * match (letters only, at least one letter fewer than typoTolerantLength):
+ * the vocabulary the search looks typo candidates up in.
+ */
+export function typoVocabulary(folded: string): string[] {
+  return [...new Set(folded.split(' '))].filter((w) => [...w].length >= typoTolerantLength - 1 && /^\p{L}+$/u.test(w));
+}

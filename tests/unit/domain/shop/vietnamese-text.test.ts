@@ -1,0 +1,194 @@
+import { expect } from 'chai';
+import {
+  deletionKeys,
+  fold,
+  isTypoTolerant,
+  keywordLength,
+  lowercaseWords,
+  searchTerms,
+  typoVocabulary,
+  withinOneTypo,
+} from '../../../../domain/shop/vietnamese-text.js';
+
+const nfd = (s: string) => s.normalize('NFD');
+
+describe('Vietnamese search text', () => {
+  describe('fold', () => {
+    const cases: [string, string][] = [
+      ['khuyến mãi', 'khuyen mai'],
+      ['Điện thoại', 'dien thoai'],
+      ['ĐỒNG HỒ THÔNG MINH', 'dong ho thong minh'],
+      ['Cà phê sữa đá', 'ca phe sua da'],
+      ['Phở bò tái', 'pho bo tai'],
+      ['Bánh mì Huỳnh Hoa', 'banh mi huynh hoa'],
+      ['Thế Giới Di Động', 'the gioi di dong'],
+      ['Trà sữa trân châu', 'tra sua tran chau'],
+      ['Ưu đãi độc quyền', 'uu dai doc quyen'],
+      ['Nước ép ổi', 'nuoc ep oi'],
+      ['Gỏi cuốn, chả giò & nem rán', 'goi cuon cha gio nem ran'],
+      ['Kem chống nắng SPF50+', 'kem chong nang spf50'],
+      ['Voucher 100.000đ', 'voucher 100 000d'],
+      ['  ờ   ừ  ', 'o u'],
+      ["McDonald's", 'mcdonald s'],
+      ['Tết Nguyên Đán 2026!!!', 'tet nguyen dan 2026'],
+      ['Hà Nội – Thành phố Hồ Chí Minh', 'ha noi thanh pho ho chi minh'],
+      ['Ỷ Ỵ Ỹ ỷ ỵ ỹ', 'y y y y y y'],
+      ['Ấp Ắp Ặp Ẫp Ẵp', 'ap ap ap ap ap'],
+      ['', ''],
+      ['!!!', ''],
+    ];
+    for (const [text, folded] of cases) {
+      it(`given "${text}", when folded, then it is "${folded}"`, () => {
+        expect(fold(text)).to.equal(folded);
+      });
+    }
+
+    it('given the same words composed (NFC) and decomposed (NFD), when folded, then both give the same text', () => {
+      for (const [text, folded] of cases) expect(fold(nfd(text)), text).to.equal(folded);
+    });
+
+    it('given đ and Đ, when folded, then both become d (they carry a stroke, not a combining mark)', () => {
+      expect(fold('đ Đ đường ĐƯỜNG')).to.equal('d d duong duong');
+    });
+
+    it('given letters of other scripts, when folded, then they are kept as words', () => {
+      expect(fold('Crème brûlée 東京 café')).to.equal('creme brulee 東京 cafe');
+    });
+  });
+
+  describe('lowercaseWords', () => {
+    it('given mixed case with diacritics, when normalised, then the diacritics stay and the case goes', () => {
+      expect(lowercaseWords('KHUYẾN MÃI Điện Thoại')).to.equal('khuyến mãi điện thoại');
+    });
+
+    it('given decomposed input, when normalised, then it comes out composed (NFC)', () => {
+      const out = lowercaseWords(nfd('Khuyến Mãi'));
+      expect(out).to.equal('khuyến mãi');
+      expect(out).to.equal(out.normalize('NFC'));
+    });
+
+    it('given punctuation and runs of spaces, when normalised, then words are separated by single spaces', () => {
+      expect(lowercaseWords('  Giảm 50%  —  toàn quốc!  ')).to.equal('giảm 50 toàn quốc');
+    });
+  });
+
+  describe('keywordLength', () => {
+    it('given a composed letter, when counted, then it is one character', () => {
+      expect(keywordLength('ế')).to.equal(1);
+    });
+
+    it('given a decomposed letter (base + marks), when counted, then it is one character after NFC', () => {
+      expect(nfd('ế').length).to.equal(3);
+      expect(keywordLength(nfd('ế'))).to.equal(1);
+    });
+
+    it('given surrounding spaces, when counted, then they do not count', () => {
+      expect(keywordLength('  a  ')).to.equal(1);
+      expect(keywordLength(' ab ')).to.equal(2);
+    });
+
+    it('given an astral character, when counted, then it is one code point', () => {
+      expect(keywordLength('😀')).to.equal(1);
+    });
+  });
+
+  describe('searchTerms', () => {
+    it('given a keyword with diacritics, when split, then each word keeps its typed form and gets its folded form', () => {
+      expect(searchTerms('Khuyến MÃI')).to.deep.equal([
+        { typed: 'khuyến', folded: 'khuyen', typoTolerant: true },
+        { typed: 'mãi', folded: 'mai', typoTolerant: false },
+      ]);
+    });
+
+    it('given a decomposed keyword, when split, then the typed form is composed', () => {
+      expect(searchTerms(nfd('điện thoại')).map((t) => t.typed)).to.deep.equal(['điện', 'thoại']);
+    });
+
+    it('given a repeated word, when split, then it is kept once', () => {
+      expect(searchTerms('ca ca CA').map((t) => t.typed)).to.deep.equal(['ca']);
+    });
+
+    it('given only punctuation, when split, then there is no term', () => {
+      expect(searchTerms('!?')).to.deep.equal([]);
+    });
+
+    it('given a stray combining mark, when split, then it is no term', () => {
+      expect(searchTerms('\u0301 pho').map((t) => t.folded)).to.deep.equal(['pho']);
+    });
+
+    it('given words with digits or under five letters, when split, then they are not typo tolerant', () => {
+      expect(searchTerms('50000 voucher pho iphone15').map((t) => [t.folded, t.typoTolerant])).to.deep.equal([
+        ['50000', false],
+        ['voucher', true],
+        ['pho', false],
+        ['iphone15', false],
+      ]);
+    });
+  });
+
+  describe('isTypoTolerant', () => {
+    it('counts folded letters: five or more letters only', () => {
+      expect(isTypoTolerant('phone')).to.equal(true);
+      expect(isTypoTolerant('pho')).to.equal(false);
+      expect(isTypoTolerant('ipho')).to.equal(false);
+      expect(isTypoTolerant('12345')).to.equal(false);
+    });
+  });
+
+  describe('typoVocabulary', () => {
+    it('given folded text, when listed, then it keeps the distinct letter-only words a typo-tolerant keyword can reach (four letters or more)', () => {
+      expect(typoVocabulary('dien thoai samsung 100000d dien thoai pho')).to.deep.equal(['dien', 'thoai', 'samsung']);
+    });
+  });
+
+  describe('withinOneTypo', () => {
+    const yes: [string, string, string][] = [
+      ['samsung', 'samsung', 'the same word'],
+      ['samsong', 'samsung', 'one letter replaced'],
+      ['samsung', 'samsungg', 'one letter inserted'],
+      ['samsung', 'samung', 'one letter deleted'],
+      ['smasung', 'samsung', 'two adjacent letters swapped'],
+      ['xamsung', 'samsung', 'the first letter replaced'],
+      ['samsunx', 'samsung', 'the last letter replaced'],
+      ['amsung', 'samsung', 'the first letter missing'],
+      ['samsnug', 'samsung', 'the last two letters but one swapped'],
+    ];
+    for (const [a, b, why] of yes) {
+      it(`given ${a} and ${b} (${why}), then they are within one typo`, () => {
+        expect(withinOneTypo(a, b)).to.equal(true);
+        expect(withinOneTypo(b, a)).to.equal(true);
+      });
+    }
+
+    const no: [string, string, string][] = [
+      ['sasmnug', 'samsung', 'two swaps'],
+      ['samsu', 'samsung', 'two letters missing'],
+      ['abxcd', 'abcyd', 'one deleted and another inserted'],
+      ['samgusn', 'samsung', 'letters moved two apart'],
+    ];
+    for (const [a, b, why] of no) {
+      it(`given ${a} and ${b} (${why}), then they are not within one typo`, () => {
+        expect(withinOneTypo(a, b)).to.equal(false);
+        expect(withinOneTypo(b, a)).to.equal(false);
+      });
+    }
+  });
+
+  describe('deletionKeys', () => {
+    it('given a word, when keyed, then each key leaves out one letter, each key once', () => {
+      expect(deletionKeys('phoo')).to.deep.equal(['hoo', 'poo', 'pho']);
+    });
+
+    it('given two words one typo apart, then they share a key or one is a key of the other', () => {
+      const reach = (a: string, b: string) =>
+        a === b || deletionKeys(a).includes(b) || deletionKeys(b).includes(a) || deletionKeys(a).some((k) => deletionKeys(b).includes(k));
+      for (const [a, b] of [
+        ['samsong', 'samsung'],
+        ['samsungg', 'samsung'],
+        ['samung', 'samsung'],
+        ['smasung', 'samsung'],
+      ] as const)
+        expect(reach(a, b), `${a} ${b}`).to.equal(true);
+    });
+  });
+});
