@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { DuplicateEventIdError, type EventToAppend, type RecordedEvent, type StreamWrite } from '../../application/shared/event-store.js';
+import {
+  DuplicateEventIdError,
+  WrongExpectedVersionError,
+  type EventToAppend,
+  type RecordedEvent,
+  type StreamWrite,
+} from '../../application/shared/event-store.js';
 import { migrate } from '../../infrastructure/shared/migrations/index.js';
+import { appendParameters, appendStatement } from '../../infrastructure/shared/eventstore/append-statement.js';
 import { createEventStore } from '../../infrastructure/shared/eventstore/create-event-store.js';
 import { PostgresEventStore } from '../../infrastructure/shared/eventstore/postgres-event-store.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
@@ -96,35 +103,143 @@ describe('PostgresEventStore (PostgreSQL specifics)', () => {
     await subscription.stop();
   });
 
-  it('writes a flash-sale batch (one hot stream, hundreds of new streams) in a bounded number of round trips', async () => {
-    const pool = `voucherPool-${randomUUID()}`;
-    await store.append(pool, [event('VoucherPoolCreated')], 'no_stream');
-    const writes: StreamWrite[] = [{ streamName: pool, events: Array.from({ length: 300 }, () => event('VoucherReserved')), expectedVersion: 0 }];
-    for (let i = 0; i < 600; i++) {
-      writes.push({ streamName: `shopReservation-${randomUUID()}`, events: [event('ShopReservationPlaced')], expectedVersion: 'no_stream' });
+  /** One flash-sale batch: `reservations` events on an existing pool, three new single-event streams per reservation. */
+  function flashSaleBatch(pool: string, revision: number, reservations: number): StreamWrite[] {
+    const writes: StreamWrite[] = [
+      { streamName: pool, events: Array.from({ length: reservations }, () => event('VoucherStockReserved')), expectedVersion: revision },
+    ];
+    for (let i = 0; i < reservations; i++) {
+      for (const category of ['shopReservation', 'shopOrder', 'shopIdempotency']) {
+        writes.push({ streamName: `${category}-${randomUUID()}`, events: [event(`${category}Claimed`)], expectedVersion: 'no_stream' });
+      }
     }
-    const queries: string[] = [];
-    const count = (q: { sql: string }) => queries.push(q.sql);
-    db.knex.on('query', count);
+    return writes;
+  }
 
-    const results = await store.appendMany(writes);
+  describe('a flash-sale batch (one hot stream, hundreds of new streams)', () => {
+    it('is written in three round trips: BEGIN, one statement, COMMIT', async () => {
+      const pool = `voucherPool-${randomUUID()}`;
+      await store.append(pool, [event('VoucherPoolCreated')], 'no_stream');
+      const writes = flashSaleBatch(pool, 0, 200);
+      const queries: string[] = [];
+      const count = (q: { sql: string }) => queries.push(q.sql);
+      db.knex.on('query', count);
 
-    db.knex.off('query', count);
-    expect(queries.length).to.be.at.most(4);
-    expect(results[0]!.nextExpectedVersion).to.equal(300);
-    expect(results.slice(1).every((r) => r.nextExpectedVersion === 0)).to.equal(true);
-    expect(await store.readStream(pool)).to.have.length(301);
+      const results = await store.appendMany(writes);
+
+      db.knex.off('query', count);
+      expect(queries.map((q) => q.trim().split(/\s+/)[0]!.toUpperCase())).to.deep.equal(['BEGIN;', 'WITH', 'COMMIT;']);
+      expect(results[0]!.nextExpectedVersion).to.equal(200);
+      expect(results.slice(1).every((r) => r.nextExpectedVersion === 0)).to.equal(true);
+    });
+
+    it('answers each write with the revision and global position of its last event, in the order given', async () => {
+      const pool = `voucherPool-${randomUUID()}`;
+      await store.append(pool, [event('VoucherPoolCreated')], 'no_stream');
+      const writes = flashSaleBatch(pool, 0, 50);
+
+      const results = await store.appendMany(writes);
+
+      for (const [i, write] of writes.entries()) {
+        const last = (await store.readStream(write.streamName)).at(-1)!;
+        expect([last.id, last.revision, last.position]).to.deep.equal([write.events.at(-1)!.id, results[i]!.nextExpectedVersion, results[i]!.position]);
+      }
+      expect((await store.readStream(pool)).map((e) => e.revision)).to.deep.equal(Array.from({ length: 51 }, (_, r) => r));
+      expect(results.slice(1).every((r, i) => results[i]!.position < r.position)).to.equal(true);
+    });
+
+    it('is planned linearly in its size, so PostgreSQL never JIT-compiles it however big', async () => {
+      const writes = flashSaleBatch(`voucherPool-${randomUUID()}`, 0, 5000);
+
+      const { rows } = await db.knex.raw<{ rows: { 'QUERY PLAN': [{ Plan: { 'Total Cost': number } }] }[] }>(
+        `EXPLAIN (FORMAT JSON) ${appendStatement}`,
+        appendParameters(writes),
+      );
+      const { rows: settings } = await db.knex.raw<{ rows: { jit_above_cost: string }[] }>(`SELECT current_setting('jit_above_cost') AS jit_above_cost`);
+
+      expect(rows[0]!['QUERY PLAN'][0].Plan['Total Cost']).to.be.below(Number(settings[0]!.jit_above_cost));
+    });
+
+    it('with a stale pool revision writes nothing: no event, no stream, the pool where it was', async () => {
+      const pool = `voucherPool-${randomUUID()}`;
+      await store.append(pool, [event('VoucherPoolCreated'), event('VoucherStockReserved')], 'no_stream');
+      const writes = flashSaleBatch(pool, 0, 20);
+
+      const error = await store.appendMany(writes).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+
+      expect(error).to.be.instanceOf(WrongExpectedVersionError);
+      expect([(error as WrongExpectedVersionError).streamName, (error as WrongExpectedVersionError).actual]).to.deep.equal([pool, 1]);
+      const { rows } = await db.knex.raw<{ rows: { count: string }[] }>(
+        'SELECT count(*)::text AS count FROM event_streams WHERE stream_name = ANY(?::text[])',
+        [writes.slice(1).map((w) => w.streamName)],
+      );
+      expect(rows[0]!.count).to.equal('0');
+      expect(await store.readStream(pool)).to.have.length(2);
+      expect((await store.appendMany(flashSaleBatch(pool, 1, 20)))[0]!.nextExpectedVersion).to.equal(21);
+    });
+
+    it('never deadlocks with a concurrent batch naming the same new streams in the opposite order: one wins, the other conflicts', async () => {
+      const rounds = Array.from({ length: 5 }, () => Array.from({ length: 300 }, () => `shopOrder-${randomUUID()}`));
+      const batch = (names: string[]): StreamWrite[] => names.map((streamName) => ({ streamName, events: [event()], expectedVersion: 'no_stream' }));
+
+      const outcomes = await Promise.all(
+        rounds.map((names) => Promise.allSettled([store.appendMany(batch(names)), store.appendMany(batch([...names].reverse()))])),
+      );
+
+      for (const pair of outcomes) {
+        expect(pair.filter((o) => o.status === 'fulfilled')).to.have.length(1);
+        expect(pair.filter((o) => o.status === 'rejected' && o.reason instanceof WrongExpectedVersionError)).to.have.length(1);
+      }
+    });
   });
 
-  it('applies several writes to one stream within a batch in order', async () => {
+  it('applies several writes to one stream within a batch in order, whatever their expected versions', async () => {
     const pool = `voucherPool-${randomUUID()}`;
     const results = await store.appendMany([
       { streamName: pool, events: [event(), event()], expectedVersion: 'no_stream' },
       { streamName: pool, events: [event()], expectedVersion: 1 },
+      { streamName: pool, events: [event()], expectedVersion: 'stream_exists' },
+      { streamName: `order-${randomUUID()}`, events: [event()], expectedVersion: 'any' },
+      { streamName: pool, events: [event(), event()], expectedVersion: 'any' },
     ]);
 
-    expect(results.map((r) => r.nextExpectedVersion)).to.deep.equal([1, 2]);
-    expect((await store.readStream(pool)).map((e) => e.revision)).to.deep.equal([0, 1, 2]);
+    expect(results.map((r) => r.nextExpectedVersion)).to.deep.equal([1, 2, 3, 0, 5]);
+    expect((await store.readStream(pool)).map((e) => e.revision)).to.deep.equal([0, 1, 2, 3, 4, 5]);
+  });
+
+  it('checks a later write to a stream against the revision the earlier writes of the batch left it at', async () => {
+    const pool = `voucherPool-${randomUUID()}`;
+    await store.append(pool, [event()], 'no_stream');
+
+    const error = await store
+      .appendMany([
+        { streamName: pool, events: [event(), event()], expectedVersion: 0 },
+        { streamName: pool, events: [event()], expectedVersion: 'no_stream' },
+      ])
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+
+    expect(error).to.be.instanceOf(WrongExpectedVersionError);
+    expect([(error as WrongExpectedVersionError).expected, (error as WrongExpectedVersionError).actual]).to.deep.equal(['no_stream', 2]);
+    expect(await store.readStream(pool)).to.have.length(1);
+  });
+
+  it('reports a wrong expected version rather than an event id stored elsewhere when both are wrong', async () => {
+    const taken = event();
+    await store.append(`order-${randomUUID()}`, [taken], 'no_stream');
+
+    const error = await store.append(`order-${randomUUID()}`, [taken], 'stream_exists').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+
+    expect(error).to.be.instanceOf(WrongExpectedVersionError);
+    expect((error as WrongExpectedVersionError).actual).to.equal(-1);
   });
 
   it('refuses an event id already stored in another stream', async () => {

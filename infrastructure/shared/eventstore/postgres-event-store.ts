@@ -13,6 +13,7 @@ import {
   type Subscription,
 } from '../../../application/shared/event-store.js';
 import { createLogger } from '../logger.js';
+import { appendParameters, appendStatement, type AppendRow } from './append-statement.js';
 import { backoff, handOver, pause, type SubscriptionLogger } from './hand-over.js';
 import { formatPosition, parsePosition } from './positions.js';
 import { assertValidWrites, expectedVersionHolds } from './write-validation.js';
@@ -74,10 +75,11 @@ interface StoredEvent {
 /**
  * The event store on PostgreSQL (schema: migration 0002_event_store).
  *
- * Appends lock the `event_streams` rows of the streams they write (in name
- * order, so concurrent batches cannot deadlock), check expected versions in
- * memory and insert every event of the batch with one statement: four round
- * trips per append or batch, whatever its size.
+ * An append or batch of any size is one statement in a transaction (three
+ * round trips with BEGIN and COMMIT; see append-statement.ts): it locks and
+ * advances the `event_streams` rows of the streams written (in name order, so
+ * concurrent batches cannot deadlock), checks every expected version and
+ * inserts the events only if all hold.
  *
  * The global log is ordered by (transaction id, sequence) and only read below
  * the oldest transaction still running on the server, so an event committed
@@ -132,61 +134,22 @@ export class PostgresEventStore implements EventStore {
 
   private async writeAtomically(writes: StreamWrite[]): Promise<AppendResult[]> {
     return this.knex.transaction(async (trx) => {
-      const revisions = await this.lockStreams(trx, writes);
-      const rows: object[] = [];
-      const planned: { nextExpectedVersion: number; lastId: string }[] = [];
-      for (const { streamName, events, expectedVersion } of writes) {
-        const actual = revisions.get(streamName)!;
-        if (!expectedVersionHolds(expectedVersion, actual)) throw new WrongExpectedVersionError(streamName, expectedVersion, actual);
-        events.forEach((event, i) =>
-          rows.push({
-            id: event.id.toLowerCase(),
-            streamName,
-            revision: actual + 1 + i,
-            type: event.type,
-            schemaVersion: event.schemaVersion ?? 1,
-            data: event.data ?? null,
-            metadata: event.metadata,
-          }),
-        );
-        revisions.set(streamName, actual + events.length);
-        planned.push({ nextExpectedVersion: actual + events.length, lastId: events[events.length - 1]!.id.toLowerCase() });
+      const { rows } = await trx.raw<{ rows: AppendRow[] }>(appendStatement, appendParameters(writes));
+      const { transaction_id, revisions_before, first_conflict, sequences } = rows[0]!;
+      if (first_conflict !== null) {
+        const { streamName, expectedVersion } = writes[first_conflict - 1]!;
+        throw new WrongExpectedVersionError(streamName, expectedVersion, Number(revisions_before[first_conflict - 1]));
       }
-      const streams = [...new Set(writes.map((w) => w.streamName))].map((name) => ({ stream_name: name, revision: revisions.get(name) }));
-      const { rows: inserted } = await trx.raw<{ rows: { id: string; transaction_id: string; transaction_sequence: string }[] }>(
-        `WITH appended AS (
-           INSERT INTO events (id, stream_name, revision, type, schema_version, data, metadata, transaction_sequence)
-           SELECT (e->>'id')::uuid, e->>'streamName', (e->>'revision')::bigint, e->>'type',
-                  (e->>'schemaVersion')::integer, e->'data', e->'metadata', nextval('event_transaction_sequence')
-           FROM (SELECT e FROM jsonb_array_elements(?::jsonb) WITH ORDINALITY AS input(e, ord) ORDER BY ord) AS ordered
-           RETURNING id, transaction_id, transaction_sequence
-         ), advanced AS (
-           UPDATE event_streams AS s SET revision = v.revision
-           FROM jsonb_to_recordset(?::jsonb) AS v(stream_name text, revision bigint)
-           WHERE s.stream_name = v.stream_name
-         )
-         SELECT id, transaction_id::text AS transaction_id, transaction_sequence::text AS transaction_sequence FROM appended`,
-        [JSON.stringify(rows), JSON.stringify(streams)],
-      );
-      const positions = new Map(inserted.map((r) => [r.id, formatPosition(r.transaction_id, r.transaction_sequence)]));
-      return planned.map(({ nextExpectedVersion, lastId }) => ({ nextExpectedVersion, position: positions.get(lastId)! }));
+      // Sequences grow in the order the events were given (see appendStatement).
+      let appended = 0;
+      return writes.map(({ events }, i) => {
+        appended += events.length;
+        return {
+          nextExpectedVersion: Number(revisions_before[i]) + events.length,
+          position: formatPosition(transaction_id, sequences[appended - 1]!),
+        };
+      });
     });
-  }
-
-  /**
-   * Locks the stream rows of a batch (creating missing ones at -1) in name
-   * order and returns their current revisions.
-   */
-  private async lockStreams(trx: Knex.Transaction, writes: StreamWrite[]): Promise<Map<string, number>> {
-    const names = [...new Set(writes.map((w) => w.streamName))].sort();
-    const { rows } = await trx.raw<{ rows: { stream_name: string; revision: number | string }[] }>(
-      `INSERT INTO event_streams AS s (stream_name, revision)
-       SELECT name, -1 FROM jsonb_array_elements_text(?::jsonb) WITH ORDINALITY AS input(name, ord) ORDER BY ord
-       ON CONFLICT (stream_name) DO UPDATE SET revision = s.revision
-       RETURNING stream_name, revision`,
-      [JSON.stringify(names)],
-    );
-    return new Map(rows.map((r) => [r.stream_name, Number(r.revision)]));
   }
 
   /**
