@@ -11,6 +11,7 @@ import { catalogRouter } from './api/shop/catalog-router.js';
 import { operatorRouter } from './api/shop/operator-router.js';
 import { purchaseRouter } from './api/shop/purchase-router.js';
 import { shopRouter } from './api/shop/router.js';
+import { searchRouter } from './api/shop/search-router.js';
 import { systemClock, type Clock } from './application/shared/clock.js';
 import type { EventBus } from './application/shared/event-bus.js';
 import type { EventStore } from './application/shared/event-store.js';
@@ -20,6 +21,7 @@ import { CatalogQueries } from './application/shop/catalog-queries.js';
 import { ShopCredentials } from './application/shop/credentials.js';
 import { MerchantAdmin } from './application/shop/merchant-admin.js';
 import { PurchaseService } from './application/shop/purchase-service.js';
+import { VoucherSearch } from './application/shop/voucher-search.js';
 import { VoucherPoolAdmin } from './application/shop/voucher-pool-admin.js';
 import type { Config } from './infrastructure/shared/config.js';
 import { createKnex } from './infrastructure/shared/database.js';
@@ -34,11 +36,13 @@ import { ProjectionRunner } from './infrastructure/shared/projection-runner.js';
 import type { Secrets } from './infrastructure/shared/secrets.js';
 import { PostgresCatalogReadModel } from './infrastructure/shop/catalog-read-model.js';
 import { AesGcmVoucherCodeCipher } from './infrastructure/shop/voucher-code-cipher.js';
+import { PostgresVoucherSearchReadModel } from './infrastructure/shop/voucher-search-read-model.js';
 import { catalogProjector } from './projections/shop/catalog.js';
 import { reservationsProjector } from './projections/shop/reservations.js';
 import { voucherInventoryProjector } from './projections/shop/voucher-inventory.js';
+import { voucherSearchProjector } from './projections/shop/voucher-search.js';
 
-export const projectors = [reservationsProjector, voucherInventoryProjector, catalogProjector];
+export const projectors = [reservationsProjector, voucherInventoryProjector, catalogProjector, voucherSearchProjector];
 
 export interface Container {
   config: Config;
@@ -54,6 +58,7 @@ export interface Container {
   purchases: PurchaseService;
   credentials: ShopCredentials;
   catalog: CatalogQueries;
+  search: VoucherSearch;
   app: Express;
   /** Starts the background roles this process runs (relay, projectors, expiry sweep). */
   startBackground(): Promise<void>;
@@ -90,6 +95,7 @@ export async function buildContainer(options: { config: Config; databaseUrl: str
   // Pool admin commands go through the purchase executor, which holds the hot pool states.
   const pools = new VoucherPoolAdmin({ store, ids, clock, pools: purchases.pools });
   const catalog = new CatalogQueries({ readModel: new PostgresCatalogReadModel(knex), clock, dayUtcOffsetMinutes: config.SHOP_DAY_UTC_OFFSET_MINUTES });
+  const search = new VoucherSearch({ readModel: new PostgresVoucherSearchReadModel(knex), catalog, clock });
 
   const relay = new Relay({ store, bus, knex, logger });
   const projections = new ProjectionRunner({ knex, store, bus, projectors, logger, clock });
@@ -99,7 +105,13 @@ export async function buildContainer(options: { config: Config; databaseUrl: str
     metrics: metricsRegistry,
     openApi: buildOpenApiDocument(),
     routers: [
-      { path: '/api/v1', router: shopRouter({ logger, routers: [purchaseRouter({ purchases, credentials }), catalogRouter({ catalog, credentials })] }) },
+      {
+        path: '/api/v1',
+        router: shopRouter({
+          logger,
+          routers: [purchaseRouter({ purchases, credentials }), searchRouter({ search, credentials }), catalogRouter({ catalog, credentials })],
+        }),
+      },
       { path: '/operator/v1', router: operatorRouter({ logger, operatorTokens: secrets.operatorTokens, merchants, campaigns, categories, pools }) },
     ],
     ready: async () => {
@@ -126,6 +138,7 @@ export async function buildContainer(options: { config: Config; databaseUrl: str
     purchases,
     credentials,
     catalog,
+    search,
     app,
     async startBackground() {
       // Projectors first, so a rebuild on start finishes before the relay feeds them.

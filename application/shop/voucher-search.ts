@@ -59,18 +59,24 @@ export interface VoucherSearchQuery extends PageRequest {
   channel: ShopChannel;
 }
 
+type SearchIds = Awaited<ReturnType<VoucherSearchReadModel['search']>>;
+
 interface CachedIds {
+  /** Of the read model the ids were read from. */
   version: string;
   /** Clock time (ms) of the search. */
   at: number;
-  ids: Promise<{ poolIds: number[]; total: number }>;
+  ids: Promise<SearchIds>;
+  /** A search to replace these ids is under way. */
+  refreshing: boolean;
 }
 
 export interface VoucherSearchOptions {
   /**
    * How long a page of results (pool ids and total) is reused while the read
-   * model has not changed; bounds how late a campaign window opening or
-   * closing shows (default 5 s; 0 disables the cache).
+   * model has not changed (default 5 s; 0 disables the cache). For up to as
+   * long again it is still answered while one search refreshes it, so a
+   * campaign window opening or closing shows at most twice this late.
    */
   cacheTtlMs?: number;
   /** Most cached pages (default 2000). */
@@ -81,6 +87,7 @@ export interface VoucherSearchOptions {
  * Searches, reusing the ranked ids of a page for identical searches while the
  * read model is unchanged: a popular keyword costs one small query instead of
  * a ranking over every match. Concurrent identical searches share one query.
+ * Vouchers are read afresh each time (stock, the caller's purchases).
  */
 export class VoucherSearch {
   private readonly cache: BoundedCache<string, CachedIds>;
@@ -104,20 +111,40 @@ export class VoucherSearch {
     return { content, page: { size: query.size, number: query.page, totalElements: total, totalPages: Math.ceil(total / query.size) } };
   }
 
-  private async rankedIds(terms: SearchTerm[], query: VoucherSearchQuery, now: Date): Promise<{ poolIds: number[]; total: number }> {
+  private async rankedIds(terms: SearchTerm[], query: VoucherSearchQuery, now: Date): Promise<SearchIds> {
     const offset = query.page * query.size;
     const run = async () => this.deps.readModel.search({ terms: await this.withTypos(terms), tags: query.tags, now, offset, limit: query.size });
     if (this.cacheTtlMs <= 0) return run();
     const key = JSON.stringify([terms.map((t) => t.typed), query.tags ?? null, offset, query.size]);
     const version = await this.version();
     const cached = this.cache.get(key);
-    if (cached && cached.version === version && now.getTime() - cached.at < this.cacheTtlMs && now.getTime() >= cached.at) return cached.ids;
-    const entry: CachedIds = { version, at: now.getTime(), ids: run() };
+    const age = cached && cached.version === version ? now.getTime() - cached.at : Infinity;
+    if (age >= 0 && age < this.cacheTtlMs) return cached!.ids;
+    if (age >= 0 && age < 2 * this.cacheTtlMs) {
+      // Still the same read model, only older than the TTL: answer from it while one search refreshes it.
+      const stale = cached!;
+      if (!stale.refreshing) {
+        stale.refreshing = true;
+        run().then(
+          (ids) => this.cache.set(key, { version, at: now.getTime(), ids: Promise.resolve(ids), refreshing: false }),
+          () => {
+            stale.refreshing = false;
+          },
+        );
+      }
+      return stale.ids;
+    }
+    return this.remember(key, version, now, run());
+  }
+
+  /** Caches the coming ids under `key`, for identical searches meanwhile too; forgets them if the search fails. */
+  private remember(key: string, version: string, now: Date, ids: Promise<SearchIds>): Promise<SearchIds> {
+    const entry: CachedIds = { version, at: now.getTime(), ids, refreshing: false };
     this.cache.set(key, entry);
-    entry.ids.catch(() => {
+    ids.catch(() => {
       if (this.cache.get(key) === entry) this.cache.delete(key);
     });
-    return entry.ids;
+    return ids;
   }
 
   private async withTypos(terms: SearchTerm[]): Promise<RankedTerm[]> {

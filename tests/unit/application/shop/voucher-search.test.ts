@@ -1,0 +1,164 @@
+import { expect } from 'chai';
+import { fixedClock } from '../../../../application/shared/clock.js';
+import type { ShopVoucherResponse } from '../../../../application/shop/catalog-queries.js';
+import { VoucherSearch, type VoucherSearchCriteria, type VoucherSearchReadModel } from '../../../../application/shop/voucher-search.js';
+
+/** An in-memory read model: answers `ids` for every search and records the criteria it was given. */
+class FakeReadModel implements VoucherSearchReadModel {
+  searches: VoucherSearchCriteria[] = [];
+  typoLookups: string[][] = [];
+  ids = [1, 2, 3];
+  current = 'v1';
+  vocabulary = new Map<string, string[]>();
+  failNext = false;
+  private held: (() => void)[] = [];
+  holding = false;
+
+  async search(criteria: VoucherSearchCriteria) {
+    this.searches.push(criteria);
+    if (this.holding) await new Promise<void>((resolve) => this.held.push(resolve));
+    if (this.failNext) {
+      this.failNext = false;
+      throw new Error('read model down');
+    }
+    return { poolIds: [...this.ids], total: 42 };
+  }
+
+  async typoCandidates(words: string[]) {
+    this.typoLookups.push(words);
+    return new Map(words.map((w) => [w, this.vocabulary.get(w) ?? []]));
+  }
+
+  async version() {
+    return this.current;
+  }
+
+  release() {
+    this.holding = false;
+    for (const resolve of this.held.splice(0)) resolve();
+  }
+}
+
+/** The catalog's vouchersByIds as far as the search needs it: the ids, in order, as vouchers. */
+const catalog = {
+  requests: [] as { ids: number[]; userId?: string }[],
+  async vouchersByIds(ids: number[], options: { userId?: string }) {
+    this.requests.push({ ids, userId: options.userId });
+    return ids.map((id) => ({ id }) as ShopVoucherResponse);
+  },
+};
+
+const caller = { merchantId: 'M1', userId: 'u1' };
+const query = (q: string, page = 0, size = 20) => ({ q, channel: 'APP' as const, page, size });
+const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('VoucherSearch', () => {
+  let readModel: FakeReadModel;
+  let clock: ReturnType<typeof fixedClock>;
+  let search: VoucherSearch;
+
+  beforeEach(() => {
+    readModel = new FakeReadModel();
+    clock = fixedClock('2026-06-01T00:00:00Z');
+    catalog.requests = [];
+    search = new VoucherSearch({ readModel, catalog, clock }, { cacheTtlMs: 5000 });
+  });
+
+  it('given a keyword, when searched, then the page holds the catalog vouchers of the ranked ids and the totals', async () => {
+    const page = await search.search(query('Khuyến Mãi', 1, 20), caller);
+    expect(page.content.map((v) => v.id)).to.deep.equal([1, 2, 3]);
+    expect(page.page).to.deep.equal({ size: 20, number: 1, totalElements: 42, totalPages: 3 });
+    expect(readModel.searches[0]).to.deep.include({ offset: 20, limit: 20, tags: undefined, now: clock.now() });
+    expect(readModel.searches[0]!.terms.map((t) => [t.typed, t.folded])).to.deep.equal([
+      ['khuyến', 'khuyen'],
+      ['mãi', 'mai'],
+    ]);
+    expect(catalog.requests).to.deep.equal([{ ids: [1, 2, 3], userId: 'u1' }]);
+  });
+
+  it('given a keyword without letters or digits, when searched, then nothing is found and the read model is not asked', async () => {
+    const page = await search.search(query('?!'), caller);
+    expect(page).to.deep.equal({ content: [], page: { size: 20, number: 0, totalElements: 0, totalPages: 0 } });
+    expect(readModel.searches).to.have.length(0);
+  });
+
+  it('given vocabulary words near a long word, when searched, then only those one typo away are its alternatives', async () => {
+    readModel.vocabulary.set('samsong', ['samsung', 'samsong', 'sasmung', 'samson']);
+    await search.search(query('samsong pho'), caller);
+    expect(readModel.typoLookups).to.deep.equal([['samsong']]); // "pho" is too short to forgive a typo
+    expect(readModel.searches[0]!.terms.map((t) => t.typos)).to.deep.equal([['samsung', 'samson'], []]);
+  });
+
+  describe('the result cache', () => {
+    it('given an identical search within the TTL and no change to the read model, then the ids are reused', async () => {
+      await search.search(query('highlands'), caller);
+      clock.advance(4999);
+      await search.search(query('highlands'), { merchantId: 'M1' });
+      expect(readModel.searches).to.have.length(1);
+      expect(catalog.requests).to.have.length(2); // vouchers are read afresh
+    });
+
+    it('given another page, tag or keyword spelling, then it is another search', async () => {
+      await search.search(query('highlands'), caller);
+      await search.search(query('highlands', 1), caller);
+      await search.search({ ...query('highlands'), tags: ['HOT_DEAL'] }, caller);
+      await search.search(query('highlánds'), caller);
+      expect(readModel.searches).to.have.length(4);
+    });
+
+    it('given the read model changed, then the next search reads it again', async () => {
+      await search.search(query('highlands'), caller);
+      readModel.current = 'v2';
+      readModel.ids = [9];
+      const page = await search.search(query('highlands'), caller);
+      expect(page.content.map((v) => v.id)).to.deep.equal([9]);
+      expect(readModel.searches).to.have.length(2);
+    });
+
+    it('given concurrent identical searches, then they share one read', async () => {
+      readModel.holding = true;
+      const pending = [search.search(query('highlands'), caller), search.search(query('highlands'), caller)];
+      await flush();
+      readModel.release();
+      await Promise.all(pending);
+      expect(readModel.searches).to.have.length(1);
+    });
+
+    it('given ids older than the TTL, then they answer once more while one search refreshes them', async () => {
+      await search.search(query('highlands'), caller);
+      clock.advance(6000);
+      readModel.ids = [7];
+      readModel.holding = true;
+      const stale = await search.search(query('highlands'), caller);
+      const alsoStale = await search.search(query('highlands'), caller);
+      expect(stale.content.map((v) => v.id)).to.deep.equal([1, 2, 3]);
+      expect(alsoStale.content.map((v) => v.id)).to.deep.equal([1, 2, 3]);
+      readModel.release();
+      await flush();
+      expect((await search.search(query('highlands'), caller)).content.map((v) => v.id)).to.deep.equal([7]);
+      expect(readModel.searches).to.have.length(2);
+    });
+
+    it('given ids older than twice the TTL, then the search waits for fresh ones', async () => {
+      await search.search(query('highlands'), caller);
+      clock.advance(10_000);
+      readModel.ids = [7];
+      expect((await search.search(query('highlands'), caller)).content.map((v) => v.id)).to.deep.equal([7]);
+    });
+
+    it('given a failed search, then the failure is not kept', async () => {
+      readModel.failNext = true;
+      let failure: unknown;
+      await search.search(query('highlands'), caller).catch((e: unknown) => (failure = e));
+      expect(failure).to.be.instanceOf(Error);
+      expect((await search.search(query('highlands'), caller)).content).to.have.length(3);
+    });
+
+    it('given a TTL of 0, then every search reads the read model', async () => {
+      search = new VoucherSearch({ readModel, catalog, clock }, { cacheTtlMs: 0 });
+      await search.search(query('highlands'), caller);
+      await search.search(query('highlands'), caller);
+      expect(readModel.searches).to.have.length(2);
+    });
+  });
+});
