@@ -48,8 +48,14 @@ export interface VoucherSearchReadModel {
    * share a deletion key): a superset, to be checked with withinOneTypo.
    */
   typoCandidates(words: string[]): Promise<Map<string, string[]>>;
-  /** Changes whenever the read model does: cached results of another version are not used. */
+  /** Changes whenever what the search finds changes through an event. */
   version(): Promise<string>;
+  /**
+   * The first moment after `after` at which a campaign that can be listed
+   * (ACTIVE, SELL) starts or ends, changing what is listed with no event;
+   * null if none will.
+   */
+  nextWindowChange(after: Date): Promise<Date | null>;
 }
 
 export interface VoucherSearchQuery extends PageRequest {
@@ -61,45 +67,39 @@ export interface VoucherSearchQuery extends PageRequest {
 
 type SearchIds = Awaited<ReturnType<VoucherSearchReadModel['search']>>;
 
-interface CachedIds {
-  /** Of the read model the ids were read from. */
+/** A stretch of time over which search results stay what they are: one read model version, no campaign window opening or closing. */
+interface Epoch {
   version: string;
-  /** Clock time (ms) of the search. */
-  at: number;
-  ids: Promise<SearchIds>;
-  /** A search to replace these ids is under way. */
-  refreshing: boolean;
+  /** Clock times (ms): the results hold for `from` <= now < `until`. */
+  from: number;
+  until: number;
 }
 
 export interface VoucherSearchOptions {
-  /**
-   * How long a page of results (pool ids and total) is reused while the read
-   * model has not changed (default 5 s; 0 disables the cache). For up to as
-   * long again it is still answered while one search refreshes it, so a
-   * campaign window opening or closing shows at most twice this late.
-   */
-  cacheTtlMs?: number;
-  /** Most cached pages (default 2000). */
+  /** Most cached result pages (pool ids and total); default 2000, 0: no cache. */
   cacheEntries?: number;
 }
 
 /**
- * Searches, reusing the ranked ids of a page for identical searches while the
- * read model is unchanged: a popular keyword costs one small query instead of
- * a ranking over every match. Concurrent identical searches share one query.
+ * Searches, reusing the ranked ids of a page for identical searches as long
+ * as they cannot have changed: the read model version is the same and no
+ * campaign window opened or closed since. A popular keyword then costs one
+ * small query instead of a ranking over every match, and the answer is never
+ * staler than the read model. Concurrent identical searches share one query.
  * Vouchers are read afresh each time (stock, the caller's purchases).
  */
 export class VoucherSearch {
-  private readonly cache: BoundedCache<string, CachedIds>;
-  private readonly cacheTtlMs: number;
+  private readonly cache: BoundedCache<string, { epoch: Epoch; ids: Promise<SearchIds> }> | undefined;
+  private epoch: Epoch | undefined;
   private versionRead: Promise<string> | undefined;
+  private epochRead: Promise<Epoch> | undefined;
 
   constructor(
     private readonly deps: { readModel: VoucherSearchReadModel; catalog: Pick<CatalogQueries, 'vouchersByIds'>; clock: Clock },
     options: VoucherSearchOptions = {},
   ) {
-    this.cacheTtlMs = options.cacheTtlMs ?? 5000;
-    this.cache = new BoundedCache(options.cacheEntries ?? 2000);
+    const entries = options.cacheEntries ?? 2000;
+    this.cache = entries > 0 ? new BoundedCache(entries) : undefined;
   }
 
   /** The keyword must be at least minimumKeywordLength long (checked by the caller); one without any letter or digit finds nothing. */
@@ -114,37 +114,18 @@ export class VoucherSearch {
   private async rankedIds(terms: SearchTerm[], query: VoucherSearchQuery, now: Date): Promise<SearchIds> {
     const offset = query.page * query.size;
     const run = async () => this.deps.readModel.search({ terms: await this.withTypos(terms), tags: query.tags, now, offset, limit: query.size });
-    if (this.cacheTtlMs <= 0) return run();
+    if (!this.cache) return run();
     const key = JSON.stringify([terms.map((t) => t.typed), query.tags ?? null, offset, query.size]);
-    const version = await this.version();
+    const epoch = await this.epochAt(now.getTime());
+    if (!epoch) return run();
     const cached = this.cache.get(key);
-    const age = cached && cached.version === version ? now.getTime() - cached.at : Infinity;
-    if (age >= 0 && age < this.cacheTtlMs) return cached!.ids;
-    if (age >= 0 && age < 2 * this.cacheTtlMs) {
-      // Still the same read model, only older than the TTL: answer from it while one search refreshes it.
-      const stale = cached!;
-      if (!stale.refreshing) {
-        stale.refreshing = true;
-        run().then(
-          (ids) => this.cache.set(key, { version, at: now.getTime(), ids: Promise.resolve(ids), refreshing: false }),
-          () => {
-            stale.refreshing = false;
-          },
-        );
-      }
-      return stale.ids;
-    }
-    return this.remember(key, version, now, run());
-  }
-
-  /** Caches the coming ids under `key`, for identical searches meanwhile too; forgets them if the search fails. */
-  private remember(key: string, version: string, now: Date, ids: Promise<SearchIds>): Promise<SearchIds> {
-    const entry: CachedIds = { version, at: now.getTime(), ids, refreshing: false };
+    if (cached?.epoch === epoch) return cached.ids;
+    const entry = { epoch, ids: run() };
     this.cache.set(key, entry);
-    ids.catch(() => {
-      if (this.cache.get(key) === entry) this.cache.delete(key);
+    entry.ids.catch(() => {
+      if (this.cache?.get(key) === entry) this.cache.delete(key);
     });
-    return ids;
+    return entry.ids;
   }
 
   private async withTypos(terms: SearchTerm[]): Promise<RankedTerm[]> {
@@ -154,6 +135,21 @@ export class VoucherSearch {
       ...t,
       typos: t.typoTolerant ? (candidates.get(t.folded) ?? []).filter((word) => word !== t.folded && withinOneTypo(word, t.folded)) : [],
     }));
+  }
+
+  /** The epoch `now` is in: the current one, or a new one when the version changed or now left it; undefined if a concurrent read made one that does not fit. */
+  private async epochAt(now: number): Promise<Epoch | undefined> {
+    const version = await this.version();
+    const fits = (e: Epoch | undefined): e is Epoch => e !== undefined && e.version === version && now >= e.from && now < e.until;
+    if (fits(this.epoch)) return this.epoch;
+    this.epochRead ??= this.deps.readModel
+      .nextWindowChange(new Date(now))
+      .then((next) => (this.epoch = { version, from: now, until: next?.getTime() ?? Infinity }))
+      .finally(() => {
+        this.epochRead = undefined;
+      });
+    const epoch = await this.epochRead;
+    return fits(epoch) ? epoch : undefined;
   }
 
   /** Concurrent searches share one read of the version. */

@@ -6,6 +6,7 @@ import { deletionKeys } from '../../domain/shop/vietnamese-text.js';
 const pools = 'shop_voucher_search';
 const words = 'shop_voucher_search_words';
 const changes = 'shop_voucher_search_changes';
+const campaigns = 'shop_voucher_search_campaigns';
 
 /** Ranking weights of the searched fields (application/shop/voucher-search.ts). */
 const weight = { title: 4, campaignName: 3, brand: 2, description: 1 };
@@ -79,6 +80,14 @@ export class PostgresVoucherSearchReadModel implements VoucherSearchReadModel {
     const found = new Map<string, string[]>(list.map((w) => [w, []]));
     for (const row of rows) found.get(row.looked)!.push(row.word);
     return found;
+  }
+
+  async nextWindowChange(after: Date): Promise<Date | null> {
+    const at = after.toISOString();
+    const row = await this.knex(campaigns)
+      .where({ status: 'ACTIVE', type: 'SELL' })
+      .first<{ next: Date | null }>(this.knex.raw('least(min(start_at) FILTER (WHERE start_at > ?), min(end_at) FILTER (WHERE end_at > ?)) AS next', [at, at]));
+    return row?.next ?? null;
   }
 
   async version(): Promise<string> {

@@ -150,7 +150,7 @@ describe('Voucher search projection and query on PostgreSQL', () => {
     db = await createTestDatabase();
     await migrate(db.knex);
     const catalog = new CatalogQueries({ readModel: new PostgresCatalogReadModel(db.knex), clock: fixedClock(now), dayUtcOffsetMinutes: 420 });
-    search = new VoucherSearch({ readModel: new PostgresVoucherSearchReadModel(db.knex), catalog, clock: fixedClock(now) }, { cacheTtlMs: 0 });
+    search = new VoucherSearch({ readModel: new PostgresVoucherSearchReadModel(db.knex), catalog, clock: fixedClock(now) });
     base = projected(history);
   });
   after(() => db?.drop());
@@ -313,6 +313,15 @@ describe('Voucher search projection and query on PostgreSQL', () => {
       const beyond = await page(5, 3);
       expect(beyond.content).to.deep.equal([]);
       expect(beyond.page).to.deep.equal({ size: 3, number: 5, totalElements: 4, totalPages: 2 });
+    });
+
+    it('knows the next moment a listable campaign starts or ends', async () => {
+      const readModel = new PostgresVoucherSearchReadModel(db.knex);
+      await apply(projected([campaign(8, 'Sắp tới', { startAt: '2026-07-01T00:00:00.000Z', endAt: '2026-08-01T00:00:00.000Z' }), ...activated(8)]));
+      expect(await readModel.nextWindowChange(now)).to.deep.equal(new Date('2026-07-01T00:00:00.000Z'));
+      expect(await readModel.nextWindowChange(new Date('2026-07-15T00:00:00.000Z'))).to.deep.equal(new Date('2026-08-01T00:00:00.000Z'));
+      expect(await readModel.nextWindowChange(new Date('2026-09-01T00:00:00.000Z'))).to.deep.equal(new Date('2027-01-01T00:00:00.000Z'));
+      expect(await readModel.nextWindowChange(new Date('2028-01-01T00:00:00.000Z'))).to.equal(null);
     });
 
     it('finds nothing for a keyword without letters or digits', async () => {

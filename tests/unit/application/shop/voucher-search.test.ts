@@ -33,6 +33,16 @@ class FakeReadModel implements VoucherSearchReadModel {
     return this.current;
   }
 
+  /** Campaign window boundaries, as epoch ms. */
+  boundaries: number[] = [];
+  windowLookups = 0;
+
+  async nextWindowChange(after: Date) {
+    this.windowLookups++;
+    const next = this.boundaries.filter((b) => b > after.getTime()).sort((a, b) => a - b)[0];
+    return next === undefined ? null : new Date(next);
+  }
+
   release() {
     this.holding = false;
     for (const resolve of this.held.splice(0)) resolve();
@@ -61,7 +71,7 @@ describe('VoucherSearch', () => {
     readModel = new FakeReadModel();
     clock = fixedClock('2026-06-01T00:00:00Z');
     catalog.requests = [];
-    search = new VoucherSearch({ readModel, catalog, clock }, { cacheTtlMs: 5000 });
+    search = new VoucherSearch({ readModel, catalog, clock });
   });
 
   it('given a keyword, when searched, then the page holds the catalog vouchers of the ranked ids and the totals', async () => {
@@ -90,9 +100,9 @@ describe('VoucherSearch', () => {
   });
 
   describe('the result cache', () => {
-    it('given an identical search within the TTL and no change to the read model, then the ids are reused', async () => {
+    it('given an identical search with no change to the read model and no campaign window passed, then the ids are reused', async () => {
       await search.search(query('highlands'), caller);
-      clock.advance(4999);
+      clock.advance(24 * 3600_000);
       await search.search(query('highlands'), { merchantId: 'M1' });
       expect(readModel.searches).to.have.length(1);
       expect(catalog.requests).to.have.length(2); // vouchers are read afresh
@@ -115,6 +125,27 @@ describe('VoucherSearch', () => {
       expect(readModel.searches).to.have.length(2);
     });
 
+    it('given a campaign window opens or closes, then the next search reads the read model again', async () => {
+      const boundary = clock.now().getTime() + 60_000;
+      readModel.boundaries = [boundary];
+      await search.search(query('highlands'), caller);
+      clock.set(new Date(boundary - 1));
+      await search.search(query('highlands'), caller);
+      expect(readModel.searches).to.have.length(1);
+      clock.set(new Date(boundary));
+      readModel.ids = [7];
+      expect((await search.search(query('highlands'), caller)).content.map((v) => v.id)).to.deep.equal([7]);
+      expect(readModel.searches).to.have.length(2);
+      expect(readModel.windowLookups).to.equal(2); // once per stretch between changes, not per search
+    });
+
+    it('given the clock set back before the results were read, then they are read again', async () => {
+      await search.search(query('highlands'), caller);
+      clock.advance(-1);
+      await search.search(query('highlands'), caller);
+      expect(readModel.searches).to.have.length(2);
+    });
+
     it('given concurrent identical searches, then they share one read', async () => {
       readModel.holding = true;
       const pending = [search.search(query('highlands'), caller), search.search(query('highlands'), caller)];
@@ -122,28 +153,6 @@ describe('VoucherSearch', () => {
       readModel.release();
       await Promise.all(pending);
       expect(readModel.searches).to.have.length(1);
-    });
-
-    it('given ids older than the TTL, then they answer once more while one search refreshes them', async () => {
-      await search.search(query('highlands'), caller);
-      clock.advance(6000);
-      readModel.ids = [7];
-      readModel.holding = true;
-      const stale = await search.search(query('highlands'), caller);
-      const alsoStale = await search.search(query('highlands'), caller);
-      expect(stale.content.map((v) => v.id)).to.deep.equal([1, 2, 3]);
-      expect(alsoStale.content.map((v) => v.id)).to.deep.equal([1, 2, 3]);
-      readModel.release();
-      await flush();
-      expect((await search.search(query('highlands'), caller)).content.map((v) => v.id)).to.deep.equal([7]);
-      expect(readModel.searches).to.have.length(2);
-    });
-
-    it('given ids older than twice the TTL, then the search waits for fresh ones', async () => {
-      await search.search(query('highlands'), caller);
-      clock.advance(10_000);
-      readModel.ids = [7];
-      expect((await search.search(query('highlands'), caller)).content.map((v) => v.id)).to.deep.equal([7]);
     });
 
     it('given a failed search, then the failure is not kept', async () => {
@@ -154,8 +163,8 @@ describe('VoucherSearch', () => {
       expect((await search.search(query('highlands'), caller)).content).to.have.length(3);
     });
 
-    it('given a TTL of 0, then every search reads the read model', async () => {
-      search = new VoucherSearch({ readModel, catalog, clock }, { cacheTtlMs: 0 });
+    it('given no cache entries, then every search reads the read model', async () => {
+      search = new VoucherSearch({ readModel, catalog, clock }, { cacheEntries: 0 });
       await search.search(query('highlands'), caller);
       await search.search(query('highlands'), caller);
       expect(readModel.searches).to.have.length(2);
