@@ -15,8 +15,8 @@ import type { Currency } from '../../domain/shop/events.js';
  * The catalog read models (projections/shop/catalog.ts) in PostgreSQL. Each
  * read is one statement over indexed columns: listings sort on
  * (campaign_display_priority, pool_id) under partial indexes `WHERE listed`,
- * and totals add up shop_campaign_pool_stats (a few rows per campaign)
- * instead of counting listing rows. A page past the end costs a second,
+ * and totals add up the pool counts the projector keeps per campaign (and per
+ * campaign and category) instead of counting listing rows. A page past the end costs a second,
  * count-only statement.
  */
 
@@ -218,24 +218,19 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
   }
 
   async listCampaigns(filter: CampaignFilter, channel: ShopChannel, now: Date, slice: Slice): Promise<{ records: CatalogCampaignRecord[]; total: number }> {
-    const matching = this.shownCampaigns(now).modify((query) => {
-      if (filter.tags) query.whereIn('c.campaign_tag', filter.tags);
-      if (filter.carouselChannel)
-        query.whereExists((sub) =>
-          sub
-            .from('shop_campaign_banners as b')
-            .whereRaw('b.campaign_id = c.campaign_id')
-            .where({ 'b.channel_code': filter.carouselChannel, 'b.position_code': 'CAROUSEL' }),
-        );
-    });
-    const pageOf = matching
-      .clone()
-      .select('c.*', this.knex.raw('count(*) OVER () AS total'))
+    const matching = () =>
+      this.shownCampaigns(now).modify((query) => {
+        if (filter.tags) query.whereIn('c.campaign_tag', filter.tags);
+        if (filter.carouselChannel) query.whereRaw('? = ANY (c.carousel_channels)', [filter.carouselChannel]);
+      });
+    const count = () => matching().select(this.knex.raw('count(*)::int AS total'));
+    const pageOf = matching()
+      .select('c.*', count().as('total'))
       .orderBy([{ column: 'c.display_priority' }, { column: 'c.campaign_id' }])
       .offset(slice.offset)
       .limit(slice.limit);
     const rows = await this.decorateCampaigns(pageOf, channel);
-    const total = rows.length > 0 ? rows[0]!.total : Number(((await matching.clone().count({ total: '*' })) as { total: number }[])[0]!.total);
+    const total = rows.length > 0 ? rows[0]!.total : ((await count()) as { total: number }[])[0]!.total;
     return { records: rows.map(campaignRecord), total };
   }
 
@@ -265,18 +260,23 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
     if (filter.excludeCampaignIds) query.whereNotIn('l.campaign_id', filter.excludeCampaignIds);
   }
 
-  /** How many listing rows `listVouchers` matches, from the per campaign and category counts. */
+  /**
+   * How many listing rows `listVouchers` matches: the pool counts of the
+   * campaigns live at `now`, per campaign, or per campaign and category when
+   * filtering by category.
+   */
   private countListed(filter: VoucherFilter, now: Date): Knex.QueryBuilder {
-    const query = this.knex('shop_campaign_pool_stats as s')
-      .join('shop_campaigns as c', 'c.campaign_id', 's.campaign_id')
+    const query = this.knex('shop_campaigns as c')
       .where({ 'c.status': 'ACTIVE', 'c.type': 'SELL' })
       .where('c.start_at', '<=', now)
       .where('c.end_at', '>', now)
-      .select(this.knex.raw('coalesce(sum(s.pool_count), 0)::int AS total'));
+      .select(this.knex.raw('coalesce(sum(n.pool_count), 0)::int AS total'));
+    if (filter.categoryIds)
+      query.join('shop_campaign_category_pool_counts as n', 'n.campaign_id', 'c.campaign_id').whereIn('n.category_id', filter.categoryIds);
+    else query.join('shop_campaign_pool_counts as n', 'n.campaign_id', 'c.campaign_id');
     if (filter.tags) query.whereIn('c.campaign_tag', filter.tags);
-    if (filter.categoryIds) query.whereIn('s.category_id', filter.categoryIds);
-    if (filter.campaignIds) query.whereIn('s.campaign_id', filter.campaignIds);
-    if (filter.excludeCampaignIds) query.whereNotIn('s.campaign_id', filter.excludeCampaignIds);
+    if (filter.campaignIds) query.whereIn('c.campaign_id', filter.campaignIds);
+    if (filter.excludeCampaignIds) query.whereNotIn('c.campaign_id', filter.excludeCampaignIds);
     return query;
   }
 
@@ -295,12 +295,9 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
              ORDER BY b.display_order, b.banner_id)
            FROM shop_campaign_banners b WHERE b.campaign_id = p.campaign_id AND b.channel_code = ?
          ), '[]') AS banners,
-         coalesce(s.pool_count, 0)::int AS pool_count, coalesce(s.in_stock_count, 0)::int AS in_stock_count, coalesce(s.sold_quantity, 0)::bigint AS sold_quantity
+         coalesce(n.pool_count, 0) AS pool_count, coalesce(n.in_stock_count, 0) AS in_stock_count, coalesce(n.sold_quantity, 0) AS sold_quantity
        FROM (?) p
-       LEFT JOIN LATERAL (
-         SELECT sum(pool_count) AS pool_count, sum(in_stock_count) AS in_stock_count, sum(sold_quantity) AS sold_quantity
-         FROM shop_campaign_pool_stats WHERE campaign_id = p.campaign_id
-       ) s ON true
+       LEFT JOIN shop_campaign_pool_counts n ON n.campaign_id = p.campaign_id
        ORDER BY p.display_priority, p.campaign_id`,
       [channel, campaigns],
     );

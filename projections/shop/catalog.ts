@@ -6,8 +6,9 @@ import { physical, type PhysicalNames, type ProjectedEvent, type Projector } fro
 /**
  * The shop catalog's read models: campaigns, their banners, one listing row
  * per voucher pool with what the listing filters and sorts on copied from its
- * campaign, and pool counts per campaign and category (the listing's totals
- * and the campaigns' voucherSummary, without counting listing rows).
+ * campaign, and pool counts per campaign and per campaign and category (the
+ * listing's totals and the campaigns' voucherSummary, without counting
+ * listing rows).
  *
  * Idempotent on its own, not only behind the runner's checkpoint: a campaign
  * row and a listing row each keep the global position of the last event of
@@ -18,7 +19,8 @@ import { physical, type PhysicalNames, type ProjectedEvent, type Projector } fro
 const campaigns = 'shop_campaigns';
 const banners = 'shop_campaign_banners';
 const listings = 'shop_voucher_listings';
-const stats = 'shop_campaign_pool_stats';
+const campaignCounts = 'shop_campaign_pool_counts';
+const categoryCounts = 'shop_campaign_category_pool_counts';
 
 const live = 'Time windows are checked when read, so a row stays the same while a campaign starts or ends.';
 
@@ -30,7 +32,7 @@ export const catalogProjector: Projector = {
   tables: [
     {
       name: campaigns,
-      comment: `Shop campaigns, one row per campaign in any status; eventually consistent with the event store (lag at /metrics). ${live} Fed by CampaignCreated, CampaignStatusChanged.`,
+      comment: `Shop campaigns, one row per campaign in any status; eventually consistent with the event store (lag at /metrics). ${live} Fed by CampaignCreated, CampaignStatusChanged, CampaignDetailsUpdated, and CampaignBannerAdded/Updated/Removed (updated_at).`,
       columns: {
         campaign_id: 'Campaign id.',
         code: 'Campaign code, unique (case-insensitive).',
@@ -49,6 +51,7 @@ export const catalogProjector: Projector = {
         presale_teaser_text: 'Presale teaser text; null without presale settings.',
         presale_teaser_image_url: 'Presale teaser image URL; null without presale settings.',
         shown_from: 'When the shop starts showing the campaign: presale_start_at when presale is enabled, else start_at.',
+        carousel_channels: 'Channels (APP, WEB) on which the campaign has a CAROUSEL banner: where the home carousel shows it.',
         created_at: 'When the campaign was created.',
         updated_at: 'Event time of the last change.',
         last_position: 'Global position of the last event of the campaign stream applied to this row.',
@@ -56,7 +59,7 @@ export const catalogProjector: Projector = {
     },
     {
       name: banners,
-      comment: `Banners of the shop campaigns, per channel and position; eventually consistent (lag at /metrics). Fed by CampaignCreated.`,
+      comment: `Banners of the shop campaigns, per channel and position; eventually consistent (lag at /metrics). Fed by CampaignCreated, CampaignBannerAdded, CampaignBannerUpdated, CampaignBannerRemoved.`,
       columns: {
         campaign_id: 'Campaign the banner belongs to.',
         banner_id: 'Banner id.',
@@ -71,7 +74,7 @@ export const catalogProjector: Projector = {
     },
     {
       name: listings,
-      comment: `Voucher pools as the shop lists them, one row per pool (deleted ones kept, flagged), with the campaign fields the listing filters and sorts on copied in; eventually consistent (lag at /metrics). ${live} Fed by VoucherPoolCreated, VoucherPoolStockAdded, VoucherPoolRepriced, VoucherPoolDeleted, VoucherStockReserved, VoucherStockReleased, VoucherStockSold, and CampaignCreated, CampaignStatusChanged for the campaign columns.`,
+      comment: `Voucher pools as the shop lists them, one row per pool (deleted ones kept, flagged), with the campaign fields the listing filters and sorts on copied in; eventually consistent (lag at /metrics). ${live} Fed by VoucherPoolCreated, VoucherPoolStockAdded, VoucherPoolRepriced, VoucherPoolDisplayUpdated, VoucherPoolTermsUpdated, VoucherPoolCategoryChanged, VoucherPoolMiniAppsChanged, VoucherPoolValidityChanged, VoucherPoolDeleted, VoucherStockReserved, VoucherStockReleased, VoucherStockSold, and CampaignCreated, CampaignStatusChanged, CampaignDetailsUpdated for the campaign columns.`,
       columns: {
         pool_id: 'Voucher pool id.',
         campaign_id: 'Campaign the pool belongs to.',
@@ -115,21 +118,30 @@ export const catalogProjector: Projector = {
       },
     },
     {
-      name: stats,
+      name: campaignCounts,
       comment:
-        'Voucher pool counts per campaign and category: the totals of the voucher listing and the voucherSummary of campaigns; eventually consistent (lag at /metrics). Derived from the rows of shop_voucher_listings, so fed by the same pool events.',
+        'Voucher pool counts per campaign: the totals of the voucher listing and the voucherSummary of campaigns (narrow, so frequent updates stay cheap); eventually consistent (lag at /metrics). Derived from the rows of shop_voucher_listings, so fed by the same pool events.',
+      columns: {
+        campaign_id: 'Campaign.',
+        pool_count: 'Pools of the campaign that are not deleted.',
+        in_stock_count: 'Of those, pools with remaining stock.',
+        sold_quantity: 'Vouchers sold from pools of the campaign, deleted pools included.',
+      },
+    },
+    {
+      name: categoryCounts,
+      comment:
+        'Voucher pool counts per campaign and category: the totals of the voucher listing filtered by category; eventually consistent (lag at /metrics). Derived from the rows of shop_voucher_listings, so fed by the same pool events.',
       columns: {
         campaign_id: 'Campaign.',
         category_id: 'Voucher category.',
         pool_count: 'Pools of the campaign in this category that are not deleted.',
-        in_stock_count: 'Of those, pools with remaining stock.',
-        sold_quantity: 'Vouchers sold from pools of the campaign in this category, deleted pools included.',
       },
     },
   ],
 
   async createTables(knex: Knex, names: PhysicalNames) {
-    const [c, b, l, s] = [campaigns, banners, listings, stats].map((t) => physical(names, t));
+    const [c, b, l, n, s] = [campaigns, banners, listings, campaignCounts, categoryCounts].map((t) => physical(names, t));
     await knex.raw(`
       CREATE TABLE ${q(c!)} (
         campaign_id bigint PRIMARY KEY,
@@ -149,6 +161,7 @@ export const catalogProjector: Projector = {
         presale_teaser_text text,
         presale_teaser_image_url text,
         shown_from timestamptz GENERATED ALWAYS AS (CASE WHEN presale_enabled THEN presale_start_at ELSE start_at END) STORED,
+        carousel_channels text[] NOT NULL DEFAULT '{}',
         created_at timestamptz NOT NULL,
         updated_at timestamptz NOT NULL,
         last_position text COLLATE "C" NOT NULL
@@ -214,17 +227,22 @@ export const catalogProjector: Projector = {
       CREATE INDEX ${q(`${l}_order`)} ON ${q(l!)} (campaign_display_priority, pool_id) WHERE listed;
       CREATE INDEX ${q(`${l}_tag`)} ON ${q(l!)} (campaign_tag, campaign_display_priority, pool_id) WHERE listed;
       CREATE INDEX ${q(`${l}_category`)} ON ${q(l!)} (category_id, campaign_display_priority, pool_id) WHERE listed;
-      CREATE INDEX ${q(`${l}_campaign`)} ON ${q(l!)} (campaign_id, pool_id) WHERE listed;
-      CREATE INDEX ${q(`${l}_campaign_all`)} ON ${q(l!)} (campaign_id);
+      CREATE INDEX ${q(`${l}_campaign`)} ON ${q(l!)} (campaign_id, pool_id);
+
+      CREATE TABLE ${q(n!)} (
+        campaign_id bigint PRIMARY KEY,
+        pool_count integer NOT NULL,
+        in_stock_count integer NOT NULL,
+        sold_quantity bigint NOT NULL
+      );
 
       CREATE TABLE ${q(s!)} (
         campaign_id bigint NOT NULL,
         category_id bigint NOT NULL,
         pool_count integer NOT NULL,
-        in_stock_count integer NOT NULL,
-        sold_quantity bigint NOT NULL,
         PRIMARY KEY (campaign_id, category_id)
       );
+      CREATE INDEX ${q(`${s}_category`)} ON ${q(s!)} (category_id, campaign_id) INCLUDE (pool_count);
     `);
   },
 
@@ -234,7 +252,8 @@ export const catalogProjector: Projector = {
       campaigns: physical(names, campaigns),
       banners: physical(names, banners),
       listings: physical(names, listings),
-      stats: physical(names, stats),
+      campaignCounts: physical(names, campaignCounts),
+      categoryCounts: physical(names, categoryCounts),
     };
     const position = event.position;
     switch (e.type) {
@@ -270,6 +289,8 @@ export const catalogProjector: Projector = {
         );
         if (inserted.rows.length === 0) return;
         if (d.banners.length > 0) await trx(t.banners).insert(d.banners.map((banner) => bannerRow(d.campaignId, banner)));
+        await refreshCarouselChannels(trx, t, d.campaignId);
+        // Pools are created after their campaign; should one come first, its row gets the campaign's columns now.
         await copyCampaignIntoListings(trx, t.listings, t.campaigns, d.campaignId);
         return;
       }
@@ -277,6 +298,48 @@ export const catalogProjector: Projector = {
         const { campaignId, to, changedAt } = e.data;
         if (!(await advanceCampaign(trx, t.campaigns, campaignId, position, { status: to, updated_at: changedAt }))) return;
         await trx(t.listings).where({ campaign_id: campaignId }).update({ campaign_status: to });
+        return;
+      }
+      case 'CampaignDetailsUpdated': {
+        const d = e.data;
+        const changes = {
+          name: d.name,
+          description: d.description,
+          campaign_tag: d.campaignTag,
+          display_priority: d.displayPriority,
+          theme_url: d.themeUrl,
+          start_at: d.startAt,
+          end_at: d.endAt,
+          presale_enabled: d.presale?.enabled ?? null,
+          presale_start_at: d.presale?.startAt ?? null,
+          presale_countdown_enabled: d.presale?.countdownEnabled ?? null,
+          presale_teaser_text: d.presale?.teaserText ?? null,
+          presale_teaser_image_url: d.presale?.teaserImageUrl ?? null,
+          updated_at: d.updatedAt,
+        };
+        if (!(await advanceCampaign(trx, t.campaigns, d.campaignId, position, changes))) return;
+        await copyCampaignIntoListings(trx, t.listings, t.campaigns, d.campaignId);
+        return;
+      }
+      case 'CampaignBannerAdded': {
+        const { campaignId, banner, addedAt } = e.data;
+        if (!(await advanceCampaign(trx, t.campaigns, campaignId, position, { updated_at: addedAt }))) return;
+        await trx(t.banners).insert(bannerRow(campaignId, banner));
+        await refreshCarouselChannels(trx, t, campaignId);
+        return;
+      }
+      case 'CampaignBannerUpdated': {
+        const { campaignId, banner, updatedAt } = e.data;
+        if (!(await advanceCampaign(trx, t.campaigns, campaignId, position, { updated_at: updatedAt }))) return;
+        await trx(t.banners).where({ campaign_id: campaignId, banner_id: banner.id }).update(bannerRow(campaignId, banner));
+        await refreshCarouselChannels(trx, t, campaignId);
+        return;
+      }
+      case 'CampaignBannerRemoved': {
+        const { campaignId, bannerId, removedAt } = e.data;
+        if (!(await advanceCampaign(trx, t.campaigns, campaignId, position, { updated_at: removedAt }))) return;
+        await trx(t.banners).where({ campaign_id: campaignId, banner_id: bannerId }).delete();
+        await refreshCarouselChannels(trx, t, campaignId);
         return;
       }
       case 'VoucherPoolCreated': {
@@ -295,11 +358,9 @@ export const catalogProjector: Projector = {
              LEFT JOIN ?? c ON c.campaign_id = v.column2
              ON CONFLICT (pool_id) DO NOTHING
              RETURNING l.campaign_id, l.category_id, l.remaining_quantity
-           )
-           INSERT INTO ?? AS s (campaign_id, category_id, pool_count, in_stock_count, sold_quantity)
-           SELECT campaign_id, category_id, 1, (remaining_quantity > 0)::int, 0 FROM inserted
-           ON CONFLICT (campaign_id, category_id) DO UPDATE
-             SET pool_count = s.pool_count + EXCLUDED.pool_count, in_stock_count = s.in_stock_count + EXCLUDED.in_stock_count`,
+           ),
+           delta AS (SELECT campaign_id, category_id, 1 AS pools, (remaining_quantity > 0)::int AS in_stock, 0 AS sold FROM inserted)
+           ${addCounts}`,
           [
             t.listings,
             position,
@@ -331,7 +392,8 @@ export const catalogProjector: Projector = {
             d.createdAt,
             d.createdAt,
             t.campaigns,
-            t.stats,
+            t.campaignCounts,
+            t.categoryCounts,
           ],
         );
         return;
@@ -351,6 +413,49 @@ export const catalogProjector: Projector = {
           pricing.sellingPrice,
           pricing.discountedPrice,
           pricing.currency,
+        ]);
+        return;
+      }
+      case 'VoucherPoolDisplayUpdated': {
+        const { poolId, display: d, updatedAt } = e.data;
+        await changePool(
+          trx,
+          t,
+          poolId,
+          position,
+          updatedAt,
+          'title = ?, short_title = ?, brand_name = ?, logo_url = ?, banner_url = ?, thumbnail_url = ?, description = ?',
+          [d.title, d.shortTitle, d.brandName, d.logoUrl, d.bannerUrl, d.thumbnailUrl, d.description],
+        );
+        return;
+      }
+      case 'VoucherPoolTermsUpdated': {
+        const { poolId, terms, updatedAt } = e.data;
+        await changePool(
+          trx,
+          t,
+          poolId,
+          position,
+          updatedAt,
+          'usage_type = ?, terms_and_conditions = ?, validity_days = ?, usage_limit = ?, max_per_day = ?, max_per_order = ?',
+          [terms.usageType, terms.termsAndConditions, terms.validityDays, terms.usageLimit, terms.maxPerDay, terms.maxPerOrder],
+        );
+        return;
+      }
+      case 'VoucherPoolCategoryChanged':
+        // The counts move from the old category's row to the new one's.
+        await changePool(trx, t, e.data.poolId, position, e.data.updatedAt, 'category_id = ?', [e.data.categoryId]);
+        return;
+      case 'VoucherPoolMiniAppsChanged':
+        await changePool(trx, t, e.data.poolId, position, e.data.updatedAt, 'mini_app_ids = ARRAY(SELECT jsonb_array_elements_text(?::jsonb))', [
+          JSON.stringify(e.data.miniAppIds),
+        ]);
+        return;
+      case 'VoucherPoolValidityChanged': {
+        const { poolId, validity, updatedAt } = e.data;
+        await changePool(trx, t, poolId, position, updatedAt, 'validity_start_at = ?, validity_end_at = ?', [
+          validity?.startAt ?? null,
+          validity?.endAt ?? null,
         ]);
         return;
       }
@@ -413,6 +518,15 @@ async function advanceCampaign(trx: Knex.Transaction, table: string, campaignId:
   return updated > 0;
 }
 
+/** Recomputes where the campaign's CAROUSEL banners show, after its banners changed. */
+async function refreshCarouselChannels(trx: Knex.Transaction, t: { campaigns: string; banners: string }, campaignId: number): Promise<void> {
+  await trx.raw(
+    `UPDATE ?? SET carousel_channels = ARRAY(SELECT DISTINCT channel_code FROM ?? WHERE campaign_id = ? AND position_code = 'CAROUSEL' ORDER BY 1)
+     WHERE campaign_id = ?`,
+    [t.campaigns, t.banners, campaignId, campaignId],
+  );
+}
+
 /** Copies the campaign's listing columns into the rows of its pools. */
 async function copyCampaignIntoListings(trx: Knex.Transaction, listingTable: string, campaignTable: string, campaignId: number): Promise<void> {
   await trx.raw(
@@ -424,13 +538,35 @@ async function copyCampaignIntoListings(trx: Knex.Transaction, listingTable: str
 }
 
 /**
+ * The tail of a statement whose CTE `delta(campaign_id, category_id, pools,
+ * in_stock, sold)` holds the change of listing rows' contributions: adds it to
+ * the counts per campaign (bindings: that table) and per campaign and category
+ * (bindings: that table).
+ */
+const addCounts = `,
+  moved AS (
+    SELECT campaign_id, category_id, sum(pools)::int AS pools, sum(in_stock)::int AS in_stock, sum(sold)::bigint AS sold
+    FROM delta GROUP BY campaign_id, category_id
+  ),
+  campaign_counts AS (
+    INSERT INTO ?? AS n (campaign_id, pool_count, in_stock_count, sold_quantity)
+    SELECT campaign_id, sum(pools), sum(in_stock), sum(sold) FROM moved GROUP BY campaign_id
+    HAVING sum(pools) <> 0 OR sum(in_stock) <> 0 OR sum(sold) <> 0
+    ON CONFLICT (campaign_id) DO UPDATE SET pool_count = n.pool_count + EXCLUDED.pool_count,
+      in_stock_count = n.in_stock_count + EXCLUDED.in_stock_count, sold_quantity = n.sold_quantity + EXCLUDED.sold_quantity
+  )
+  INSERT INTO ?? AS s (campaign_id, category_id, pool_count)
+  SELECT campaign_id, category_id, pools FROM moved WHERE pools <> 0
+  ON CONFLICT (campaign_id, category_id) DO UPDATE SET pool_count = s.pool_count + EXCLUDED.pool_count`;
+
+/**
  * Applies `set` to a pool's listing row unless the row already applied this
  * event, and moves the campaign/category counts by the difference between
  * the row's contribution before and after, in one statement.
  */
 async function changePool(
   trx: Knex.Transaction,
-  t: { listings: string; stats: string },
+  t: { listings: string; campaignCounts: string; categoryCounts: string },
   poolId: number,
   position: string,
   at: string,
@@ -450,11 +586,7 @@ async function changePool(
        UNION ALL
        SELECT campaign_id, category_id, (NOT deleted)::int, (NOT deleted AND remaining_quantity > 0)::int, sold_quantity FROM after
      )
-     INSERT INTO ?? AS s (campaign_id, category_id, pool_count, in_stock_count, sold_quantity)
-     SELECT campaign_id, category_id, sum(pools), sum(in_stock), sum(sold) FROM delta GROUP BY campaign_id, category_id
-     HAVING sum(pools) <> 0 OR sum(in_stock) <> 0 OR sum(sold) <> 0
-     ON CONFLICT (campaign_id, category_id) DO UPDATE SET pool_count = s.pool_count + EXCLUDED.pool_count,
-       in_stock_count = s.in_stock_count + EXCLUDED.in_stock_count, sold_quantity = s.sold_quantity + EXCLUDED.sold_quantity`,
-    [t.listings, poolId, position, t.listings, ...bindings, at, position, t.stats],
+     ${addCounts}`,
+    [t.listings, poolId, position, t.listings, ...bindings, at, position, t.campaignCounts, t.categoryCounts],
   );
 }

@@ -90,7 +90,11 @@ const hold = (type: 'VoucherStockReserved' | 'VoucherStockReleased', poolId: num
     },
   }) as CatalogEvent;
 
-/** A catalog's history: two live campaigns, a draft, pools in two categories, a sale, a release, a restock, a reprice, a deletion. */
+/**
+ * A catalog's history: two live campaigns, a draft, pools in two categories, a
+ * sale, a release, a restock, a reprice, a deletion, then operator updates of
+ * campaign details, banners and pools (one changes category).
+ */
 const history: CatalogEvent[] = [
   campaign(1),
   status(1, 'DRAFT', 'APPROVED'),
@@ -118,6 +122,76 @@ const history: CatalogEvent[] = [
     },
   },
   { type: 'VoucherPoolDeleted', data: { poolId: 105, deletedAt: '2026-03-04T00:00:00.000Z' } },
+  {
+    type: 'CampaignDetailsUpdated',
+    data: {
+      campaignId: 2,
+      name: 'Flash 2',
+      description: 'Faster',
+      campaignTag: 'FLASH_SALE',
+      displayPriority: 5,
+      themeUrl: 'https://cdn.example.vn/theme2.png',
+      startAt: '2026-01-02T00:00:00.000Z',
+      endAt: '2026-12-01T00:00:00.000Z',
+      presale: {
+        enabled: true,
+        startAt: '2026-01-01T00:00:00.000Z',
+        countdownEnabled: true,
+        teaserText: 'Soon',
+        teaserImageUrl: 'https://cdn.example.vn/t.png',
+      },
+      updatedAt: '2026-03-05T00:00:00.000Z',
+    },
+  },
+  {
+    type: 'CampaignBannerAdded',
+    data: {
+      campaignId: 1,
+      banner: {
+        id: 11,
+        channelCode: 'WEB',
+        positionCode: 'DETAIL_TOP',
+        assetUrl: 'https://cdn.example.vn/w.png',
+        assetType: 'VIDEO',
+        altText: 'Web',
+        clickUrl: 'app://x',
+        displayOrder: 0,
+      },
+      addedAt: '2026-03-05T00:00:00.000Z',
+    },
+  },
+  {
+    type: 'CampaignBannerUpdated',
+    data: {
+      campaignId: 1,
+      banner: {
+        id: 10,
+        channelCode: 'APP',
+        positionCode: 'CAROUSEL',
+        assetUrl: 'https://cdn.example.vn/b2.png',
+        assetType: 'IMAGE',
+        altText: 'Changed',
+        clickUrl: null,
+        displayOrder: 3,
+      },
+      updatedAt: '2026-03-05T00:00:00.000Z',
+    },
+  },
+  { type: 'CampaignBannerRemoved', data: { campaignId: 2, bannerId: 20, removedAt: '2026-03-05T00:00:00.000Z' } },
+  { type: 'VoucherPoolCategoryChanged', data: { poolId: 102, categoryId: 7, updatedAt: '2026-03-06T00:00:00.000Z' } },
+  {
+    type: 'VoucherPoolDisplayUpdated',
+    data: { poolId: 103, display: { ...pool(103, 2, 7).data.display, title: 'New title' }, updatedAt: '2026-03-06T00:00:00.000Z' },
+  },
+  {
+    type: 'VoucherPoolTermsUpdated',
+    data: { poolId: 103, terms: { ...pool(103, 2, 7).data.terms, usageLimit: 3 }, updatedAt: '2026-03-06T00:00:00.000Z' },
+  },
+  { type: 'VoucherPoolMiniAppsChanged', data: { poolId: 103, miniAppIds: ['x'], updatedAt: '2026-03-06T00:00:00.000Z' } },
+  {
+    type: 'VoucherPoolValidityChanged',
+    data: { poolId: 103, validity: { startAt: '2026-04-01T00:00:00.000Z', endAt: '2026-05-01T00:00:00.000Z' }, updatedAt: '2026-03-06T00:00:00.000Z' },
+  },
 ];
 
 const projected: ProjectedEvent[] = history.map((e, i) => ({
@@ -160,7 +234,8 @@ describe('Catalog projector on PostgreSQL', () => {
       shop_campaigns: ['campaign_id'],
       shop_campaign_banners: ['campaign_id', 'banner_id'],
       shop_voucher_listings: ['pool_id'],
-      shop_campaign_pool_stats: ['campaign_id', 'category_id'],
+      shop_campaign_pool_counts: ['campaign_id'],
+      shop_campaign_category_pool_counts: ['campaign_id', 'category_id'],
     };
     const out: Record<string, unknown[]> = {};
     for (const [table, key] of Object.entries(keys)) out[table] = await db.knex(table).orderBy(key);
@@ -173,7 +248,12 @@ describe('Catalog projector on PostgreSQL', () => {
     const rows = await snapshot();
 
     expect(rows.shop_campaigns!.map((r) => (r as { status: string }).status)).to.deep.equal(['ACTIVE', 'ACTIVE', 'DRAFT']);
-    expect(rows.shop_campaign_banners).to.have.length(3);
+    expect(rows.shop_campaign_banners!.map((b) => [(b as { banner_id: number }).banner_id, (b as { alt_text: string }).alt_text])).to.deep.equal([
+      [10, 'Changed'],
+      [11, 'Web'],
+      [30, 'Banner'],
+    ]);
+    expect(rows.shop_campaigns![1]).to.include({ name: 'Flash 2', display_priority: 5, presale_enabled: true, presale_teaser_text: 'Soon' });
     const listing = (id: number) => rows.shop_voucher_listings!.find((r) => (r as { pool_id: number }).pool_id === id) as Record<string, unknown>;
     expect(listing(101)).to.include({
       total_quantity: 5,
@@ -184,16 +264,38 @@ describe('Catalog projector on PostgreSQL', () => {
       campaign_tag: 'HOT_DEAL',
     });
     expect(listing(101).mini_app_ids).to.deep.equal(['app-1', 'app-2']);
-    expect(listing(102)).to.include({ total_quantity: 15, remaining_quantity: 15, face_value: 200_000, selling_price: 150_000, discounted_price: 120_000 });
-    expect(listing(103)).to.include({ reserved_quantity: 0, remaining_quantity: 2, campaign_tag: 'FLASH_SALE', campaign_display_priority: 2 });
+    expect(listing(102)).to.include({
+      category_id: 7,
+      total_quantity: 15,
+      remaining_quantity: 15,
+      face_value: 200_000,
+      selling_price: 150_000,
+      discounted_price: 120_000,
+    });
+    expect(listing(103)).to.include({
+      reserved_quantity: 0,
+      remaining_quantity: 2,
+      campaign_name: 'Flash 2',
+      campaign_display_priority: 5,
+      title: 'New title',
+      usage_limit: 3,
+    });
+    expect(listing(103).mini_app_ids).to.deep.equal(['x']);
+    expect((listing(103).validity_end_at as Date).toISOString()).to.equal('2026-05-01T00:00:00.000Z');
+    expect((listing(103).campaign_end_at as Date).toISOString()).to.equal('2026-12-01T00:00:00.000Z');
     expect(listing(104)).to.include({ campaign_status: 'DRAFT', listed: false });
     expect(listing(105)).to.include({ deleted: true, listed: false });
-    expect(rows.shop_campaign_pool_stats).to.deep.equal([
-      { campaign_id: 1, category_id: 7, pool_count: 1, in_stock_count: 0, sold_quantity: 5 },
-      { campaign_id: 1, category_id: 8, pool_count: 1, in_stock_count: 1, sold_quantity: 0 },
-      { campaign_id: 2, category_id: 7, pool_count: 1, in_stock_count: 1, sold_quantity: 0 },
-      { campaign_id: 2, category_id: 8, pool_count: 0, in_stock_count: 0, sold_quantity: 0 },
-      { campaign_id: 3, category_id: 7, pool_count: 1, in_stock_count: 1, sold_quantity: 0 },
+    expect(rows.shop_campaign_pool_counts).to.deep.equal([
+      { campaign_id: 1, pool_count: 2, in_stock_count: 1, sold_quantity: 5 },
+      { campaign_id: 2, pool_count: 1, in_stock_count: 1, sold_quantity: 0 },
+      { campaign_id: 3, pool_count: 1, in_stock_count: 1, sold_quantity: 0 },
+    ]);
+    expect(rows.shop_campaign_category_pool_counts).to.deep.equal([
+      { campaign_id: 1, category_id: 7, pool_count: 2 },
+      { campaign_id: 1, category_id: 8, pool_count: 0 },
+      { campaign_id: 2, category_id: 7, pool_count: 1 },
+      { campaign_id: 2, category_id: 8, pool_count: 0 },
+      { campaign_id: 3, category_id: 7, pool_count: 1 },
     ]);
   });
 
@@ -205,7 +307,7 @@ describe('Catalog projector on PostgreSQL', () => {
     await apply(projected);
     expect(await snapshot()).to.deep.equal(once);
     await apply(projected.slice(7, 15));
-    await apply([projected[12]!, projected[12]!, projected[0]!, projected[2]!]);
+    await apply([projected[12]!, projected[12]!, projected[0]!, projected[2]!, projected[20]!, projected[23]!]);
     expect(await snapshot()).to.deep.equal(once);
   });
 
@@ -234,8 +336,9 @@ describe('Catalog projector on PostgreSQL', () => {
     expect(await readModel.listVouchers({}, now, { offset: 10, limit: 2 })).to.deep.equal({ records: [], total: 3 });
 
     const byCategory = await readModel.listVouchers({ categoryIds: [7] }, now, { offset: 0, limit: 10 });
-    expect(byCategory.records.map((r) => r.poolId)).to.deep.equal([101, 103]);
-    expect(byCategory.total).to.equal(2);
+    expect(byCategory.records.map((r) => r.poolId)).to.deep.equal([101, 102, 103]);
+    expect(byCategory.total).to.equal(3);
+    expect(await readModel.listVouchers({ categoryIds: [8] }, now, { offset: 0, limit: 10 })).to.deep.equal({ records: [], total: 0 });
 
     const flash = await readModel.listVouchers({ tags: ['FLASH_SALE'], excludeCampaignIds: [1] }, now, { offset: 0, limit: 10 });
     expect(flash).to.deep.include({ total: 1 });
@@ -245,7 +348,7 @@ describe('Catalog projector on PostgreSQL', () => {
     expect(campaigns.total).to.equal(2);
     expect(campaigns.records.map((c) => [c.id, c.pools, c.banners.length])).to.deep.equal([
       [1, { total: 2, inStock: 1, sold: 5 }, 1],
-      [2, { total: 1, inStock: 1, sold: 0 }, 1],
+      [2, { total: 1, inStock: 1, sold: 0 }, 0],
     ]);
     expect((await readModel.listCampaigns({ carouselChannel: 'WEB' }, 'WEB', now, { offset: 0, limit: 10 })).total).to.equal(0);
   });
