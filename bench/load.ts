@@ -1,9 +1,18 @@
 import http from 'node:http';
 
 export interface LoadRequest {
+  /** Default POST, with `body` as JSON; a GET sends no body. */
+  method?: 'GET' | 'POST';
   path: string;
   headers: Record<string, string>;
-  body: unknown;
+  body?: unknown;
+}
+
+export interface LoadOptions {
+  /** Keep every answer's body in `bodies` (default true); off, `bodies` holds status and index only. */
+  keepBodies?: boolean;
+  /** Pause of each connection between an answer and its next request (default 0: back to back). */
+  thinkMs?: number;
 }
 
 export interface LoadResult {
@@ -11,16 +20,19 @@ export interface LoadResult {
   /** Answers in completion order; `index` is the request's position in the input. */
   bodies: { index: number; status: number; body: unknown }[];
   latenciesMs: number[];
+  /** Latency of each request, at its position in the input. */
+  latencyByIndex: number[];
   elapsedMs: number;
 }
 
 /**
- * Sends `requests` as POSTs over `concurrency` keep-alive connections, each
- * connection taking the next request as soon as its previous one answered.
+ * Sends `requests` over `concurrency` keep-alive connections, each
+ * connection taking the next request once its previous one answered (and
+ * `thinkMs` passed).
  */
-export async function runLoad(port: number, requests: LoadRequest[], concurrency: number): Promise<LoadResult> {
+export async function runLoad(port: number, requests: LoadRequest[], concurrency: number, options: LoadOptions = {}): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-  const result: LoadResult = { statuses: new Map(), bodies: [], latenciesMs: [], elapsedMs: 0 };
+  const result: LoadResult = { statuses: new Map(), bodies: [], latenciesMs: [], latencyByIndex: new Array<number>(requests.length), elapsedMs: 0 };
   let next = 0;
   const started = performance.now();
   const worker = async () => {
@@ -28,10 +40,13 @@ export async function runLoad(port: number, requests: LoadRequest[], concurrency
       const index = next++;
       const r = requests[index]!;
       const t0 = performance.now();
-      const { status, body } = await post(agent, port, r);
-      result.latenciesMs.push(performance.now() - t0);
+      const { status, body } = await send(agent, port, r, options.keepBodies !== false);
+      const ms = performance.now() - t0;
+      result.latenciesMs.push(ms);
+      result.latencyByIndex[index] = ms;
       result.statuses.set(status, (result.statuses.get(status) ?? 0) + 1);
       result.bodies.push({ index, status, body });
+      if (options.thinkMs) await new Promise((resolve) => setTimeout(resolve, options.thinkMs));
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
@@ -40,34 +55,27 @@ export async function runLoad(port: number, requests: LoadRequest[], concurrency
   return result;
 }
 
-function post(agent: http.Agent, port: number, r: LoadRequest): Promise<{ status: number; body: unknown }> {
-  const payload = JSON.stringify(r.body);
+/** One request; the body is parsed as JSON (kept as text when it is not JSON) only when `parse`. */
+function send(agent: http.Agent, port: number, r: LoadRequest, parse: boolean): Promise<{ status: number; body: unknown }> {
+  const payload = r.method === 'GET' ? undefined : JSON.stringify(r.body);
+  const headers = payload === undefined ? r.headers : { ...r.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) };
   return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: r.path,
-        method: 'POST',
-        agent,
-        headers: { ...r.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let body: unknown = text;
-          try {
-            body = JSON.parse(text);
-          } catch {
-            // not JSON: keep the text
-          }
-          resolve({ status: res.statusCode ?? 0, body });
-        });
-        res.on('error', reject);
-      },
-    );
+    const req = http.request({ host: '127.0.0.1', port, path: r.path, method: r.method ?? 'POST', agent, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        if (!parse) return resolve({ status: res.statusCode ?? 0, body: undefined });
+        const text = Buffer.concat(chunks).toString('utf8');
+        let body: unknown = text;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          // not JSON: keep the text
+        }
+        resolve({ status: res.statusCode ?? 0, body });
+      });
+      res.on('error', reject);
+    });
     req.on('error', reject);
     req.end(payload);
   });

@@ -1,0 +1,268 @@
+/**
+ * npm run bench:catalog — loads POOLS voucher pools across CAMPAIGNS
+ * campaigns (bench/catalog-data.ts: Vietnamese names, brands, tags, a mix of
+ * live, paused, draft, ended and presale campaigns) straight into the event
+ * store with appendMany in batches of BATCH streams, while the relay and the
+ * projection runner run as `npm start` runs them (in-process bus, or NATS
+ * when NATS_URL is set). project_eps = events appended / seconds from the
+ * first append until every projector's checkpoint reached the last event.
+ *
+ * Then CLIENTS concurrent keep-alive clients (a worker thread) send a mix of
+ * search (endpoint 3), voucher listing (endpoint 1, with and without
+ * filters) and voucher detail (endpoint 2) GETs over HTTP, REQUESTS of each,
+ * half of them with X-User-Id. Each client waits THINK_MS (default 100)
+ * between an answer and its next request, as an app does between screens:
+ * the p95 figures of the last line come from this run. The same requests are
+ * also sent with one client alone (the time of a request itself) and with
+ * the clients back to back (the server saturated: its throughput, where
+ * latency is mostly queueing). Last line:
+ * catalog: pools=<n> project_eps=<x> search_p95_ms=<a> list_p95_ms=<b> detail_p95_ms=<c>
+ *
+ * Env: POOLS (100000), CAMPAIGNS (2000), BATCH (2000), CLIENTS (50),
+ * REQUESTS (3000 per kind), THINK_MS (100), DATABASE_URL (else embedded), NATS_URL.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import pg from 'pg';
+import { listen } from '../api/shared/http-app.js';
+import type { AppendResult, StreamWrite } from '../application/shared/event-store.js';
+import { buildContainer, projectors, type Container } from '../container.js';
+import { loadConfig } from '../infrastructure/shared/config.js';
+import { startEmbeddedPostgres } from '../infrastructure/shared/database.js';
+import { createLogger } from '../infrastructure/shared/logger.js';
+import { PostgresNumericIds } from '../infrastructure/shared/numeric-ids.js';
+import type { Secrets } from '../infrastructure/shared/secrets.js';
+import { categories, generateCatalog, seededRandom, type GeneratedCampaign } from './catalog-data.js';
+import { percentile, type LoadOptions, type LoadRequest, type LoadResult } from './load.js';
+
+const poolTotal = Number(process.env.POOLS ?? 100_000);
+const campaignTotal = Number(process.env.CAMPAIGNS ?? 2_000);
+const batch = Number(process.env.BATCH ?? 2_000);
+const clients = Number(process.env.CLIENTS ?? 50);
+const perKind = Number(process.env.REQUESTS ?? 3_000);
+const thinkMs = Number(process.env.THINK_MS ?? 100);
+
+async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  let server = process.env.DATABASE_URL;
+  let stopEmbedded: (() => Promise<void>) | undefined;
+  if (!server) {
+    const embedded = await startEmbeddedPostgres(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-pg-')), 54391, 'postgres', false);
+    server = embedded.url;
+    stopEmbedded = embedded.stop;
+  }
+  const name = `bench_catalog_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: server });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await c.end();
+      await stopEmbedded?.();
+    },
+  };
+}
+
+function load(port: number, requests: LoadRequest[], concurrency: number, options: LoadOptions): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./load-worker.mjs', import.meta.url), { workerData: { port, requests, concurrency, options } });
+    worker.once('message', (m: LoadResult & { statuses: [number, number][] }) => resolve({ ...m, statuses: new Map(m.statuses) }));
+    worker.once('error', reject);
+  });
+}
+
+/** Appends the writes in batches of `batch` streams; answers the count of events and the position of the last one. */
+async function append(c: Container, writes: StreamWrite[]): Promise<{ events: number; last: string }> {
+  let last = '';
+  for (let i = 0; i < writes.length; i += batch) {
+    const results: AppendResult[] = await c.store.appendMany(writes.slice(i, i + batch));
+    for (const r of results) if (r.position > last) last = r.position;
+  }
+  return { events: writes.reduce((n, w) => n + w.events.length, 0), last };
+}
+
+/** Resolves when every projector's checkpoint is at or past `position`; reports progress every 5 s. */
+async function caughtUp(c: Container, position: string, started: number): Promise<void> {
+  let reported = Date.now();
+  for (;;) {
+    const rows: { projector: string; position: string | null }[] = await c.knex('projection_checkpoints').select('projector', 'position');
+    const behind = rows.filter((r) => r.position === null || r.position < position);
+    if (rows.length === projectors.length && behind.length === 0) return;
+    if (Date.now() - reported > 5_000) {
+      reported = Date.now();
+      console.log(`  projecting… ${((Date.now() - started) / 1000).toFixed(0)} s, behind: ${behind.map((r) => r.projector).join(', ')}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+type Kind = 'search' | 'list' | 'detail';
+
+/** What a shopper types: plain and accented words, brands, a prefix, a typo. */
+const searchTerms = [
+  'khuyen mai',
+  'dien thoai',
+  'cà phê',
+  'ca phe sua da',
+  'trà sữa',
+  'highlands',
+  'hihglands',
+  'phở',
+  'pho ha noi',
+  've xem phim',
+  'giảm giá',
+  'the nap',
+  'vietj',
+  'bún chả',
+  'combo ga ran',
+  'voucher taxi',
+  'mua 1 tang 1',
+  'khach san',
+  'sieu thi',
+  'tết',
+];
+
+function requestsFor(campaigns: GeneratedCampaign[], headers: Record<string, string>): { requests: LoadRequest[]; kinds: Kind[] } {
+  const random = seededRandom(7);
+  const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
+  const live = campaigns.filter((c) => c.live && c.poolIds.length > 0);
+  const livePools = live.flatMap((c) => c.poolIds);
+  const listQueries = [
+    () => `page=${Math.floor(random() * 20)}`,
+    () => `tag=${pick(['HOT_DEAL', 'FLASH_SALE', 'NEW', 'TET_DEAL'])}&page=${Math.floor(random() * 5)}`,
+    () => 'tags=FLASH_SALE,NEW&size=50',
+    () => `categoryIds=${pick(categories)[0]},${pick(categories)[0]}`,
+    () => `campaignIds=${pick(live).id},${pick(live).id},${pick(live).id}`,
+    () => `excludeCampaignIds=${pick(live).id}&channel=WEB`,
+    () => `tag=HOT_DEAL&categoryIds=${pick(categories)[0]}&size=10`,
+  ];
+  const make: Record<Kind, () => string> = {
+    search: () => `/api/v1/vouchers/search?q=${encodeURIComponent(pick(searchTerms))}${random() < 0.2 ? '&tag=HOT_DEAL' : ''}`,
+    list: () => `/api/v1/vouchers?${pick(listQueries)()}`,
+    detail: () => `/api/v1/vouchers/${pick(livePools)}${random() < 0.5 ? '?channel=WEB' : ''}`,
+  };
+  const kinds: Kind[] = [];
+  const requests: LoadRequest[] = [];
+  for (let i = 0; i < perKind * 3; i++) {
+    const kind = (['search', 'list', 'detail'] as const)[i % 3]!;
+    kinds.push(kind);
+    // Half the calls name a user, so userPurchaseUsage is computed too.
+    const user: Record<string, string> = random() < 0.5 ? { 'x-user-id': `user-${i % 500}` } : {};
+    requests.push({ method: 'GET', path: make[kind](), headers: { ...headers, ...user, 'x-request-id': randomUUID() } });
+  }
+  return { requests, kinds };
+}
+
+async function main(): Promise<void> {
+  const db = await createDatabase();
+  const logger = createLogger((process.env.LOG_LEVEL as 'error' | 'warn' | 'info' | undefined) ?? 'error');
+  const nats = process.env.NATS_URL
+    ? { NATS_URL: process.env.NATS_URL, NATS_STREAM: `BENCH_${randomBytes(3).toString('hex')}`, NATS_SUBJECT_PREFIX: `bench${randomBytes(3).toString('hex')}` }
+    : {};
+  const config = loadConfig({ NODE_ENV: 'production', ROLES: 'api,relay,projector', ...nats });
+  const secrets: Secrets = {
+    shopClients: [{ clientId: 'bench', clientSecret: 'bench-client-secret-0123456789' }],
+    operatorTokens: [{ name: 'bench', token: 'bench-operator-token-0123456789' }],
+    voucherCodeKey: randomBytes(32).toString('hex'),
+  };
+  const c = await buildContainer({ config, databaseUrl: db.url, secrets, logger });
+  await c.startBackground();
+  const merchant = await c.merchants.register('bench', { merchantId: 'BENCH', name: 'Bench' });
+
+  const ids = new PostgresNumericIds(c.knex);
+  const catalog = generateCatalog(
+    { campaigns: campaignTotal, pools: poolTotal, now: Date.now() },
+    {
+      campaigns: await ids.next('campaign', campaignTotal),
+      banners: await ids.next('campaignBanner', campaignTotal * 4),
+      pools: await ids.next('voucherPool', poolTotal),
+    },
+  );
+  console.log(
+    `catalog: loading ${poolTotal} pools in ${campaignTotal} campaigns, ${batch} streams per appendMany, bus=${config.NATS_URL ? 'nats' : 'in-process'}`,
+  );
+
+  const started = Date.now();
+  const campaigns = await append(c, catalog.campaignWrites);
+  const pools = await append(c, catalog.poolWrites);
+  const appendSeconds = (Date.now() - started) / 1000;
+  const events = campaigns.events + pools.events;
+  console.log(`  appended ${events} events in ${appendSeconds.toFixed(1)} s (${(events / appendSeconds).toFixed(0)} events/s)`);
+  await caughtUp(c, pools.last > campaigns.last ? pools.last : campaigns.last, started);
+  const projectSeconds = (Date.now() - started) / 1000;
+  const projectEps = events / projectSeconds;
+  console.log(`  ${projectors.length} projectors caught up after ${projectSeconds.toFixed(1)} s: project_eps=${projectEps.toFixed(0)}`);
+  const sizes = await Promise.all(
+    projectors.flatMap((p) => p.tables.map(async (t) => `${t.name}=${(await c.knex(t.name).count<{ n: string }[]>('* as n'))[0]!.n}`)),
+  );
+  console.log(`  read models: ${sizes.join(' ')}`);
+  // Every pool has an inventory row; fewer means the fan-out skipped events.
+  const inventoried = Number((await c.knex('shop_voucher_inventory').count<{ n: string }[]>('* as n'))[0]!.n);
+  if (inventoried !== poolTotal)
+    console.log(`  WARNING: shop_voucher_inventory holds ${inventoried} of ${poolTotal} pools: events were skipped on the way to the projectors`);
+
+  const server = await listen(c.app, 0, '127.0.0.1');
+  const headers = {
+    client_id: 'bench',
+    client_secret: 'bench-client-secret-0123456789',
+    'x-promotion-api-key': merchant.apiKey.key,
+    'x-merchant-id': 'BENCH',
+    accept: 'application/json',
+  };
+  const { requests, kinds } = requestsFor(catalog.campaigns, headers);
+  // Warm-up (connections, plans, caches), then: one client alone (a request's own time), the
+  // measured run (CLIENTS clients pausing THINK_MS between requests), and the same clients back
+  // to back (the server saturated: what it can serve at most).
+  await load(server.port, requests.slice(0, Math.min(requests.length, 600)), clients, { keepBodies: false });
+  const alone = report('one client alone', await load(server.port, requests.slice(0, Math.min(requests.length, 300)), 1, { keepBodies: false }));
+  const paced = report(`${clients} clients, ${thinkMs} ms between requests`, await load(server.port, requests, clients, { keepBodies: false, thinkMs }));
+  const saturated = thinkMs > 0 ? report(`${clients} clients back to back`, await load(server.port, requests, clients, { keepBodies: false })) : paced;
+
+  function report(title: string, result: LoadResult): Record<Kind, number> {
+    const p95: Record<Kind, number> = { search: 0, list: 0, detail: 0 };
+    const statuses = [...result.statuses].map(([status, n]) => `${status}:${n}`).join(' ');
+    console.log(`  ${title}: ${(result.latencyByIndex.length / (result.elapsedMs / 1000)).toFixed(0)} requests/s, statuses ${statuses}`);
+    for (const kind of ['search', 'list', 'detail'] as const) {
+      const latencies = result.latencyByIndex.filter((_, i) => kinds[i] === kind);
+      const failed = result.bodies.filter((b) => kinds[b.index] === kind && b.status !== 200);
+      p95[kind] = percentile(latencies, 95);
+      console.log(
+        `    ${kind.padEnd(6)} p50_ms=${percentile(latencies, 50).toFixed(1)} p95_ms=${p95[kind].toFixed(1)} p99_ms=${percentile(latencies, 99).toFixed(1)} n=${latencies.length}` +
+          (failed.length ? ` not_200=${failed.length} (e.g. ${failed[0]!.status} ${requests[failed[0]!.index]!.path})` : ''),
+      );
+    }
+    return p95;
+  }
+  const health = await load(
+    server.port,
+    Array.from({ length: 3000 }, () => ({ method: 'GET' as const, path: '/health', headers: {} })),
+    clients,
+    { keepBodies: false },
+  );
+  console.log(
+    `  cores=${os.cpus().length}; GET /health back to back: ${(3000 / (health.elapsedMs / 1000)).toFixed(0)} requests/s (the HTTP stack's ceiling here); ` +
+      `saturated latency is mostly queueing (clients / throughput): detail p95 ${alone.detail.toFixed(1)} ms alone, ${saturated.detail.toFixed(1)} ms saturated`,
+  );
+  const p95 = paced;
+
+  await server.close(1000);
+  await c.stop();
+  await db.drop();
+  console.log(
+    `catalog: pools=${poolTotal} project_eps=${projectEps.toFixed(0)} search_p95_ms=${p95.search.toFixed(1)} list_p95_ms=${p95.list.toFixed(1)} detail_p95_ms=${p95.detail.toFixed(1)}`,
+  );
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
