@@ -15,14 +15,33 @@
  *   found only through one typo                             ...  0 + field weight
  * field weights: title 4, campaign name 3, brand name 2, description 1.
  */
-import { searchTerms, withinOneTypo, type SearchTerm } from '../../domain/shop/vietnamese-text.js';
+import { DomainError, isDomainError } from '../../domain/shared/errors.js';
+import { keywordLength, searchTerms, withinOneTypo, type SearchTerm } from '../../domain/shop/vietnamese-text.js';
 import type { Clock } from '../shared/clock.js';
 import { BoundedCache } from './bounded-cache.js';
 import type { CatalogCaller, CatalogQueries, Page, PageRequest, ShopChannel, ShopVoucherResponse } from './catalog-queries.js';
 
-/** Shortest keyword, in Unicode code points of the trimmed NFC text (domain keywordLength). */
-export const minimumKeywordLength = 2;
+/**
+ * The keyword: at least minLength characters (Unicode code points of the
+ * trimmed NFC text; the spec's minimum, else KEYWORD_TOO_SHORT), at most
+ * maxLength characters and maxWords words (this service's bounds on the
+ * query's size, else INVALID_KEYWORD).
+ */
+export const keywordLimits = { minLength: 2, maxLength: 200, maxWords: 10 };
 export const searchPageSize = { defaultSize: 20, maxSize: 100 };
+
+/** The search was refused because its keyword is shorter than keywordLimits.minLength. */
+export const isKeywordTooShort = (e: unknown): e is DomainError => isDomainError(e) && e.code === 'KEYWORD_TOO_SHORT';
+
+function keywordTerms(q: string): SearchTerm[] {
+  const length = keywordLength(q);
+  const refuse = (code: string, rule: string) => new DomainError(code, `q must be ${rule}`, { field: 'q' });
+  if (length < keywordLimits.minLength) throw refuse('KEYWORD_TOO_SHORT', `at least ${keywordLimits.minLength} characters`);
+  if (length > keywordLimits.maxLength) throw refuse('INVALID_KEYWORD', `at most ${keywordLimits.maxLength} characters`);
+  const terms = searchTerms(q);
+  if (terms.length > keywordLimits.maxWords) throw refuse('INVALID_KEYWORD', `at most ${keywordLimits.maxWords} words`);
+  return terms;
+}
 
 /** A keyword word with the vocabulary words one typo away from it (folded). */
 export interface RankedTerm extends SearchTerm {
@@ -102,10 +121,10 @@ export class VoucherSearch {
     this.cache = entries > 0 ? new BoundedCache(entries) : undefined;
   }
 
-  /** The keyword must be at least minimumKeywordLength long (checked by the caller); one without any letter or digit finds nothing. */
+  /** Refuses a keyword outside keywordLimits; one without any letter or digit finds nothing. */
   async search(query: VoucherSearchQuery, caller: CatalogCaller): Promise<Page<ShopVoucherResponse>> {
+    const terms = keywordTerms(query.q);
     const now = this.deps.clock.now();
-    const terms = searchTerms(query.q);
     const { poolIds, total } = terms.length === 0 ? { poolIds: [], total: 0 } : await this.rankedIds(terms, query, now);
     const content = await this.deps.catalog.vouchersByIds(poolIds, { channel: query.channel, userId: caller.userId, merchantId: caller.merchantId, now });
     return { content, page: { size: query.size, number: query.page, totalElements: total, totalPages: Math.ceil(total / query.size) } };

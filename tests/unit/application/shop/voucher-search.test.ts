@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { fixedClock } from '../../../../application/shared/clock.js';
 import type { ShopVoucherResponse } from '../../../../application/shop/catalog-queries.js';
-import { VoucherSearch, type VoucherSearchCriteria, type VoucherSearchReadModel } from '../../../../application/shop/voucher-search.js';
+import { isKeywordTooShort, VoucherSearch, type VoucherSearchCriteria, type VoucherSearchReadModel } from '../../../../application/shop/voucher-search.js';
+import { isDomainError } from '../../../../domain/shared/errors.js';
 
 /** An in-memory read model: answers `ids` for every search and records the criteria it was given. */
 class FakeReadModel implements VoucherSearchReadModel {
@@ -90,6 +91,28 @@ describe('VoucherSearch', () => {
     const page = await search.search(query('?!'), caller);
     expect(page).to.deep.equal({ content: [], page: { size: 20, number: 0, totalElements: 0, totalPages: 0 } });
     expect(readModel.searches).to.have.length(0);
+  });
+
+  it('given a keyword under 2 characters (code points, trimmed, NFC), when searched, then it is refused as too short', async () => {
+    for (const q of ['', 'a', '  a  ', 'ế'.normalize('NFD'), '😀']) {
+      const refusal = await search.search(query(q), caller).catch((e: unknown) => e);
+      expect(isKeywordTooShort(refusal), JSON.stringify(q)).to.equal(true);
+    }
+    expect(readModel.searches).to.have.length(0);
+  });
+
+  it('given a keyword over 200 characters or 10 words, when searched, then it is refused as invalid, naming q', async () => {
+    for (const [q, rule] of [
+      ['a'.repeat(201), /at most 200 characters/],
+      ['a b c d e f g h i j k', /at most 10 words/],
+    ] as const) {
+      const refusal = await search.search(query(q), caller).catch((e: unknown) => e);
+      expect(isDomainError(refusal) && refusal.code).to.equal('INVALID_KEYWORD');
+      expect((refusal as Error).message)
+        .to.match(rule)
+        .and.match(/^q /);
+    }
+    expect((await search.search(query('a b c d e f g h i j j j'), caller)).content).to.have.length(3); // repeated words count once
   });
 
   it('given vocabulary words near a long word, when searched, then only those one typo away are its alternatives', async () => {
