@@ -274,7 +274,7 @@ const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringif
  * at creation: given fields one by one, then the window (endAt after startAt)
  * and presale.startAt before startAt, naming the field the operator sent.
  */
-export function changedDetails(current: CampaignDetails, input: unknown): CampaignDetails {
+function changedDetails(current: CampaignDetails, input: unknown): CampaignDetails {
   const changes = changeSet(input, campaignDetailFields, 'details');
   const has = (k: (typeof campaignDetailFields)[number]) => k in changes;
   const startAt = has('startAt') ? dateTime(changes.startAt, 'startAt') : current.startAt;
