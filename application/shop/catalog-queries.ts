@@ -33,6 +33,15 @@ export interface CatalogVoucherRecord {
   remainingQuantity: number;
   validity: { startAt: string; endAt: string } | null;
   terms: PoolTerms;
+  /** What the buyer asked about holds of the pool (reserved or bought, releases subtracted); only when a buyer was given. */
+  purchased?: { daily: number; total: number };
+}
+
+/** Whose purchases to read along with the vouchers (for userPurchaseUsage), and which purchase day is today. */
+export interface Buyer {
+  merchantId: string;
+  userId: string;
+  day: string;
 }
 
 /** A shown campaign with the banners of one channel and its pool counts. */
@@ -74,17 +83,15 @@ export interface Slice {
 
 export interface CatalogReadModel {
   /** Listed vouchers matching `filter` at `now`, by campaign displayPriority then pool id; total counts all matches. */
-  listVouchers(filter: VoucherFilter, now: Date, slice: Slice): Promise<{ records: CatalogVoucherRecord[]; total: number }>;
+  listVouchers(filter: VoucherFilter, now: Date, slice: Slice, buyer?: Buyer): Promise<{ records: CatalogVoucherRecord[]; total: number }>;
   /** Those of `poolIds` listed at `now`, in any order. */
-  vouchersByIds(poolIds: number[], now: Date): Promise<CatalogVoucherRecord[]>;
+  vouchersByIds(poolIds: number[], now: Date, buyer?: Buyer): Promise<CatalogVoucherRecord[]>;
   /** Up to `perCampaign` listed vouchers of each campaign, by pool id. */
-  vouchersOfCampaigns(campaignIds: number[], perCampaign: number, now: Date): Promise<CatalogVoucherRecord[]>;
+  vouchersOfCampaigns(campaignIds: number[], perCampaign: number, now: Date, buyer?: Buyer): Promise<CatalogVoucherRecord[]>;
   /** Shown campaigns matching `filter` at `now`, by displayPriority then id; total counts all matches. */
   listCampaigns(filter: CampaignFilter, channel: ShopChannel, now: Date, slice: Slice): Promise<{ records: CatalogCampaignRecord[]; total: number }>;
   /** The campaign if it is shown at `now`. */
   campaign(campaignId: number, channel: ShopChannel, now: Date): Promise<CatalogCampaignRecord | undefined>;
-  /** What a user holds of each pool (reserved or bought, releases subtracted): on `day` and in total. */
-  purchaseCounts(merchantId: string, userId: string, poolIds: number[], day: string): Promise<Map<number, { daily: number; total: number }>>;
 }
 
 // ---- responses (spec 000: ShopVoucherResponse, ShopCampaignResponse) ----
@@ -190,8 +197,8 @@ export class CatalogQueries {
   /** Endpoint 1. The channel is validated but changes nothing: a voucher has no channel-specific fields. */
   async listVouchers(query: VoucherListQuery, caller: CatalogCaller): Promise<Page<ShopVoucherResponse>> {
     const now = this.deps.clock.now();
-    const { records, total } = await this.deps.readModel.listVouchers(query, now, sliceOf(query));
-    return page(await this.vouchers(records, caller, now), query, total);
+    const { records, total } = await this.deps.readModel.listVouchers(query, now, sliceOf(query), this.buyer(caller, now));
+    return page(this.vouchers(records, now), query, total);
   }
 
   /** Endpoint 2: the pool if it is listed now (not deleted, its campaign live), else undefined. */
@@ -203,10 +210,10 @@ export class CatalogQueries {
   /** The listed ones of `ids`, in the order given (for search results); ids not listed at `now` are left out. */
   async vouchersByIds(ids: number[], options: { channel: ShopChannel; userId?: string; merchantId: string; now: Date }): Promise<ShopVoucherResponse[]> {
     if (ids.length === 0) return [];
-    const records = await this.deps.readModel.vouchersByIds(ids, options.now);
+    const records = await this.deps.readModel.vouchersByIds(ids, options.now, this.buyer(options, options.now));
     const byId = new Map(records.map((r) => [r.poolId, r]));
     const ordered = ids.map((id) => byId.get(id)).filter((r): r is CatalogVoucherRecord => r !== undefined);
-    return this.vouchers(ordered, options, options.now);
+    return this.vouchers(ordered, options.now);
   }
 
   /** Endpoint 4: shown campaigns with a CAROUSEL banner on the channel, banners of that channel. */
@@ -230,9 +237,10 @@ export class CatalogQueries {
         records.map((r) => r.id),
         query.vouchersPerCampaign,
         now,
+        this.buyer(caller, now),
       );
       vouchers = new Map(records.map((r) => [r.id, []]));
-      for (const v of await this.vouchers(listed, caller, now)) vouchers.get(v.campaign.id)!.push(v);
+      for (const v of this.vouchers(listed, now)) vouchers.get(v.campaign.id)!.push(v);
     }
     return page(
       records.map((r) => this.campaignResponse(r, now, vouchers?.get(r.id) ?? null)),
@@ -248,21 +256,16 @@ export class CatalogQueries {
     return record && this.campaignResponse(record, now, null);
   }
 
-  private async vouchers(records: CatalogVoucherRecord[], caller: CatalogCaller, now: Date): Promise<ShopVoucherResponse[]> {
-    let counts: Map<number, { daily: number; total: number }> | undefined;
-    if (caller.userId !== undefined && records.length > 0) {
-      const day = purchaseDay(now, this.deps.dayUtcOffsetMinutes);
-      counts = await this.deps.readModel.purchaseCounts(
-        caller.merchantId,
-        caller.userId,
-        records.map((r) => r.poolId),
-        day,
-      );
-    }
-    return records.map((r) => this.voucherResponse(r, now, counts && purchaseUsage(r.terms, counts.get(r.poolId) ?? { daily: 0, total: 0 })));
+  private buyer(caller: CatalogCaller, now: Date): Buyer | undefined {
+    if (caller.userId === undefined) return undefined;
+    return { merchantId: caller.merchantId, userId: caller.userId, day: purchaseDay(now, this.deps.dayUtcOffsetMinutes) };
   }
 
-  private voucherResponse(r: CatalogVoucherRecord, now: Date, usage: ShopVoucherResponse['userPurchaseUsage'] | undefined): ShopVoucherResponse {
+  private vouchers(records: CatalogVoucherRecord[], now: Date): ShopVoucherResponse[] {
+    return records.map((r) => this.voucherResponse(r, now));
+  }
+
+  private voucherResponse(r: CatalogVoucherRecord, now: Date): ShopVoucherResponse {
     const { campaign } = r;
     return {
       id: r.poolId,
@@ -281,7 +284,7 @@ export class CatalogQueries {
       display: r.display,
       pricing: { ...r.pricing, discountPercentage: discountPercentage(r.pricing) },
       inventory: { totalQuantity: r.totalQuantity, remainingQuantity: r.remainingQuantity, isOutOfStock: r.remainingQuantity <= 0 },
-      userPurchaseUsage: usage ?? null,
+      userPurchaseUsage: r.purchased ? purchaseUsage(r.terms, r.purchased) : null,
       validity: r.validity,
       terms: r.terms,
     };

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type {
+  Buyer,
   CampaignFilter,
   CatalogCampaignRecord,
   CatalogReadModel,
@@ -51,6 +52,9 @@ interface ListingRow {
   campaign_display_priority: number;
   campaign_start_at: Date;
   campaign_end_at: Date;
+  /** Only when a buyer was given. */
+  purchased_daily?: number;
+  purchased_total?: number;
 }
 
 interface CampaignRow {
@@ -153,6 +157,7 @@ function voucherRecord(r: ListingRow): CatalogVoucherRecord {
       maxPerDay: r.max_per_day,
       maxPerOrder: r.max_per_order,
     },
+    ...(r.purchased_total === undefined ? {} : { purchased: { daily: r.purchased_daily!, total: r.purchased_total } }),
   };
 }
 
@@ -185,36 +190,41 @@ function campaignRecord(r: CampaignRow): CatalogCampaignRecord {
 export class PostgresCatalogReadModel implements CatalogReadModel {
   constructor(private readonly knex: Knex) {}
 
-  async listVouchers(filter: VoucherFilter, now: Date, slice: Slice): Promise<{ records: CatalogVoucherRecord[]; total: number }> {
-    const rows: (ListingRow & { total: number })[] = await this.listed(now)
+  async listVouchers(filter: VoucherFilter, now: Date, slice: Slice, buyer?: Buyer): Promise<{ records: CatalogVoucherRecord[]; total: number }> {
+    const page = this.listed(now)
       .modify((query) => this.filterListings(query, filter))
       .select(...listingColumns, this.countListed(filter, now).as('total'))
       .orderBy([{ column: 'l.campaign_display_priority' }, { column: 'l.pool_id' }])
       .offset(slice.offset)
       .limit(slice.limit);
-    const total = rows.length > 0 ? rows[0]!.total : ((await this.countListed(filter, now)) as unknown as { total: number }[])[0]!.total;
+    const rows = await this.withPurchases<ListingRow & { total: number }>(page, buyer);
+    const total = rows.length > 0 ? rows[0]!.total : ((await this.countListed(filter, now)) as { total: number }[])[0]!.total;
     return { records: rows.map(voucherRecord), total };
   }
 
-  async vouchersByIds(poolIds: number[], now: Date): Promise<CatalogVoucherRecord[]> {
-    const rows: ListingRow[] = await this.listed(now)
-      .whereIn('l.pool_id', poolIds)
-      .select(...listingColumns);
+  async vouchersByIds(poolIds: number[], now: Date, buyer?: Buyer): Promise<CatalogVoucherRecord[]> {
+    const rows = await this.withPurchases<ListingRow>(
+      this.listed(now)
+        .whereIn('l.pool_id', poolIds)
+        .select(...listingColumns),
+      buyer,
+    );
     return rows.map(voucherRecord);
   }
 
-  async vouchersOfCampaigns(campaignIds: number[], perCampaign: number, now: Date): Promise<CatalogVoucherRecord[]> {
-    const { rows } = await this.knex.raw<{ rows: ListingRow[] }>(
-      `SELECT ${listingColumns.join(', ')}
-       FROM unnest(?::bigint[]) AS c(campaign_id)
-       CROSS JOIN LATERAL (
-         SELECT * FROM shop_voucher_listings
-         WHERE campaign_id = c.campaign_id AND listed AND campaign_start_at <= ? AND campaign_end_at > ?
-         ORDER BY pool_id LIMIT ?
-       ) l`,
-      [`{${campaignIds.join(',')}}`, now, now, perCampaign],
-    );
-    return rows.map(voucherRecord);
+  async vouchersOfCampaigns(campaignIds: number[], perCampaign: number, now: Date, buyer?: Buyer): Promise<CatalogVoucherRecord[]> {
+    const perCampaignPage = this.knex
+      .select(...listingColumns)
+      .from(this.knex.raw('unnest(?::bigint[]) AS c(campaign_id)', [`{${campaignIds.join(',')}}`]))
+      .joinRaw(
+        `CROSS JOIN LATERAL (
+           SELECT * FROM shop_voucher_listings
+           WHERE campaign_id = c.campaign_id AND listed AND campaign_start_at <= ? AND campaign_end_at > ?
+           ORDER BY pool_id LIMIT ?
+         ) l`,
+        [now, now, perCampaign],
+      );
+    return (await this.withPurchases<ListingRow>(perCampaignPage, buyer)).map(voucherRecord);
   }
 
   async listCampaigns(filter: CampaignFilter, channel: ShopChannel, now: Date, slice: Slice): Promise<{ records: CatalogCampaignRecord[]; total: number }> {
@@ -239,13 +249,24 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
     return row && campaignRecord(row);
   }
 
-  async purchaseCounts(merchantId: string, userId: string, poolIds: number[], day: string): Promise<Map<number, { daily: number; total: number }>> {
-    const rows: { pool_id: number; daily: number; total: number }[] = await this.knex('shop_user_pool_purchases')
-      .where({ merchant_id: merchantId, user_id: userId })
-      .whereIn('pool_id', poolIds)
-      .groupBy('pool_id')
-      .select('pool_id', this.knex.raw('coalesce(sum(quantity) FILTER (WHERE day = ?), 0)::int AS daily', [day]), this.knex.raw('sum(quantity)::int AS total'));
-    return new Map(rows.map((r) => [r.pool_id, { daily: r.daily, total: r.total }]));
+  /**
+   * The rows of a listing query, each with what `buyer` holds of the pool
+   * (shop_user_pool_purchases, fed by the voucher inventory projector) when a
+   * buyer is given, in the same statement; in listing order.
+   */
+  private async withPurchases<Row>(vouchers: Knex.QueryBuilder, buyer: Buyer | undefined): Promise<Row[]> {
+    if (!buyer) return (await vouchers) as Row[];
+    const { rows } = await this.knex.raw<{ rows: Row[] }>(
+      `SELECT v.*, p.daily AS purchased_daily, p.total AS purchased_total
+       FROM (?) v
+       CROSS JOIN LATERAL (
+         SELECT coalesce(sum(u.quantity) FILTER (WHERE u.day = ?), 0)::int AS daily, coalesce(sum(u.quantity), 0)::int AS total
+         FROM shop_user_pool_purchases u WHERE u.merchant_id = ? AND u.user_id = ? AND u.pool_id = v.pool_id
+       ) p
+       ORDER BY v.campaign_display_priority, v.pool_id`,
+      [vouchers, buyer.day, buyer.merchantId, buyer.userId],
+    );
+    return rows;
   }
 
   /** Listing rows listed at `now`. */
