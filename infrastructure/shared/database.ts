@@ -7,7 +7,18 @@ import pg from 'pg';
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => (BigInt(v) <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v));
 
 export function createKnex(url: string, poolMax = 10): Knex {
-  return knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: poolMax } });
+  return knexFactory({
+    client: 'pg',
+    connection: url,
+    pool: {
+      min: 0,
+      max: poolMax,
+      // Batch statements built from unnest() get wild row estimates; JIT-compiling them costs more than running them.
+      afterCreate: (conn: pg.Client, done: (err: Error | null, conn: pg.Client) => void) => {
+        conn.query('SET jit = off', (err) => done(err, conn));
+      },
+    },
+  });
 }
 
 export interface EmbeddedDatabase {

@@ -27,10 +27,18 @@ export async function appendNoise(store: EventStore, count: number, category = '
     await store.append(`${category}-${randomUUID()}`, [e], 'no_stream');
     appended.push(e.id);
   }
-  const all: RecordedEvent[] = [];
-  for (let page = await store.readAll(null, 1000); page.length > 0; page = await store.readAll(page[page.length - 1]!.position, 1000)) all.push(...page);
   const wanted = new Set(appended);
-  return all.filter((e) => wanted.has(e.id));
+  // The global log shows an event once every older transaction on the server ended: wait for that.
+  return eventually(async () => {
+    const all: RecordedEvent[] = [];
+    for (let page = await store.readAll(null, 1000); page.length > 0; page = await store.readAll(page[page.length - 1]!.position, 1000)) all.push(...page);
+    const found = all.filter((e) => wanted.has(e.id));
+    if (found.length !== appended.length)
+      throw new Error(
+        `only ${found.length} of ${appended.length} appended events readable yet ${JSON.stringify(found.map((e) => [e.id.slice(0, 8), e.position]))}`,
+      );
+    return found;
+  });
 }
 
 /** Every event of the store, in order. */
