@@ -5,6 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import type { ShopCampaignResponse, ShopVoucherResponse, Page } from '../../../application/shop/catalog-queries.js';
+import { shopCampaignSchema, shopPage, shopVoucherSchema } from '../../../api/shop/catalog-schemas.js';
 import { formatPosition } from '../../../infrastructure/shared/eventstore/positions.js';
 import type { TestApp } from '../../support/app.js';
 import {
@@ -65,8 +66,11 @@ export class CatalogClient {
     return expectOk(await this.get<T>(path, userId));
   }
 
-  vouchers(query = '', userId?: string): Promise<VoucherPage> {
-    return this.ok<VoucherPage>(`/vouchers${query}`, userId);
+  /** A voucher page, checked against the ShopVoucherResponse schema (every field, nothing more). */
+  async vouchers(query = '', userId?: string): Promise<VoucherPage> {
+    const page = await this.ok<VoucherPage>(`/vouchers${query}`, userId);
+    shopPage(shopVoucherSchema).parse(page);
+    return page;
   }
 
   /** The pool ids of a voucher page, in order. */
@@ -74,12 +78,17 @@ export class CatalogClient {
     return (await this.vouchers(query)).content.map((v) => v.id);
   }
 
-  campaigns(query = ''): Promise<CampaignPage> {
-    return this.ok<CampaignPage>(`/campaigns${query}`);
+  /** A campaign page, checked against the ShopCampaignResponse schema. */
+  async campaigns(query = ''): Promise<CampaignPage> {
+    const page = await this.ok<CampaignPage>(`/campaigns${query}`);
+    shopPage(shopCampaignSchema).parse(page);
+    return page;
   }
 
-  carousel(query = ''): Promise<CampaignPage> {
-    return this.ok<CampaignPage>(`/campaigns/carousel${query}`);
+  async carousel(query = ''): Promise<CampaignPage> {
+    const page = await this.ok<CampaignPage>(`/campaigns/carousel${query}`);
+    shopPage(shopCampaignSchema).parse(page);
+    return page;
   }
 }
 
