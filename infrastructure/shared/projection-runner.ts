@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import type { Knex } from 'knex';
 import type { BusConsumer, BusMessage, EventBus } from '../../application/shared/event-bus.js';
 import type { EventStore } from '../../application/shared/event-store.js';
@@ -5,6 +7,7 @@ import { systemClock, type Clock } from '../../application/shared/clock.js';
 import type { PhysicalNames, ProjectedEvent, Projector, ReadModelTable } from '../../projections/shared/projector.js';
 import type { Logger } from './logger.js';
 import { projectionDeadLetters, projectionEventsApplied, projectionLagEvents, projectionLagSeconds, projectionPosition, setPositionInfo } from './metrics.js';
+import { Lease } from './messaging/lease.js';
 import { pause } from './messaging/pause.js';
 
 export interface ProjectionRunnerDependencies {
@@ -28,6 +31,12 @@ export interface ProjectionRunnerOptions {
   consumerPrefix?: string;
   /** How often lag gauges are refreshed (default 5 s). */
   metricsIntervalMs?: number;
+  /** This process's id in the lease rows (default host-pid-random). */
+  ownerId?: string;
+  /** Time to live of each projector's lease; renewed every third of it (default 10 s). */
+  leaseTtlMs?: number;
+  /** Pause between tries while another runner holds a projector's lease, and after an error (default 1 s). */
+  retryDelayMs?: number;
 }
 
 interface CheckpointRow {
@@ -41,6 +50,23 @@ interface CheckpointRow {
 interface Progress {
   position: string | null;
   recordedAt: string | null;
+}
+
+/** One projector as this runner drives it. */
+interface Slot {
+  readonly projector: Projector;
+  /** Named like the durable consumer it guards (consumerPrefix + projector name). */
+  readonly lease: Lease;
+  /** Set while this runner holds the lease; aborted when the hold ends (lease lost, or stopping). */
+  term?: AbortController;
+  consumer?: BusConsumer;
+}
+
+/** Thrown inside a transaction whose fencing check found the lease gone: nothing of it commits. */
+class LeaseLostError extends Error {
+  constructor(lease: Lease) {
+    super(`lease ${lease.name} is no longer held by ${lease.ownerId}`);
+  }
 }
 
 const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
@@ -68,12 +94,15 @@ async function comment(knex: Knex, kind: 'TABLE' | 'VIEW', relation: string, tab
  * names. `rebuild` fills a new generation from the event store and swaps the
  * views in one transaction, so the old rows serve until then.
  *
- * Run one runner per projector at a time (the ROLES=projector process): two
- * runners sharing a durable consumer would commit interleaved batches.
+ * Any number of runners may run: per projector, only the holder of its lease
+ * (a `leases` row named like its durable consumer) rebuilds and consumes; the
+ * others retry until it is free. A holder that cannot renew in time stops its
+ * consumer before the lease can run out, and every transaction that writes
+ * rows or the checkpoint checks, before it commits, that the lease is still
+ * ours (fencing), so a runner that lost it commits nothing.
  */
 export class ProjectionRunner {
-  private readonly projectors: Map<string, Projector>;
-  private readonly consumers = new Map<string, BusConsumer>();
+  private readonly slots: Map<string, Slot>;
   /** Last committed position per projector, for the metrics. */
   private readonly progress = new Map<string, Progress>();
   private readonly rebuilding = new Set<string>();
@@ -83,57 +112,75 @@ export class ProjectionRunner {
   private readonly retryBackoffMs: number;
   private readonly consumerPrefix: string;
   private readonly metricsIntervalMs: number;
+  private readonly leaseTtlMs: number;
+  private readonly retryDelayMs: number;
   private abort = new AbortController();
+  private workers: Promise<void>[] = [];
   private metricsTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly deps: ProjectionRunnerDependencies,
     options: ProjectionRunnerOptions = {},
   ) {
-    this.projectors = new Map(deps.projectors.map((p) => [p.name, p]));
-    if (this.projectors.size !== deps.projectors.length) throw new Error('projector names must be unique');
     this.clock = deps.clock ?? systemClock;
     this.batchSize = options.batchSize ?? 100;
     this.maxDeliveries = options.maxDeliveries ?? 5;
     this.retryBackoffMs = options.retryBackoffMs ?? 200;
     this.consumerPrefix = options.consumerPrefix ?? 'projector-';
     this.metricsIntervalMs = options.metricsIntervalMs ?? 5000;
+    this.leaseTtlMs = options.leaseTtlMs ?? 10_000;
+    this.retryDelayMs = options.retryDelayMs ?? 1000;
+    const ownerId = options.ownerId ?? `${os.hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+    this.slots = new Map(
+      deps.projectors.map((projector) => [
+        projector.name,
+        { projector, lease: new Lease(deps.knex, this.consumerPrefix + projector.name, ownerId, this.leaseTtlMs) },
+      ]),
+    );
+    if (this.slots.size !== deps.projectors.length) throw new Error('projector names must be unique');
   }
 
-  /** Rebuilds projectors that are new or whose version changed, then consumes the bus for each. */
+  /**
+   * Starts competing for every projector's lease. Resolves once each projector
+   * was tried once: taken (rebuilt if new or its version changed, and
+   * consuming), held by another runner, or failed (logged); it keeps trying.
+   */
   async start(): Promise<void> {
+    if (this.workers.length > 0) return;
     this.abort = new AbortController();
-    for (const projector of this.projectors.values()) {
-      const row = await this.checkpoint(this.deps.knex, projector.name);
-      if (!row || row.version !== projector.version) {
-        this.deps.logger?.info('rebuilding projection', { projector: projector.name, from: row?.version ?? null, to: projector.version });
-        await this.rebuild(projector.name);
-      } else {
-        this.progress.set(projector.name, { position: row.position, recordedAt: row.last_recorded_at?.toISOString() ?? null });
-      }
-      const consumer = await this.deps.bus.consume(
-        { durableName: this.consumerPrefix + projector.name, startAfter: this.progress.get(projector.name)!.position, batchSize: this.batchSize },
-        (messages) => this.handle(projector, messages),
-      );
-      this.consumers.set(projector.name, consumer);
+    const { signal } = this.abort;
+    const firstTries: Promise<void>[] = [];
+    for (const slot of this.slots.values()) {
+      let tried!: () => void;
+      firstTries.push(new Promise<void>((resolve) => (tried = resolve)));
+      this.workers.push(this.work(slot, signal, tried));
     }
+    await Promise.all(firstTries);
+    if (signal.aborted) return;
     this.metricsTimer = setInterval(() => {
       this.refreshMetrics().catch((error: unknown) => this.deps.logger?.warn('projection metrics refresh failed', { error }));
     }, this.metricsIntervalMs);
     this.metricsTimer.unref();
   }
 
-  /** Stops every consumer after the batch it is handling. */
+  /** Stops every consumer after the batch it is handling, then releases the leases so another runner takes over at once. */
   async stop(): Promise<void> {
     clearInterval(this.metricsTimer);
     this.abort.abort();
-    await Promise.all([...this.consumers.values()].map((c) => c.stop()));
-    this.consumers.clear();
+    await Promise.all(this.workers);
+    this.workers = [];
   }
 
-  /** Sets the lag and position gauges of every running projector. */
+  /** True while this runner holds the projector's lease (it is rebuilding or applying it). */
+  holds(projector: string): boolean {
+    const slot = this.slots.get(projector);
+    return slot?.term !== undefined && !slot.term.signal.aborted && slot.lease.held;
+  }
+
+  /** Sets the lag and position gauges of every projector this runner applies. */
   async refreshMetrics(): Promise<void> {
-    for (const [name, consumer] of this.consumers) {
+    for (const [name, { consumer }] of this.slots) {
+      if (!consumer) continue;
       const pending = await consumer.pending();
       const { position, recordedAt } = this.progress.get(name) ?? { position: null, recordedAt: null };
       projectionLagEvents.set({ projector: name }, pending);
@@ -147,18 +194,127 @@ export class ProjectionRunner {
    * Replays the whole event store into a fresh generation of the projector's
    * tables, then, in one transaction that holds the checkpoint row (pausing
    * the live consumer), applies what arrived meanwhile, points the views at
-   * the new tables, drops the old ones and moves the checkpoint.
+   * the new tables, drops the old ones and moves the checkpoint. Only the
+   * runner holding the projector's lease may rebuild it.
    */
   async rebuild(name: string): Promise<void> {
-    const projector = this.projectors.get(name);
-    if (!projector) throw new Error(`unknown projector ${name}`);
+    const slot = this.slots.get(name);
+    if (!slot) throw new Error(`unknown projector ${name}`);
+    if (!this.holds(name)) throw new Error(`projector ${name} is applied by another runner (lease ${slot.lease.name}); rebuild it there`);
+    await this.rebuildHolding(slot, slot.term!.signal);
+  }
+
+  /** One projector's life in this runner: take its lease, apply it while the lease holds, try again after losing it. */
+  private async work(slot: Slot, stopping: AbortSignal, tried: () => void): Promise<void> {
+    const { projector, lease } = slot;
+    while (!stopping.aborted) {
+      try {
+        if (await lease.acquire()) {
+          this.deps.logger?.info('projection runner holds the lease', { projector: projector.name, owner: lease.ownerId });
+          await this.lead(slot, stopping, tried);
+          if (!stopping.aborted)
+            this.deps.logger?.warn('projection runner lost the lease; stopped applying', { projector: projector.name, owner: lease.ownerId });
+        }
+      } catch (error) {
+        if (!stopping.aborted) this.deps.logger?.error('projection runner failed; retrying', { projector: projector.name, error });
+      }
+      if (!stopping.aborted) lease.drop();
+      tried();
+      await pause(this.retryDelayMs, stopping);
+    }
+    await lease.release().catch((error: unknown) => this.deps.logger?.warn('projection lease release failed', { projector: projector.name, error }));
+  }
+
+  /**
+   * While the lease is ours: rebuild if needed, consume, keep renewing. The
+   * moment the hold ends (lease lost, a fenced commit refused, or stopping)
+   * the consumer is told to stop, so it fetches nothing more.
+   */
+  private async lead(slot: Slot, stopping: AbortSignal, activated: () => void): Promise<void> {
+    const term = new AbortController();
+    let consumerStopped: Promise<void> | undefined;
+    const stopConsumer = () => {
+      const consumer = slot.consumer;
+      slot.consumer = undefined;
+      if (!consumer) return;
+      consumerStopped = consumer.stop().catch((error: unknown) => {
+        this.deps.logger?.warn('projection consumer failed to stop', { projector: slot.projector.name, error });
+      });
+    };
+    const endTerm = () => term.abort();
+    term.signal.addEventListener('abort', stopConsumer);
+    stopping.addEventListener('abort', endTerm);
+    if (stopping.aborted) term.abort(); // stopped while the lease was being taken: a listener added now never fires
+    slot.term = term;
+    const kept = this.keepLease(slot.lease, term);
+    try {
+      await this.activate(slot, term.signal);
+      activated();
+      await kept;
+    } finally {
+      term.abort();
+      stopping.removeEventListener('abort', endTerm);
+      await kept;
+      stopConsumer(); // one that activation registered after the term ended
+      await consumerStopped;
+    }
+  }
+
+  /**
+   * Renews every third of the time to live until `term` ends; ends it when a
+   * renewal fails, or has not answered while a third of the lease is left, so
+   * the consumer stops before the lease can run out however long the database hangs.
+   */
+  private async keepLease(lease: Lease, term: AbortController): Promise<void> {
+    while (!term.signal.aborted) {
+      await pause(this.leaseTtlMs / 3, term.signal);
+      if (term.signal.aborted) return;
+      const renewal = lease.renew().catch((error: unknown) => {
+        this.deps.logger?.warn('projection lease renewal failed', { lease: lease.name, error });
+        return false;
+      });
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), lease.remainingMs - this.leaseTtlMs / 3)));
+      const renewed = await Promise.race([renewal, late]).finally(() => clearTimeout(timer));
+      if (!renewed) term.abort();
+    }
+  }
+
+  private async activate(slot: Slot, term: AbortSignal): Promise<void> {
+    if (term.aborted) return;
+    const { projector } = slot;
+    const row = await this.checkpoint(this.deps.knex, projector.name);
+    if (!row || row.version !== projector.version) {
+      this.deps.logger?.info('rebuilding projection', { projector: projector.name, from: row?.version ?? null, to: projector.version });
+      await this.rebuildHolding(slot, term);
+    } else {
+      this.progress.set(projector.name, { position: row.position, recordedAt: row.last_recorded_at?.toISOString() ?? null });
+    }
+    if (term.aborted) return;
+    slot.consumer = await this.deps.bus.consume(
+      { durableName: this.consumerPrefix + projector.name, startAfter: this.progress.get(projector.name)!.position, batchSize: this.batchSize },
+      (messages) => this.handle(slot, messages),
+    );
+  }
+
+  /** `rebuild` for the lease holder; every transaction is fenced, and it gives up between batches once `term` ends. */
+  private async rebuildHolding(slot: Slot, term: AbortSignal): Promise<void> {
+    const { projector, lease } = slot;
+    const { name } = projector;
     if (this.rebuilding.has(name)) throw new Error(`projector ${name} is already being rebuilt`);
     this.rebuilding.add(name);
+    const fenced = <T>(work: (trx: Knex.Transaction) => Promise<T>) =>
+      this.deps.knex.transaction(async (trx) => {
+        if (term.aborted) throw new LeaseLostError(lease);
+        const result = await work(trx);
+        if (!(await lease.heldIn(trx))) throw new LeaseLostError(lease);
+        return result;
+      });
     try {
       const { knex } = this.deps;
       const from = (await this.checkpoint(knex, name))?.generation ?? 0;
       const names = physicalNames(projector, from + 1);
-      await knex.transaction(async (trx) => {
+      await fenced(async (trx) => {
         for (const table of Object.values(names)) await trx.raw(`DROP TABLE IF EXISTS ${quoteIdent(table)}`);
         await projector.createTables(trx, names);
         for (const table of projector.tables) await comment(trx, 'TABLE', names[table.name]!, table);
@@ -167,9 +323,9 @@ export class ProjectionRunner {
       for (;;) {
         const events = await this.deps.store.readAll(progress.position, this.batchSize);
         if (events.length === 0) break;
-        progress = await knex.transaction((trx) => this.replay(trx, projector, names, events));
+        progress = await fenced((trx) => this.replay(trx, projector, names, events));
       }
-      progress = await knex.transaction(async (trx) => {
+      progress = await fenced(async (trx) => {
         await trx.raw(`INSERT INTO projection_checkpoints (projector, version, generation) VALUES (?, ?, 0) ON CONFLICT (projector) DO NOTHING`, [
           name,
           projector.version,
@@ -216,45 +372,58 @@ export class ProjectionRunner {
     return { position: last.position, recordedAt: last.recordedAt };
   }
 
-  /** One bus batch: apply, checkpoint and dead-letter in one transaction; settle the messages after it commits. */
-  private async handle(projector: Projector, messages: BusMessage[]): Promise<void> {
+  /**
+   * One bus batch: apply, checkpoint and dead-letter in one transaction that
+   * commits only while the lease is ours; settle the messages after it commits.
+   * A batch that finds the lease gone is nak'ed whole and ends the runner's hold.
+   */
+  private async handle(slot: Slot, messages: BusMessage[]): Promise<void> {
+    const { projector, lease } = slot;
+    if (!lease.held || slot.term?.signal.aborted) return this.refuse(slot, messages);
     const dead = new Set<BusMessage>();
     let failedAt = -1;
     let applied = 0;
-    const progress = await this.deps.knex.transaction(async (trx) => {
-      const row = await this.checkpoint(trx, projector.name, true);
-      if (!row) throw new Error(`projector ${projector.name} has no checkpoint row; start the runner to create it`);
-      const names = physicalNames(projector, row.generation);
-      let progress: Progress = { position: row.position, recordedAt: row.last_recorded_at?.toISOString() ?? null };
-      for (const [i, message] of messages.entries()) {
-        const { event } = message;
-        if (progress.position !== null && event.position <= progress.position) continue;
-        try {
-          await trx.transaction((savepoint) => projector.apply(savepoint, event, names));
-          applied++;
-        } catch (error) {
-          if (message.deliveryCount < this.maxDeliveries) {
-            this.deps.logger?.warn('projection failed to apply an event; it comes again', {
-              projector: projector.name,
-              eventId: event.id,
-              deliveryCount: message.deliveryCount,
-              error,
-            });
-            failedAt = i;
-            break;
+    const progress = await this.deps.knex
+      .transaction(async (trx) => {
+        const row = await this.checkpoint(trx, projector.name, true);
+        if (!row) throw new Error(`projector ${projector.name} has no checkpoint row; start the runner to create it`);
+        const names = physicalNames(projector, row.generation);
+        let progress: Progress = { position: row.position, recordedAt: row.last_recorded_at?.toISOString() ?? null };
+        for (const [i, message] of messages.entries()) {
+          const { event } = message;
+          if (progress.position !== null && event.position <= progress.position) continue;
+          try {
+            await trx.transaction((savepoint) => projector.apply(savepoint, event, names));
+            applied++;
+          } catch (error) {
+            if (message.deliveryCount < this.maxDeliveries) {
+              this.deps.logger?.warn('projection failed to apply an event; it comes again', {
+                projector: projector.name,
+                eventId: event.id,
+                deliveryCount: message.deliveryCount,
+                error,
+              });
+              failedAt = i;
+              break;
+            }
+            await this.deadLetter(trx, projector.name, message, error);
+            dead.add(message);
           }
-          await this.deadLetter(trx, projector.name, message, error);
-          dead.add(message);
+          progress = { position: event.position, recordedAt: event.recordedAt };
         }
-        progress = { position: event.position, recordedAt: event.recordedAt };
-      }
-      if (progress.position !== row.position) {
-        await trx('projection_checkpoints')
-          .where({ projector: projector.name })
-          .update({ position: progress.position, last_recorded_at: progress.recordedAt, updated_at: this.clock.now() });
-      }
-      return progress;
-    });
+        if (progress.position !== row.position) {
+          await trx('projection_checkpoints')
+            .where({ projector: projector.name })
+            .update({ position: progress.position, last_recorded_at: progress.recordedAt, updated_at: this.clock.now() });
+        }
+        if (!(await lease.heldIn(trx))) throw new LeaseLostError(lease);
+        return progress;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof LeaseLostError) return undefined;
+        throw error;
+      });
+    if (!progress) return this.refuse(slot, messages);
     this.progress.set(projector.name, progress);
     projectionEventsApplied.inc({ projector: projector.name }, applied);
     projectionDeadLetters.inc({ projector: projector.name }, dead.size);
@@ -263,8 +432,15 @@ export class ProjectionRunner {
     for (const m of settled) await (dead.has(m) ? m.term() : m.ack());
     if (failedAt < 0) return;
     const failed = messages[failedAt]!;
-    await pause(Math.min(this.retryBackoffMs * 2 ** (failed.deliveryCount - 1), 5000), this.abort.signal);
+    await pause(Math.min(this.retryBackoffMs * 2 ** (failed.deliveryCount - 1), 5000), slot.term!.signal);
     for (const m of messages.slice(failedAt)) await m.nak();
+  }
+
+  /** A batch this runner may no longer commit: nak it whole (it comes again, in order, to the lease holder) and end the hold. */
+  private async refuse(slot: Slot, messages: BusMessage[]): Promise<void> {
+    this.deps.logger?.warn('projection batch not committed: the lease is gone', { projector: slot.projector.name, owner: slot.lease.ownerId });
+    slot.term?.abort();
+    for (const m of messages) await m.nak();
   }
 
   private async deadLetter(trx: Knex.Transaction, projector: string, message: BusMessage, error: unknown): Promise<void> {

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 
 /**
  * A named lease held in the `leases` row, so exactly one process does a job
- * (relaying the log) at a time. Unlike a session advisory lock it survives
+ * (relaying the log, applying one projector) at a time. Unlike a session advisory lock it survives
  * connection poolers, and a holder that dies loses it at `expires_at`.
  * Expiry is judged by the database clock; locally the holder counts its lease
  * from the moment it asked, so it believes it holds it no longer than the row says.
@@ -22,6 +22,11 @@ export class Lease {
   /** True while the lease is ours and has not run out. */
   get held(): boolean {
     return performance.now() < this.heldUntil;
+  }
+
+  /** Milliseconds until the lease runs out as far as this process knows (0 when not held). */
+  get remainingMs(): number {
+    return Math.max(0, this.heldUntil - performance.now());
   }
 
   /** A third of the time to live has passed since the last renewal. */
@@ -51,6 +56,19 @@ export class Lease {
        WHERE name = :name AND owner_id = :owner AND expires_at > clock_timestamp()
        RETURNING owner_id`,
     );
+  }
+
+  /**
+   * Fencing, inside the transaction that writes the guarded data: true when
+   * the lease is still ours by the database clock. The row stays locked
+   * FOR SHARE until `trx` ends, so nobody can take the lease before it commits.
+   */
+  async heldIn(trx: Knex.Transaction): Promise<boolean> {
+    const { rows } = await trx.raw<{ rows: unknown[] }>(
+      `SELECT 1 FROM leases WHERE name = :name AND owner_id = :owner AND expires_at > clock_timestamp() FOR SHARE`,
+      { name: this.name, owner: this.ownerId },
+    );
+    return rows.length === 1;
   }
 
   /** Gives the lease up at once so another process can take over without waiting for expiry. */
