@@ -321,6 +321,19 @@ export function eventStoreContract(name: string, factory: () => Promise<EventSto
         expect((await store.readAll(page[0]!.position, 1))[0]!.id).to.equal(page[1]!.id);
       });
 
+      it('keeps append order across a change in the number of digits of the positions (numeric, not text, order)', async () => {
+        const from = await marker();
+        const stream = newStream('pool');
+        const appended = events(120); // sequence numbers cross at least one power of ten
+        await store.append(stream, appended, 'no_stream');
+        const read = await eventually(async () => {
+          const found = await readAllOf(store, from, [stream], 7);
+          expect(found).to.have.length(120);
+          return found;
+        });
+        expect(read.map((e) => e.revision)).to.deep.equal(appended.map((_, i) => i));
+      });
+
       it('starts at the beginning of the log without a checkpoint', async () => {
         const from = await marker();
         const [first] = await eventually(async () => {

@@ -201,7 +201,7 @@ export class PostgresEventStore implements EventStore {
       `SELECT ${eventColumns} FROM events
        WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
          AND (transaction_id, transaction_sequence) > (?::text::xid8, ?::bigint)
-       ORDER BY transaction_id, transaction_sequence
+       ORDER BY events.transaction_id, events.transaction_sequence -- the columns, not the text aliases
        LIMIT ?`,
       [String(after?.major ?? 0n), String(after?.minor ?? -1n), limit],
     );
