@@ -19,7 +19,8 @@
  * catalog: pools=<n> project_eps=<x> search_p95_ms=<a> list_p95_ms=<b> detail_p95_ms=<c>
  *
  * Env: POOLS (100000), CAMPAIGNS (2000), BATCH (2000), CLIENTS (50),
- * REQUESTS (3000 per kind), THINK_MS (100), DATABASE_URL (else embedded), NATS_URL.
+ * REQUESTS (3000 per kind), THINK_MS (100), DATABASE_URL (else embedded),
+ * NATS_URL, KEEP_DB (keep the database to look into it afterwards), LOG_LEVEL.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -131,35 +132,45 @@ const searchTerms = [
   'tết',
 ];
 
-function requestsFor(campaigns: GeneratedCampaign[], headers: Record<string, string>): { requests: LoadRequest[]; kinds: Kind[] } {
+/** The requests, and for each its kind and variant (the filter or search term it uses, for the per-variant breakdown). */
+function requestsFor(campaigns: GeneratedCampaign[], headers: Record<string, string>): { requests: LoadRequest[]; kinds: Kind[]; variants: string[] } {
   const random = seededRandom(7);
   const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
   const live = campaigns.filter((c) => c.live && c.poolIds.length > 0);
   const livePools = live.flatMap((c) => c.poolIds);
-  const listQueries = [
-    () => `page=${Math.floor(random() * 20)}`,
-    () => `tag=${pick(['HOT_DEAL', 'FLASH_SALE', 'NEW', 'TET_DEAL'])}&page=${Math.floor(random() * 5)}`,
-    () => 'tags=FLASH_SALE,NEW&size=50',
-    () => `categoryIds=${pick(categories)[0]},${pick(categories)[0]}`,
-    () => `campaignIds=${pick(live).id},${pick(live).id},${pick(live).id}`,
-    () => `excludeCampaignIds=${pick(live).id}&channel=WEB`,
-    () => `tag=HOT_DEAL&categoryIds=${pick(categories)[0]}&size=10`,
+  const listQueries: [string, () => string][] = [
+    ['page', () => `page=${Math.floor(random() * 20)}`],
+    ['tag', () => `tag=${pick(['HOT_DEAL', 'FLASH_SALE', 'NEW', 'TET_DEAL'])}&page=${Math.floor(random() * 5)}`],
+    ['tags,size=50', () => 'tags=FLASH_SALE,NEW&size=50'],
+    ['categoryIds', () => `categoryIds=${pick(categories)[0]},${pick(categories)[0]}`],
+    ['campaignIds', () => `campaignIds=${pick(live).id},${pick(live).id},${pick(live).id}`],
+    ['excludeCampaignIds,WEB', () => `excludeCampaignIds=${pick(live).id}&channel=WEB`],
+    ['tag+categoryIds', () => `tag=HOT_DEAL&categoryIds=${pick(categories)[0]}&size=10`],
   ];
-  const make: Record<Kind, () => string> = {
-    search: () => `/api/v1/vouchers/search?q=${encodeURIComponent(pick(searchTerms))}${random() < 0.2 ? '&tag=HOT_DEAL' : ''}`,
-    list: () => `/api/v1/vouchers?${pick(listQueries)()}`,
-    detail: () => `/api/v1/vouchers/${pick(livePools)}${random() < 0.5 ? '?channel=WEB' : ''}`,
+  const make: Record<Kind, () => [string, string]> = {
+    search: () => {
+      const term = pick(searchTerms);
+      return [`/api/v1/vouchers/search?q=${encodeURIComponent(term)}${random() < 0.2 ? '&tag=HOT_DEAL' : ''}`, term];
+    },
+    list: () => {
+      const [variant, query] = pick(listQueries);
+      return [`/api/v1/vouchers?${query()}`, variant];
+    },
+    detail: () => [`/api/v1/vouchers/${pick(livePools)}${random() < 0.5 ? '?channel=WEB' : ''}`, 'id'],
   };
   const kinds: Kind[] = [];
+  const variants: string[] = [];
   const requests: LoadRequest[] = [];
   for (let i = 0; i < perKind * 3; i++) {
     const kind = (['search', 'list', 'detail'] as const)[i % 3]!;
+    const [path, variant] = make[kind]();
     kinds.push(kind);
+    variants.push(variant);
     // Half the calls name a user, so userPurchaseUsage is computed too.
     const user: Record<string, string> = random() < 0.5 ? { 'x-user-id': `user-${i % 500}` } : {};
-    requests.push({ method: 'GET', path: make[kind](), headers: { ...headers, ...user, 'x-request-id': randomUUID() } });
+    requests.push({ method: 'GET', path, headers: { ...headers, ...user, 'x-request-id': randomUUID() } });
   }
-  return { requests, kinds };
+  return { requests, kinds, variants };
 }
 
 async function main(): Promise<void> {
@@ -218,12 +229,21 @@ async function main(): Promise<void> {
     'x-merchant-id': 'BENCH',
     accept: 'application/json',
   };
-  const { requests, kinds } = requestsFor(catalog.campaigns, headers);
+  const { requests, kinds, variants } = requestsFor(catalog.campaigns, headers);
   // Warm-up (connections, plans, caches), then: one client alone (a request's own time), the
   // measured run (CLIENTS clients pausing THINK_MS between requests), and the same clients back
   // to back (the server saturated: what it can serve at most).
   await load(server.port, requests.slice(0, Math.min(requests.length, 600)), clients, { keepBodies: false });
-  const alone = report('one client alone', await load(server.port, requests.slice(0, Math.min(requests.length, 300)), 1, { keepBodies: false }));
+  const aloneRun = await load(server.port, requests.slice(0, Math.min(requests.length, 600)), 1, { keepBodies: false });
+  const alone = report('one client alone', aloneRun);
+  for (const kind of ['search', 'list'] as const) {
+    const byVariant = new Map<string, number[]>();
+    aloneRun.latencyByIndex.forEach((ms, i) => {
+      if (kinds[i] === kind) byVariant.set(variants[i]!, [...(byVariant.get(variants[i]!) ?? []), ms]);
+    });
+    const slowest = [...byVariant].sort(([, a], [, b]) => percentile(b, 50) - percentile(a, 50));
+    console.log(`    ${kind} p50 by variant, slowest first: ${slowest.map(([v, ms]) => `${v}=${percentile(ms, 50).toFixed(1)}`).join(' ')}`);
+  }
   const paced = report(`${clients} clients, ${thinkMs} ms between requests`, await load(server.port, requests, clients, { keepBodies: false, thinkMs }));
   const saturated = thinkMs > 0 ? report(`${clients} clients back to back`, await load(server.port, requests, clients, { keepBodies: false })) : paced;
 
@@ -256,7 +276,8 @@ async function main(): Promise<void> {
 
   await server.close(1000);
   await c.stop();
-  await db.drop();
+  if (process.env.KEEP_DB) console.log(`  database kept: ${db.url}`);
+  else await db.drop();
   console.log(
     `catalog: pools=${poolTotal} project_eps=${projectEps.toFixed(0)} search_p95_ms=${p95.search.toFixed(1)} list_p95_ms=${p95.list.toFixed(1)} detail_p95_ms=${p95.detail.toFixed(1)}`,
   );
