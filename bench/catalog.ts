@@ -91,13 +91,18 @@ async function append(c: Container, writes: StreamWrite[]): Promise<{ events: nu
   return { events: writes.reduce((n, w) => n + w.events.length, 0), last };
 }
 
-/** Resolves when every projector's checkpoint is at or past `position`; reports progress every 5 s. */
-async function caughtUp(c: Container, position: string, started: number): Promise<void> {
+/**
+ * Resolves when every projector's checkpoint is at or past `position`, with the seconds from
+ * `started` at which each got there; reports progress every 5 s.
+ */
+async function caughtUp(c: Container, position: string, started: number): Promise<Map<string, number>> {
   let reported = Date.now();
+  const done = new Map<string, number>();
   for (;;) {
     const rows: { projector: string; position: string | null }[] = await c.knex('projection_checkpoints').select('projector', 'position');
     const behind = rows.filter((r) => r.position === null || r.position < position);
-    if (rows.length === projectors.length && behind.length === 0) return;
+    for (const r of rows) if (!behind.includes(r) && !done.has(r.projector)) done.set(r.projector, (Date.now() - started) / 1000);
+    if (rows.length === projectors.length && behind.length === 0) return done;
     if (Date.now() - reported > 5_000) {
       reported = Date.now();
       console.log(`  projecting… ${((Date.now() - started) / 1000).toFixed(0)} s, behind: ${behind.map((r) => r.projector).join(', ')}`);
@@ -208,10 +213,13 @@ async function main(): Promise<void> {
   const appendSeconds = (Date.now() - started) / 1000;
   const events = campaigns.events + pools.events;
   console.log(`  appended ${events} events in ${appendSeconds.toFixed(1)} s (${(events / appendSeconds).toFixed(0)} events/s)`);
-  await caughtUp(c, pools.last > campaigns.last ? pools.last : campaigns.last, started);
+  const finished = await caughtUp(c, pools.last > campaigns.last ? pools.last : campaigns.last, started);
   const projectSeconds = (Date.now() - started) / 1000;
   const projectEps = events / projectSeconds;
-  console.log(`  ${projectors.length} projectors caught up after ${projectSeconds.toFixed(1)} s: project_eps=${projectEps.toFixed(0)}`);
+  console.log(
+    `  ${projectors.length} projectors caught up after ${projectSeconds.toFixed(1)} s: project_eps=${projectEps.toFixed(0)} ` +
+      `(${[...finished].map(([name, s]) => `${name} ${s.toFixed(0)} s`).join(', ')})`,
+  );
   const sizes = await Promise.all(
     projectors.flatMap((p) => p.tables.map(async (t) => `${t.name}=${(await c.knex(t.name).count<{ n: string }[]>('* as n'))[0]!.n}`)),
   );
