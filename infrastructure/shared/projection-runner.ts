@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import os from 'node:os';
 import type { Knex } from 'knex';
 import type { BusConsumer, BusMessage, EventBus } from '../../application/shared/event-bus.js';
 import type { EventStore } from '../../application/shared/event-store.js';
@@ -7,8 +5,8 @@ import { systemClock, type Clock } from '../../application/shared/clock.js';
 import type { PhysicalNames, ProjectedEvent, Projector, ReadModelTable } from '../../projections/shared/projector.js';
 import type { Logger } from './logger.js';
 import { projectionDeadLetters, projectionEventsApplied, projectionLagEvents, projectionLagSeconds, projectionPosition, setPositionInfo } from './metrics.js';
-import { Lease } from './messaging/lease.js';
-import { pause } from './messaging/pause.js';
+import { defaultLeaseOwner, Lease } from './messaging/lease.js';
+import { pause } from './pause.js';
 
 export interface ProjectionRunnerDependencies {
   knex: Knex;
@@ -130,7 +128,7 @@ export class ProjectionRunner {
     this.metricsIntervalMs = options.metricsIntervalMs ?? 5000;
     this.leaseTtlMs = options.leaseTtlMs ?? 10_000;
     this.retryDelayMs = options.retryDelayMs ?? 1000;
-    const ownerId = options.ownerId ?? `${os.hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+    const ownerId = options.ownerId ?? defaultLeaseOwner();
     this.slots = new Map(
       deps.projectors.map((projector) => [
         projector.name,

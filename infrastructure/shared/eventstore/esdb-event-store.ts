@@ -28,7 +28,8 @@ import {
   type Subscription,
 } from '../../../application/shared/event-store.js';
 import { createLogger } from '../logger.js';
-import { backoff, handOver, pause, type SubscriptionLogger } from './hand-over.js';
+import { pause } from '../pause.js';
+import { backoff, handOver, type SubscriptionLogger } from './hand-over.js';
 import { formatPosition, parsePosition } from './positions.js';
 import { assertValidWrites } from './write-validation.js';
 

@@ -1,21 +1,8 @@
 import type { RecordedEvent } from '../../../application/shared/event-store.js';
+import { pause } from '../pause.js';
 
 export interface SubscriptionLogger {
   warn(message: string, meta?: object): void;
-}
-
-/** Resolves after `ms`, or at once when `signal` aborts. */
-export function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done);
-  });
 }
 
 /** Growing pause between attempts: 100 ms doubling up to 5 s. */

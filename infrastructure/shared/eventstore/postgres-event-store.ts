@@ -14,7 +14,8 @@ import {
 } from '../../../application/shared/event-store.js';
 import { createLogger } from '../logger.js';
 import { appendParameters, appendStatement, type AppendRow } from './append-statement.js';
-import { backoff, handOver, pause, type SubscriptionLogger } from './hand-over.js';
+import { pause } from '../pause.js';
+import { backoff, handOver, type SubscriptionLogger } from './hand-over.js';
 import { formatPosition, parsePosition } from './positions.js';
 import { assertValidWrites, expectedVersionHolds } from './write-validation.js';
 

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { BusConsumer, BusMessage, ConsumerOptions, EventBus } from '../../../application/shared/event-bus.js';
 import type { EventStore, RecordedEvent } from '../../../application/shared/event-store.js';
 import type { Logger } from '../logger.js';
-import { pause } from './pause.js';
+import { pause } from '../pause.js';
 
 export interface InProcessEventBusOptions {
   /** Row of relay_checkpoints holding what this bus was given (default 'in-process'). */

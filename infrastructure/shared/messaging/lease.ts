@@ -1,5 +1,12 @@
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Knex } from 'knex';
+
+/** Who holds a lease when the caller names no one: this host and process, plus a random part. */
+export function defaultLeaseOwner(): string {
+  return `${os.hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+}
 
 /**
  * A named lease held in the `leases` row, so exactly one process does a job

@@ -17,7 +17,7 @@ import {
 import type { BusConsumer, BusMessage, ConsumerOptions, EventBus } from '../../../application/shared/event-bus.js';
 import type { RecordedEvent } from '../../../application/shared/event-store.js';
 import type { Logger } from '../logger.js';
-import { pause } from './pause.js';
+import { pause } from '../pause.js';
 
 export interface NatsEventBusOptions {
   /** JetStream stream name (NATS_STREAM). */

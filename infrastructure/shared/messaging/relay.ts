@@ -1,12 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import os from 'node:os';
 import type { Knex } from 'knex';
 import type { EventBus } from '../../../application/shared/event-bus.js';
 import type { EventStore } from '../../../application/shared/event-store.js';
 import type { Logger } from '../logger.js';
 import { relayEventsPublished, relayLastEventTimestamp, relayPosition, setPositionInfo } from '../metrics.js';
-import { Lease } from './lease.js';
-import { pause } from './pause.js';
+import { defaultLeaseOwner, Lease } from './lease.js';
+import { pause } from '../pause.js';
 
 export interface RelayDependencies {
   store: EventStore;
@@ -56,7 +54,7 @@ export class Relay {
     this.batchSize = options.batchSize ?? 500;
     this.pollIntervalMs = options.pollIntervalMs ?? 100;
     this.retryDelayMs = options.retryDelayMs ?? 1000;
-    const ownerId = options.ownerId ?? `${os.hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+    const ownerId = options.ownerId ?? defaultLeaseOwner();
     this.lease = new Lease(deps.knex, this.name, ownerId, options.leaseTtlMs ?? 10_000);
   }
 
