@@ -13,12 +13,23 @@ import type { CampaignBanner } from '../../domain/shop/campaign.js';
 import type { Currency } from '../../domain/shop/events.js';
 
 /**
- * The catalog read models (projections/shop/catalog.ts) in PostgreSQL. Each
- * read is one statement over indexed columns: listings sort on
- * (campaign_display_priority, pool_id) under partial indexes `WHERE listed`,
- * and totals add up the pool counts the projector keeps per campaign (and per
- * campaign and category) instead of counting listing rows. A page past the end costs a second,
- * count-only statement.
+ * The catalog read models (projections/shop/catalog.ts) in PostgreSQL, one
+ * statement per read.
+ *
+ * A voucher page (order: campaign displayPriority, campaign id, pool id) is
+ * found through the pool counts the projector keeps per campaign (and per
+ * campaign and category), which carry the campaign's status, window, tag and
+ * priority: the live campaigns matching the filters, read from that one
+ * table, get a running total of their matching pools in that order, which is
+ * also totalElements; only the campaigns the page overlaps are then read from
+ * the listing table, each from the right offset of its (campaign_id, pool_id)
+ * index. The work depends on the campaign count and the page size, never on
+ * the pool count or the depth of the page.
+ *
+ * Right after a bulk load the tables have no statistics yet, and a join the
+ * planner orders from guesses can cost seconds; so every join here is a
+ * LATERAL lookup with LIMIT from the side known to be small, which leaves the
+ * planner no order to choose.
  */
 
 interface ListingRow {
@@ -88,7 +99,8 @@ interface CampaignRow {
   sold_quantity: number;
 }
 
-const listingColumns = [
+/** The pool's columns of a voucher (alias l) and its campaign's (alias c), named as ListingRow. */
+const voucherColumns = [
   'pool_id',
   'campaign_id',
   'category_id',
@@ -114,12 +126,72 @@ const listingColumns = [
   'max_per_order',
   'validity_start_at',
   'validity_end_at',
-  'campaign_name',
-  'campaign_tag',
-  'campaign_display_priority',
-  'campaign_start_at',
-  'campaign_end_at',
-].map((c) => `l.${c}`);
+]
+  .map((c) => `l.${c}`)
+  .concat([
+    'c.name AS campaign_name',
+    'c.campaign_tag',
+    'c.display_priority AS campaign_display_priority',
+    'c.start_at AS campaign_start_at',
+    'c.end_at AS campaign_end_at',
+  ])
+  .join(', ');
+
+/** A piece of SQL and its bindings. */
+interface Sql {
+  text: string;
+  bindings: Knex.RawBinding[];
+}
+
+const sql = (text: string, ...bindings: Knex.RawBinding[]): Sql => ({ text, bindings });
+
+/** The pieces joined by `separator`, bindings in order. */
+function join(pieces: Sql[], separator: string): Sql {
+  return { text: pieces.map((p) => p.text).join(separator), bindings: pieces.flatMap((p) => p.bindings) };
+}
+
+const placeholders = (values: readonly unknown[]) => values.map(() => '?').join(', ');
+
+/**
+ * Conditions on campaign `c` for its vouchers to be listed at `now`, and the
+ * campaign-level filters; `c` is a shop_campaigns row or a count row (which
+ * carries the same campaign columns).
+ */
+function listedCampaign(now: Date, filter: Pick<VoucherFilter, 'tags' | 'campaignIds' | 'excludeCampaignIds'> = {}): Sql {
+  const conditions = [sql(`c.status = 'ACTIVE' AND c.type = 'SELL' AND c.start_at <= ? AND c.end_at > ?`, now, now)];
+  if (filter.tags) conditions.push(sql(`c.campaign_tag IN (${placeholders(filter.tags)})`, ...filter.tags));
+  if (filter.campaignIds) conditions.push(sql(`c.campaign_id IN (${placeholders(filter.campaignIds)})`, ...filter.campaignIds));
+  if (filter.excludeCampaignIds) conditions.push(sql(`c.campaign_id NOT IN (${placeholders(filter.excludeCampaignIds)})`, ...filter.excludeCampaignIds));
+  return join(conditions, ' AND ');
+}
+
+/** Pool-level conditions on listing row `l`. */
+function listedPool(filter: Pick<VoucherFilter, 'categoryIds'> = {}): Sql {
+  const conditions = [sql('NOT l.deleted')];
+  if (filter.categoryIds) conditions.push(sql(`l.category_id IN (${placeholders(filter.categoryIds)})`, ...filter.categoryIds));
+  return join(conditions, ' AND ');
+}
+
+/**
+ * What `buyer` holds of pool `<alias>.pool_id` (shop_user_pool_purchases, fed by
+ * the voucher inventory projector), as a select-list piece and a join; nothing
+ * without a buyer.
+ */
+function purchases(buyer: Buyer | undefined, alias: string): { columns: string; join: Sql } {
+  if (!buyer) return { columns: '', join: sql('') };
+  return {
+    columns: ', u.daily AS purchased_daily, u.total AS purchased_total',
+    join: sql(
+      `LEFT JOIN LATERAL (
+         SELECT coalesce(sum(p.quantity) FILTER (WHERE p.day = ?), 0)::int AS daily, coalesce(sum(p.quantity), 0)::int AS total
+         FROM shop_user_pool_purchases p WHERE p.merchant_id = ? AND p.user_id = ? AND p.pool_id = ${alias}.pool_id
+       ) u ON true`,
+      buyer.day,
+      buyer.merchantId,
+      buyer.userId,
+    ),
+  };
+}
 
 const iso = (d: Date) => d.toISOString();
 
@@ -191,40 +263,109 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
   constructor(private readonly knex: Knex) {}
 
   async listVouchers(filter: VoucherFilter, now: Date, slice: Slice, buyer?: Buyer): Promise<{ records: CatalogVoucherRecord[]; total: number }> {
-    const page = this.listed(now)
-      .modify((query) => this.filterListings(query, filter))
-      .select(...listingColumns, this.countListed(filter, now).as('total'))
-      .orderBy([{ column: 'l.campaign_display_priority' }, { column: 'l.pool_id' }])
-      .offset(slice.offset)
-      .limit(slice.limit);
-    const rows = await this.withPurchases<ListingRow & { total: number }>(page, buyer);
-    const total = rows.length > 0 ? rows[0]!.total : ((await this.countListed(filter, now)) as { total: number }[])[0]!.total;
-    return { records: rows.map(voucherRecord), total };
+    // Per live campaign matching the filters, its matching pools: one count row, or its rows of the categories asked for.
+    const matching = filter.categoryIds
+      ? join(
+          [
+            sql(
+              `SELECT campaign_id, display_priority, sum(pool_count)::int AS pools FROM shop_campaign_category_pool_counts c
+                 WHERE category_id IN (${placeholders(filter.categoryIds)}) AND`,
+              ...filter.categoryIds,
+            ),
+            listedCampaign(now, filter),
+            sql('GROUP BY campaign_id, display_priority HAVING sum(pool_count) > 0'),
+          ],
+          '\n',
+        )
+      : join(
+          [
+            sql('SELECT campaign_id, display_priority, pool_count AS pools FROM shop_campaign_pool_counts c WHERE pool_count > 0 AND'),
+            listedCampaign(now, filter),
+          ],
+          '\n',
+        );
+    const bought = purchases(buyer, 'page');
+    const query = join(
+      [
+        sql('WITH ranked AS (SELECT m.*, sum(m.pools) OVER (ORDER BY m.display_priority, m.campaign_id ROWS UNBOUNDED PRECEDING) - m.pools AS before FROM ('),
+        matching,
+        sql(
+          `) m)
+          SELECT (SELECT coalesce(sum(pools), 0)::int FROM ranked) AS total, page.*${bought.columns}
+          FROM (SELECT 1) AS one
+          LEFT JOIN LATERAL (
+            SELECT ${voucherColumns}
+            FROM ranked r
+            CROSS JOIN LATERAL (SELECT * FROM shop_campaigns c WHERE c.campaign_id = r.campaign_id LIMIT 1) c
+            CROSS JOIN LATERAL (
+              SELECT * FROM shop_voucher_listings l WHERE l.campaign_id = r.campaign_id AND`,
+        ),
+        listedPool(filter),
+        sql(
+          `ORDER BY l.pool_id OFFSET greatest(0, ?::bigint - r.before) LIMIT ?
+            ) l
+            WHERE r.before < ?::bigint AND r.before + r.pools > ?::bigint
+            ORDER BY r.display_priority, r.campaign_id, l.pool_id
+            LIMIT ?
+          ) page ON true`,
+          slice.offset,
+          slice.limit,
+          slice.offset + slice.limit,
+          slice.offset,
+          slice.limit,
+        ),
+        bought.join,
+        sql('ORDER BY page.campaign_display_priority, page.campaign_id, page.pool_id'),
+      ],
+      '\n',
+    );
+    const { rows } = await this.knex.raw<{ rows: (ListingRow & { total: number })[] }>(query.text, query.bindings);
+    return { records: rows.filter((r) => r.pool_id !== null).map(voucherRecord), total: rows[0]!.total };
   }
 
   async vouchersByIds(poolIds: number[], now: Date, buyer?: Buyer): Promise<CatalogVoucherRecord[]> {
-    const rows = await this.withPurchases<ListingRow>(
-      this.listed(now)
-        .whereIn('l.pool_id', poolIds)
-        .select(...listingColumns),
-      buyer,
+    const bought = purchases(buyer, 'l');
+    const query = join(
+      [
+        sql(
+          `SELECT ${voucherColumns}${bought.columns}
+           FROM shop_voucher_listings l
+           CROSS JOIN LATERAL (SELECT * FROM shop_campaigns c WHERE c.campaign_id = l.campaign_id AND`,
+        ),
+        listedCampaign(now),
+        sql('LIMIT 1) c'),
+        bought.join,
+        sql(`WHERE l.pool_id IN (${placeholders(poolIds)}) AND`, ...poolIds),
+        listedPool(),
+      ],
+      '\n',
     );
+    const { rows } = await this.knex.raw<{ rows: ListingRow[] }>(query.text, query.bindings);
     return rows.map(voucherRecord);
   }
 
   async vouchersOfCampaigns(campaignIds: number[], perCampaign: number, now: Date, buyer?: Buyer): Promise<CatalogVoucherRecord[]> {
-    const perCampaignPage = this.knex
-      .select(...listingColumns)
-      .from(this.knex.raw('unnest(?::bigint[]) AS c(campaign_id)', [`{${campaignIds.join(',')}}`]))
-      .joinRaw(
-        `CROSS JOIN LATERAL (
-           SELECT * FROM shop_voucher_listings
-           WHERE campaign_id = c.campaign_id AND listed AND campaign_start_at <= ? AND campaign_end_at > ?
-           ORDER BY pool_id LIMIT ?
-         ) l`,
-        [now, now, perCampaign],
-      );
-    return (await this.withPurchases<ListingRow>(perCampaignPage, buyer)).map(voucherRecord);
+    const bought = purchases(buyer, 'l');
+    const query = join(
+      [
+        sql(
+          `SELECT ${voucherColumns}${bought.columns}
+           FROM unnest(?::bigint[]) AS ids(campaign_id)
+           CROSS JOIN LATERAL (SELECT * FROM shop_campaigns c WHERE c.campaign_id = ids.campaign_id AND`,
+          `{${campaignIds.join(',')}}`,
+        ),
+        listedCampaign(now),
+        sql(`LIMIT 1) c
+             CROSS JOIN LATERAL (SELECT * FROM shop_voucher_listings l WHERE l.campaign_id = c.campaign_id AND`),
+        listedPool(),
+        sql('ORDER BY l.pool_id LIMIT ?) l', perCampaign),
+        bought.join,
+        sql('ORDER BY c.campaign_id, l.pool_id'),
+      ],
+      '\n',
+    );
+    const { rows } = await this.knex.raw<{ rows: ListingRow[] }>(query.text, query.bindings);
+    return rows.map(voucherRecord);
   }
 
   async listCampaigns(filter: CampaignFilter, channel: ShopChannel, now: Date, slice: Slice): Promise<{ records: CatalogCampaignRecord[]; total: number }> {
@@ -249,58 +390,6 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
     return row && campaignRecord(row);
   }
 
-  /**
-   * The rows of a listing query, each with what `buyer` holds of the pool
-   * (shop_user_pool_purchases, fed by the voucher inventory projector) when a
-   * buyer is given, in the same statement; in listing order.
-   */
-  private async withPurchases<Row>(vouchers: Knex.QueryBuilder, buyer: Buyer | undefined): Promise<Row[]> {
-    if (!buyer) return (await vouchers) as Row[];
-    const { rows } = await this.knex.raw<{ rows: Row[] }>(
-      `SELECT v.*, p.daily AS purchased_daily, p.total AS purchased_total
-       FROM (?) v
-       CROSS JOIN LATERAL (
-         SELECT coalesce(sum(u.quantity) FILTER (WHERE u.day = ?), 0)::int AS daily, coalesce(sum(u.quantity), 0)::int AS total
-         FROM shop_user_pool_purchases u WHERE u.merchant_id = ? AND u.user_id = ? AND u.pool_id = v.pool_id
-       ) p
-       ORDER BY v.campaign_display_priority, v.pool_id`,
-      [vouchers, buyer.day, buyer.merchantId, buyer.userId],
-    );
-    return rows;
-  }
-
-  /** Listing rows listed at `now`. */
-  private listed(now: Date): Knex.QueryBuilder {
-    return this.knex('shop_voucher_listings as l').whereRaw('l.listed').where('l.campaign_start_at', '<=', now).where('l.campaign_end_at', '>', now);
-  }
-
-  private filterListings(query: Knex.QueryBuilder, filter: VoucherFilter): void {
-    if (filter.tags) query.whereIn('l.campaign_tag', filter.tags);
-    if (filter.categoryIds) query.whereIn('l.category_id', filter.categoryIds);
-    if (filter.campaignIds) query.whereIn('l.campaign_id', filter.campaignIds);
-    if (filter.excludeCampaignIds) query.whereNotIn('l.campaign_id', filter.excludeCampaignIds);
-  }
-
-  /**
-   * How many listing rows `listVouchers` matches: the pool counts of the
-   * campaigns live at `now`, per campaign, or per campaign and category when
-   * filtering by category.
-   */
-  private countListed(filter: VoucherFilter, now: Date): Knex.QueryBuilder {
-    const query = this.knex('shop_campaigns as c')
-      .where({ 'c.status': 'ACTIVE', 'c.type': 'SELL' })
-      .where('c.start_at', '<=', now)
-      .where('c.end_at', '>', now)
-      .select(this.knex.raw('coalesce(sum(n.pool_count), 0)::int AS total'));
-    if (filter.categoryIds)
-      query.join('shop_campaign_category_pool_counts as n', 'n.campaign_id', 'c.campaign_id').whereIn('n.category_id', filter.categoryIds);
-    else query.join('shop_campaign_pool_counts as n', 'n.campaign_id', 'c.campaign_id');
-    if (filter.tags) query.whereIn('c.campaign_tag', filter.tags);
-    if (filter.campaignIds) query.whereIn('c.campaign_id', filter.campaignIds);
-    if (filter.excludeCampaignIds) query.whereNotIn('c.campaign_id', filter.excludeCampaignIds);
-    return query;
-  }
-
   /** Campaigns shown at `now`. */
   private shownCampaigns(now: Date): Knex.QueryBuilder {
     return this.knex('shop_campaigns as c').where({ 'c.status': 'ACTIVE', 'c.type': 'SELL' }).where('c.shown_from', '<=', now).where('c.end_at', '>', now);
@@ -318,7 +407,7 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
          ), '[]') AS banners,
          coalesce(n.pool_count, 0) AS pool_count, coalesce(n.in_stock_count, 0) AS in_stock_count, coalesce(n.sold_quantity, 0) AS sold_quantity
        FROM (?) p
-       LEFT JOIN shop_campaign_pool_counts n ON n.campaign_id = p.campaign_id
+       LEFT JOIN LATERAL (SELECT * FROM shop_campaign_pool_counts n WHERE n.campaign_id = p.campaign_id LIMIT 1) n ON true
        ORDER BY p.display_priority, p.campaign_id`,
       [channel, campaigns],
     );

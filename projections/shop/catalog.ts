@@ -5,10 +5,9 @@ import { physical, type PhysicalNames, type ProjectedEvent, type Projector } fro
 
 /**
  * The shop catalog's read models: campaigns, their banners, one listing row
- * per voucher pool with what the listing filters and sorts on copied from its
- * campaign, and pool counts per campaign and per campaign and category (the
- * listing's totals and the campaigns' voucherSummary, without counting
- * listing rows).
+ * per voucher pool, and pool counts per campaign and per campaign and
+ * category (the listing's totals and the campaigns' voucherSummary, without
+ * counting listing rows).
  *
  * Idempotent on its own, not only behind the runner's checkpoint: a campaign
  * row and a listing row each keep the global position of the last event of
@@ -22,17 +21,15 @@ const listings = 'shop_voucher_listings';
 const campaignCounts = 'shop_campaign_pool_counts';
 const categoryCounts = 'shop_campaign_category_pool_counts';
 
-const live = 'Time windows are checked when read, so a row stays the same while a campaign starts or ends.';
-
 const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 export const catalogProjector: Projector = {
   name: 'shop-catalog',
-  version: 1,
+  version: 2,
   tables: [
     {
       name: campaigns,
-      comment: `Shop campaigns, one row per campaign in any status; eventually consistent with the event store (lag at /metrics). ${live} Fed by CampaignCreated, CampaignStatusChanged, CampaignDetailsUpdated, and CampaignBannerAdded/Updated/Removed (updated_at).`,
+      comment: `Shop campaigns, one row per campaign in any status; eventually consistent with the event store (lag at /metrics). Time windows are checked when read, so a row stays the same while a campaign starts or ends. Fed by CampaignCreated, CampaignStatusChanged, CampaignDetailsUpdated, and CampaignBannerAdded/Updated/Removed (updated_at).`,
       columns: {
         campaign_id: 'Campaign id.',
         code: 'Campaign code, unique (case-insensitive).',
@@ -41,7 +38,7 @@ export const catalogProjector: Projector = {
         campaign_tag: 'Classification tag, e.g. HOT_DEAL, FLASH_SALE.',
         type: 'Campaign type; the shop shows only SELL campaigns.',
         status: 'DRAFT, APPROVED, ACTIVE, PAUSED or ENDED; the shop shows only ACTIVE ones.',
-        display_priority: 'Display order, 1 = highest.',
+        display_priority: 'Display order, 1 = highest; the voucher listing sorts on it, then on campaign_id and pool_id.',
         theme_url: 'Theme/background image URL.',
         start_at: 'Start of the campaign window: its vouchers are listed from then.',
         end_at: 'End of the campaign window (exclusive).',
@@ -74,7 +71,7 @@ export const catalogProjector: Projector = {
     },
     {
       name: listings,
-      comment: `Voucher pools as the shop lists them, one row per pool (deleted ones kept, flagged), with the campaign fields the listing filters and sorts on copied in; eventually consistent (lag at /metrics). ${live} Fed by VoucherPoolCreated, VoucherPoolStockAdded, VoucherPoolRepriced, VoucherPoolDisplayUpdated, VoucherPoolTermsUpdated, VoucherPoolCategoryChanged, VoucherPoolMiniAppsChanged, VoucherPoolValidityChanged, VoucherPoolDeleted, VoucherStockReserved, VoucherStockReleased, VoucherStockSold, and CampaignCreated, CampaignStatusChanged, CampaignDetailsUpdated for the campaign columns.`,
+      comment: `Voucher pools as the shop lists them, one row per pool (deleted ones kept, flagged); the campaign (shop_campaigns, by campaign_id) decides whether and in which order they are listed; eventually consistent (lag at /metrics). Fed by VoucherPoolCreated, VoucherPoolStockAdded, VoucherPoolRepriced, VoucherPoolDisplayUpdated, VoucherPoolTermsUpdated, VoucherPoolCategoryChanged, VoucherPoolMiniAppsChanged, VoucherPoolValidityChanged, VoucherPoolDeleted, VoucherStockReserved, VoucherStockReleased, VoucherStockSold.`,
       columns: {
         pool_id: 'Voucher pool id.',
         campaign_id: 'Campaign the pool belongs to.',
@@ -106,14 +103,6 @@ export const catalogProjector: Projector = {
         deleted: 'True once the pool was deleted (soft delete); never listed then.',
         created_at: 'When the pool was created.',
         updated_at: 'Event time of the last change to the pool.',
-        campaign_name: "Campaign's name (copied from shop_campaigns).",
-        campaign_tag: "Campaign's tag (copied).",
-        campaign_type: "Campaign's type (copied).",
-        campaign_status: "Campaign's status (copied).",
-        campaign_display_priority: "Campaign's display priority (copied); the listing sorts on it, then on pool_id.",
-        campaign_start_at: "Campaign's window start (copied); listed from then.",
-        campaign_end_at: "Campaign's window end (copied, exclusive).",
-        listed: 'Listable apart from the time window: campaign ACTIVE and SELL, pool not deleted (computed column).',
         last_position: 'Global position of the last event of the pool stream applied to this row.',
       },
     },
@@ -126,6 +115,13 @@ export const catalogProjector: Projector = {
         pool_count: 'Pools of the campaign that are not deleted.',
         in_stock_count: 'Of those, pools with remaining stock.',
         sold_quantity: 'Vouchers sold from pools of the campaign, deleted pools included.',
+        status:
+          "The campaign's status (copied from shop_campaigns, as are the next columns, so the listing's totals read this table alone); null until the campaign is projected.",
+        type: "The campaign's type.",
+        campaign_tag: "The campaign's tag.",
+        display_priority: "The campaign's display priority.",
+        start_at: "The campaign's window start.",
+        end_at: "The campaign's window end.",
       },
     },
     {
@@ -136,6 +132,13 @@ export const catalogProjector: Projector = {
         campaign_id: 'Campaign.',
         category_id: 'Voucher category.',
         pool_count: 'Pools of the campaign in this category that are not deleted.',
+        status:
+          "The campaign's status (copied from shop_campaigns, as are the next columns, so the listing's totals read this table alone); null until the campaign is projected.",
+        type: "The campaign's type.",
+        campaign_tag: "The campaign's tag.",
+        display_priority: "The campaign's display priority.",
+        start_at: "The campaign's window start.",
+        end_at: "The campaign's window end.",
       },
     },
   ],
@@ -214,35 +217,37 @@ export const catalogProjector: Projector = {
         deleted boolean NOT NULL,
         created_at timestamptz NOT NULL,
         updated_at timestamptz NOT NULL,
-        campaign_name text,
-        campaign_tag text,
-        campaign_type text,
-        campaign_status text,
-        campaign_display_priority integer,
-        campaign_start_at timestamptz,
-        campaign_end_at timestamptz,
-        listed boolean GENERATED ALWAYS AS (coalesce(campaign_status = 'ACTIVE' AND campaign_type = 'SELL' AND NOT deleted, false)) STORED,
         last_position text COLLATE "C" NOT NULL
       );
-      CREATE INDEX ${q(`${l}_order`)} ON ${q(l!)} (campaign_display_priority, pool_id) WHERE listed;
-      CREATE INDEX ${q(`${l}_tag`)} ON ${q(l!)} (campaign_tag, campaign_display_priority, pool_id) WHERE listed;
-      CREATE INDEX ${q(`${l}_category`)} ON ${q(l!)} (category_id, campaign_display_priority, pool_id) WHERE listed;
-      CREATE INDEX ${q(`${l}_campaign`)} ON ${q(l!)} (campaign_id, pool_id);
+      CREATE INDEX ${q(`${l}_campaign`)} ON ${q(l!)} (campaign_id, pool_id) WHERE NOT deleted;
+      CREATE INDEX ${q(`${l}_campaign_category`)} ON ${q(l!)} (campaign_id, category_id, pool_id) WHERE NOT deleted;
 
       CREATE TABLE ${q(n!)} (
         campaign_id bigint PRIMARY KEY,
         pool_count integer NOT NULL,
         in_stock_count integer NOT NULL,
-        sold_quantity bigint NOT NULL
+        sold_quantity bigint NOT NULL,
+        status text,
+        type text,
+        campaign_tag text,
+        display_priority integer,
+        start_at timestamptz,
+        end_at timestamptz
       );
 
       CREATE TABLE ${q(s!)} (
         campaign_id bigint NOT NULL,
         category_id bigint NOT NULL,
         pool_count integer NOT NULL,
+        status text,
+        type text,
+        campaign_tag text,
+        display_priority integer,
+        start_at timestamptz,
+        end_at timestamptz,
         PRIMARY KEY (campaign_id, category_id)
       );
-      CREATE INDEX ${q(`${s}_category`)} ON ${q(s!)} (category_id, campaign_id) INCLUDE (pool_count);
+      CREATE INDEX ${q(`${s}_category`)} ON ${q(s!)} (category_id);
     `);
   },
 
@@ -290,14 +295,14 @@ export const catalogProjector: Projector = {
         if (inserted.rows.length === 0) return;
         if (d.banners.length > 0) await trx(t.banners).insert(d.banners.map((banner) => bannerRow(d.campaignId, banner)));
         await refreshCarouselChannels(trx, t, d.campaignId);
-        // Pools are created after their campaign; should one come first, its row gets the campaign's columns now.
-        await copyCampaignIntoListings(trx, t.listings, t.campaigns, d.campaignId);
+        // Pools are created after their campaign; should one come first, its counts get the campaign's columns now.
+        await copyCampaignIntoCounts(trx, t, d.campaignId);
         return;
       }
       case 'CampaignStatusChanged': {
         const { campaignId, to, changedAt } = e.data;
-        if (!(await advanceCampaign(trx, t.campaigns, campaignId, position, { status: to, updated_at: changedAt }))) return;
-        await trx(t.listings).where({ campaign_id: campaignId }).update({ campaign_status: to });
+        if (await advanceCampaign(trx, t.campaigns, campaignId, position, { status: to, updated_at: changedAt }))
+          await copyCampaignIntoCounts(trx, t, campaignId);
         return;
       }
       case 'CampaignDetailsUpdated': {
@@ -317,8 +322,7 @@ export const catalogProjector: Projector = {
           presale_teaser_image_url: d.presale?.teaserImageUrl ?? null,
           updated_at: d.updatedAt,
         };
-        if (!(await advanceCampaign(trx, t.campaigns, d.campaignId, position, changes))) return;
-        await copyCampaignIntoListings(trx, t.listings, t.campaigns, d.campaignId);
+        if (await advanceCampaign(trx, t.campaigns, d.campaignId, position, changes)) await copyCampaignIntoCounts(trx, t, d.campaignId);
         return;
       }
       case 'CampaignBannerAdded': {
@@ -344,18 +348,15 @@ export const catalogProjector: Projector = {
       }
       case 'VoucherPoolCreated': {
         const d = e.data;
-        // The campaign's columns come from its row; the pool's contribution to the counts goes in with the row, once.
+        // The pool's contribution to the counts goes in with its row, once.
         await trx.raw(
           `WITH inserted AS (
              INSERT INTO ?? AS l (pool_id, campaign_id, category_id, mini_app_ids, title, short_title, brand_name, logo_url, banner_url, thumbnail_url,
                description, face_value, selling_price, discounted_price, currency, total_quantity, reserved_quantity, sold_quantity, remaining_quantity,
                usage_type, terms_and_conditions, validity_days, usage_limit, max_per_day, max_per_order, validity_start_at, validity_end_at, deleted,
-               created_at, updated_at, campaign_name, campaign_tag, campaign_type, campaign_status, campaign_display_priority, campaign_start_at,
-               campaign_end_at, last_position)
-             SELECT v.*, c.name, c.campaign_tag, c.type, c.status, c.display_priority, c.start_at, c.end_at, ?::text
-             FROM (VALUES (?::bigint, ?::bigint, ?::bigint, ARRAY(SELECT jsonb_array_elements_text(?::jsonb)), ?, ?, ?, ?, ?, ?, ?, ?::bigint, ?::bigint, ?::bigint, ?, ?::integer, 0, 0, ?::integer,
-               ?, ?, ?::integer, ?::integer, ?::integer, ?::integer, ?::timestamptz, ?::timestamptz, false, ?::timestamptz, ?::timestamptz)) AS v
-             LEFT JOIN ?? c ON c.campaign_id = v.column2
+               created_at, updated_at, last_position)
+             VALUES (?, ?, ?, ARRAY(SELECT jsonb_array_elements_text(?::jsonb)), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?,
+               ?, ?, ?, ?, ?, ?, ?, ?, false, ?, ?, ?)
              ON CONFLICT (pool_id) DO NOTHING
              RETURNING l.campaign_id, l.category_id, l.remaining_quantity
            ),
@@ -363,7 +364,6 @@ export const catalogProjector: Projector = {
            ${addCounts}`,
           [
             t.listings,
-            position,
             d.poolId,
             d.campaignId,
             d.categoryId,
@@ -391,9 +391,11 @@ export const catalogProjector: Projector = {
             d.validity?.endAt ?? null,
             d.createdAt,
             d.createdAt,
-            t.campaigns,
+            position,
             t.campaignCounts,
+            t.campaigns,
             t.categoryCounts,
+            t.campaigns,
           ],
         );
         return;
@@ -527,21 +529,31 @@ async function refreshCarouselChannels(trx: Knex.Transaction, t: { campaigns: st
   );
 }
 
-/** Copies the campaign's listing columns into the rows of its pools. */
-async function copyCampaignIntoListings(trx: Knex.Transaction, listingTable: string, campaignTable: string, campaignId: number): Promise<void> {
+/** The campaign's columns the count tables carry, so that the listing's totals and page boundaries read one table. */
+const copied = ['status', 'type', 'campaign_tag', 'display_priority', 'start_at', 'end_at'];
+const copiedColumns = copied.join(', ');
+const copiedFromCampaign = copied.map((column) => `c.${column}`).join(', ');
+
+/** Copies the campaign's columns into its rows of both count tables, after the campaign changed. */
+async function copyCampaignIntoCounts(
+  trx: Knex.Transaction,
+  t: { campaigns: string; campaignCounts: string; categoryCounts: string },
+  campaignId: number,
+): Promise<void> {
+  const set = copied.map((column) => `${column} = c.${column}`).join(', ');
   await trx.raw(
-    `UPDATE ?? l SET campaign_name = c.name, campaign_tag = c.campaign_tag, campaign_type = c.type, campaign_status = c.status,
-       campaign_display_priority = c.display_priority, campaign_start_at = c.start_at, campaign_end_at = c.end_at
-     FROM ?? c WHERE c.campaign_id = ? AND l.campaign_id = c.campaign_id`,
-    [listingTable, campaignTable, campaignId],
+    `WITH per_campaign AS (UPDATE ?? n SET ${set} FROM ?? c WHERE c.campaign_id = ? AND n.campaign_id = c.campaign_id)
+     UPDATE ?? s SET ${set} FROM ?? c WHERE c.campaign_id = ? AND s.campaign_id = c.campaign_id`,
+    [t.campaignCounts, t.campaigns, campaignId, t.categoryCounts, t.campaigns, campaignId],
   );
 }
 
 /**
  * The tail of a statement whose CTE `delta(campaign_id, category_id, pools,
  * in_stock, sold)` holds the change of listing rows' contributions: adds it to
- * the counts per campaign (bindings: that table) and per campaign and category
- * (bindings: that table).
+ * the counts per campaign and per campaign and category (bindings: counts
+ * table, campaigns table, category counts table, campaigns table); a new count
+ * row takes the campaign's columns from its row.
  */
 const addCounts = `,
   moved AS (
@@ -549,14 +561,18 @@ const addCounts = `,
     FROM delta GROUP BY campaign_id, category_id
   ),
   campaign_counts AS (
-    INSERT INTO ?? AS n (campaign_id, pool_count, in_stock_count, sold_quantity)
-    SELECT campaign_id, sum(pools), sum(in_stock), sum(sold) FROM moved GROUP BY campaign_id
-    HAVING sum(pools) <> 0 OR sum(in_stock) <> 0 OR sum(sold) <> 0
+    INSERT INTO ?? AS n (campaign_id, pool_count, in_stock_count, sold_quantity, ${copiedColumns})
+    SELECT m.campaign_id, m.pools, m.in_stock, m.sold, ${copiedFromCampaign}
+    FROM (
+      SELECT campaign_id, sum(pools) AS pools, sum(in_stock) AS in_stock, sum(sold) AS sold FROM moved GROUP BY campaign_id
+      HAVING sum(pools) <> 0 OR sum(in_stock) <> 0 OR sum(sold) <> 0
+    ) m LEFT JOIN ?? c ON c.campaign_id = m.campaign_id
     ON CONFLICT (campaign_id) DO UPDATE SET pool_count = n.pool_count + EXCLUDED.pool_count,
       in_stock_count = n.in_stock_count + EXCLUDED.in_stock_count, sold_quantity = n.sold_quantity + EXCLUDED.sold_quantity
   )
-  INSERT INTO ?? AS s (campaign_id, category_id, pool_count)
-  SELECT campaign_id, category_id, pools FROM moved WHERE pools <> 0
+  INSERT INTO ?? AS s (campaign_id, category_id, pool_count, ${copiedColumns})
+  SELECT m.campaign_id, m.category_id, m.pools, ${copiedFromCampaign}
+  FROM moved m LEFT JOIN ?? c ON c.campaign_id = m.campaign_id WHERE m.pools <> 0
   ON CONFLICT (campaign_id, category_id) DO UPDATE SET pool_count = s.pool_count + EXCLUDED.pool_count`;
 
 /**
@@ -566,7 +582,7 @@ const addCounts = `,
  */
 async function changePool(
   trx: Knex.Transaction,
-  t: { listings: string; campaignCounts: string; categoryCounts: string },
+  t: { listings: string; campaigns: string; campaignCounts: string; categoryCounts: string },
   poolId: number,
   position: string,
   at: string,
@@ -587,6 +603,6 @@ async function changePool(
        SELECT campaign_id, category_id, (NOT deleted)::int, (NOT deleted AND remaining_quantity > 0)::int, sold_quantity FROM after
      )
      ${addCounts}`,
-    [t.listings, poolId, position, t.listings, ...bindings, at, position, t.campaignCounts, t.categoryCounts],
+    [t.listings, poolId, position, t.listings, ...bindings, at, position, t.campaignCounts, t.campaigns, t.categoryCounts, t.campaigns],
   );
 }

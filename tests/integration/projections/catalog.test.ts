@@ -260,8 +260,7 @@ describe('Catalog projector on PostgreSQL', () => {
       reserved_quantity: 0,
       sold_quantity: 5,
       remaining_quantity: 0,
-      listed: true,
-      campaign_tag: 'HOT_DEAL',
+      deleted: false,
     });
     expect(listing(101).mini_app_ids).to.deep.equal(['app-1', 'app-2']);
     expect(listing(102)).to.include({
@@ -275,28 +274,31 @@ describe('Catalog projector on PostgreSQL', () => {
     expect(listing(103)).to.include({
       reserved_quantity: 0,
       remaining_quantity: 2,
-      campaign_name: 'Flash 2',
-      campaign_display_priority: 5,
       title: 'New title',
       usage_limit: 3,
     });
     expect(listing(103).mini_app_ids).to.deep.equal(['x']);
     expect((listing(103).validity_end_at as Date).toISOString()).to.equal('2026-05-01T00:00:00.000Z');
-    expect((listing(103).campaign_end_at as Date).toISOString()).to.equal('2026-12-01T00:00:00.000Z');
-    expect(listing(104)).to.include({ campaign_status: 'DRAFT', listed: false });
-    expect(listing(105)).to.include({ deleted: true, listed: false });
-    expect(rows.shop_campaign_pool_counts).to.deep.equal([
-      { campaign_id: 1, pool_count: 2, in_stock_count: 1, sold_quantity: 5 },
-      { campaign_id: 2, pool_count: 1, in_stock_count: 1, sold_quantity: 0 },
-      { campaign_id: 3, pool_count: 1, in_stock_count: 1, sold_quantity: 0 },
+    expect((rows.shop_campaigns![1] as { end_at: Date }).end_at.toISOString()).to.equal('2026-12-01T00:00:00.000Z');
+    expect(listing(105)).to.include({ deleted: true });
+    const pick = (row: unknown, keys: string[]) => Object.fromEntries(keys.map((k) => [k, (row as Record<string, unknown>)[k]]));
+    const counts = ['campaign_id', 'pool_count', 'in_stock_count', 'sold_quantity', 'status', 'campaign_tag', 'display_priority'];
+    expect(rows.shop_campaign_pool_counts!.map((r) => pick(r, counts))).to.deep.equal([
+      { campaign_id: 1, pool_count: 2, in_stock_count: 1, sold_quantity: 5, status: 'ACTIVE', campaign_tag: 'HOT_DEAL', display_priority: 1 },
+      { campaign_id: 2, pool_count: 1, in_stock_count: 1, sold_quantity: 0, status: 'ACTIVE', campaign_tag: 'FLASH_SALE', display_priority: 5 },
+      { campaign_id: 3, pool_count: 1, in_stock_count: 1, sold_quantity: 0, status: 'DRAFT', campaign_tag: 'HOT_DEAL', display_priority: 3 },
     ]);
-    expect(rows.shop_campaign_category_pool_counts).to.deep.equal([
-      { campaign_id: 1, category_id: 7, pool_count: 2 },
-      { campaign_id: 1, category_id: 8, pool_count: 0 },
-      { campaign_id: 2, category_id: 7, pool_count: 1 },
-      { campaign_id: 2, category_id: 8, pool_count: 0 },
-      { campaign_id: 3, category_id: 7, pool_count: 1 },
+    expect(
+      rows.shop_campaign_category_pool_counts!.map((r) => pick(r, ['campaign_id', 'category_id', 'pool_count', 'status', 'display_priority'])),
+    ).to.deep.equal([
+      { campaign_id: 1, category_id: 7, pool_count: 2, status: 'ACTIVE', display_priority: 1 },
+      { campaign_id: 1, category_id: 8, pool_count: 0, status: 'ACTIVE', display_priority: 1 },
+      { campaign_id: 2, category_id: 7, pool_count: 1, status: 'ACTIVE', display_priority: 5 },
+      { campaign_id: 2, category_id: 8, pool_count: 0, status: 'ACTIVE', display_priority: 5 },
+      { campaign_id: 3, category_id: 7, pool_count: 1, status: 'DRAFT', display_priority: 3 },
     ]);
+    const endOf = (r: unknown) => (r as { end_at: Date }).end_at.toISOString();
+    expect(endOf(rows.shop_campaign_pool_counts![1])).to.equal('2026-12-01T00:00:00.000Z');
   });
 
   it('changes nothing when the whole history, or any part of it, is delivered again', async () => {
