@@ -38,7 +38,12 @@ async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }>
   let server = process.env.DATABASE_URL;
   let stopEmbedded: (() => Promise<void>) | undefined;
   if (!server) {
-    const embedded = await startEmbeddedPostgres(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-pg-')), 54390, 'postgres', false);
+    const embedded = await startEmbeddedPostgres(
+      fs.mkdtempSync(path.join(os.tmpdir(), 'bench-pg-')),
+      55000 + Math.floor(Math.random() * 1000),
+      'postgres',
+      false,
+    );
     server = embedded.url;
     stopEmbedded = embedded.stop;
   }
