@@ -1,3 +1,5 @@
+import { formatPosition } from '../../infrastructure/shared/eventstore/positions.js';
+import type { Knex } from 'knex';
 import { randomUUID } from 'node:crypto';
 import type { EventStore, EventToAppend, RecordedEvent } from '../../application/shared/event-store.js';
 import type { ShopEvent } from '../../domain/shop/events.js';
@@ -125,4 +127,17 @@ export function shopStory(poolId: number, campaignId = 7): Array<{ stream: strin
 /** Appends a story in order. */
 export async function appendStory(store: EventStore, story: Array<{ stream: string; events: ShopEvent[] }>): Promise<void> {
   for (const step of story) await store.append(step.stream, step.events.map(toAppend), 'any');
+}
+
+/**
+ * Position of the newest event in the PostgreSQL store, read from its table:
+ * readAll shows an event only once no older transaction runs anywhere on the
+ * server, so it may lag behind the test.
+ */
+export async function lastStoredPosition(knex: Knex): Promise<string> {
+  const { rows } = await knex.raw<{ rows: Array<{ major: string; minor: string }> }>(
+    `SELECT transaction_id::text AS major, transaction_sequence::text AS minor FROM events
+     ORDER BY events.transaction_id DESC, events.transaction_sequence DESC LIMIT 1`,
+  );
+  return formatPosition(rows[0]!.major, rows[0]!.minor);
 }

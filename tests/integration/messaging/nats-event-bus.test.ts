@@ -14,7 +14,7 @@ import { reservationsProjector } from '../../../projections/shop/reservations.js
 import { voucherInventoryProjector } from '../../../projections/shop/voucher-inventory.js';
 import { requireNats } from '../../support/nats.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
-import { appendNoise, appendStory, eventually, shopStory } from '../fanout-support.js';
+import { appendNoise, appendStory, eventually, lastStoredPosition, shopStory } from '../fanout-support.js';
 
 describe('NatsEventBus (real NATS JetStream)', () => {
   let url: string;
@@ -215,7 +215,7 @@ describe('NatsEventBus (real NATS JetStream)', () => {
       const relay2 = new Relay({ store, bus, knex: db.knex }, { name: relayName, pollIntervalMs: 20, retryDelayMs: 50 });
       relay2.start();
       await eventually(async () => {
-        const last = (await store.readAll(null, 100_000)).at(-1)!.position;
+        const last = await lastStoredPosition(db.knex);
         expect((await db.knex('projection_checkpoints').where({ projector: 'shop-voucher-inventory' }).first()).position).to.equal(last);
       });
       await relay2.stop();

@@ -2,7 +2,6 @@ import { expect } from 'chai';
 import type { Knex } from 'knex';
 import type { BusMessage, EventBus } from '../../../application/shared/event-bus.js';
 import { PostgresEventStore } from '../../../infrastructure/shared/eventstore/postgres-event-store.js';
-import { formatPosition } from '../../../infrastructure/shared/eventstore/positions.js';
 import { InProcessEventBus } from '../../../infrastructure/shared/messaging/in-process-event-bus.js';
 import { Relay } from '../../../infrastructure/shared/messaging/relay.js';
 import { metricsRegistry } from '../../../infrastructure/shared/metrics.js';
@@ -12,7 +11,7 @@ import { physical, type Projector } from '../../../projections/shared/projector.
 import { reservationsProjector } from '../../../projections/shop/reservations.js';
 import { voucherInventoryProjector } from '../../../projections/shop/voucher-inventory.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
-import { appendNoise, appendStory, eventually, shopStory } from '../fanout-support.js';
+import { appendNoise, appendStory, eventually, lastStoredPosition, shopStory } from '../fanout-support.js';
 
 const shopProjectors = [reservationsProjector, voucherInventoryProjector];
 
@@ -73,18 +72,7 @@ describe('ProjectionRunner (in-process bus)', () => {
     return { bus, relay, runner, stop };
   }
 
-  /**
-   * Position of the last event committed to the store, read from its table:
-   * readAll shows an event only once no older transaction runs anywhere on
-   * the server, so it may lag behind the test.
-   */
-  async function lastPosition(): Promise<string> {
-    const { rows } = await db.knex.raw<{ rows: Array<{ major: string; minor: string }> }>(
-      `SELECT transaction_id::text AS major, transaction_sequence::text AS minor FROM events
-       ORDER BY events.transaction_id DESC, events.transaction_sequence DESC LIMIT 1`,
-    );
-    return formatPosition(rows[0]!.major, rows[0]!.minor);
-  }
+  const lastPosition = () => lastStoredPosition(db.knex);
 
   async function caughtUp(projector: string): Promise<void> {
     const last = await lastPosition();
