@@ -23,21 +23,18 @@
  * NATS_URL, KEEP_DB (keep the database to look into it afterwards), LOG_LEVEL.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import pg from 'pg';
 import { listen } from '../api/shared/http-app.js';
 import type { AppendResult, StreamWrite } from '../application/shared/event-store.js';
 import { buildContainer, projectors, type Container } from '../container.js';
 import { loadConfig } from '../infrastructure/shared/config.js';
-import { startEmbeddedPostgres } from '../infrastructure/shared/database.js';
 import { createLogger } from '../infrastructure/shared/logger.js';
 import { PostgresNumericIds } from '../infrastructure/shared/numeric-ids.js';
 import type { Secrets } from '../infrastructure/shared/secrets.js';
 import { categories, generateCatalog, seededRandom, type GeneratedCampaign } from './catalog-data.js';
 import { percentile, type LoadOptions, type LoadRequest, type LoadResult } from './load.js';
+import { createBenchDatabase } from './database.js';
 
 const poolTotal = Number(process.env.POOLS ?? 100_000);
 const campaignTotal = Number(process.env.CAMPAIGNS ?? 2_000);
@@ -45,38 +42,6 @@ const batch = Number(process.env.BATCH ?? 2_000);
 const clients = Number(process.env.CLIENTS ?? 50);
 const perKind = Number(process.env.REQUESTS ?? 3_000);
 const thinkMs = Number(process.env.THINK_MS ?? 100);
-
-async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  let server = process.env.DATABASE_URL;
-  let stopEmbedded: (() => Promise<void>) | undefined;
-  if (!server) {
-    const embedded = await startEmbeddedPostgres(
-      fs.mkdtempSync(path.join(os.tmpdir(), 'bench-pg-')),
-      55000 + Math.floor(Math.random() * 1000),
-      'postgres',
-      false,
-    );
-    server = embedded.url;
-    stopEmbedded = embedded.stop;
-  }
-  const name = `bench_catalog_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: server });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await c.end();
-      await stopEmbedded?.();
-    },
-  };
-}
 
 function load(port: number, requests: LoadRequest[], concurrency: number, options: LoadOptions): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
@@ -184,7 +149,7 @@ function requestsFor(campaigns: GeneratedCampaign[], headers: Record<string, str
 }
 
 async function main(): Promise<void> {
-  const db = await createDatabase();
+  const db = await createBenchDatabase('bench_catalog');
   const logger = createLogger((process.env.LOG_LEVEL as 'error' | 'warn' | 'info' | undefined) ?? 'error');
   const nats = process.env.NATS_URL
     ? { NATS_URL: process.env.NATS_URL, NATS_STREAM: `BENCH_${randomBytes(3).toString('hex')}`, NATS_SUBJECT_PREFIX: `bench${randomBytes(3).toString('hex')}` }

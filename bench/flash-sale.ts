@@ -11,60 +11,25 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import os from 'node:os';
-import path from 'node:path';
-import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import express, { Router } from 'express';
-import pg from 'pg';
 import { createHttpApp, listen } from '../api/shared/http-app.js';
 import { shopAuth } from '../api/shop/auth.js';
 import { sendShopError, sendShopSuccess } from '../api/shop/envelope.js';
 import { shopRouter } from '../api/shop/router.js';
 import { buildContainer } from '../container.js';
 import { loadConfig } from '../infrastructure/shared/config.js';
-import { startEmbeddedPostgres } from '../infrastructure/shared/database.js';
 import { createLogger } from '../infrastructure/shared/logger.js';
 import { metricsRegistry } from '../infrastructure/shared/metrics.js';
 import type { Secrets } from '../infrastructure/shared/secrets.js';
 import { percentile, type LoadRequest, type LoadResult } from './load.js';
+import { createBenchDatabase } from './database.js';
 
 const stock = Number(process.env.STOCK ?? 1000);
 const concurrency = Number(process.env.CONCURRENCY ?? 200);
 const users = Number(process.env.USERS ?? 2000);
 const total = Number(process.env.REQUESTS ?? stock * 4);
 const price = 10_000;
-
-async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  let server = process.env.DATABASE_URL;
-  let stopEmbedded: (() => Promise<void>) | undefined;
-  if (!server) {
-    const embedded = await startEmbeddedPostgres(
-      fs.mkdtempSync(path.join(os.tmpdir(), 'bench-pg-')),
-      55000 + Math.floor(Math.random() * 1000),
-      'postgres',
-      false,
-    );
-    server = embedded.url;
-    stopEmbedded = embedded.stop;
-  }
-  const name = `bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: server });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await c.end();
-      await stopEmbedded?.();
-    },
-  };
-}
 
 function load(port: number, requests: LoadRequest[]): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
@@ -75,7 +40,7 @@ function load(port: number, requests: LoadRequest[]): Promise<LoadResult> {
 }
 
 async function main(): Promise<void> {
-  const db = await createDatabase();
+  const db = await createBenchDatabase('bench');
   const logger = createLogger('error');
   const config = loadConfig({ NODE_ENV: 'production', ROLES: 'api' });
   const secrets: Secrets = {

@@ -8,6 +8,7 @@ import {
   type ExpectedVersion,
   type RecordedEvent,
 } from '../../application/shared/event-store.js';
+import { eventually } from '../support/eventually.js';
 
 export interface EventStoreFixture {
   store: EventStore;
@@ -44,23 +45,6 @@ async function conflict(attempt: Promise<unknown>): Promise<WrongExpectedVersion
     return error as WrongExpectedVersionError;
   }
   expect.fail('expected a WrongExpectedVersionError');
-}
-
-/**
- * Retries `check` until it passes. The global log becomes readable a little
- * after a commit (PostgreSQL: once older transactions on the server ended), so
- * readers poll; this is no timing assertion.
- */
-async function eventually<T>(check: () => Promise<T>, timeoutMs = 15000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
 }
 
 /** Everything in the global log after `checkpoint` that belongs to `streams`, read in pages of `limit`. */

@@ -13,6 +13,7 @@ import { createEventStore } from '../../infrastructure/shared/eventstore/create-
 import { PostgresEventStore } from '../../infrastructure/shared/eventstore/postgres-event-store.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { eventStoreContract } from './event-store.contract.js';
+import { eventually } from '../support/eventually.js';
 
 eventStoreContract('PostgresEventStore', async () => {
   const db = await createTestDatabase();
@@ -22,18 +23,6 @@ eventStoreContract('PostgresEventStore', async () => {
 
 function event(type = 'Happened', data: unknown = {}): EventToAppend {
   return { id: randomUUID(), type, data, metadata: { occurredAt: '2025-01-02T03:04:05.000Z' } };
-}
-
-async function eventually<T>(check: () => Promise<T>, timeoutMs = 15000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
 }
 
 describe('PostgresEventStore (PostgreSQL specifics)', () => {

@@ -1,22 +1,13 @@
+import { eventually } from '../support/eventually.js';
 import { formatPosition } from '../../infrastructure/shared/eventstore/positions.js';
 import type { Knex } from 'knex';
 import { randomUUID } from 'node:crypto';
 import type { EventStore, EventToAppend, RecordedEvent } from '../../application/shared/event-store.js';
 import type { ShopEvent } from '../../domain/shop/events.js';
 
-/** Polls `check` until it stops throwing (or the timeout, when its last error is thrown). */
-export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-}
+export { eventually };
 
+/** Polls `check` until it stops throwing (or the timeout, when its last error is thrown). */
 export function toAppend(event: ShopEvent | { type: string; data: unknown }): EventToAppend {
   return { id: randomUUID(), type: event.type, data: event.data, metadata: { occurredAt: '2025-03-01T10:00:00.000Z' } };
 }
