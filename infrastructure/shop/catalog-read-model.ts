@@ -11,6 +11,7 @@ import type {
 } from '../../application/shop/catalog-queries.js';
 import type { CampaignBanner } from '../../domain/shop/campaign.js';
 import type { Currency } from '../../domain/shop/events.js';
+import { pageCampaigns, rank, type CountedCampaign, type Ranking } from './catalog-ranking.js';
 
 /**
  * The catalog read models (projections/shop/catalog.ts) in PostgreSQL, one
@@ -20,11 +21,16 @@ import type { Currency } from '../../domain/shop/events.js';
  * found through the pool counts the projector keeps per campaign (and per
  * campaign and category), which carry the campaign's status, window, tag and
  * priority: the live campaigns matching the filters, read from that one
- * table, get a running total of their matching pools in that order, which is
- * also totalElements; only the campaigns the page overlaps are then read from
- * the listing table, each from the right offset of its (campaign_id, pool_id)
- * index. The work depends on the campaign count and the page size, never on
- * the pool count or the depth of the page.
+ * table, get a running total of their matching pools in that order (the
+ * ranking, catalog-ranking.ts), whose end is totalElements; only the
+ * campaigns the page overlaps are then read from the listing table, each from
+ * the right offset of its (campaign_id, pool_id) index. The counts are kept in
+ * memory (over all categories, and per category) and reused while the counts
+ * version, read in the same statement as each page, is the same and no
+ * campaign window opened or closed; any campaign-level filter is applied to
+ * them in memory. So a page usually reads a handful of index entries and no
+ * count row, whatever the filters. While the counts keep changing (a bulk
+ * load), a page is ranked and read in one statement instead.
  *
  * Right after a bulk load the tables have no statistics yet, and a join the
  * planner orders from guesses can cost seconds; so every join here is a
@@ -136,6 +142,19 @@ const voucherColumns = [
     'c.end_at AS campaign_end_at',
   ])
   .join(', ');
+
+/**
+ * The pool counts of the live campaigns as read at one counts version; they
+ * hold for `now` in [from, until), no campaign window opening or closing in
+ * between. Loaded per need: over all categories, or per category.
+ */
+interface CountsEpoch {
+  version: string;
+  from: number;
+  until: number;
+  all?: CountedCampaign[];
+  byCategory: Map<number, CountedCampaign[]>;
+}
 
 /** A piece of SQL and its bindings. */
 interface Sql {
@@ -260,9 +279,145 @@ function campaignRecord(r: CampaignRow): CatalogCampaignRecord {
 }
 
 export class PostgresCatalogReadModel implements CatalogReadModel {
+  private epoch: CountsEpoch | undefined;
+
   constructor(private readonly knex: Knex) {}
 
   async listVouchers(filter: VoucherFilter, now: Date, slice: Slice, buyer?: Buyer): Promise<{ records: CatalogVoucherRecord[]; total: number }> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const counts = await this.countsFor(filter.categoryIds, now);
+      if (!counts) continue;
+      const ranking = rank(counts.lists, filter);
+      const page = await this.pageOf(ranking, filter, slice, buyer);
+      if (page.version === counts.version) return { records: page.records, total: ranking.total };
+      this.epoch = undefined;
+    }
+    // The counts keep moving (a bulk load under way): rank and read in one statement.
+    return this.rankAndPage(filter, now, slice, buyer);
+  }
+
+  /**
+   * The count lists `categoryIds` (or all categories) need at `now`, from the
+   * epoch, loading what it lacks; undefined when the counts moved on while
+   * some were kept (ask again).
+   */
+  private async countsFor(categoryIds: number[] | undefined, now: Date): Promise<{ version: string; lists: CountedCampaign[][] } | undefined> {
+    const at = now.getTime();
+    let epoch = this.epoch && at >= this.epoch.from && at < this.epoch.until ? this.epoch : undefined;
+    const missing = categoryIds ? categoryIds.filter((id) => !epoch?.byCategory.has(id)) : epoch?.all ? [] : undefined;
+    if (!missing || missing.length > 0) {
+      const loaded = await this.loadCounts(now, missing);
+      if (epoch && loaded.version !== epoch.version) {
+        this.epoch = undefined;
+        return undefined;
+      }
+      epoch ??= { version: loaded.version, from: loaded.from, until: loaded.until, byCategory: new Map() };
+      if (missing) for (const id of missing) epoch.byCategory.set(id, loaded.byCategory.get(id) ?? []);
+      else epoch.all = loaded.all;
+      this.epoch = epoch;
+    }
+    const current = epoch!;
+    return { version: current.version, lists: categoryIds ? categoryIds.map((id) => current.byCategory.get(id)!) : [current.all!] };
+  }
+
+  /** One statement: the live campaigns' pool counts (all categories, or per category of `categoryIds`), the counts version and the window stretch around `now`. */
+  private async loadCounts(
+    now: Date,
+    categoryIds: number[] | undefined,
+  ): Promise<{ version: string; from: number; until: number; all?: CountedCampaign[]; byCategory: Map<number, CountedCampaign[]> }> {
+    const source = categoryIds
+      ? sql(`FROM shop_campaign_category_pool_counts c WHERE category_id IN (${placeholders(categoryIds)}) AND`, ...categoryIds)
+      : sql('FROM shop_campaign_pool_counts c WHERE');
+    const query = join(
+      [
+        sql(
+          `WITH windows AS (
+             SELECT start_at AS at FROM shop_campaign_pool_counts WHERE status = 'ACTIVE' AND type = 'SELL'
+             UNION ALL SELECT end_at FROM shop_campaign_pool_counts WHERE status = 'ACTIVE' AND type = 'SELL'
+           )
+           SELECT
+             (SELECT epoch || ':' || version FROM shop_catalog_counts_version) AS version,
+             (SELECT max(at) FROM windows WHERE at <= ?) AS window_from,
+             (SELECT min(at) FROM windows WHERE at > ?) AS window_until,
+             (SELECT coalesce(json_agg(json_build_array(campaign_id, campaign_tag, display_priority, pool_count, ${categoryIds ? 'category_id' : 'NULL'})), '[]')`,
+          now,
+          now,
+        ),
+        source,
+        sql('pool_count > 0 AND'),
+        listedCampaign(now),
+        sql(') AS counts'),
+      ],
+      '\n',
+    );
+    type Row = { version: string; window_from: Date | null; window_until: Date | null; counts: [number, string, number, number, number | null][] };
+    const { rows } = await this.knex.raw<{ rows: Row[] }>(query.text, query.bindings);
+    const row = rows[0]!;
+    const byCategory = new Map<number, CountedCampaign[]>();
+    const all: CountedCampaign[] = [];
+    for (const [id, tag, priority, pools, category] of row.counts) {
+      const counted = { id, tag, priority, pools };
+      if (category === null) all.push(counted);
+      else byCategory.set(category, [...(byCategory.get(category) ?? []), counted]);
+    }
+    return {
+      version: row.version,
+      from: row.window_from?.getTime() ?? -Infinity,
+      until: row.window_until?.getTime() ?? Infinity,
+      all: categoryIds ? undefined : all,
+      byCategory,
+    };
+  }
+
+  /** A page read from the campaigns it overlaps in `ranking`, with the counts version it was read at. */
+  private async pageOf(
+    ranking: Ranking,
+    filter: VoucherFilter,
+    slice: Slice,
+    buyer: Buyer | undefined,
+  ): Promise<{ version: string; records: CatalogVoucherRecord[] }> {
+    const campaigns = pageCampaigns(ranking, slice);
+    const bought = purchases(buyer, 'page');
+    const query = join(
+      [
+        sql(
+          `SELECT v.epoch || ':' || v.version AS version, page.*${bought.columns}
+           FROM shop_catalog_counts_version v
+           LEFT JOIN LATERAL (
+             SELECT ${voucherColumns}, r.ord AS page_order
+             FROM unnest(?::bigint[], ?::bigint[]) WITH ORDINALITY AS r(campaign_id, skip, ord)
+             CROSS JOIN LATERAL (SELECT * FROM shop_campaigns c WHERE c.campaign_id = r.campaign_id LIMIT 1) c
+             CROSS JOIN LATERAL (
+               SELECT * FROM shop_voucher_listings l WHERE l.campaign_id = r.campaign_id AND`,
+          `{${campaigns.map((c) => c.id).join(',')}}`,
+          `{${campaigns.map((c) => c.skip).join(',')}}`,
+        ),
+        listedPool(filter),
+        sql(
+          `ORDER BY l.pool_id OFFSET r.skip LIMIT ?
+             ) l
+             ORDER BY r.ord, l.pool_id
+             LIMIT ?
+           ) page ON true`,
+          slice.limit,
+          slice.limit,
+        ),
+        bought.join,
+        sql('ORDER BY page.page_order, page.pool_id'),
+      ],
+      '\n',
+    );
+    const { rows } = await this.knex.raw<{ rows: (ListingRow & { version: string })[] }>(query.text, query.bindings);
+    return { version: rows[0]!.version, records: rows.filter((r) => r.pool_id !== null).map(voucherRecord) };
+  }
+
+  /** The page and its total in one statement, ranking the campaigns in SQL: consistent however fast the counts change. */
+  private async rankAndPage(
+    filter: VoucherFilter,
+    now: Date,
+    slice: Slice,
+    buyer: Buyer | undefined,
+  ): Promise<{ records: CatalogVoucherRecord[]; total: number }> {
     // Per live campaign matching the filters, its matching pools: one count row, or its rows of the categories asked for.
     const matching = filter.categoryIds
       ? join(

@@ -20,12 +20,13 @@ const banners = 'shop_campaign_banners';
 const listings = 'shop_voucher_listings';
 const campaignCounts = 'shop_campaign_pool_counts';
 const categoryCounts = 'shop_campaign_category_pool_counts';
+const countsVersion = 'shop_catalog_counts_version';
 
 const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 export const catalogProjector: Projector = {
   name: 'shop-catalog',
-  version: 2,
+  version: 3,
   tables: [
     {
       name: campaigns,
@@ -141,10 +142,19 @@ export const catalogProjector: Projector = {
         end_at: "The campaign's window end.",
       },
     },
+    {
+      name: countsVersion,
+      comment:
+        'One row: changes whenever the pool counts or the campaign columns of the two count tables change (not with sales), so readers can keep what they derived from them until then.',
+      columns: {
+        epoch: 'Random per generation of the tables, so a version is never repeated by a rebuild.',
+        version: 'Incremented at each such change.',
+      },
+    },
   ],
 
   async createTables(knex: Knex, names: PhysicalNames) {
-    const [c, b, l, n, s] = [campaigns, banners, listings, campaignCounts, categoryCounts].map((t) => physical(names, t));
+    const [c, b, l, n, s, v] = [campaigns, banners, listings, campaignCounts, categoryCounts, countsVersion].map((t) => physical(names, t));
     await knex.raw(`
       CREATE TABLE ${q(c!)} (
         campaign_id bigint PRIMARY KEY,
@@ -248,6 +258,9 @@ export const catalogProjector: Projector = {
         PRIMARY KEY (campaign_id, category_id)
       );
       CREATE INDEX ${q(`${s}_category`)} ON ${q(s!)} (category_id);
+
+      CREATE TABLE ${q(v!)} (epoch uuid NOT NULL, version bigint NOT NULL);
+      INSERT INTO ${q(v!)} VALUES (gen_random_uuid(), 0);
     `);
   },
 
@@ -259,6 +272,7 @@ export const catalogProjector: Projector = {
       listings: physical(names, listings),
       campaignCounts: physical(names, campaignCounts),
       categoryCounts: physical(names, categoryCounts),
+      countsVersion: physical(names, countsVersion),
     };
     const position = event.position;
     switch (e.type) {
@@ -392,6 +406,7 @@ export const catalogProjector: Projector = {
             d.createdAt,
             d.createdAt,
             position,
+            t.countsVersion,
             t.campaignCounts,
             t.campaigns,
             t.categoryCounts,
@@ -537,29 +552,32 @@ const copiedFromCampaign = copied.map((column) => `c.${column}`).join(', ');
 /** Copies the campaign's columns into its rows of both count tables, after the campaign changed. */
 async function copyCampaignIntoCounts(
   trx: Knex.Transaction,
-  t: { campaigns: string; campaignCounts: string; categoryCounts: string },
+  t: { campaigns: string; campaignCounts: string; categoryCounts: string; countsVersion: string },
   campaignId: number,
 ): Promise<void> {
   const set = copied.map((column) => `${column} = c.${column}`).join(', ');
   await trx.raw(
-    `WITH per_campaign AS (UPDATE ?? n SET ${set} FROM ?? c WHERE c.campaign_id = ? AND n.campaign_id = c.campaign_id)
+    `WITH per_campaign AS (UPDATE ?? n SET ${set} FROM ?? c WHERE c.campaign_id = ? AND n.campaign_id = c.campaign_id),
+       bump AS (UPDATE ?? SET version = version + 1)
      UPDATE ?? s SET ${set} FROM ?? c WHERE c.campaign_id = ? AND s.campaign_id = c.campaign_id`,
-    [t.campaignCounts, t.campaigns, campaignId, t.categoryCounts, t.campaigns, campaignId],
+    [t.campaignCounts, t.campaigns, campaignId, t.countsVersion, t.categoryCounts, t.campaigns, campaignId],
   );
 }
 
 /**
  * The tail of a statement whose CTE `delta(campaign_id, category_id, pools,
  * in_stock, sold)` holds the change of listing rows' contributions: adds it to
- * the counts per campaign and per campaign and category (bindings: counts
- * table, campaigns table, category counts table, campaigns table); a new count
- * row takes the campaign's columns from its row.
+ * the counts per campaign and per campaign and category (bindings: version
+ * table, counts table, campaigns table, category counts table, campaigns
+ * table); a new count row takes the campaign's columns from its row; a change
+ * of pool counts moves the version.
  */
 const addCounts = `,
   moved AS (
     SELECT campaign_id, category_id, sum(pools)::int AS pools, sum(in_stock)::int AS in_stock, sum(sold)::bigint AS sold
     FROM delta GROUP BY campaign_id, category_id
   ),
+  bump AS (UPDATE ?? SET version = version + 1 WHERE EXISTS (SELECT 1 FROM moved WHERE pools <> 0)),
   campaign_counts AS (
     INSERT INTO ?? AS n (campaign_id, pool_count, in_stock_count, sold_quantity, ${copiedColumns})
     SELECT m.campaign_id, m.pools, m.in_stock, m.sold, ${copiedFromCampaign}
@@ -582,7 +600,7 @@ const addCounts = `,
  */
 async function changePool(
   trx: Knex.Transaction,
-  t: { listings: string; campaigns: string; campaignCounts: string; categoryCounts: string },
+  t: { listings: string; campaigns: string; campaignCounts: string; categoryCounts: string; countsVersion: string },
   poolId: number,
   position: string,
   at: string,
@@ -603,6 +621,6 @@ async function changePool(
        SELECT campaign_id, category_id, (NOT deleted)::int, (NOT deleted AND remaining_quantity > 0)::int, sold_quantity FROM after
      )
      ${addCounts}`,
-    [t.listings, poolId, position, t.listings, ...bindings, at, position, t.campaignCounts, t.campaigns, t.categoryCounts, t.campaigns],
+    [t.listings, poolId, position, t.listings, ...bindings, at, position, t.countsVersion, t.campaignCounts, t.campaigns, t.categoryCounts, t.campaigns],
   );
 }

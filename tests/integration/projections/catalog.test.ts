@@ -354,4 +354,35 @@ describe('Catalog projector on PostgreSQL', () => {
     ]);
     expect((await readModel.listCampaigns({ carouselChannel: 'WEB' }, 'WEB', now, { offset: 0, limit: 10 })).total).to.equal(0);
   });
+
+  it('reuses a ranking of campaigns only while the counts and the campaign windows stay the same', async () => {
+    await freshTables();
+    await apply(projected);
+    const readModel = new PostgresCatalogReadModel(db.knex);
+    const statements: string[] = [];
+    const record = (q: { sql: string }) => statements.push(q.sql);
+    db.knex.on('query', record);
+    const ids = async (at: Date, filter = {}) => (await readModel.listVouchers(filter, at, { offset: 0, limit: 10 })).records.map((r) => r.poolId);
+    try {
+      expect(await ids(now)).to.deep.equal([101, 102, 103]);
+      // Stock moves (a sale) do not change the ranking: one statement, no count table read.
+      await apply([{ ...projected[14]!, position: formatPosition(1000n, 0n) }]);
+      statements.length = 0;
+      expect(await ids(now)).to.deep.equal([101, 102, 103]);
+      expect(statements).to.have.length(1);
+      expect(statements[0]).not.to.match(/shop_campaign_pool_counts/);
+
+      // A new pool changes the counts: the ranking is made again.
+      await apply([{ ...projected[7]!, data: { ...pool(106, 1, 8).data }, position: formatPosition(1001n, 0n) }]);
+      expect(await ids(now)).to.deep.equal([101, 102, 106, 103]);
+      expect((await readModel.listVouchers({}, now, { offset: 3, limit: 1 })).total).to.equal(4);
+
+      // Campaign 2 ends 2026-12-01: after that, without any event, it is gone.
+      const later = new Date('2026-12-01T00:00:00.000Z');
+      expect(await ids(later)).to.deep.equal([101, 102, 106]);
+      expect(await ids(now)).to.deep.equal([101, 102, 106, 103]);
+    } finally {
+      db.knex.off('query', record);
+    }
+  });
 });

@@ -1,0 +1,64 @@
+/**
+ * Where a voucher page lies, worked out from pool counts instead of listing
+ * rows. The voucher list is ordered by campaign displayPriority, campaign id,
+ * then pool id, so a page is a run of whole campaigns cut at both ends: from
+ * each live campaign's count of matching pools and the ones ahead of it, a
+ * page needs only the few campaigns it overlaps, and how many of their first
+ * pools to skip.
+ */
+import type { Slice, VoucherFilter } from '../../application/shop/catalog-queries.js';
+
+/** A live campaign and how many of its pools match (all of them, or those of one category). */
+export interface CountedCampaign {
+  id: number;
+  tag: string;
+  priority: number;
+  pools: number;
+}
+
+/** A campaign of the list in order, with the matching pools of the campaigns ahead of it. */
+export interface RankedCampaign {
+  id: number;
+  pools: number;
+  before: number;
+}
+
+export interface Ranking {
+  campaigns: RankedCampaign[];
+  total: number;
+}
+
+/**
+ * The campaigns of the list for `filter`, in order. `counts` holds one list
+ * per category asked for (a campaign's pools add up over them), or a single
+ * list of all-category counts.
+ */
+export function rank(counts: readonly (readonly CountedCampaign[])[], filter: Pick<VoucherFilter, 'tags' | 'campaignIds' | 'excludeCampaignIds'>): Ranking {
+  const tags = filter.tags && new Set(filter.tags);
+  const only = filter.campaignIds && new Set(filter.campaignIds);
+  const excluded = new Set(filter.excludeCampaignIds);
+  const merged = new Map<number, CountedCampaign>();
+  for (const list of counts) {
+    for (const c of list) {
+      if ((tags && !tags.has(c.tag)) || (only && !only.has(c.id)) || excluded.has(c.id)) continue;
+      const seen = merged.get(c.id);
+      merged.set(c.id, seen ? { ...seen, pools: seen.pools + c.pools } : c);
+    }
+  }
+  const ordered = [...merged.values()].filter((c) => c.pools > 0).sort((a, b) => a.priority - b.priority || a.id - b.id);
+  let total = 0;
+  const campaigns = ordered.map((c) => {
+    const ranked = { id: c.id, pools: c.pools, before: total };
+    total += c.pools;
+    return ranked;
+  });
+  return { campaigns, total };
+}
+
+/** The campaigns a page overlaps, in order, and how many of each one's first matching pools the page skips. */
+export function pageCampaigns(ranking: Ranking, slice: Slice): { id: number; skip: number }[] {
+  const end = slice.offset + slice.limit;
+  return ranking.campaigns
+    .filter((c) => c.before < end && c.before + c.pools > slice.offset)
+    .map((c) => ({ id: c.id, skip: Math.max(0, slice.offset - c.before) }));
+}
