@@ -4,6 +4,16 @@
  * codes follow docs/shop-api.md; each error response lists the codes that
  * status can carry on that operation.
  */
+import {
+  campaignListQuery,
+  carouselQuery,
+  channelQuery,
+  idParams,
+  shopCampaignSchema,
+  shopPage,
+  shopVoucherSchema,
+  voucherListQuery,
+} from '../shop/catalog-schemas.js';
 import { OpenAPIRegistry, OpenApiGeneratorV3, type ResponseConfig, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import {
@@ -101,6 +111,64 @@ const shopBodyErrors: ErrorCase[] = [
   [415, 'SHOP-REQ-415', '`Content-Type` is not `application/json`, or the body is not UTF-8'],
 ];
 const shopErrors = (...cases: ErrorCase[]) => errorResponses(cases, (_status, codes) => shopFailure(codes));
+
+const catalogHeaders = z.object({
+  'X-Request-Id': z.string().uuid().describe('unique request id (UUID)'),
+  'X-User-Id': z.string().optional().describe('the customer; when sent, vouchers carry userPurchaseUsage'),
+});
+
+function registerShopCatalog(registry: OpenAPIRegistry): void {
+  const common: Pick<RouteConfig, 'tags' | 'security'> = { tags: ['Shop: catalog'], security: shopSecurity };
+  const page = (item: z.ZodTypeAny) => shopSuccess(shopPage(item));
+  const eventual = ' Read from projections: eventually consistent with the purchase flow (lag on /metrics).';
+  const searchQuery = voucherListQuery.pick({ tag: true, tags: true, channel: true, page: true }).extend({
+    q: z.string().describe('keyword, at least 2 characters, UTF-8 percent-encoded; diacritics optional'),
+    size: z.string().optional().describe('default 20; an integer >= 1; above 100 it is clamped to 100'),
+  });
+  const paths: [string, string, string, z.AnyZodObject, z.ZodTypeAny, ErrorCase[], z.AnyZodObject?][] = [
+    ['/api/v1/vouchers', 'listVouchers', '1. Vouchers on sale', voucherListQuery, page(shopVoucherSchema), []],
+    [
+      '/api/v1/vouchers/{id}',
+      'getVoucher',
+      '2. Voucher detail',
+      channelQuery,
+      shopSuccess(shopVoucherSchema),
+      [[404, 'SHOP-VOU-001', 'voucher pool missing, deleted or not on sale']],
+      idParams,
+    ],
+    [
+      '/api/v1/vouchers/search',
+      'searchVouchers',
+      '3. Keyword search (Vietnamese, diacritics optional)',
+      searchQuery,
+      page(shopVoucherSchema),
+      [[400, 'SHOP-VOU-002', 'q shorter than 2 characters']],
+    ],
+    ['/api/v1/campaigns/carousel', 'campaignCarousel', '4. Home carousel campaigns', carouselQuery, page(shopCampaignSchema), []],
+    ['/api/v1/campaigns', 'listCampaigns', '5. Campaigns', campaignListQuery, page(shopCampaignSchema), []],
+    [
+      '/api/v1/campaigns/{id}',
+      'getCampaign',
+      '6. Campaign detail',
+      channelQuery,
+      shopSuccess(shopCampaignSchema),
+      [[404, 'SHOP-CAM-001', 'campaign missing or not APPROVED and ACTIVE']],
+      idParams,
+    ],
+  ];
+  for (const [path, operationId, summary, query, answer, errors, params] of paths) {
+    registry.registerPath({
+      ...common,
+      method: 'get',
+      path,
+      operationId,
+      summary,
+      description: `See docs/shop-api.md, "Catalog".${eventual}`,
+      request: { headers: catalogHeaders, query, ...(params ? { params } : {}) },
+      responses: { 200: success(summary, answer), ...shopErrors(...shopCallErrors, ...errors) },
+    });
+  }
+}
 
 function registerShopPurchase(registry: OpenAPIRegistry): void {
   const common: Pick<RouteConfig, 'tags' | 'security'> = { tags: ['Shop: purchase'], security: shopSecurity };
@@ -549,6 +617,7 @@ function registerComponents(registry: OpenAPIRegistry): void {
 export function buildOpenApiDocument(): OpenApiDocument {
   const registry = new OpenAPIRegistry();
   registerComponents(registry);
+  registerShopCatalog(registry);
   registerShopPurchase(registry);
   registerShopOperator(registry);
   registerOperations(registry);
@@ -565,6 +634,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
     },
     servers: [{ url: '/', description: 'this service' }],
     tags: [
+      { name: 'Shop: catalog', description: 'Endpoints 1 to 6 of the shop interface' },
       { name: 'Shop: purchase', description: 'Endpoints 7 to 10 of the shop interface' },
       { name: 'Operator: merchants', description: 'Merchants and their API keys' },
       { name: 'Operator: campaigns' },

@@ -70,6 +70,28 @@ describe('OpenAPI document and /docs', () => {
       expect(doc).to.deep.equal(JSON.parse(JSON.stringify(buildOpenApiDocument())));
     });
 
+    it('documents the catalog endpoints 1 to 6 with their query parameters and the catalog error codes', () => {
+      for (const key of [
+        'GET /api/v1/vouchers',
+        'GET /api/v1/vouchers/{id}',
+        'GET /api/v1/vouchers/search',
+        'GET /api/v1/campaigns/carousel',
+        'GET /api/v1/campaigns',
+        'GET /api/v1/campaigns/{id}',
+      ]) {
+        const op = operation(key) as { tags: string[]; parameters: { name: string; in: string }[]; responses: Record<string, unknown> };
+        expect(op.tags).to.deep.equal(['Shop: catalog']);
+        expect(op.parameters.filter((p) => p.in === 'query').map((p) => p.name)).to.include('channel');
+        expect(op.responses).to.include.keys('200', '400', '401', '403');
+      }
+      const search = operation('GET /api/v1/vouchers/search') as { parameters: { name: string }[]; responses: Record<string, { description: string }> };
+      expect(search.parameters.map((p) => p.name)).to.include.members(['q', 'tag', 'page', 'size']);
+      expect(search.responses['400']!.description).to.include('SHOP-VOU-002');
+      expect((operation('GET /api/v1/campaigns/{id}') as { responses: Record<string, { description: string }> }).responses['404']!.description).to.include(
+        'SHOP-CAM-001',
+      );
+    });
+
     it('is a valid OpenAPI 3.0 document (schema and $refs)', async () => {
       expect(doc.openapi).to.match(/^3\.0\./);
       await SwaggerParser.validate(structuredClone(doc) as never);
