@@ -55,7 +55,3 @@ export function shopAuth(credentials: ShopCredentials, options: { requireUser: b
       .catch(next);
   };
 }
-
-export function isUuid(value: string | undefined): value is string {
-  return value !== undefined && uuid.test(value);
-}

@@ -29,7 +29,7 @@ import {
 } from '../../../application/shared/event-store.js';
 import { createLogger } from '../logger.js';
 import { pause } from '../pause.js';
-import { backoff, handOver, type SubscriptionLogger } from './hand-over.js';
+import { backoff, handOver, trackSubscription, type SubscriptionLogger } from './hand-over.js';
 import { formatPosition, parsePosition } from './positions.js';
 import { assertValidWrites } from './write-validation.js';
 
@@ -188,17 +188,7 @@ export class EventStoreDbEventStore implements EventStore {
 
   subscribeToAll(checkpoint: string | null, handler: (event: RecordedEvent) => Promise<void>): Subscription {
     if (checkpoint !== null) parsePosition(checkpoint);
-    const controller = new AbortController();
-    const running = this.deliver(checkpoint, handler, controller.signal);
-    const subscription: Subscription = {
-      stop: async () => {
-        controller.abort();
-        await running;
-        this.subscriptions.delete(subscription);
-      },
-    };
-    this.subscriptions.add(subscription);
-    return subscription;
+    return trackSubscription(this.subscriptions, (signal) => this.deliver(checkpoint, handler, signal));
   }
 
   /** Catch-up subscription to $all; resubscribes from the last handled event when the server drops it. */

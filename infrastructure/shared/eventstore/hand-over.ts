@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '../../../application/shared/event-store.js';
+import type { RecordedEvent, Subscription } from '../../../application/shared/event-store.js';
 import { pause } from '../pause.js';
 
 export interface SubscriptionLogger {
@@ -36,4 +36,19 @@ export async function handOver(
     }
   }
   return false;
+}
+
+/** Starts a subscription's delivery loop; stop() aborts it, waits for it and forgets it. */
+export function trackSubscription(subscriptions: Set<Subscription>, run: (signal: AbortSignal) => Promise<void>): Subscription {
+  const controller = new AbortController();
+  const running = run(controller.signal);
+  const subscription: Subscription = {
+    stop: async () => {
+      controller.abort();
+      await running;
+      subscriptions.delete(subscription);
+    },
+  };
+  subscriptions.add(subscription);
+  return subscription;
 }

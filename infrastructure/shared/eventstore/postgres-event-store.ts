@@ -15,7 +15,7 @@ import {
 import { createLogger } from '../logger.js';
 import { appendParameters, appendStatement, type AppendRow } from './append-statement.js';
 import { pause } from '../pause.js';
-import { backoff, handOver, type SubscriptionLogger } from './hand-over.js';
+import { backoff, handOver, trackSubscription, type SubscriptionLogger } from './hand-over.js';
 import { formatPosition, parsePosition } from './positions.js';
 import { assertValidWrites, expectedVersionHolds } from './write-validation.js';
 
@@ -211,17 +211,7 @@ export class PostgresEventStore implements EventStore {
 
   subscribeToAll(checkpoint: string | null, handler: (event: RecordedEvent) => Promise<void>): Subscription {
     if (checkpoint !== null) parsePosition(checkpoint);
-    const controller = new AbortController();
-    const running = this.deliver(checkpoint, handler, controller.signal);
-    const subscription: Subscription = {
-      stop: async () => {
-        controller.abort();
-        await running;
-        this.subscriptions.delete(subscription);
-      },
-    };
-    this.subscriptions.add(subscription);
-    return subscription;
+    return trackSubscription(this.subscriptions, (signal) => this.deliver(checkpoint, handler, signal));
   }
 
   private async deliver(checkpoint: string | null, handler: (event: RecordedEvent) => Promise<void>, signal: AbortSignal): Promise<void> {
