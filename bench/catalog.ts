@@ -10,9 +10,10 @@
  * Then CLIENTS concurrent keep-alive clients (a worker thread) send a mix of
  * search (endpoint 3), voucher listing (endpoint 1, with and without
  * filters) and voucher detail (endpoint 2) GETs over HTTP, REQUESTS of each,
- * half of them with X-User-Id. Each client waits THINK_MS (default 100)
- * between an answer and its next request, as an app does between screens:
- * the p95 figures of the last line come from this run. The same requests are
+ * half of them with X-User-Id. Each client waits THINK_MS on average
+ * (default 100; exponentially distributed, as independent users do) between
+ * an answer and its next request, as an app does between screens: the p95
+ * figures of the last line come from this run. The same requests are
  * also sent with one client alone (the time of a request itself) and with
  * the clients back to back (the server saturated: its throughput, where
  * latency is mostly queueing). Last line:
@@ -222,7 +223,10 @@ async function main(): Promise<void> {
     const slowest = [...byVariant].sort(([, a], [, b]) => percentile(b, 50) - percentile(a, 50));
     console.log(`    ${kind} p50 by variant, slowest first: ${slowest.map(([v, ms]) => `${v}=${percentile(ms, 50).toFixed(1)}`).join(' ')}`);
   }
-  const paced = report(`${clients} clients, ${thinkMs} ms between requests`, await load(server.port, requests, clients, { keepBodies: false, thinkMs }));
+  const paced = report(
+    `${clients} clients, ${thinkMs} ms on average between requests`,
+    await load(server.port, requests, clients, { keepBodies: false, thinkMs }),
+  );
   const saturated = thinkMs > 0 ? report(`${clients} clients back to back`, await load(server.port, requests, clients, { keepBodies: false })) : paced;
 
   function report(title: string, result: LoadResult): Record<Kind, number> {

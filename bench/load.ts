@@ -11,7 +11,11 @@ export interface LoadRequest {
 export interface LoadOptions {
   /** Keep every answer's body in `bodies` (default true); off, `bodies` holds status and index only. */
   keepBodies?: boolean;
-  /** Pause of each connection between an answer and its next request (default 0: back to back). */
+  /**
+   * Mean pause of each connection between an answer and its next request (default 0: back to back). Pauses are drawn
+   * from an exponential distribution (seeded, so runs repeat) and each connection starts after a random part of one,
+   * so the connections act as independent users rather than a crowd that arrives in step.
+   */
   thinkMs?: number;
 }
 
@@ -25,17 +29,33 @@ export interface LoadResult {
   elapsedMs: number;
 }
 
+/** Mulberry32: a small seeded generator of uniform numbers in [0, 1). */
+function seeded(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
  * Sends `requests` over `concurrency` keep-alive connections, each
  * connection taking the next request once its previous one answered (and
- * `thinkMs` passed).
+ * its think time passed).
  */
 export async function runLoad(port: number, requests: LoadRequest[], concurrency: number, options: LoadOptions = {}): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const result: LoadResult = { statuses: new Map(), bodies: [], latenciesMs: [], latencyByIndex: new Array<number>(requests.length), elapsedMs: 0 };
   let next = 0;
+  const random = seeded(42);
+  // Exponential pauses with mean thinkMs, at most ten times it.
+  const think = () => Math.min(-Math.log(1 - random()) * options.thinkMs!, 10 * options.thinkMs!);
   const started = performance.now();
   const worker = async () => {
+    if (options.thinkMs) await sleep(random() * options.thinkMs);
     while (next < requests.length) {
       const index = next++;
       const r = requests[index]!;
@@ -46,7 +66,7 @@ export async function runLoad(port: number, requests: LoadRequest[], concurrency
       result.latencyByIndex[index] = ms;
       result.statuses.set(status, (result.statuses.get(status) ?? 0) + 1);
       result.bodies.push({ index, status, body });
-      if (options.thinkMs) await new Promise((resolve) => setTimeout(resolve, options.thinkMs));
+      if (options.thinkMs) await sleep(think());
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
