@@ -11,6 +11,7 @@ import type {
 } from '../../application/shop/catalog-queries.js';
 import type { CampaignBanner } from '../../domain/shop/campaign.js';
 import type { Currency } from '../../domain/shop/events.js';
+import { preparedRows } from '../shared/prepared-query.js';
 import { pageCampaigns, rank, type CountedCampaign, type Ranking } from './catalog-ranking.js';
 
 /**
@@ -169,8 +170,6 @@ function join(pieces: Sql[], separator: string): Sql {
   return { text: pieces.map((p) => p.text).join(separator), bindings: pieces.flatMap((p) => p.bindings) };
 }
 
-const placeholders = (values: readonly unknown[]) => values.map(() => '?').join(', ');
-
 /**
  * Conditions on campaign `c` for its vouchers to be listed at `now`, and the
  * campaign-level filters; `c` is a shop_campaigns row or a count row (which
@@ -178,16 +177,19 @@ const placeholders = (values: readonly unknown[]) => values.map(() => '?').join(
  */
 function listedCampaign(now: Date, filter: Pick<VoucherFilter, 'tags' | 'campaignIds' | 'excludeCampaignIds'> = {}): Sql {
   const conditions = [sql(`c.status = 'ACTIVE' AND c.type = 'SELL' AND c.start_at <= ? AND c.end_at > ?`, now, now)];
-  if (filter.tags) conditions.push(sql(`c.campaign_tag IN (${placeholders(filter.tags)})`, ...filter.tags));
-  if (filter.campaignIds) conditions.push(sql(`c.campaign_id IN (${placeholders(filter.campaignIds)})`, ...filter.campaignIds));
-  if (filter.excludeCampaignIds) conditions.push(sql(`c.campaign_id NOT IN (${placeholders(filter.excludeCampaignIds)})`, ...filter.excludeCampaignIds));
+  if (filter.tags) conditions.push(sql('c.campaign_tag = ANY(?::text[])', filter.tags));
+  if (filter.campaignIds) conditions.push(sql('c.campaign_id = ANY(?::bigint[])', filter.campaignIds));
+  if (filter.excludeCampaignIds) conditions.push(sql('c.campaign_id <> ALL(?::bigint[])', filter.excludeCampaignIds));
   return join(conditions, ' AND ');
 }
+
+/** Campaign `c` (a shop_campaigns row) is shown at `now`. */
+const shownCampaign = (now: Date) => sql(`c.status = 'ACTIVE' AND c.type = 'SELL' AND c.shown_from <= ? AND c.end_at > ?`, now, now);
 
 /** Pool-level conditions on listing row `l`. */
 function listedPool(filter: Pick<VoucherFilter, 'categoryIds'> = {}): Sql {
   const conditions = [sql('NOT l.deleted')];
-  if (filter.categoryIds) conditions.push(sql(`l.category_id IN (${placeholders(filter.categoryIds)})`, ...filter.categoryIds));
+  if (filter.categoryIds) conditions.push(sql('l.category_id = ANY(?::bigint[])', filter.categoryIds));
   return join(conditions, ' AND ');
 }
 
@@ -326,7 +328,7 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
     categoryIds: number[] | undefined,
   ): Promise<{ version: string; from: number; until: number; all?: CountedCampaign[]; byCategory: Map<number, CountedCampaign[]> }> {
     const source = categoryIds
-      ? sql(`FROM shop_campaign_category_pool_counts c WHERE category_id IN (${placeholders(categoryIds)}) AND`, ...categoryIds)
+      ? sql('FROM shop_campaign_category_pool_counts c WHERE category_id = ANY(?::bigint[]) AND', categoryIds)
       : sql('FROM shop_campaign_pool_counts c WHERE');
     const query = join(
       [
@@ -351,8 +353,7 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
       '\n',
     );
     type Row = { version: string; window_from: Date | null; window_until: Date | null; counts: [number, string, number, number, number | null][] };
-    const { rows } = await this.knex.raw<{ rows: Row[] }>(query.text, query.bindings);
-    const row = rows[0]!;
+    const [row] = await this.rows<Row>(query);
     const byCategory = new Map<number, CountedCampaign[]>();
     const all: CountedCampaign[] = [];
     for (const [id, tag, priority, pools, category] of row.counts) {
@@ -389,8 +390,8 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
              CROSS JOIN LATERAL (SELECT * FROM shop_campaigns c WHERE c.campaign_id = r.campaign_id LIMIT 1) c
              CROSS JOIN LATERAL (
                SELECT * FROM shop_voucher_listings l WHERE l.campaign_id = r.campaign_id AND`,
-          `{${campaigns.map((c) => c.id).join(',')}}`,
-          `{${campaigns.map((c) => c.skip).join(',')}}`,
+          campaigns.map((c) => c.id),
+          campaigns.map((c) => c.skip),
         ),
         listedPool(filter),
         sql(
@@ -407,7 +408,7 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
       ],
       '\n',
     );
-    const { rows } = await this.knex.raw<{ rows: (ListingRow & { version: string })[] }>(query.text, query.bindings);
+    const rows = await this.rows<ListingRow & { version: string }>(query);
     return { version: rows[0]!.version, records: rows.filter((r) => r.pool_id !== null).map(voucherRecord) };
   }
 
@@ -424,8 +425,8 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
           [
             sql(
               `SELECT campaign_id, display_priority, sum(pool_count)::int AS pools FROM shop_campaign_category_pool_counts c
-                 WHERE category_id IN (${placeholders(filter.categoryIds)}) AND`,
-              ...filter.categoryIds,
+                 WHERE category_id = ANY(?::bigint[]) AND`,
+              filter.categoryIds,
             ),
             listedCampaign(now, filter),
             sql('GROUP BY campaign_id, display_priority HAVING sum(pool_count) > 0'),
@@ -474,7 +475,7 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
       ],
       '\n',
     );
-    const { rows } = await this.knex.raw<{ rows: (ListingRow & { total: number })[] }>(query.text, query.bindings);
+    const rows = await this.rows<ListingRow & { total: number }>(query);
     return { records: rows.filter((r) => r.pool_id !== null).map(voucherRecord), total: rows[0]!.total };
   }
 
@@ -490,13 +491,12 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
         listedCampaign(now),
         sql('LIMIT 1) c'),
         bought.join,
-        sql(`WHERE l.pool_id IN (${placeholders(poolIds)}) AND`, ...poolIds),
+        sql('WHERE l.pool_id = ANY(?::bigint[]) AND', poolIds),
         listedPool(),
       ],
       '\n',
     );
-    const { rows } = await this.knex.raw<{ rows: ListingRow[] }>(query.text, query.bindings);
-    return rows.map(voucherRecord);
+    return (await this.rows<ListingRow>(query)).map(voucherRecord);
   }
 
   async vouchersOfCampaigns(campaignIds: number[], perCampaign: number, now: Date, buyer?: Buyer): Promise<CatalogVoucherRecord[]> {
@@ -507,7 +507,7 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
           `SELECT ${voucherColumns}${bought.columns}
            FROM unnest(?::bigint[]) AS ids(campaign_id)
            CROSS JOIN LATERAL (SELECT * FROM shop_campaigns c WHERE c.campaign_id = ids.campaign_id AND`,
-          `{${campaignIds.join(',')}}`,
+          campaignIds,
         ),
         listedCampaign(now),
         sql(`LIMIT 1) c
@@ -519,53 +519,60 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
       ],
       '\n',
     );
-    const { rows } = await this.knex.raw<{ rows: ListingRow[] }>(query.text, query.bindings);
-    return rows.map(voucherRecord);
+    return (await this.rows<ListingRow>(query)).map(voucherRecord);
   }
 
   async listCampaigns(filter: CampaignFilter, channel: ShopChannel, now: Date, slice: Slice): Promise<{ records: CatalogCampaignRecord[]; total: number }> {
-    const matching = () =>
-      this.shownCampaigns(now).modify((query) => {
-        if (filter.tags) query.whereIn('c.campaign_tag', filter.tags);
-        if (filter.carouselChannel) query.whereRaw('? = ANY (c.carousel_channels)', [filter.carouselChannel]);
-      });
-    const count = () => matching().select(this.knex.raw('count(*)::int AS total'));
-    const pageOf = matching()
-      .select('c.*', count().as('total'))
-      .orderBy([{ column: 'c.display_priority' }, { column: 'c.campaign_id' }])
-      .offset(slice.offset)
-      .limit(slice.limit);
-    const rows = await this.decorateCampaigns(pageOf, channel);
-    const total = rows.length > 0 ? rows[0]!.total : ((await count()) as { total: number }[])[0]!.total;
+    const conditions = [shownCampaign(now)];
+    if (filter.tags) conditions.push(sql('c.campaign_tag = ANY(?::text[])', filter.tags));
+    if (filter.carouselChannel) conditions.push(sql('? = ANY(c.carousel_channels)', filter.carouselChannel));
+    const matching = join(conditions, ' AND ');
+    const page = join(
+      [
+        sql('SELECT c.*, count(*) OVER ()::int AS total FROM shop_campaigns c WHERE'),
+        matching,
+        sql('ORDER BY c.display_priority, c.campaign_id OFFSET ? LIMIT ?', slice.offset, slice.limit),
+      ],
+      '\n',
+    );
+    const rows = await this.decoratedCampaigns(page, channel);
+    // A page past the end has no row to carry the total.
+    const total =
+      rows.length > 0
+        ? rows[0]!.total
+        : (await this.rows<{ total: number }>(join([sql('SELECT count(*)::int AS total FROM shop_campaigns c WHERE'), matching], '\n')))[0]!.total;
     return { records: rows.map(campaignRecord), total };
   }
 
   async campaign(campaignId: number, channel: ShopChannel, now: Date): Promise<CatalogCampaignRecord | undefined> {
-    const [row] = await this.decorateCampaigns(this.shownCampaigns(now).where('c.campaign_id', campaignId).select('c.*', this.knex.raw('1 AS total')), channel);
+    const one = join([sql('SELECT c.*, 1 AS total FROM shop_campaigns c WHERE c.campaign_id = ? AND', campaignId), shownCampaign(now)], '\n');
+    const [row] = await this.decoratedCampaigns(one, channel);
     return row && campaignRecord(row);
   }
 
-  /** Campaigns shown at `now`. */
-  private shownCampaigns(now: Date): Knex.QueryBuilder {
-    return this.knex('shop_campaigns as c').where({ 'c.status': 'ACTIVE', 'c.type': 'SELL' }).where('c.shown_from', '<=', now).where('c.end_at', '>', now);
+  /** The (already paged) campaign rows of `campaigns`, with each campaign's banners of `channel` and its pool counts. */
+  private async decoratedCampaigns(campaigns: Sql, channel: ShopChannel): Promise<(CampaignRow & { total: number })[]> {
+    return this.rows<CampaignRow & { total: number }>(
+      sql(
+        `SELECT p.*,
+           coalesce((
+             SELECT json_agg(json_build_object('id', b.banner_id, 'channelCode', b.channel_code, 'positionCode', b.position_code,
+               'assetUrl', b.asset_url, 'assetType', b.asset_type, 'altText', b.alt_text, 'clickUrl', b.click_url, 'displayOrder', b.display_order)
+               ORDER BY b.display_order, b.banner_id)
+             FROM shop_campaign_banners b WHERE b.campaign_id = p.campaign_id AND b.channel_code = ?
+           ), '[]') AS banners,
+           coalesce(n.pool_count, 0) AS pool_count, coalesce(n.in_stock_count, 0) AS in_stock_count, coalesce(n.sold_quantity, 0) AS sold_quantity
+         FROM (${campaigns.text}) p
+         LEFT JOIN LATERAL (SELECT * FROM shop_campaign_pool_counts n WHERE n.campaign_id = p.campaign_id LIMIT 1) n ON true
+         ORDER BY p.display_priority, p.campaign_id`,
+        channel,
+        ...campaigns.bindings,
+      ),
+    );
   }
 
-  /** Adds each campaign's banners of `channel` and its pool counts to the (already paged) campaign rows of `campaigns`. */
-  private async decorateCampaigns(campaigns: Knex.QueryBuilder, channel: ShopChannel): Promise<(CampaignRow & { total: number })[]> {
-    const { rows } = await this.knex.raw<{ rows: (CampaignRow & { total: number })[] }>(
-      `SELECT p.*,
-         coalesce((
-           SELECT json_agg(json_build_object('id', b.banner_id, 'channelCode', b.channel_code, 'positionCode', b.position_code,
-             'assetUrl', b.asset_url, 'assetType', b.asset_type, 'altText', b.alt_text, 'clickUrl', b.click_url, 'displayOrder', b.display_order)
-             ORDER BY b.display_order, b.banner_id)
-           FROM shop_campaign_banners b WHERE b.campaign_id = p.campaign_id AND b.channel_code = ?
-         ), '[]') AS banners,
-         coalesce(n.pool_count, 0) AS pool_count, coalesce(n.in_stock_count, 0) AS in_stock_count, coalesce(n.sold_quantity, 0) AS sold_quantity
-       FROM (?) p
-       LEFT JOIN LATERAL (SELECT * FROM shop_campaign_pool_counts n WHERE n.campaign_id = p.campaign_id LIMIT 1) n ON true
-       ORDER BY p.display_priority, p.campaign_id`,
-      [channel, campaigns],
-    );
-    return rows.map((r) => ({ ...r, total: Number(r.total) }));
+  /** Every read here is a prepared statement (infrastructure/shared/prepared-query.ts). */
+  private rows<Row>(query: Sql): Promise<Row[]> {
+    return preparedRows<Row>(this.knex, query.text, query.bindings);
   }
 }

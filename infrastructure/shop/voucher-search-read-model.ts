@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { RankedTerm, VoucherSearchCriteria, VoucherSearchReadModel } from '../../application/shop/voucher-search.js';
 import { deletionKeys } from '../../domain/shop/vietnamese-text.js';
+import { preparedRows } from '../shared/prepared-query.js';
 
 /** Tables of projections/shop/voucher-search.ts. */
 const pools = 'shop_voucher_search';
@@ -33,6 +34,10 @@ const wholeWord = (word: string) => ` ${word} `;
 export class PostgresVoucherSearchReadModel implements VoucherSearchReadModel {
   constructor(private readonly knex: Knex) {}
 
+  /**
+   * Planned afresh each time (not prepared): the trigram index's worth depends on the patterns, which a
+   * generic plan does not see; VoucherSearch reuses the answer while the read model stays the same.
+   */
   async search(criteria: VoucherSearchCriteria): Promise<{ poolIds: number[]; total: number }> {
     const bindings: unknown[] = [];
     // Placeholders are numbered in the order bind() is called: the text is built from left to right.
@@ -73,9 +78,10 @@ export class PostgresVoucherSearchReadModel implements VoucherSearchReadModel {
         keys.push(key);
       }
     }
-    const { rows } = await this.knex.raw<{ rows: { looked: string; word: string }[] }>(
-      `SELECT DISTINCT k.looked, w.word FROM unnest(?::text[], ?::text[]) AS k(looked, key) JOIN ?? w ON w.deletion_key = k.key`,
-      [looked, keys, words],
+    const rows = await preparedRows<{ looked: string; word: string }>(
+      this.knex,
+      `SELECT DISTINCT k.looked, w.word FROM unnest(?::text[], ?::text[]) AS k(looked, key) JOIN ${words} w ON w.deletion_key = k.key`,
+      [looked, keys],
     );
     const found = new Map<string, string[]>(list.map((w) => [w, []]));
     for (const row of rows) found.get(row.looked)!.push(row.word);
@@ -83,15 +89,17 @@ export class PostgresVoucherSearchReadModel implements VoucherSearchReadModel {
   }
 
   async nextWindowChange(after: Date): Promise<Date | null> {
-    const at = after.toISOString();
-    const row = await this.knex(campaigns)
-      .where({ status: 'ACTIVE', type: 'SELL' })
-      .first<{ next: Date | null }>(this.knex.raw('least(min(start_at) FILTER (WHERE start_at > ?), min(end_at) FILTER (WHERE end_at > ?)) AS next', [at, at]));
+    const [row] = await preparedRows<{ next: Date | null }>(
+      this.knex,
+      `SELECT least(min(start_at) FILTER (WHERE start_at > ?), min(end_at) FILTER (WHERE end_at > ?)) AS next FROM ${campaigns}
+       WHERE status = 'ACTIVE' AND type = 'SELL'`,
+      [after, after],
+    );
     return row?.next ?? null;
   }
 
   async version(): Promise<string> {
-    const row = await this.knex(changes).first<{ last_change_position: string | null } | undefined>('last_change_position');
+    const [row] = await preparedRows<{ last_change_position: string | null }>(this.knex, `SELECT last_change_position FROM ${changes}`, []);
     return row?.last_change_position ?? '';
   }
 }
