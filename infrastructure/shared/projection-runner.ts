@@ -19,7 +19,7 @@ export interface ProjectionRunnerDependencies {
 }
 
 export interface ProjectionRunnerOptions {
-  /** Events per bus batch and per rebuild transaction (default 100). */
+  /** Events per bus batch and per rebuild transaction (default 1000). */
   batchSize?: number;
   /** Deliveries of an event that fails to apply before it is dead-lettered (default 5). */
   maxDeliveries?: number;
@@ -48,6 +48,13 @@ interface CheckpointRow {
 interface Progress {
   position: string | null;
   recordedAt: string | null;
+}
+
+/** What became of a bus batch: events applied, messages dead-lettered, the first message to come again (-1: none). */
+interface BatchOutcome {
+  applied: number;
+  dead: Set<BusMessage>;
+  failedAt: number;
 }
 
 /** One projector as this runner drives it. */
@@ -85,7 +92,10 @@ async function comment(knex: Knex, kind: 'TABLE' | 'VIEW', relation: string, tab
  * Feeds each projector from its own durable bus consumer. A batch is one
  * Postgres transaction that writes the rows and the projector's checkpoint
  * (projection_checkpoints); events at or before the checkpoint are skipped,
- * so redelivery changes nothing; messages are acked after the commit.
+ * so redelivery changes nothing; messages are acked after the commit. The
+ * projector gets the events of its `eventTypes` in one `apply` call; should
+ * that throw, they are applied again one by one to find the failing event
+ * (retried, then dead-lettered), the others only move the checkpoint.
  *
  * Read models are versioned: a projector writes physical tables of one
  * generation (`<table>_g<n>`) and readers query views under the logical
@@ -121,7 +131,7 @@ export class ProjectionRunner {
     options: ProjectionRunnerOptions = {},
   ) {
     this.clock = deps.clock ?? systemClock;
-    this.batchSize = options.batchSize ?? 100;
+    this.batchSize = options.batchSize ?? 1000;
     this.maxDeliveries = options.maxDeliveries ?? 5;
     this.retryBackoffMs = options.retryBackoffMs ?? 200;
     this.consumerPrefix = options.consumerPrefix ?? 'projector-';
@@ -365,7 +375,8 @@ export class ProjectionRunner {
   }
 
   private async replay(trx: Knex.Transaction, projector: Projector, names: PhysicalNames, events: ProjectedEvent[]): Promise<Progress> {
-    for (const event of events) await projector.apply(trx, event, names);
+    const handled = events.filter((e) => projector.eventTypes.has(e.type));
+    if (handled.length > 0) await projector.apply(trx, handled, names);
     const last = events[events.length - 1]!;
     return { position: last.position, recordedAt: last.recordedAt };
   }
@@ -378,36 +389,30 @@ export class ProjectionRunner {
   private async handle(slot: Slot, messages: BusMessage[]): Promise<void> {
     const { projector, lease } = slot;
     if (!lease.held || slot.term?.signal.aborted) return this.refuse(slot, messages);
-    const dead = new Set<BusMessage>();
-    let failedAt = -1;
-    let applied = 0;
+    let outcome: BatchOutcome = { applied: 0, dead: new Set(), failedAt: -1 };
     const progress = await this.deps.knex
       .transaction(async (trx) => {
         const row = await this.checkpoint(trx, projector.name, true);
         if (!row) throw new Error(`projector ${projector.name} has no checkpoint row; start the runner to create it`);
         const names = physicalNames(projector, row.generation);
-        let progress: Progress = { position: row.position, recordedAt: row.last_recorded_at?.toISOString() ?? null };
-        for (const [i, message] of messages.entries()) {
-          const { event } = message;
-          if (progress.position !== null && event.position <= progress.position) continue;
-          try {
-            await trx.transaction((savepoint) => projector.apply(savepoint, event, names));
-            applied++;
-          } catch (error) {
-            if (message.deliveryCount < this.maxDeliveries) {
-              this.deps.logger?.warn('projection failed to apply an event; it comes again', {
-                projector: projector.name,
-                eventId: event.id,
-                deliveryCount: message.deliveryCount,
-                error,
-              });
-              failedAt = i;
-              break;
-            }
-            await this.deadLetter(trx, projector.name, message, error);
-            dead.add(message);
-          }
-          progress = { position: event.position, recordedAt: event.recordedAt };
+        const from: Progress = { position: row.position, recordedAt: row.last_recorded_at?.toISOString() ?? null };
+        const fresh = this.after(from.position, messages);
+        const handled = fresh.filter((m) => projector.eventTypes.has(m.event.type));
+        let progress = from;
+        try {
+          if (handled.length > 0)
+            await trx.transaction((savepoint) =>
+              projector.apply(
+                savepoint,
+                handled.map((m) => m.event),
+                names,
+              ),
+            );
+          outcome.applied = handled.length;
+          if (fresh.length > 0) progress = { position: fresh.at(-1)!.event.position, recordedAt: fresh.at(-1)!.event.recordedAt };
+        } catch (error) {
+          this.deps.logger?.warn('projection failed to apply a batch; applying its events one by one', { projector: projector.name, error });
+          ({ outcome, progress } = await this.oneByOne(trx, projector, names, messages, fresh, from));
         }
         if (progress.position !== row.position) {
           await trx('projection_checkpoints')
@@ -422,6 +427,7 @@ export class ProjectionRunner {
         throw error;
       });
     if (!progress) return this.refuse(slot, messages);
+    const { applied, dead, failedAt } = outcome;
     this.progress.set(projector.name, progress);
     projectionEventsApplied.inc({ projector: projector.name }, applied);
     projectionDeadLetters.inc({ projector: projector.name }, dead.size);
@@ -432,6 +438,59 @@ export class ProjectionRunner {
     const failed = messages[failedAt]!;
     await pause(Math.min(this.retryBackoffMs * 2 ** (failed.deliveryCount - 1), 5000), slot.term!.signal);
     for (const m of messages.slice(failedAt)) await m.nak();
+  }
+
+  /** The messages of a batch after `position`, each position once (a message delivered twice in one batch counts once). */
+  private after(position: string | null, messages: BusMessage[]): BusMessage[] {
+    const fresh: BusMessage[] = [];
+    for (const m of messages) {
+      if (position !== null && m.event.position <= position) continue;
+      fresh.push(m);
+      position = m.event.position;
+    }
+    return fresh;
+  }
+
+  /**
+   * The per-event path, after a batch failed to apply in one go: each handled
+   * event under its own savepoint, so the failing one is found; it comes again
+   * (it and everything after it are nak'ed) until its last delivery, when it is
+   * dead-lettered and the checkpoint moves past it.
+   */
+  private async oneByOne(
+    trx: Knex.Transaction,
+    projector: Projector,
+    names: PhysicalNames,
+    messages: BusMessage[],
+    fresh: BusMessage[],
+    from: Progress,
+  ): Promise<{ outcome: BatchOutcome; progress: Progress }> {
+    const outcome: BatchOutcome = { applied: 0, dead: new Set(), failedAt: -1 };
+    let progress = from;
+    for (const message of fresh) {
+      const { event } = message;
+      if (projector.eventTypes.has(event.type)) {
+        try {
+          await trx.transaction((savepoint) => projector.apply(savepoint, [event], names));
+          outcome.applied++;
+        } catch (error) {
+          if (message.deliveryCount < this.maxDeliveries) {
+            this.deps.logger?.warn('projection failed to apply an event; it comes again', {
+              projector: projector.name,
+              eventId: event.id,
+              deliveryCount: message.deliveryCount,
+              error,
+            });
+            outcome.failedAt = messages.indexOf(message);
+            break;
+          }
+          await this.deadLetter(trx, projector.name, message, error);
+          outcome.dead.add(message);
+        }
+      }
+      progress = { position: event.position, recordedAt: event.recordedAt };
+    }
+    return { outcome, progress };
   }
 
   /** A batch this runner may no longer commit: nak it whole (it comes again, in order, to the lease holder) and end the hold. */

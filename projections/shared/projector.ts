@@ -39,10 +39,44 @@ export interface Projector {
   /** Bump when rows would come out differently: the runner rebuilds on start. */
   readonly version: number;
   readonly tables: readonly ReadModelTable[];
+  /** The event types it applies; the runner passes it no others (they only move its checkpoint). */
+  readonly eventTypes: ReadonlySet<string>;
   /** Creates the physical tables named in `names` (one per logical table), empty. */
   createTables(knex: Knex, names: PhysicalNames): Promise<void>;
-  /** Writes what one event changes; events it does not care about are ignored. */
-  apply(trx: Knex.Transaction, event: ProjectedEvent, names: PhysicalNames): Promise<void>;
+  /**
+   * Writes what the events change, in order: the rows must come out exactly as
+   * if they were applied one call each. An event the rows already have (a
+   * redelivery, or the same event twice in `events`) changes nothing.
+   */
+  apply(trx: Knex.Transaction, events: readonly ProjectedEvent[], names: PhysicalNames): Promise<void>;
+}
+
+/**
+ * Splits events into runs to apply in turn: consecutive events whose types
+ * are in one of the `bulk` groups form one run (a projector writes it in one
+ * go); any other event is a run of its own.
+ */
+export function runs(events: readonly ProjectedEvent[], bulk: readonly ReadonlySet<string>[]): ProjectedEvent[][] {
+  const out: ProjectedEvent[][] = [];
+  let open: ReadonlySet<string> | undefined;
+  for (const event of events) {
+    const group = bulk.find((types) => types.has(event.type));
+    if (group !== undefined && group === open) out[out.length - 1]!.push(event);
+    else out.push([event]);
+    open = group;
+  }
+  return out;
+}
+
+/** The first event of each key, in order: what applying them one by one would keep when a later one of the same key is ignored. */
+export function firstOfEach<T>(items: readonly T[], key: (item: T) => unknown): T[] {
+  const seen = new Set<unknown>();
+  return items.filter((item) => {
+    const k = key(item);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
 }
 
 /** The physical name of a logical table, or an error naming the projector's mistake. */

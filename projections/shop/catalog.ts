@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
-import type { CampaignBanner, CampaignEvent } from '../../domain/shop/campaign.js';
-import type { VoucherPoolEvent } from '../../domain/shop/events.js';
-import { physical, type PhysicalNames, type ProjectedEvent, type Projector } from '../shared/projector.js';
+import type { CampaignBanner, CampaignCreated, CampaignEvent, CampaignStatusChanged } from '../../domain/shop/campaign.js';
+import type { VoucherPoolCreated, VoucherPoolEvent } from '../../domain/shop/events.js';
+import { guardedChanges } from '../shared/guarded-changes.js';
+import { firstOfEach, physical, runs, type PhysicalNames, type ProjectedEvent, type Projector } from '../shared/projector.js';
 
 /**
  * The shop catalog's read models: campaigns, their banners, one listing row
@@ -27,6 +28,26 @@ const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
 export const catalogProjector: Projector = {
   name: 'shop-catalog',
   version: 3,
+  eventTypes: new Set<(CampaignEvent | VoucherPoolEvent)['type']>([
+    'CampaignCreated',
+    'CampaignStatusChanged',
+    'CampaignDetailsUpdated',
+    'CampaignBannerAdded',
+    'CampaignBannerUpdated',
+    'CampaignBannerRemoved',
+    'VoucherPoolCreated',
+    'VoucherPoolStockAdded',
+    'VoucherPoolRepriced',
+    'VoucherPoolDisplayUpdated',
+    'VoucherPoolTermsUpdated',
+    'VoucherPoolCategoryChanged',
+    'VoucherPoolMiniAppsChanged',
+    'VoucherPoolValidityChanged',
+    'VoucherPoolDeleted',
+    'VoucherStockReserved',
+    'VoucherStockReleased',
+    'VoucherStockSold',
+  ]),
   tables: [
     {
       name: campaigns,
@@ -264,250 +285,184 @@ export const catalogProjector: Projector = {
     `);
   },
 
-  async apply(trx: Knex.Transaction, event: ProjectedEvent, names: PhysicalNames) {
-    const e = { type: event.type, data: event.data } as CampaignEvent | VoucherPoolEvent;
-    const t = {
-      campaigns: physical(names, campaigns),
-      banners: physical(names, banners),
-      listings: physical(names, listings),
-      campaignCounts: physical(names, campaignCounts),
-      categoryCounts: physical(names, categoryCounts),
-      countsVersion: physical(names, countsVersion),
-    };
-    const position = event.position;
-    switch (e.type) {
-      case 'CampaignCreated': {
-        const d = e.data;
-        const inserted = await trx.raw(
-          `INSERT INTO ?? (campaign_id, code, name, description, campaign_tag, type, status, display_priority, theme_url, start_at, end_at,
-             presale_enabled, presale_start_at, presale_countdown_enabled, presale_teaser_text, presale_teaser_image_url, created_at, updated_at, last_position)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-           ON CONFLICT (campaign_id) DO NOTHING RETURNING campaign_id`,
-          [
-            t.campaigns,
-            d.campaignId,
-            d.code,
-            d.name,
-            d.description,
-            d.campaignTag,
-            d.type,
-            d.status,
-            d.displayPriority,
-            d.themeUrl,
-            d.startAt,
-            d.endAt,
-            d.presale?.enabled ?? null,
-            d.presale?.startAt ?? null,
-            d.presale?.countdownEnabled ?? null,
-            d.presale?.teaserText ?? null,
-            d.presale?.teaserImageUrl ?? null,
-            d.createdAt,
-            d.createdAt,
-            position,
-          ],
-        );
-        if (inserted.rows.length === 0) return;
-        if (d.banners.length > 0) await trx(t.banners).insert(d.banners.map((banner) => bannerRow(d.campaignId, banner)));
-        await refreshCarouselChannels(trx, t, d.campaignId);
-        // Pools are created after their campaign; should one come first, its counts get the campaign's columns now.
-        await copyCampaignIntoCounts(trx, t, d.campaignId);
-        return;
-      }
-      case 'CampaignStatusChanged': {
-        const { campaignId, to, changedAt } = e.data;
-        if (await advanceCampaign(trx, t.campaigns, campaignId, position, { status: to, updated_at: changedAt }))
-          await copyCampaignIntoCounts(trx, t, campaignId);
-        return;
-      }
-      case 'CampaignDetailsUpdated': {
-        const d = e.data;
-        const changes = {
-          name: d.name,
-          description: d.description,
-          campaign_tag: d.campaignTag,
-          display_priority: d.displayPriority,
-          theme_url: d.themeUrl,
-          start_at: d.startAt,
-          end_at: d.endAt,
-          presale_enabled: d.presale?.enabled ?? null,
-          presale_start_at: d.presale?.startAt ?? null,
-          presale_countdown_enabled: d.presale?.countdownEnabled ?? null,
-          presale_teaser_text: d.presale?.teaserText ?? null,
-          presale_teaser_image_url: d.presale?.teaserImageUrl ?? null,
-          updated_at: d.updatedAt,
-        };
-        if (await advanceCampaign(trx, t.campaigns, d.campaignId, position, changes)) await copyCampaignIntoCounts(trx, t, d.campaignId);
-        return;
-      }
-      case 'CampaignBannerAdded': {
-        const { campaignId, banner, addedAt } = e.data;
-        if (!(await advanceCampaign(trx, t.campaigns, campaignId, position, { updated_at: addedAt }))) return;
-        await trx(t.banners).insert(bannerRow(campaignId, banner));
-        await refreshCarouselChannels(trx, t, campaignId);
-        return;
-      }
-      case 'CampaignBannerUpdated': {
-        const { campaignId, banner, updatedAt } = e.data;
-        if (!(await advanceCampaign(trx, t.campaigns, campaignId, position, { updated_at: updatedAt }))) return;
-        await trx(t.banners).where({ campaign_id: campaignId, banner_id: banner.id }).update(bannerRow(campaignId, banner));
-        await refreshCarouselChannels(trx, t, campaignId);
-        return;
-      }
-      case 'CampaignBannerRemoved': {
-        const { campaignId, bannerId, removedAt } = e.data;
-        if (!(await advanceCampaign(trx, t.campaigns, campaignId, position, { updated_at: removedAt }))) return;
-        await trx(t.banners).where({ campaign_id: campaignId, banner_id: bannerId }).delete();
-        await refreshCarouselChannels(trx, t, campaignId);
-        return;
-      }
-      case 'VoucherPoolCreated': {
-        const d = e.data;
-        // The pool's contribution to the counts goes in with its row, once.
-        await trx.raw(
-          `WITH inserted AS (
-             INSERT INTO ?? AS l (pool_id, campaign_id, category_id, mini_app_ids, title, short_title, brand_name, logo_url, banner_url, thumbnail_url,
-               description, face_value, selling_price, discounted_price, currency, total_quantity, reserved_quantity, sold_quantity, remaining_quantity,
-               usage_type, terms_and_conditions, validity_days, usage_limit, max_per_day, max_per_order, validity_start_at, validity_end_at, deleted,
-               created_at, updated_at, last_position)
-             VALUES (?, ?, ?, ARRAY(SELECT jsonb_array_elements_text(?::jsonb)), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?,
-               ?, ?, ?, ?, ?, ?, ?, ?, false, ?, ?, ?)
-             ON CONFLICT (pool_id) DO NOTHING
-             RETURNING l.campaign_id, l.category_id, l.remaining_quantity
-           ),
-           delta AS (SELECT campaign_id, category_id, 1 AS pools, (remaining_quantity > 0)::int AS in_stock, 0 AS sold FROM inserted)
-           ${addCounts}`,
-          [
-            t.listings,
-            d.poolId,
-            d.campaignId,
-            d.categoryId,
-            JSON.stringify(d.miniAppIds),
-            d.display.title,
-            d.display.shortTitle,
-            d.display.brandName,
-            d.display.logoUrl,
-            d.display.bannerUrl,
-            d.display.thumbnailUrl,
-            d.display.description,
-            d.pricing.faceValue,
-            d.pricing.sellingPrice,
-            d.pricing.discountedPrice,
-            d.pricing.currency,
-            d.totalQuantity,
-            d.totalQuantity,
-            d.terms.usageType,
-            d.terms.termsAndConditions,
-            d.terms.validityDays,
-            d.terms.usageLimit,
-            d.terms.maxPerDay,
-            d.terms.maxPerOrder,
-            d.validity?.startAt ?? null,
-            d.validity?.endAt ?? null,
-            d.createdAt,
-            d.createdAt,
-            position,
-            t.countsVersion,
-            t.campaignCounts,
-            t.campaigns,
-            t.categoryCounts,
-            t.campaigns,
-          ],
-        );
-        return;
-      }
-      case 'VoucherPoolStockAdded': {
-        const { poolId, quantity, addedAt } = e.data;
-        await changePool(trx, t, poolId, position, addedAt, 'total_quantity = l.total_quantity + ?, remaining_quantity = l.remaining_quantity + ?', [
-          quantity,
-          quantity,
-        ]);
-        return;
-      }
-      case 'VoucherPoolRepriced': {
-        const { poolId, pricing, repricedAt } = e.data;
-        await changePool(trx, t, poolId, position, repricedAt, 'face_value = ?, selling_price = ?, discounted_price = ?, currency = ?', [
-          pricing.faceValue,
-          pricing.sellingPrice,
-          pricing.discountedPrice,
-          pricing.currency,
-        ]);
-        return;
-      }
-      case 'VoucherPoolDisplayUpdated': {
-        const { poolId, display: d, updatedAt } = e.data;
-        await changePool(
-          trx,
-          t,
-          poolId,
-          position,
-          updatedAt,
-          'title = ?, short_title = ?, brand_name = ?, logo_url = ?, banner_url = ?, thumbnail_url = ?, description = ?',
-          [d.title, d.shortTitle, d.brandName, d.logoUrl, d.bannerUrl, d.thumbnailUrl, d.description],
-        );
-        return;
-      }
-      case 'VoucherPoolTermsUpdated': {
-        const { poolId, terms, updatedAt } = e.data;
-        await changePool(
-          trx,
-          t,
-          poolId,
-          position,
-          updatedAt,
-          'usage_type = ?, terms_and_conditions = ?, validity_days = ?, usage_limit = ?, max_per_day = ?, max_per_order = ?',
-          [terms.usageType, terms.termsAndConditions, terms.validityDays, terms.usageLimit, terms.maxPerDay, terms.maxPerOrder],
-        );
-        return;
-      }
-      case 'VoucherPoolCategoryChanged':
-        // The counts move from the old category's row to the new one's.
-        await changePool(trx, t, e.data.poolId, position, e.data.updatedAt, 'category_id = ?', [e.data.categoryId]);
-        return;
-      case 'VoucherPoolMiniAppsChanged':
-        await changePool(trx, t, e.data.poolId, position, e.data.updatedAt, 'mini_app_ids = ARRAY(SELECT jsonb_array_elements_text(?::jsonb))', [
-          JSON.stringify(e.data.miniAppIds),
-        ]);
-        return;
-      case 'VoucherPoolValidityChanged': {
-        const { poolId, validity, updatedAt } = e.data;
-        await changePool(trx, t, poolId, position, updatedAt, 'validity_start_at = ?, validity_end_at = ?', [
-          validity?.startAt ?? null,
-          validity?.endAt ?? null,
-        ]);
-        return;
-      }
-      case 'VoucherPoolDeleted':
-        await changePool(trx, t, e.data.poolId, position, e.data.deletedAt, 'deleted = true', []);
-        return;
-      case 'VoucherStockReserved': {
-        const { poolId, quantity, reservedAt } = e.data;
-        await changePool(trx, t, poolId, position, reservedAt, 'reserved_quantity = l.reserved_quantity + ?, remaining_quantity = l.remaining_quantity - ?', [
-          quantity,
-          quantity,
-        ]);
-        return;
-      }
-      case 'VoucherStockReleased': {
-        const { poolId, quantity, releasedAt } = e.data;
-        await changePool(trx, t, poolId, position, releasedAt, 'reserved_quantity = l.reserved_quantity - ?, remaining_quantity = l.remaining_quantity + ?', [
-          quantity,
-          quantity,
-        ]);
-        return;
-      }
-      case 'VoucherStockSold': {
-        const { poolId, quantity, soldAt } = e.data;
-        await changePool(trx, t, poolId, position, soldAt, 'reserved_quantity = l.reserved_quantity - ?, sold_quantity = l.sold_quantity + ?', [
-          quantity,
-          quantity,
-        ]);
-        return;
-      }
-      default:
-        return;
+  async apply(trx: Knex.Transaction, events: readonly ProjectedEvent[], names: PhysicalNames) {
+    const t = tablesOf(names);
+    for (const run of runs(events, [campaignRun, poolRun])) {
+      const type = run[0]!.type;
+      if (campaignRun.has(type)) await applyCampaignRun(trx, t, run);
+      else if (poolRun.has(type)) await createPools(trx, t, run);
+      else await applyOne(trx, t, run[0]!);
     }
   },
 };
+
+/** Runs of these events are written in a statement or two (a bulk catalog import, a rebuild). */
+const campaignRun = new Set(['CampaignCreated', 'CampaignStatusChanged']);
+const poolRun = new Set(['VoucherPoolCreated']);
+
+/**
+ * Campaigns created and their status changes: the creations first, then the
+ * status changes. That is the order of the log for each campaign (its
+ * creation comes first; a creation seen after a change of its campaign is a
+ * redelivery, which changes nothing), and different campaigns' events commute.
+ */
+async function applyCampaignRun(trx: Knex.Transaction, t: Tables, run: readonly ProjectedEvent[]): Promise<void> {
+  const created = run.filter((e) => e.type === 'CampaignCreated');
+  const statusChanges = run.filter((e) => e.type === 'CampaignStatusChanged');
+  if (created.length > 0) await createCampaigns(trx, t, created);
+  if (statusChanges.length > 0) await changeStatuses(trx, t, statusChanges);
+}
+
+interface Tables {
+  campaigns: string;
+  banners: string;
+  listings: string;
+  campaignCounts: string;
+  categoryCounts: string;
+  countsVersion: string;
+}
+
+function tablesOf(names: PhysicalNames): Tables {
+  return {
+    campaigns: physical(names, campaigns),
+    banners: physical(names, banners),
+    listings: physical(names, listings),
+    campaignCounts: physical(names, campaignCounts),
+    categoryCounts: physical(names, categoryCounts),
+    countsVersion: physical(names, countsVersion),
+  };
+}
+
+/** Any other event, on its own. */
+async function applyOne(trx: Knex.Transaction, t: Tables, event: ProjectedEvent): Promise<void> {
+  const e = { type: event.type, data: event.data } as CampaignEvent | VoucherPoolEvent;
+  const position = event.position;
+  switch (e.type) {
+    case 'CampaignDetailsUpdated': {
+      const d = e.data;
+      await changeCampaign(trx, t, d.campaignId, position, {
+        name: d.name,
+        description: d.description,
+        campaign_tag: d.campaignTag,
+        display_priority: d.displayPriority,
+        theme_url: d.themeUrl,
+        start_at: d.startAt,
+        end_at: d.endAt,
+        ...presaleColumns(d.presale),
+        updated_at: d.updatedAt,
+      });
+      return;
+    }
+    case 'CampaignBannerAdded': {
+      const { campaignId, banner, addedAt } = e.data;
+      if (!(await advanceCampaign(trx, t.campaigns, campaignId, position, { updated_at: addedAt }))) return;
+      await trx(t.banners).insert(bannerRow(campaignId, banner));
+      await refreshCarouselChannels(trx, t, campaignId);
+      return;
+    }
+    case 'CampaignBannerUpdated': {
+      const { campaignId, banner, updatedAt } = e.data;
+      if (!(await advanceCampaign(trx, t.campaigns, campaignId, position, { updated_at: updatedAt }))) return;
+      await trx(t.banners).where({ campaign_id: campaignId, banner_id: banner.id }).update(bannerRow(campaignId, banner));
+      await refreshCarouselChannels(trx, t, campaignId);
+      return;
+    }
+    case 'CampaignBannerRemoved': {
+      const { campaignId, bannerId, removedAt } = e.data;
+      if (!(await advanceCampaign(trx, t.campaigns, campaignId, position, { updated_at: removedAt }))) return;
+      await trx(t.banners).where({ campaign_id: campaignId, banner_id: bannerId }).delete();
+      await refreshCarouselChannels(trx, t, campaignId);
+      return;
+    }
+    case 'VoucherPoolStockAdded': {
+      const { poolId, quantity, addedAt } = e.data;
+      await changePool(trx, t, poolId, position, addedAt, 'total_quantity = l.total_quantity + ?, remaining_quantity = l.remaining_quantity + ?', [
+        quantity,
+        quantity,
+      ]);
+      return;
+    }
+    case 'VoucherPoolRepriced': {
+      const { poolId, pricing, repricedAt } = e.data;
+      await changePool(trx, t, poolId, position, repricedAt, 'face_value = ?, selling_price = ?, discounted_price = ?, currency = ?', [
+        pricing.faceValue,
+        pricing.sellingPrice,
+        pricing.discountedPrice,
+        pricing.currency,
+      ]);
+      return;
+    }
+    case 'VoucherPoolDisplayUpdated': {
+      const { poolId, display: d, updatedAt } = e.data;
+      await changePool(
+        trx,
+        t,
+        poolId,
+        position,
+        updatedAt,
+        'title = ?, short_title = ?, brand_name = ?, logo_url = ?, banner_url = ?, thumbnail_url = ?, description = ?',
+        [d.title, d.shortTitle, d.brandName, d.logoUrl, d.bannerUrl, d.thumbnailUrl, d.description],
+      );
+      return;
+    }
+    case 'VoucherPoolTermsUpdated': {
+      const { poolId, terms, updatedAt } = e.data;
+      await changePool(
+        trx,
+        t,
+        poolId,
+        position,
+        updatedAt,
+        'usage_type = ?, terms_and_conditions = ?, validity_days = ?, usage_limit = ?, max_per_day = ?, max_per_order = ?',
+        [terms.usageType, terms.termsAndConditions, terms.validityDays, terms.usageLimit, terms.maxPerDay, terms.maxPerOrder],
+      );
+      return;
+    }
+    case 'VoucherPoolCategoryChanged':
+      // The counts move from the old category's row to the new one's.
+      await changePool(trx, t, e.data.poolId, position, e.data.updatedAt, 'category_id = ?', [e.data.categoryId]);
+      return;
+    case 'VoucherPoolMiniAppsChanged':
+      await changePool(trx, t, e.data.poolId, position, e.data.updatedAt, 'mini_app_ids = ARRAY(SELECT jsonb_array_elements_text(?::jsonb))', [
+        JSON.stringify(e.data.miniAppIds),
+      ]);
+      return;
+    case 'VoucherPoolValidityChanged': {
+      const { poolId, validity, updatedAt } = e.data;
+      await changePool(trx, t, poolId, position, updatedAt, 'validity_start_at = ?, validity_end_at = ?', [validity?.startAt ?? null, validity?.endAt ?? null]);
+      return;
+    }
+    case 'VoucherPoolDeleted':
+      await changePool(trx, t, e.data.poolId, position, e.data.deletedAt, 'deleted = true', []);
+      return;
+    case 'VoucherStockReserved': {
+      const { poolId, quantity, reservedAt } = e.data;
+      await changePool(trx, t, poolId, position, reservedAt, 'reserved_quantity = l.reserved_quantity + ?, remaining_quantity = l.remaining_quantity - ?', [
+        quantity,
+        quantity,
+      ]);
+      return;
+    }
+    case 'VoucherStockReleased': {
+      const { poolId, quantity, releasedAt } = e.data;
+      await changePool(trx, t, poolId, position, releasedAt, 'reserved_quantity = l.reserved_quantity - ?, remaining_quantity = l.remaining_quantity + ?', [
+        quantity,
+        quantity,
+      ]);
+      return;
+    }
+    case 'VoucherStockSold': {
+      const { poolId, quantity, soldAt } = e.data;
+      await changePool(trx, t, poolId, position, soldAt, 'reserved_quantity = l.reserved_quantity - ?, sold_quantity = l.sold_quantity + ?', [
+        quantity,
+        quantity,
+      ]);
+      return;
+    }
+    default:
+      return;
+  }
+}
 
 function bannerRow(campaignId: number, b: CampaignBanner) {
   return {
@@ -523,6 +478,22 @@ function bannerRow(campaignId: number, b: CampaignBanner) {
   };
 }
 
+/** A run of CampaignStatusChanged in one statement, as applying them one by one (guardedChanges), then copied into the count rows. */
+async function changeStatuses(trx: Knex.Transaction, t: Tables, run: readonly ProjectedEvent[]): Promise<void> {
+  const changes = run.map((e, ordinal) => {
+    const d = e.data as CampaignStatusChanged['data'];
+    return { ordinal, campaign_id: d.campaignId, position: e.position, status: d.to, updated_at: d.changedAt };
+  });
+  await trx.raw(
+    `WITH ${guardedChanges({ key: 'campaign_id', keyType: 'bigint' }, { status: 'text', updated_at: 'timestamptz' })},
+     changed AS (
+       UPDATE ?? c SET status = l.status, updated_at = l.updated_at, last_position = l.position FROM latest l WHERE c.campaign_id = l.campaign_id
+       RETURNING c.campaign_id, ${copiedFromCampaign}
+     )${copyIntoCounts}`,
+    [JSON.stringify(changes), t.campaigns, t.campaigns, ...countTables(t)],
+  );
+}
+
 /**
  * Moves the campaign row to `position` with `changes`, unless it already
  * applied that event (or a later one of its stream); answers whether it did.
@@ -536,7 +507,7 @@ async function advanceCampaign(trx: Knex.Transaction, table: string, campaignId:
 }
 
 /** Recomputes where the campaign's CAROUSEL banners show, after its banners changed. */
-async function refreshCarouselChannels(trx: Knex.Transaction, t: { campaigns: string; banners: string }, campaignId: number): Promise<void> {
+async function refreshCarouselChannels(trx: Knex.Transaction, t: Tables, campaignId: number): Promise<void> {
   await trx.raw(
     `UPDATE ?? SET carousel_channels = ARRAY(SELECT DISTINCT channel_code FROM ?? WHERE campaign_id = ? AND position_code = 'CAROUSEL' ORDER BY 1)
      WHERE campaign_id = ?`,
@@ -544,40 +515,123 @@ async function refreshCarouselChannels(trx: Knex.Transaction, t: { campaigns: st
   );
 }
 
-/** The campaign's columns the count tables carry, so that the listing's totals and page boundaries read one table. */
-const copied = ['status', 'type', 'campaign_tag', 'display_priority', 'start_at', 'end_at'];
-const copiedColumns = copied.join(', ');
-const copiedFromCampaign = copied.map((column) => `c.${column}`).join(', ');
+function presaleColumns(presale: CampaignCreated['data']['presale']) {
+  return {
+    presale_enabled: presale?.enabled ?? null,
+    presale_start_at: presale?.startAt ?? null,
+    presale_countdown_enabled: presale?.countdownEnabled ?? null,
+    presale_teaser_text: presale?.teaserText ?? null,
+    presale_teaser_image_url: presale?.teaserImageUrl ?? null,
+  };
+}
 
-/** Copies the campaign's columns into its rows of both count tables, after the campaign changed. */
-async function copyCampaignIntoCounts(
-  trx: Knex.Transaction,
-  t: { campaigns: string; campaignCounts: string; categoryCounts: string; countsVersion: string },
-  campaignId: number,
-): Promise<void> {
-  const set = copied.map((column) => `${column} = c.${column}`).join(', ');
+/** A campaign's row as CampaignCreated makes it. */
+function campaignRow(d: CampaignCreated['data'], position: string) {
+  // As refreshCarouselChannels has them: distinct, sorted (APP, WEB sort alike in any collation).
+  const carousel = [...new Set(d.banners.filter((b) => b.positionCode === 'CAROUSEL').map((b) => b.channelCode))].sort();
+  return {
+    campaign_id: d.campaignId,
+    code: d.code,
+    name: d.name,
+    description: d.description,
+    campaign_tag: d.campaignTag,
+    type: d.type,
+    status: d.status,
+    display_priority: d.displayPriority,
+    theme_url: d.themeUrl,
+    start_at: d.startAt,
+    end_at: d.endAt,
+    ...presaleColumns(d.presale),
+    carousel_channels: carousel,
+    created_at: d.createdAt,
+    updated_at: d.createdAt,
+    last_position: position,
+  };
+}
+
+/**
+ * A run of CampaignCreated in one statement: the campaigns not projected yet
+ * (a campaign already there, or twice in the run, keeps its first), their
+ * banners and carousel channels; and, should pools of theirs have come first,
+ * their columns copied into those pools' count rows.
+ */
+async function createCampaigns(trx: Knex.Transaction, t: Tables, run: readonly ProjectedEvent[]): Promise<void> {
+  const created = firstOfEach(run, (e) => (e.data as CampaignCreated['data']).campaignId);
+  const rows = created.map((e) => campaignRow(e.data as CampaignCreated['data'], e.position));
+  const bannerRows = created.flatMap((e) => {
+    const d = e.data as CampaignCreated['data'];
+    return d.banners.map((banner) => bannerRow(d.campaignId, banner));
+  });
+  const columns = Object.keys(rows[0]!).join(', ');
   await trx.raw(
-    `WITH per_campaign AS (UPDATE ?? n SET ${set} FROM ?? c WHERE c.campaign_id = ? AND n.campaign_id = c.campaign_id),
-       bump AS (UPDATE ?? SET version = version + 1)
-     UPDATE ?? s SET ${set} FROM ?? c WHERE c.campaign_id = ? AND s.campaign_id = c.campaign_id`,
-    [t.campaignCounts, t.campaigns, campaignId, t.countsVersion, t.categoryCounts, t.campaigns, campaignId],
+    `WITH changed AS (
+       INSERT INTO ?? AS c (${columns}) SELECT ${columns} FROM jsonb_populate_recordset(NULL::??, ?::jsonb)
+       ON CONFLICT (campaign_id) DO NOTHING
+       RETURNING c.campaign_id, ${copiedColumns}
+     ),
+     applied AS (SELECT campaign_id FROM changed),
+     banners AS (
+       INSERT INTO ?? SELECT b.* FROM jsonb_populate_recordset(NULL::??, ?::jsonb) b WHERE b.campaign_id IN (SELECT campaign_id FROM changed)
+     )${copyIntoCounts}`,
+    [t.campaigns, t.campaigns, JSON.stringify(rows), t.banners, t.banners, JSON.stringify(bannerRows), ...countTables(t)],
   );
 }
 
 /**
- * The tail of a statement whose CTE `delta(campaign_id, category_id, pools,
- * in_stock, sold)` holds the change of listing rows' contributions: adds it to
- * the counts per campaign and per campaign and category (bindings: version
- * table, counts table, campaigns table, category counts table, campaigns
- * table); a new count row takes the campaign's columns from its row; a change
- * of pool counts moves the version.
+ * Applies a campaign event's `changes` unless the row already applied it (or
+ * a later event of the campaign), and copies the campaign into its count rows.
+ */
+async function changeCampaign(
+  trx: Knex.Transaction,
+  t: Tables,
+  campaignId: number,
+  position: string,
+  changes: Record<string, string | number | boolean | null>,
+): Promise<void> {
+  const columns = Object.keys(changes);
+  await trx.raw(
+    `WITH changed AS (
+       UPDATE ?? SET ${columns.map(() => '?? = ?').join(', ')}, last_position = ? WHERE campaign_id = ? AND last_position < ?
+       RETURNING campaign_id, ${copiedColumns}
+     ),
+     applied AS (SELECT campaign_id FROM changed)${copyIntoCounts}`,
+    [t.campaigns, ...columns.flatMap((column) => [column, changes[column]]), position, campaignId, position, ...countTables(t)],
+  );
+}
+
+/** The campaign's columns the count tables carry, so that the listing's totals and page boundaries read one table. */
+const copied = ['status', 'type', 'campaign_tag', 'display_priority', 'start_at', 'end_at'];
+const copiedColumns = copied.join(', ');
+const copiedFromCampaign = copied.map((column) => `c.${column}`).join(', ');
+const setCopied = copied.map((column) => `${column} = c.${column}`).join(', ');
+
+/** Bindings of the tails below: the count tables and the version table. */
+const countTables = (t: Tables) => [t.campaignCounts, t.categoryCounts, t.countsVersion];
+
+/**
+ * The tail of a statement whose CTE `changed` returns the campaign rows it
+ * wrote (campaign_id and the copied columns), and `applied` the events that
+ * changed them: copies those columns into the campaigns' rows of both count
+ * tables, and moves the version once per event (bindings: countTables).
+ */
+const copyIntoCounts = `,
+  per_campaign AS (UPDATE ?? n SET ${setCopied} FROM changed c WHERE n.campaign_id = c.campaign_id),
+  per_category AS (UPDATE ?? s SET ${setCopied} FROM changed c WHERE s.campaign_id = c.campaign_id)
+  UPDATE ?? SET version = version + (SELECT count(*) FROM applied) WHERE EXISTS (SELECT 1 FROM applied)`;
+
+/**
+ * The tail of a statement whose CTE `delta(pool_id, campaign_id, category_id,
+ * pools, in_stock, sold)` holds the change of listing rows' contributions: adds
+ * it to the counts per campaign and per campaign and category (bindings:
+ * countTables); a new count row takes the campaign's columns from its row
+ * (bindings: campaigns table). The version moves once per pool whose change
+ * moved a pool count, as many times as applying the events one by one would.
  */
 const addCounts = `,
   moved AS (
     SELECT campaign_id, category_id, sum(pools)::int AS pools, sum(in_stock)::int AS in_stock, sum(sold)::bigint AS sold
     FROM delta GROUP BY campaign_id, category_id
   ),
-  bump AS (UPDATE ?? SET version = version + 1 WHERE EXISTS (SELECT 1 FROM moved WHERE pools <> 0)),
   campaign_counts AS (
     INSERT INTO ?? AS n (campaign_id, pool_count, in_stock_count, sold_quantity, ${copiedColumns})
     SELECT m.campaign_id, m.pools, m.in_stock, m.sold, ${copiedFromCampaign}
@@ -587,11 +641,76 @@ const addCounts = `,
     ) m LEFT JOIN ?? c ON c.campaign_id = m.campaign_id
     ON CONFLICT (campaign_id) DO UPDATE SET pool_count = n.pool_count + EXCLUDED.pool_count,
       in_stock_count = n.in_stock_count + EXCLUDED.in_stock_count, sold_quantity = n.sold_quantity + EXCLUDED.sold_quantity
+  ),
+  category_counts AS (
+    INSERT INTO ?? AS s (campaign_id, category_id, pool_count, ${copiedColumns})
+    SELECT m.campaign_id, m.category_id, m.pools, ${copiedFromCampaign}
+    FROM moved m LEFT JOIN ?? c ON c.campaign_id = m.campaign_id WHERE m.pools <> 0
+    ON CONFLICT (campaign_id, category_id) DO UPDATE SET pool_count = s.pool_count + EXCLUDED.pool_count
   )
-  INSERT INTO ?? AS s (campaign_id, category_id, pool_count, ${copiedColumns})
-  SELECT m.campaign_id, m.category_id, m.pools, ${copiedFromCampaign}
-  FROM moved m LEFT JOIN ?? c ON c.campaign_id = m.campaign_id WHERE m.pools <> 0
-  ON CONFLICT (campaign_id, category_id) DO UPDATE SET pool_count = s.pool_count + EXCLUDED.pool_count`;
+  UPDATE ?? SET version = version + steps.n
+  FROM (SELECT count(DISTINCT pool_id) AS n FROM (SELECT pool_id FROM delta GROUP BY pool_id, campaign_id, category_id HAVING sum(pools) <> 0) p) steps
+  WHERE steps.n > 0`;
+
+/** Bindings of addCounts. */
+const addCountsTables = (t: Tables) => [t.campaignCounts, t.campaigns, t.categoryCounts, t.campaigns, t.countsVersion];
+
+/** A pool's listing row as VoucherPoolCreated makes it. */
+function listingRow(d: VoucherPoolCreated['data'], position: string) {
+  return {
+    pool_id: d.poolId,
+    campaign_id: d.campaignId,
+    category_id: d.categoryId,
+    mini_app_ids: d.miniAppIds,
+    title: d.display.title,
+    short_title: d.display.shortTitle,
+    brand_name: d.display.brandName,
+    logo_url: d.display.logoUrl,
+    banner_url: d.display.bannerUrl,
+    thumbnail_url: d.display.thumbnailUrl,
+    description: d.display.description,
+    face_value: d.pricing.faceValue,
+    selling_price: d.pricing.sellingPrice,
+    discounted_price: d.pricing.discountedPrice,
+    currency: d.pricing.currency,
+    total_quantity: d.totalQuantity,
+    reserved_quantity: 0,
+    sold_quantity: 0,
+    remaining_quantity: d.totalQuantity,
+    usage_type: d.terms.usageType,
+    terms_and_conditions: d.terms.termsAndConditions,
+    validity_days: d.terms.validityDays,
+    usage_limit: d.terms.usageLimit,
+    max_per_day: d.terms.maxPerDay,
+    max_per_order: d.terms.maxPerOrder,
+    validity_start_at: d.validity?.startAt ?? null,
+    validity_end_at: d.validity?.endAt ?? null,
+    deleted: false,
+    created_at: d.createdAt,
+    updated_at: d.createdAt,
+    last_position: position,
+  };
+}
+
+/**
+ * A run of VoucherPoolCreated in one statement: the listing rows of pools not
+ * projected yet (a pool already there, or twice in the run, keeps its first),
+ * and their contribution to the counts, which goes in with the rows, once.
+ */
+async function createPools(trx: Knex.Transaction, t: Tables, run: readonly ProjectedEvent[]): Promise<void> {
+  const rows = firstOfEach(run, (e) => (e.data as VoucherPoolCreated['data']).poolId).map((e) => listingRow(e.data as VoucherPoolCreated['data'], e.position));
+  const columns = Object.keys(rows[0]!).join(', ');
+  await trx.raw(
+    `WITH inserted AS (
+       INSERT INTO ?? AS l (${columns}) SELECT ${columns} FROM jsonb_populate_recordset(NULL::??, ?::jsonb)
+       ON CONFLICT (pool_id) DO NOTHING
+       RETURNING l.pool_id, l.campaign_id, l.category_id, l.remaining_quantity
+     ),
+     delta AS (SELECT pool_id, campaign_id, category_id, 1 AS pools, (remaining_quantity > 0)::int AS in_stock, 0 AS sold FROM inserted)
+     ${addCounts}`,
+    [t.listings, t.listings, JSON.stringify(rows), ...addCountsTables(t)],
+  );
+}
 
 /**
  * Applies `set` to a pool's listing row unless the row already applied this
@@ -600,7 +719,7 @@ const addCounts = `,
  */
 async function changePool(
   trx: Knex.Transaction,
-  t: { listings: string; campaigns: string; campaignCounts: string; categoryCounts: string; countsVersion: string },
+  t: Tables,
   poolId: number,
   position: string,
   at: string,
@@ -613,14 +732,15 @@ async function changePool(
      ),
      after AS (
        UPDATE ?? l SET ${set}, updated_at = ?, last_position = ? FROM before WHERE l.pool_id = before.pool_id
-       RETURNING l.campaign_id, l.category_id, l.deleted, l.remaining_quantity, l.sold_quantity
+       RETURNING l.pool_id, l.campaign_id, l.category_id, l.deleted, l.remaining_quantity, l.sold_quantity
      ),
      delta AS (
-       SELECT campaign_id, category_id, -(NOT deleted)::int AS pools, -(NOT deleted AND remaining_quantity > 0)::int AS in_stock, -sold_quantity AS sold FROM before
+       SELECT pool_id, campaign_id, category_id, -(NOT deleted)::int AS pools, -(NOT deleted AND remaining_quantity > 0)::int AS in_stock, -sold_quantity AS sold
+       FROM before
        UNION ALL
-       SELECT campaign_id, category_id, (NOT deleted)::int, (NOT deleted AND remaining_quantity > 0)::int, sold_quantity FROM after
+       SELECT pool_id, campaign_id, category_id, (NOT deleted)::int, (NOT deleted AND remaining_quantity > 0)::int, sold_quantity FROM after
      )
      ${addCounts}`,
-    [t.listings, poolId, position, t.listings, ...bindings, at, position, t.countsVersion, t.campaignCounts, t.campaigns, t.categoryCounts, t.campaigns],
+    [t.listings, poolId, position, t.listings, ...bindings, at, position, ...addCountsTables(t)],
   );
 }

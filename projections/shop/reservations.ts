@@ -8,6 +8,7 @@ const table = 'shop_reservations';
 export const reservationsProjector: Projector = {
   name: 'shop-reservations',
   version: 1,
+  eventTypes: new Set<ShopReservationEvent['type']>(['ShopReservationPlaced', 'ShopReservationCommitted', 'ShopReservationReleased', 'ShopReservationExpired']),
   tables: [
     {
       name: table,
@@ -57,14 +58,29 @@ export const reservationsProjector: Projector = {
     });
   },
 
-  async apply(trx: Knex.Transaction, event: ProjectedEvent, names: PhysicalNames) {
-    const t = physical(names, table);
-    const e = { type: event.type, data: event.data } as ShopReservationEvent;
-    const position = event.position;
-    switch (e.type) {
-      case 'ShopReservationPlaced': {
-        const d = e.data;
-        await trx(t).insert({
+  async apply(trx: Knex.Transaction, events: readonly ProjectedEvent[], names: PhysicalNames) {
+    for (const event of events) await applyOne(trx, physical(names, table), event);
+  },
+};
+
+/**
+ * One event. A reservation's row keeps the position of the last event of its
+ * stream it applied, and an event at or before it changes nothing.
+ */
+async function applyOne(trx: Knex.Transaction, t: string, event: ProjectedEvent): Promise<void> {
+  const e = { type: event.type, data: event.data } as ShopReservationEvent;
+  const position = event.position;
+  // Positions compare as plain strings: in the C collation whatever the database's.
+  const advance = (reservationKey: string, changes: Record<string, string | null>) =>
+    trx(t)
+      .where({ reservation_key: reservationKey })
+      .whereRaw('last_position COLLATE "C" < ?', [position])
+      .update({ ...changes, last_position: position });
+  switch (e.type) {
+    case 'ShopReservationPlaced': {
+      const d = e.data;
+      await trx(t)
+        .insert({
           reservation_key: d.reservationKey,
           order_id: d.orderId,
           merchant_id: d.merchantId,
@@ -77,26 +93,21 @@ export const reservationsProjector: Projector = {
           reserved_at: d.reservedAt,
           expires_at: d.expiresAt,
           last_position: position,
-        });
-        return;
-      }
-      case 'ShopReservationCommitted':
-        await trx(t)
-          .where({ reservation_key: e.data.reservationKey })
-          .update({ status: 'COMMITTED', committed_at: e.data.committedAt, last_position: position });
-        return;
-      case 'ShopReservationReleased':
-        await trx(t)
-          .where({ reservation_key: e.data.reservationKey })
-          .update({ status: 'RELEASED', released_at: e.data.releasedAt, release_reason: e.data.reason, last_position: position });
-        return;
-      case 'ShopReservationExpired':
-        await trx(t)
-          .where({ reservation_key: e.data.reservationKey })
-          .update({ status: 'EXPIRED', released_at: e.data.expiredAt, release_reason: 'EXPIRED', last_position: position });
-        return;
-      default:
-        return;
+        })
+        .onConflict('reservation_key')
+        .ignore();
+      return;
     }
-  },
-};
+    case 'ShopReservationCommitted':
+      await advance(e.data.reservationKey, { status: 'COMMITTED', committed_at: e.data.committedAt });
+      return;
+    case 'ShopReservationReleased':
+      await advance(e.data.reservationKey, { status: 'RELEASED', released_at: e.data.releasedAt, release_reason: e.data.reason });
+      return;
+    case 'ShopReservationExpired':
+      await advance(e.data.reservationKey, { status: 'EXPIRED', released_at: e.data.expiredAt, release_reason: 'EXPIRED' });
+      return;
+    default:
+      return;
+  }
+}

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { VoucherPoolEvent } from '../../domain/shop/events.js';
-import { physical, type PhysicalNames, type ProjectedEvent, type Projector } from '../shared/projector.js';
+import type { VoucherPoolCreated, VoucherPoolEvent } from '../../domain/shop/events.js';
+import { firstOfEach, physical, runs, type PhysicalNames, type ProjectedEvent, type Projector } from '../shared/projector.js';
 
 const inventory = 'shop_voucher_inventory';
 const purchases = 'shop_user_pool_purchases';
@@ -8,7 +8,16 @@ const purchases = 'shop_user_pool_purchases';
 /** Stock per voucher pool, and how many vouchers each user holds per pool and day. */
 export const voucherInventoryProjector: Projector = {
   name: 'shop-voucher-inventory',
-  version: 1,
+  version: 2,
+  eventTypes: new Set<VoucherPoolEvent['type']>([
+    'VoucherPoolCreated',
+    'VoucherPoolStockAdded',
+    'VoucherPoolRepriced',
+    'VoucherPoolDeleted',
+    'VoucherStockReserved',
+    'VoucherStockReleased',
+    'VoucherStockSold',
+  ]),
   tables: [
     {
       name: inventory,
@@ -23,6 +32,7 @@ export const voucherInventoryProjector: Projector = {
         remaining_quantity: 'Vouchers still available: total - reserved - sold.',
         deleted: 'True once the pool was deleted (soft delete).',
         updated_at: 'Time of the last event that changed the pool (event time).',
+        last_position: 'Global position of the last event of the pool stream applied to this row; an event at or before it is not applied again.',
       },
     },
     {
@@ -49,6 +59,7 @@ export const voucherInventoryProjector: Projector = {
       b.integer('remaining_quantity').notNullable();
       b.boolean('deleted').notNullable();
       b.timestamp('updated_at', { useTz: true }).notNullable();
+      b.specificType('last_position', 'text COLLATE "C" NOT NULL');
       b.index(['campaign_id'], `${physical(names, inventory)}_campaign`);
     });
     await knex.schema.createTable(physical(names, purchases), (b) => {
@@ -61,77 +72,114 @@ export const voucherInventoryProjector: Projector = {
     });
   },
 
-  async apply(trx: Knex.Transaction, event: ProjectedEvent, names: PhysicalNames) {
-    const pools = physical(names, inventory);
-    const e = { type: event.type, data: event.data } as VoucherPoolEvent;
-    const pool = (poolId: number) => trx(pools).where({ pool_id: poolId });
-    switch (e.type) {
-      case 'VoucherPoolCreated': {
-        const d = e.data;
-        await trx(pools).insert({
-          pool_id: d.poolId,
-          campaign_id: d.campaignId,
-          total_quantity: d.totalQuantity,
-          reserved_quantity: 0,
-          sold_quantity: 0,
-          remaining_quantity: d.totalQuantity,
-          deleted: false,
-          updated_at: d.createdAt,
-        });
-        return;
-      }
-      case 'VoucherPoolStockAdded': {
-        const { poolId, quantity, addedAt } = e.data;
-        await pool(poolId).update({
-          total_quantity: trx.raw('total_quantity + ?', [quantity]),
-          remaining_quantity: trx.raw('remaining_quantity + ?', [quantity]),
-          updated_at: addedAt,
-        });
-        return;
-      }
-      case 'VoucherPoolRepriced':
-        await pool(e.data.poolId).update({ updated_at: e.data.repricedAt });
-        return;
-      case 'VoucherPoolDeleted':
-        await pool(e.data.poolId).update({ deleted: true, updated_at: e.data.deletedAt });
-        return;
-      case 'VoucherStockReserved': {
-        const { poolId, quantity, reservedAt, merchantId, userId, day } = e.data;
-        await pool(poolId).update({
-          reserved_quantity: trx.raw('reserved_quantity + ?', [quantity]),
-          remaining_quantity: trx.raw('remaining_quantity - ?', [quantity]),
-          updated_at: reservedAt,
-        });
-        await trx.raw(
-          `INSERT INTO ?? AS p (merchant_id, user_id, pool_id, day, quantity) VALUES (?, ?, ?, ?, ?)
-           ON CONFLICT (merchant_id, user_id, pool_id, day) DO UPDATE SET quantity = p.quantity + EXCLUDED.quantity`,
-          [physical(names, purchases), merchantId, userId, poolId, day, quantity],
-        );
-        return;
-      }
-      case 'VoucherStockReleased': {
-        const { poolId, quantity, releasedAt, merchantId, userId, day } = e.data;
-        await pool(poolId).update({
-          reserved_quantity: trx.raw('reserved_quantity - ?', [quantity]),
-          remaining_quantity: trx.raw('remaining_quantity + ?', [quantity]),
-          updated_at: releasedAt,
-        });
-        await trx(physical(names, purchases))
-          .where({ merchant_id: merchantId, user_id: userId, pool_id: poolId, day })
-          .update({ quantity: trx.raw('quantity - ?', [quantity]) });
-        return;
-      }
-      case 'VoucherStockSold': {
-        const { poolId, quantity, soldAt } = e.data;
-        await pool(poolId).update({
-          reserved_quantity: trx.raw('reserved_quantity - ?', [quantity]),
-          sold_quantity: trx.raw('sold_quantity + ?', [quantity]),
-          updated_at: soldAt,
-        });
-        return;
-      }
-      default:
-        return;
+  async apply(trx: Knex.Transaction, events: readonly ProjectedEvent[], names: PhysicalNames) {
+    for (const run of runs(events, [poolRun])) {
+      if (poolRun.has(run[0]!.type)) await createPools(trx, names, run);
+      else await applyOne(trx, names, run[0]!);
     }
   },
 };
+
+/** Runs of these events are written in one statement (a bulk catalog import, a rebuild). */
+const poolRun = new Set(['VoucherPoolCreated']);
+
+/** A pool's row as VoucherPoolCreated makes it. */
+function inventoryRow(d: VoucherPoolCreated['data'], position: string) {
+  return {
+    pool_id: d.poolId,
+    campaign_id: d.campaignId,
+    total_quantity: d.totalQuantity,
+    reserved_quantity: 0,
+    sold_quantity: 0,
+    remaining_quantity: d.totalQuantity,
+    deleted: false,
+    updated_at: d.createdAt,
+    last_position: position,
+  };
+}
+
+/** A run of VoucherPoolCreated in one statement: the pools not there yet (a pool already there, or twice in the run, keeps its first). */
+async function createPools(trx: Knex.Transaction, names: PhysicalNames, run: readonly ProjectedEvent[]): Promise<void> {
+  const rows = firstOfEach(run, (e) => (e.data as VoucherPoolCreated['data']).poolId).map((e) =>
+    inventoryRow(e.data as VoucherPoolCreated['data'], e.position),
+  );
+  const columns = Object.keys(rows[0]!).join(', ');
+  const table = physical(names, inventory);
+  await trx.raw(`INSERT INTO ?? (${columns}) SELECT ${columns} FROM jsonb_populate_recordset(NULL::??, ?::jsonb) ON CONFLICT (pool_id) DO NOTHING`, [
+    table,
+    table,
+    JSON.stringify(rows),
+  ]);
+}
+
+/**
+ * The statement that applies `set` to a pool's row, unless the row already
+ * has this event (or a later one of the pool's stream); returns the pool_id
+ * of the row it changed, if any.
+ */
+function advancePool(table: string, event: ProjectedEvent, poolId: number, at: string, set = '', values: number[] = []) {
+  return {
+    sql: `UPDATE ?? SET ${set && `${set}, `}updated_at = ?, last_position = ? WHERE pool_id = ? AND last_position < ? RETURNING pool_id`,
+    bindings: [table, ...values, at, event.position, poolId, event.position],
+  };
+}
+
+/** Any other event, on its own. */
+async function applyOne(trx: Knex.Transaction, names: PhysicalNames, event: ProjectedEvent): Promise<void> {
+  const pools = physical(names, inventory);
+  const e = { type: event.type, data: event.data } as VoucherPoolEvent;
+  const run = async ({ sql, bindings }: { sql: string; bindings: Knex.RawBinding[] }) => {
+    await trx.raw(sql, bindings);
+  };
+  switch (e.type) {
+    case 'VoucherPoolStockAdded': {
+      const { poolId, quantity, addedAt } = e.data;
+      await run(
+        advancePool(pools, event, poolId, addedAt, 'total_quantity = total_quantity + ?, remaining_quantity = remaining_quantity + ?', [quantity, quantity]),
+      );
+      return;
+    }
+    case 'VoucherPoolRepriced':
+      await run(advancePool(pools, event, e.data.poolId, e.data.repricedAt));
+      return;
+    case 'VoucherPoolDeleted':
+      await run(advancePool(pools, event, e.data.poolId, e.data.deletedAt, 'deleted = true'));
+      return;
+    case 'VoucherStockReserved': {
+      const { poolId, quantity, reservedAt, merchantId, userId, day } = e.data;
+      const pool = advancePool(pools, event, poolId, reservedAt, 'reserved_quantity = reserved_quantity + ?, remaining_quantity = remaining_quantity - ?', [
+        quantity,
+        quantity,
+      ]);
+      await run({
+        sql: `WITH pool AS (${pool.sql})
+              INSERT INTO ?? AS p (merchant_id, user_id, pool_id, day, quantity) SELECT ?::text, ?::text, pool_id, ?::date, ?::int FROM pool
+              ON CONFLICT (merchant_id, user_id, pool_id, day) DO UPDATE SET quantity = p.quantity + EXCLUDED.quantity`,
+        bindings: [...pool.bindings, physical(names, purchases), merchantId, userId, day, quantity],
+      });
+      return;
+    }
+    case 'VoucherStockReleased': {
+      const { poolId, quantity, releasedAt, merchantId, userId, day } = e.data;
+      const pool = advancePool(pools, event, poolId, releasedAt, 'reserved_quantity = reserved_quantity - ?, remaining_quantity = remaining_quantity + ?', [
+        quantity,
+        quantity,
+      ]);
+      await run({
+        sql: `WITH pool AS (${pool.sql})
+              UPDATE ?? p SET quantity = p.quantity - ? FROM pool WHERE p.merchant_id = ? AND p.user_id = ? AND p.pool_id = pool.pool_id AND p.day = ?`,
+        bindings: [...pool.bindings, physical(names, purchases), quantity, merchantId, userId, day],
+      });
+      return;
+    }
+    case 'VoucherStockSold': {
+      const { poolId, quantity, soldAt } = e.data;
+      await run(
+        advancePool(pools, event, poolId, soldAt, 'reserved_quantity = reserved_quantity - ?, sold_quantity = sold_quantity + ?', [quantity, quantity]),
+      );
+      return;
+    }
+    default:
+      return;
+  }
+}

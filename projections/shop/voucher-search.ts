@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
-import type { CampaignEvent } from '../../domain/shop/campaign.js';
-import type { PoolDisplay, VoucherPoolEvent } from '../../domain/shop/events.js';
+import type { CampaignCreated, CampaignEvent, CampaignStatusChanged } from '../../domain/shop/campaign.js';
+import type { PoolDisplay, VoucherPoolCreated, VoucherPoolEvent } from '../../domain/shop/events.js';
 import { deletionKeys, fold, lowercaseWords, typoVocabulary } from '../../domain/shop/vietnamese-text.js';
-import { physical, type PhysicalNames, type ProjectedEvent, type Projector } from '../shared/projector.js';
+import { guardedChanges } from '../shared/guarded-changes.js';
+import { firstOfEach, physical, runs, type PhysicalNames, type ProjectedEvent, type Projector } from '../shared/projector.js';
 
 const pools = 'shop_voucher_search';
 const campaigns = 'shop_voucher_search_campaigns';
@@ -61,6 +62,14 @@ function poolText(display: Pick<PoolDisplay, 'title' | 'brandName' | 'descriptio
 export const voucherSearchProjector: Projector = {
   name: 'shop-voucher-search',
   version: 1,
+  eventTypes: new Set<(VoucherPoolEvent | CampaignEvent)['type']>([
+    'VoucherPoolCreated',
+    'VoucherPoolDisplayUpdated',
+    'VoucherPoolDeleted',
+    'CampaignCreated',
+    'CampaignStatusChanged',
+    'CampaignDetailsUpdated',
+  ]),
   tables: [
     {
       name: pools,
@@ -172,95 +181,103 @@ export const voucherSearchProjector: Projector = {
     await knex(physical(names, changes)).insert({ last_change_position: null });
   },
 
-  async apply(trx: Knex.Transaction, event: ProjectedEvent, names: PhysicalNames) {
-    const e = { type: event.type, data: event.data } as VoucherPoolEvent | CampaignEvent;
-    const { position } = event;
-    switch (e.type) {
-      case 'VoucherPoolCreated': {
-        const d = e.data;
-        const text = poolText(d.display);
-        const row = { pool_id: d.poolId, campaign_id: d.campaignId, ...text, pool_deleted: false, updated_at: d.createdAt, last_position: position };
-        const columns = Object.keys(row);
-        // One statement: the row, with its campaign's fields if the campaign is known, the change mark and the new words.
-        const { rows } = await trx.raw<{ rows: { word: string }[] }>(
-          `WITH pool AS (
-             INSERT INTO ?? (${columns.map(() => '??').join(', ')}, campaign_name_words, campaign_name_folded, campaign_status, campaign_type,
-                             campaign_tag, campaign_display_priority, campaign_start_at, campaign_end_at)
-             SELECT ${columns.map(() => '?').join(', ')}, coalesce(c.name_words, ''), coalesce(c.name_folded, ''), c.status, c.type,
-                    c.tag, c.display_priority, c.start_at, c.end_at
-             FROM (SELECT 1) one LEFT JOIN ?? c ON c.campaign_id = ?
-             ON CONFLICT (pool_id) DO NOTHING
-           ), mark AS (${markStatement}), ${newWordsStatement}
-           SELECT word FROM new_words`,
-          [
-            physical(names, pools),
-            ...columns,
-            ...Object.values(row),
-            physical(names, campaigns),
-            d.campaignId,
-            physical(names, changes),
-            position,
-            position,
-            physical(names, words),
-            typoVocabulary(text.pool_folded),
-          ],
-        );
-        await addDeletionKeys(trx, names, rows);
-        return;
-      }
-      case 'VoucherPoolDisplayUpdated': {
-        const text = poolText(e.data.display);
-        if (await advancePool(trx, names, e.data.poolId, position, { ...text, updated_at: e.data.updatedAt })) {
-          await addWords(trx, names, typoVocabulary(text.pool_folded));
-          await markChange(trx, names, position);
-        }
-        return;
-      }
-      case 'VoucherPoolDeleted':
-        if (await advancePool(trx, names, e.data.poolId, position, { pool_deleted: true, updated_at: e.data.deletedAt }))
-          await markChange(trx, names, position);
-        return;
-      case 'CampaignCreated': {
-        const d = e.data;
-        const name = campaignName(d.name);
-        await trx(physical(names, campaigns))
-          .insert({
-            campaign_id: d.campaignId,
-            ...name,
-            status: d.status,
-            type: d.type,
-            tag: d.campaignTag,
-            display_priority: d.displayPriority,
-            start_at: d.startAt,
-            end_at: d.endAt,
-            updated_at: d.createdAt,
-            last_position: position,
-          })
-          .onConflict('campaign_id')
-          .ignore();
-        await copyCampaignToPools(trx, names, d.campaignId, position);
-        await addWords(trx, names, typoVocabulary(name.name_folded));
-        return;
-      }
-      case 'CampaignStatusChanged':
-        if (await advanceCampaign(trx, names, e.data.campaignId, position, { status: e.data.to, updated_at: e.data.changedAt }))
-          await copyCampaignToPools(trx, names, e.data.campaignId, position);
-        return;
-      case 'CampaignDetailsUpdated': {
-        const d = e.data;
-        const name = campaignName(d.name);
-        const changed = { ...name, tag: d.campaignTag, display_priority: d.displayPriority, start_at: d.startAt, end_at: d.endAt, updated_at: d.updatedAt };
-        if (await advanceCampaign(trx, names, d.campaignId, position, changed)) {
-          await copyCampaignToPools(trx, names, d.campaignId, position);
-          await addWords(trx, names, typoVocabulary(name.name_folded));
-        }
-        return;
-      }
-      default:
-        return;
+  async apply(trx: Knex.Transaction, events: readonly ProjectedEvent[], names: PhysicalNames) {
+    for (const run of runs(events, [poolRun, campaignRun])) {
+      const type = run[0]!.type;
+      if (poolRun.has(type)) await createPools(trx, names, run);
+      else if (campaignRun.has(type)) await applyCampaignRun(trx, names, run);
+      else await applyOne(trx, names, run[0]!);
     }
   },
 };
+
+/** Runs of these events are written in a statement or two (a bulk catalog import, a rebuild). */
+const poolRun = new Set(['VoucherPoolCreated']);
+const campaignRun = new Set(['CampaignCreated', 'CampaignStatusChanged']);
+
+/**
+ * Campaigns created and their status changes: the creations first, then the
+ * status changes. That is the order of the log for each campaign (its
+ * creation comes first; a creation seen after a change of its campaign is a
+ * redelivery, which changes nothing), and different campaigns' events commute.
+ */
+async function applyCampaignRun(trx: Knex.Transaction, names: PhysicalNames, run: readonly ProjectedEvent[]): Promise<void> {
+  const created = run.filter((e) => e.type === 'CampaignCreated');
+  const statusChanges = run.filter((e) => e.type === 'CampaignStatusChanged');
+  if (created.length > 0) await createCampaigns(trx, names, created);
+  if (statusChanges.length > 0) await changeStatuses(trx, names, statusChanges);
+}
+
+/** A pool's search row as VoucherPoolCreated makes it, but for its campaign's fields. */
+function poolRow(d: VoucherPoolCreated['data'], position: string) {
+  return { pool_id: d.poolId, campaign_id: d.campaignId, ...poolText(d.display), pool_deleted: false, updated_at: d.createdAt, last_position: position };
+}
+
+/**
+ * A run of VoucherPoolCreated in one statement: the rows of pools not there
+ * yet (a pool already there, or twice in the run, keeps its first), each with
+ * its campaign's fields if the campaign is known; the change mark; the new
+ * words of the vocabulary (then their deletion keys).
+ */
+async function createPools(trx: Knex.Transaction, names: PhysicalNames, run: readonly ProjectedEvent[]): Promise<void> {
+  const rows = firstOfEach(run, (e) => (e.data as VoucherPoolCreated['data']).poolId).map((e) => poolRow(e.data as VoucherPoolCreated['data'], e.position));
+  const columns = Object.keys(rows[0]!);
+  const latest = run.reduce((max, e) => (e.position > max ? e.position : max), run[0]!.position);
+  const { rows: added } = await trx.raw<{ rows: { word: string }[] }>(
+    `WITH pool AS (
+       INSERT INTO ?? (${columns.join(', ')}, campaign_name_words, campaign_name_folded, campaign_status, campaign_type,
+                       campaign_tag, campaign_display_priority, campaign_start_at, campaign_end_at)
+       SELECT ${columns.map((column) => `r.${column}`).join(', ')}, coalesce(c.name_words, ''), coalesce(c.name_folded, ''), c.status, c.type,
+              c.tag, c.display_priority, c.start_at, c.end_at
+       FROM jsonb_populate_recordset(NULL::??, ?::jsonb) r LEFT JOIN ?? c ON c.campaign_id = r.campaign_id
+       ON CONFLICT (pool_id) DO NOTHING
+     ), mark AS (${markStatement}), ${newWords()}
+     SELECT word FROM new_words`,
+    [
+      physical(names, pools),
+      physical(names, pools),
+      JSON.stringify(rows),
+      physical(names, campaigns),
+      physical(names, changes),
+      latest,
+      latest,
+      physical(names, words),
+      vocabulary(rows.map((r) => r.pool_folded)),
+    ],
+  );
+  await addDeletionKeys(trx, names, added);
+}
+
+/** The distinct typo vocabulary of several folded texts. */
+const vocabulary = (texts: string[]) => [...new Set(texts.flatMap(typoVocabulary))];
+
+/** Any other event, on its own. */
+async function applyOne(trx: Knex.Transaction, names: PhysicalNames, event: ProjectedEvent): Promise<void> {
+  const e = { type: event.type, data: event.data } as VoucherPoolEvent | CampaignEvent;
+  const { position } = event;
+  switch (e.type) {
+    case 'VoucherPoolDisplayUpdated': {
+      const text = poolText(e.data.display);
+      if (await advancePool(trx, names, e.data.poolId, position, { ...text, updated_at: e.data.updatedAt })) {
+        await addWords(trx, names, typoVocabulary(text.pool_folded));
+        await markChange(trx, names, position);
+      }
+      return;
+    }
+    case 'VoucherPoolDeleted':
+      if (await advancePool(trx, names, e.data.poolId, position, { pool_deleted: true, updated_at: e.data.deletedAt })) await markChange(trx, names, position);
+      return;
+    case 'CampaignDetailsUpdated': {
+      const d = e.data;
+      const name = campaignName(d.name);
+      const changed = { ...name, tag: d.campaignTag, display_priority: d.displayPriority, start_at: d.startAt, end_at: d.endAt, updated_at: d.updatedAt };
+      await changeCampaign(trx, names, d.campaignId, position, changed, typoVocabulary(name.name_folded));
+      return;
+    }
+    default:
+      return;
+  }
+}
 
 /** Moves the change mark forward to the event's position (bindings: table, position, position). */
 const markStatement = `UPDATE ?? SET last_change_position = ? WHERE last_change_position IS NULL OR last_change_position < ?`;
@@ -269,14 +286,14 @@ async function markChange(trx: Knex.Transaction, names: PhysicalNames, position:
   await trx.raw(markStatement, [physical(names, changes), position, position]);
 }
 
-/** Inserts words not yet known under themselves; answers the new ones (rows of `word`). */
-const newWordsStatement = `new_words AS (
-  INSERT INTO ?? (deletion_key, word) SELECT w, w FROM unnest(?::text[]) w ON CONFLICT DO NOTHING RETURNING word
+/** Inserts words not yet known under themselves, if `when` (SQL) holds; answers the new ones (rows of `word`; bindings: table, words). */
+const newWords = (when = 'true') => `new_words AS (
+  INSERT INTO ?? (deletion_key, word) SELECT w, w FROM unnest(?::text[]) w WHERE ${when} ON CONFLICT DO NOTHING RETURNING word
 )`;
 
 async function addWords(trx: Knex.Transaction, names: PhysicalNames, list: string[]): Promise<void> {
   if (list.length === 0) return;
-  const { rows } = await trx.raw<{ rows: { word: string }[] }>(`WITH ${newWordsStatement} SELECT word FROM new_words`, [physical(names, words), list]);
+  const { rows } = await trx.raw<{ rows: { word: string }[] }>(`WITH ${newWords()} SELECT word FROM new_words`, [physical(names, words), list]);
   await addDeletionKeys(trx, names, rows);
 }
 
@@ -295,33 +312,111 @@ async function advancePool(trx: Knex.Transaction, names: PhysicalNames, poolId: 
   return updated > 0;
 }
 
-/** The same for a campaign event on the campaign row. */
-async function advanceCampaign(
-  trx: Knex.Transaction,
-  names: PhysicalNames,
-  campaignId: number,
-  position: string,
-  changed: Record<string, unknown>,
-): Promise<boolean> {
-  const updated = await trx(physical(names, campaigns))
-    .where({ campaign_id: campaignId })
-    .andWhere('last_position', '<', position)
-    .update({ ...changed, last_position: position });
-  return updated > 0;
-}
-
 function campaignName(name: string) {
   return { name_words: pad(lowercaseWords(name)), name_folded: pad(fold(name)) };
 }
 
-/** Copies a campaign's fields onto the search rows of its pools, and marks the change if there were any. */
-async function copyCampaignToPools(trx: Knex.Transaction, names: PhysicalNames, campaignId: number, position: string): Promise<void> {
-  const { rowCount } = await trx.raw<{ rowCount: number }>(
-    `UPDATE ?? p SET campaign_name_words = c.name_words, campaign_name_folded = c.name_folded, campaign_status = c.status,
-       campaign_type = c.type, campaign_tag = c.tag, campaign_display_priority = c.display_priority,
-       campaign_start_at = c.start_at, campaign_end_at = c.end_at, updated_at = greatest(p.updated_at, c.updated_at)
-     FROM ?? c WHERE c.campaign_id = ? AND p.campaign_id = c.campaign_id`,
-    [physical(names, pools), physical(names, campaigns), campaignId],
+/** A campaign's row as CampaignCreated makes it. */
+function campaignRow(d: CampaignCreated['data'], position: string) {
+  return {
+    campaign_id: d.campaignId,
+    ...campaignName(d.name),
+    status: d.status,
+    type: d.type,
+    tag: d.campaignTag,
+    display_priority: d.displayPriority,
+    start_at: d.startAt,
+    end_at: d.endAt,
+    updated_at: d.createdAt,
+    last_position: position,
+  };
+}
+
+/** A run of CampaignCreated in one statement: the campaigns not there yet (a campaign already there, or twice in the run, keeps its first). */
+async function createCampaigns(trx: Knex.Transaction, names: PhysicalNames, run: readonly ProjectedEvent[]): Promise<void> {
+  const rows = firstOfEach(run, (e) => (e.data as CampaignCreated['data']).campaignId).map((e) => campaignRow(e.data as CampaignCreated['data'], e.position));
+  const columns = Object.keys(rows[0]!).join(', ');
+  const table = physical(names, campaigns);
+  await changeCampaigns(
+    trx,
+    names,
+    `changed AS (
+       INSERT INTO ?? (${columns}) SELECT ${columns} FROM jsonb_populate_recordset(NULL::??, ?::jsonb) ON CONFLICT (campaign_id) DO NOTHING RETURNING *
+     ),
+     applied AS (SELECT campaign_id, last_position AS position, updated_at FROM changed)`,
+    [table, table, JSON.stringify(rows)],
+    vocabulary(rows.map((r) => r.name_folded)),
   );
-  if (rowCount > 0) await markChange(trx, names, position);
+}
+
+/** A run of CampaignStatusChanged in one statement, as applying them one by one (guardedChanges). */
+async function changeStatuses(trx: Knex.Transaction, names: PhysicalNames, run: readonly ProjectedEvent[]): Promise<void> {
+  const statusChanges = run.map((e, ordinal) => {
+    const d = e.data as CampaignStatusChanged['data'];
+    return { ordinal, campaign_id: d.campaignId, position: e.position, status: d.to, updated_at: d.changedAt };
+  });
+  const table = physical(names, campaigns);
+  await changeCampaigns(
+    trx,
+    names,
+    `${guardedChanges({ key: 'campaign_id', keyType: 'bigint' }, { status: 'text', updated_at: 'timestamptz' })},
+     changed AS (
+       UPDATE ?? c SET status = l.status, updated_at = l.updated_at, last_position = l.position FROM latest l WHERE c.campaign_id = l.campaign_id
+       RETURNING c.*
+     )`,
+    [JSON.stringify(statusChanges), table, table],
+    [],
+  );
+}
+
+/** Applies a campaign event's `changes` unless the row already has this event (or a later one). */
+async function changeCampaign(
+  trx: Knex.Transaction,
+  names: PhysicalNames,
+  campaignId: number,
+  position: string,
+  changed: Record<string, string | number>,
+  newWordsOfIt: string[],
+): Promise<void> {
+  const columns = Object.keys(changed);
+  await changeCampaigns(
+    trx,
+    names,
+    `changed AS (
+       UPDATE ?? SET ${columns.map(() => '?? = ?').join(', ')}, last_position = ? WHERE campaign_id = ? AND last_position < ? RETURNING *
+     ),
+     applied AS (SELECT campaign_id, last_position AS position, updated_at FROM changed)`,
+    [physical(names, campaigns), ...columns.flatMap((column) => [column, changed[column]!]), position, campaignId, position],
+    newWordsOfIt,
+  );
+}
+
+/**
+ * One statement around `write`, CTEs `changed` (the campaign rows it wrote)
+ * and `applied` (campaign_id, position, updated_at of each event that changed
+ * them): copies the campaigns' fields onto the search rows of their pools
+ * (updated_at: the latest of the row's and the events'), moves the change mark
+ * to the last of those events whose campaign has pools, and, if it wrote any,
+ * adds `list` to the vocabulary (then the new words' deletion keys).
+ */
+async function changeCampaigns(trx: Knex.Transaction, names: PhysicalNames, write: string, bindings: Knex.RawBinding[], list: string[]): Promise<void> {
+  const { rows } = await trx.raw<{ rows: { word: string }[] }>(
+    `WITH ${write},
+     copied AS (
+       UPDATE ?? p SET campaign_name_words = c.name_words, campaign_name_folded = c.name_folded, campaign_status = c.status,
+         campaign_type = c.type, campaign_tag = c.tag, campaign_display_priority = c.display_priority,
+         campaign_start_at = c.start_at, campaign_end_at = c.end_at, updated_at = greatest(p.updated_at, a.updated_at)
+       FROM changed c JOIN (SELECT campaign_id, max(position) AS position, max(updated_at) AS updated_at FROM applied GROUP BY campaign_id) a USING (campaign_id)
+       WHERE p.campaign_id = c.campaign_id
+       RETURNING a.position
+     ),
+     mark AS (
+       UPDATE ?? SET last_change_position = m.position FROM (SELECT max(position) AS position FROM copied) m
+       WHERE m.position IS NOT NULL AND (last_change_position IS NULL OR last_change_position < m.position)
+     ),
+     ${newWords('EXISTS (SELECT 1 FROM changed)')}
+     SELECT word FROM new_words`,
+    [...bindings, physical(names, pools), physical(names, changes), physical(names, words), list],
+  );
+  await addDeletionKeys(trx, names, rows);
 }

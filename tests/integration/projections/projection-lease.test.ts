@@ -18,11 +18,15 @@ import { requireNats } from '../../support/nats.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 import { appendNoise, eventually, readEverything, shopStory, toAppend } from '../fanout-support.js';
 
+/** The types of the events these tests append. */
+const auditedTypes = new Set(['NoiseHappened', ...shopStory(0).flatMap((step) => step.events.map((e) => e.type))]);
+
 /** Records every event it applies, with the runner that applied it: gaps, duplicates and order show in its rows. */
 function auditProjector(runner: string, hold?: (event: ProjectedEvent) => Promise<void>): Projector {
   return {
     name: 'audit',
     version: 1,
+    eventTypes: auditedTypes,
     tables: [
       {
         name: 'applied_events',
@@ -37,9 +41,9 @@ function auditProjector(runner: string, hold?: (event: ProjectedEvent) => Promis
         b.text('runner').notNullable();
       });
     },
-    async apply(trx, event, names) {
-      await hold?.(event);
-      await trx(physical(names, 'applied_events')).insert({ event_id: event.id, runner });
+    async apply(trx, events, names) {
+      for (const event of events) await hold?.(event);
+      await trx(physical(names, 'applied_events')).insert(events.map((event) => ({ event_id: event.id, runner })));
     },
   };
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import type { BusMessage, EventBus } from '../../../application/shared/event-bus.js';
@@ -7,11 +8,11 @@ import { Relay } from '../../../infrastructure/shared/messaging/relay.js';
 import { metricsRegistry } from '../../../infrastructure/shared/metrics.js';
 import { migrate } from '../../../infrastructure/shared/migrations/index.js';
 import { ProjectionRunner } from '../../../infrastructure/shared/projection-runner.js';
-import { physical, type Projector } from '../../../projections/shared/projector.js';
+import { physical, type ProjectedEvent, type Projector } from '../../../projections/shared/projector.js';
 import { reservationsProjector } from '../../../projections/shop/reservations.js';
 import { voucherInventoryProjector } from '../../../projections/shop/voucher-inventory.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
-import { appendNoise, appendStory, eventually, lastStoredPosition, shopStory } from '../fanout-support.js';
+import { appendNoise, appendStory, eventually, lastStoredPosition, readEverything, shopStory, toAppend } from '../fanout-support.js';
 
 const shopProjectors = [reservationsProjector, voucherInventoryProjector];
 
@@ -154,14 +155,16 @@ describe('ProjectionRunner (in-process bus)', () => {
     const poisonKey = (story[1]!.events[0]!.data as { reservationKey: string }).reservationKey;
     const touchy: Projector = {
       ...reservationsProjector,
-      async apply(trx, event, names) {
-        if (event.type === 'ShopReservationPlaced' && (event.data as { reservationKey: string }).reservationKey === poisonKey) {
-          await trx(physical(names, 'shop_reservations'))
-            .insert({ reservation_key: 'half-written' })
-            .catch(() => undefined);
-          throw new Error('cannot project this one');
+      async apply(trx, events, names) {
+        for (const event of events) {
+          if (event.type === 'ShopReservationPlaced' && (event.data as { reservationKey: string }).reservationKey === poisonKey) {
+            await trx(physical(names, 'shop_reservations'))
+              .insert({ reservation_key: 'half-written' })
+              .catch(() => undefined);
+            throw new Error('cannot project this one');
+          }
+          await reservationsProjector.apply(trx, [event], names);
         }
-        return reservationsProjector.apply(trx, event, names);
       },
     };
     await startFanOut([touchy], { maxDeliveries: 3 });
@@ -176,6 +179,79 @@ describe('ProjectionRunner (in-process bus)', () => {
     const rows = await db.knex('shop_reservations').select('reservation_key', 'status');
     expect(rows).to.have.length(1); // the released one; the poisoned reservation's later commit finds no row
     expect(rows[0].status).to.equal('RELEASED');
+  });
+
+  /**
+   * A projector of NoiseHappened events: one row per event it applies; it
+   * records each call (the events it was given, and the checkpoint and rows
+   * committed then) and throws for the events `poisoned` picks.
+   */
+  function noiseRecorder(name: string, poisoned: (event: ProjectedEvent) => boolean = () => false) {
+    const calls: Array<{ ids: string[]; checkpoint: string | null; rows: number }> = [];
+    const projector: Projector = {
+      name,
+      version: 1,
+      eventTypes: new Set(['NoiseHappened']),
+      tables: [{ name: 'noise_seen', comment: 'Noise events applied.', columns: { event_id: 'Event id.' } }],
+      async createTables(knex, names) {
+        await knex.schema.createTable(physical(names, 'noise_seen'), (b) => b.text('event_id').primary());
+      },
+      async apply(trx, events, names) {
+        const checkpoint = await trx('projection_checkpoints').where({ projector: name }).first();
+        const [{ n }] = await trx(physical(names, 'noise_seen')).count({ n: '*' });
+        calls.push({ ids: events.map((e) => e.id), checkpoint: checkpoint.position, rows: Number(n) });
+        if (events.some(poisoned)) throw new Error('cannot project this one');
+        await trx(physical(names, 'noise_seen')).insert(events.map((e) => ({ event_id: e.id })));
+      },
+    };
+    return { projector, calls };
+  }
+
+  /** Appends the events in one transaction (so the bus hands them over in one batch), each to a stream of its own; answers them as stored. */
+  async function appendAtOnce(events: Array<{ type: string; data: unknown }>) {
+    const writes = events.map((e) => ({ streamName: `noise-${randomUUID()}`, events: [toAppend(e)], expectedVersion: 'no_stream' as const }));
+    await store.appendMany(writes);
+    const ids = new Set(writes.map((w) => w.events[0]!.id));
+    return eventually(async () => {
+      const stored = (await readEverything(store)).filter((e) => ids.has(e.id));
+      expect(stored).to.have.length(events.length);
+      return stored;
+    });
+  }
+
+  it('passes a projector only the event types it applies; the others move its checkpoint', async () => {
+    const { projector, calls } = noiseRecorder('noise-only');
+    await startFanOut([projector]);
+    const stored = await appendAtOnce([0, 1, 2, 3, 4, 5].map((i) => ({ type: i % 2 ? 'OtherHappened' : 'NoiseHappened', data: { i } })));
+    await caughtUp('noise-only');
+
+    const noise = stored.filter((e) => e.type === 'NoiseHappened').map((e) => e.id);
+    expect(calls.map((c) => c.ids)).to.deep.equal([noise]); // one call for the batch, without the others
+    expect(await db.knex('noise_seen').orderBy('event_id').pluck('event_id')).to.deep.equal([...noise].sort());
+    expect(stored.at(-1)!.type).to.equal('OtherHappened'); // the checkpoint reached the last event, one the projector ignores
+    expect(await metricsRegistry.metrics()).to.include('projection_events_applied_total{projector="noise-only"} 3');
+  });
+
+  it('applies a batch with a poison event in it up to the poison, retries the poison alone, dead-letters it, then applies the rest', async () => {
+    const poison = (e: ProjectedEvent) => (e.data as { i: number }).i === 3;
+    const { projector, calls } = noiseRecorder('noise-poisoned', poison);
+    await startFanOut([projector], { maxDeliveries: 3 });
+    const stored = await appendAtOnce([0, 1, 2, 3, 4, 5, 6, 7].map((i) => ({ type: i === 1 || i === 6 ? 'OtherHappened' : 'NoiseHappened', data: { i } })));
+    await caughtUp('noise-poisoned');
+
+    const [n0, , n2, n3, n4, n5, , n7] = stored;
+    const noise = [n0!, n2!, n3!, n4!, n5!, n7!].map((e) => e.id);
+    // The batch in one call; it threw, so each event alone: those before the poison are applied and committed.
+    expect(calls.slice(0, 4).map((c) => c.ids)).to.deep.equal([noise, [n0!.id], [n2!.id], [n3!.id]]);
+    const retries = calls.filter((c, i) => i > 3 && c.ids[0] === n3!.id);
+    expect(retries.length).to.be.greaterThan(0);
+    for (const retry of retries) expect(retry).to.deep.include({ checkpoint: n2!.position, rows: 2 });
+    expect(calls.filter((c) => c.ids.length === 1 && c.ids[0] === n3!.id)).to.have.length(3); // delivered 3 times, then dead-lettered
+
+    const letters = await db.knex('dead_letters');
+    expect(letters).to.have.length(1);
+    expect(letters[0]).to.include({ projector: 'noise-poisoned', event_id: n3!.id, delivery_count: 3 });
+    expect(await db.knex('noise_seen').orderBy('event_id').pluck('event_id')).to.deep.equal([n0!, n2!, n4!, n5!, n7!].map((e) => e.id).sort());
   });
 
   it('ends, after a crash between commit and ack and a restart, with the rows a rebuild makes', async () => {
@@ -202,6 +278,7 @@ describe('ProjectionRunner (in-process bus)', () => {
     const counter = (version: number, gate?: Promise<void>): Projector => ({
       name: 'noise-counter',
       version,
+      eventTypes: new Set(['NoiseHappened']),
       tables: [
         { name: 'noise_counts', comment: 'Noise events seen.', columns: { id: 'Always 1.', seen: 'Events counted.', counted_by: 'Projector version.' } },
       ],
@@ -212,11 +289,11 @@ describe('ProjectionRunner (in-process bus)', () => {
           b.integer('counted_by').notNullable();
         });
       },
-      async apply(trx, event, names) {
-        if (event.type !== 'NoiseHappened') return;
+      async apply(trx, events, names) {
         await gate;
-        await trx.raw(`INSERT INTO ?? AS t (id, seen, counted_by) VALUES (1, 1, ?) ON CONFLICT (id) DO UPDATE SET seen = t.seen + 1`, [
+        await trx.raw(`INSERT INTO ?? AS t (id, seen, counted_by) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET seen = t.seen + EXCLUDED.seen`, [
           physical(names, 'noise_counts'),
+          events.length,
           version,
         ]);
       },

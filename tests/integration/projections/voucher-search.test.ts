@@ -164,7 +164,7 @@ describe('Voucher search projection and query on PostgreSQL', () => {
 
   async function apply(events: ProjectedEvent[]): Promise<void> {
     await db.knex.transaction(async (trx: Knex.Transaction) => {
-      for (const event of events) for (const p of projectors) await p.apply(trx, event, names);
+      for (const event of events) for (const p of projectors) await p.apply(trx, [event], names);
     });
   }
 
