@@ -26,27 +26,50 @@ const searchedText = '(pool_folded || campaign_name_folded)';
 const pad = (text: string) => ` ${text} `;
 const codePoints = (text: string) => [...text].length;
 
-/**
- * A pool's searched text in one of its forms: title, brand name and
- * description, each padded, in that order (the order of their ranking
- * weights), and where the title and the brand end (in characters).
- */
-function poolForm(display: Pick<PoolDisplay, 'title' | 'brandName' | 'description'>, form: (text: string) => string) {
-  const title = pad(form(display.title));
-  const brand = pad(form(display.brandName));
-  return { text: title + brand + pad(form(display.description)), titleEnd: codePoints(title), brandEnd: codePoints(title) + codePoints(brand) };
+interface TextForms {
+  /** Lower case with diacritics, padded; its length in characters. */
+  words: string;
+  wordsLength: number;
+  /** Folded, padded; its length in characters. */
+  folded: string;
+  foldedLength: number;
 }
 
+/**
+ * The forms of texts seen lately: the pools of one brand, or of one bulk
+ * import, share many of their texts (brand names above all), and working
+ * them out is most of what a pool costs the projector. Cleared when full.
+ */
+const recentForms = new Map<string, TextForms>();
+
+function forms(text: string): TextForms {
+  let known = recentForms.get(text);
+  if (known === undefined) {
+    if (recentForms.size >= 20_000) recentForms.clear();
+    const words = pad(lowercaseWords(text));
+    const folded = pad(fold(text));
+    known = { words, wordsLength: codePoints(words), folded, foldedLength: codePoints(folded) };
+    recentForms.set(text, known);
+  }
+  return known;
+}
+
+/**
+ * A pool's searched text in both forms: title, brand name and description,
+ * each padded, in that order (the order of their ranking weights), and where
+ * the title and the brand end (in characters).
+ */
 function poolText(display: Pick<PoolDisplay, 'title' | 'brandName' | 'description'>) {
-  const words = poolForm(display, lowercaseWords);
-  const folded = poolForm(display, fold);
+  const title = forms(display.title);
+  const brand = forms(display.brandName);
+  const description = forms(display.description);
   return {
-    pool_words: words.text,
-    words_title_end: words.titleEnd,
-    words_brand_end: words.brandEnd,
-    pool_folded: folded.text,
-    folded_title_end: folded.titleEnd,
-    folded_brand_end: folded.brandEnd,
+    pool_words: title.words + brand.words + description.words,
+    words_title_end: title.wordsLength,
+    words_brand_end: title.wordsLength + brand.wordsLength,
+    pool_folded: title.folded + brand.folded + description.folded,
+    folded_title_end: title.foldedLength,
+    folded_brand_end: title.foldedLength + brand.foldedLength,
   };
 }
 
@@ -248,8 +271,8 @@ async function createPools(trx: Knex.Transaction, names: PhysicalNames, run: rea
   await addDeletionKeys(trx, names, added);
 }
 
-/** The distinct typo vocabulary of several folded texts. */
-const vocabulary = (texts: string[]) => [...new Set(texts.flatMap(typoVocabulary))];
+/** The typo vocabulary of several folded texts: that of their words, each looked at once. */
+const vocabulary = (texts: string[]) => typoVocabulary(texts.join(' '));
 
 /** Any other event, on its own. */
 async function applyOne(trx: Knex.Transaction, names: PhysicalNames, event: ProjectedEvent): Promise<void> {
@@ -313,7 +336,8 @@ async function advancePool(trx: Knex.Transaction, names: PhysicalNames, poolId: 
 }
 
 function campaignName(name: string) {
-  return { name_words: pad(lowercaseWords(name)), name_folded: pad(fold(name)) };
+  const { words, folded } = forms(name);
+  return { name_words: words, name_folded: folded };
 }
 
 /** A campaign's row as CampaignCreated makes it. */
