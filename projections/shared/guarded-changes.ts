@@ -18,7 +18,7 @@ export function guardedChanges(table: { key: string; keyType: string }, columns:
   const definitions = Object.entries({ ordinal: 'int', [key]: keyType, position: 'text COLLATE "C"', ...columns })
     .map(([column, type]) => `${column} ${type}`)
     .join(', ');
-  return `input AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS r(${definitions})),
+  return `input AS (SELECT * FROM json_to_recordset(?::json) AS r(${definitions})),
   applied AS (
     SELECT i.* FROM (
       SELECT r.*, max(r.position) OVER (PARTITION BY r.${key} ORDER BY r.ordinal ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS passed FROM input r

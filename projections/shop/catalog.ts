@@ -565,13 +565,13 @@ async function createCampaigns(trx: Knex.Transaction, t: Tables, run: readonly P
   const columns = Object.keys(rows[0]!).join(', ');
   await trx.raw(
     `WITH changed AS (
-       INSERT INTO ?? AS c (${columns}) SELECT ${columns} FROM jsonb_populate_recordset(NULL::??, ?::jsonb)
+       INSERT INTO ?? AS c (${columns}) SELECT ${columns} FROM json_populate_recordset(NULL::??, ?::json)
        ON CONFLICT (campaign_id) DO NOTHING
        RETURNING c.campaign_id, ${copiedColumns}
      ),
      applied AS (SELECT campaign_id FROM changed),
      banners AS (
-       INSERT INTO ?? SELECT b.* FROM jsonb_populate_recordset(NULL::??, ?::jsonb) b WHERE b.campaign_id IN (SELECT campaign_id FROM changed)
+       INSERT INTO ?? SELECT b.* FROM json_populate_recordset(NULL::??, ?::json) b WHERE b.campaign_id IN (SELECT campaign_id FROM changed)
      )${copyIntoCounts}`,
     [t.campaigns, t.campaigns, JSON.stringify(rows), t.banners, t.banners, JSON.stringify(bannerRows), ...countTables(t)],
   );
@@ -702,7 +702,7 @@ async function createPools(trx: Knex.Transaction, t: Tables, run: readonly Proje
   const columns = Object.keys(rows[0]!).join(', ');
   await trx.raw(
     `WITH inserted AS (
-       INSERT INTO ?? AS l (${columns}) SELECT ${columns} FROM jsonb_populate_recordset(NULL::??, ?::jsonb)
+       INSERT INTO ?? AS l (${columns}) SELECT ${columns} FROM json_populate_recordset(NULL::??, ?::json)
        ON CONFLICT (pool_id) DO NOTHING
        RETURNING l.pool_id, l.campaign_id, l.category_id, l.remaining_quantity
      ),

@@ -105,7 +105,7 @@ async function createPools(trx: Knex.Transaction, names: PhysicalNames, run: rea
   );
   const columns = Object.keys(rows[0]!).join(', ');
   const table = physical(names, inventory);
-  await trx.raw(`INSERT INTO ?? (${columns}) SELECT ${columns} FROM jsonb_populate_recordset(NULL::??, ?::jsonb) ON CONFLICT (pool_id) DO NOTHING`, [
+  await trx.raw(`INSERT INTO ?? (${columns}) SELECT ${columns} FROM json_populate_recordset(NULL::??, ?::json) ON CONFLICT (pool_id) DO NOTHING`, [
     table,
     table,
     JSON.stringify(rows),

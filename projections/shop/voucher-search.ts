@@ -252,7 +252,7 @@ async function createPools(trx: Knex.Transaction, names: PhysicalNames, run: rea
                        campaign_tag, campaign_display_priority, campaign_start_at, campaign_end_at)
        SELECT ${columns.map((column) => `r.${column}`).join(', ')}, coalesce(c.name_words, ''), coalesce(c.name_folded, ''), c.status, c.type,
               c.tag, c.display_priority, c.start_at, c.end_at
-       FROM jsonb_populate_recordset(NULL::??, ?::jsonb) r LEFT JOIN ?? c ON c.campaign_id = r.campaign_id
+       FROM json_populate_recordset(NULL::??, ?::json) r LEFT JOIN ?? c ON c.campaign_id = r.campaign_id
        ON CONFLICT (pool_id) DO NOTHING
      ), mark AS (${markStatement}), ${newWords()}
      SELECT word FROM new_words`,
@@ -365,7 +365,7 @@ async function createCampaigns(trx: Knex.Transaction, names: PhysicalNames, run:
     trx,
     names,
     `changed AS (
-       INSERT INTO ?? (${columns}) SELECT ${columns} FROM jsonb_populate_recordset(NULL::??, ?::jsonb) ON CONFLICT (campaign_id) DO NOTHING RETURNING *
+       INSERT INTO ?? (${columns}) SELECT ${columns} FROM json_populate_recordset(NULL::??, ?::json) ON CONFLICT (campaign_id) DO NOTHING RETURNING *
      ),
      applied AS (SELECT campaign_id, last_position AS position, updated_at FROM changed)`,
     [table, table, JSON.stringify(rows)],
