@@ -397,17 +397,10 @@ export class ProjectionRunner {
         const names = physicalNames(projector, row.generation);
         const from: Progress = { position: row.position, recordedAt: row.last_recorded_at?.toISOString() ?? null };
         const fresh = this.after(from.position, messages);
-        const handled = fresh.filter((m) => projector.eventTypes.has(m.event.type));
+        const handled = fresh.filter((m) => projector.eventTypes.has(m.event.type)).map((m) => m.event);
         let progress = from;
         try {
-          if (handled.length > 0)
-            await trx.transaction((savepoint) =>
-              projector.apply(
-                savepoint,
-                handled.map((m) => m.event),
-                names,
-              ),
-            );
+          if (handled.length > 0) await trx.transaction((savepoint) => projector.apply(savepoint, handled, names));
           outcome.applied = handled.length;
           if (fresh.length > 0) progress = { position: fresh.at(-1)!.event.position, recordedAt: fresh.at(-1)!.event.recordedAt };
         } catch (error) {
