@@ -8,7 +8,11 @@ import { pause } from '../pause.js';
 export interface InProcessEventBusOptions {
   /** Row of relay_checkpoints holding what this bus was given (default 'in-process'). */
   name?: string;
-  /** Most recent events kept in memory; consumers further behind read the store (default 10 000). */
+  /**
+   * Most recent events kept in memory; consumers further behind read the store (default 50 000: a bulk import
+   * of 100 000 pools leaves the slowest projector tens of thousands of events behind the relay, and each
+   * consumer reading them again from the store took a fifth of the projection throughput; some 100 MB at most).
+   */
   bufferSize?: number;
   /** When a message the handler left unsettled, or threw on, comes again (default 1 s). */
   redeliveryDelayMs?: number;
@@ -51,7 +55,7 @@ export class InProcessEventBus implements EventBus {
     private readonly options: InProcessEventBusOptions = {},
   ) {
     this.name = options.name ?? 'in-process';
-    this.bufferSize = options.bufferSize ?? 10_000;
+    this.bufferSize = options.bufferSize ?? 50_000;
   }
 
   async publish(events: RecordedEvent[]): Promise<void> {
