@@ -1,4 +1,4 @@
-import http from 'node:http';
+import net from 'node:net';
 
 export interface LoadRequest {
   /** Default POST, with `body` as JSON; a GET sends no body. */
@@ -42,63 +42,108 @@ function seeded(seed: number): () => number {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
+ * One keep-alive HTTP/1.1 connection on a bare socket: a request is written
+ * in one piece and its answer read up to its Content-Length (what this
+ * service always sends), nothing parsed but the status line and, when asked,
+ * the body. A generator on the same 2 cores as the server must cost it as
+ * little as it can: node's http client took as much CPU per request as the
+ * server's own work.
+ */
+class Connection {
+  private readonly socket: net.Socket;
+  private buffered: Buffer = Buffer.alloc(0);
+  private waiting: { resolve: (answer: { status: number; body: Buffer }) => void; reject: (error: Error) => void } | undefined;
+
+  constructor(port: number) {
+    this.socket = net.connect({ host: '127.0.0.1', port });
+    this.socket.setNoDelay(true);
+    this.socket.on('data', (chunk: Buffer) => {
+      this.buffered = this.buffered.length === 0 ? chunk : Buffer.concat([this.buffered, chunk]);
+      this.settle();
+    });
+    const fail = (error: Error) => this.waiting?.reject(error);
+    this.socket.on('error', fail);
+    this.socket.on('close', () => fail(new Error('connection closed by the server')));
+  }
+
+  send(r: LoadRequest): Promise<{ status: number; body: Buffer }> {
+    const payload = r.method === 'GET' ? '' : JSON.stringify(r.body);
+    const headers = Object.entries(r.headers).map(([name, value]) => `${name}: ${value}\r\n`);
+    if (payload) headers.push(`content-type: application/json\r\ncontent-length: ${Buffer.byteLength(payload)}\r\n`);
+    return new Promise((resolve, reject) => {
+      this.waiting = { resolve, reject };
+      this.socket.write(`${r.method ?? 'POST'} ${r.path} HTTP/1.1\r\nhost: 127.0.0.1\r\n${headers.join('')}\r\n${payload}`);
+    });
+  }
+
+  close(): void {
+    this.socket.destroy();
+  }
+
+  private settle(): void {
+    const headEnd = this.buffered.indexOf('\r\n\r\n');
+    if (headEnd < 0 || !this.waiting) return;
+    const head = this.buffered.toString('latin1', 0, headEnd);
+    const length = /\r\ncontent-length: *(\d+)/i.exec(head);
+    const status = Number(head.slice(9, 12));
+    if (!length && status !== 204 && status !== 304) return this.waiting.reject(new Error(`answer without Content-Length: ${head}`));
+    const end = headEnd + 4 + (length ? Number(length[1]) : 0);
+    if (this.buffered.length < end) return;
+    const body = this.buffered.subarray(headEnd + 4, end);
+    this.buffered = this.buffered.subarray(end);
+    const { resolve } = this.waiting;
+    this.waiting = undefined;
+    resolve({ status, body });
+  }
+}
+
+/**
  * Sends `requests` over `concurrency` keep-alive connections, each
  * connection taking the next request once its previous one answered (and
  * its think time passed).
  */
 export async function runLoad(port: number, requests: LoadRequest[], concurrency: number, options: LoadOptions = {}): Promise<LoadResult> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const result: LoadResult = { statuses: new Map(), bodies: [], latenciesMs: [], latencyByIndex: new Array<number>(requests.length), elapsedMs: 0 };
+  const keepBodies = options.keepBodies !== false;
   let next = 0;
   const random = seeded(42);
   // Exponential pauses with mean thinkMs, at most ten times it.
   const think = () => Math.min(-Math.log(1 - random()) * options.thinkMs!, 10 * options.thinkMs!);
+  const connections: Connection[] = [];
   const started = performance.now();
   const worker = async () => {
+    const connection = new Connection(port);
+    connections.push(connection);
     if (options.thinkMs) await sleep(random() * options.thinkMs);
     while (next < requests.length) {
       const index = next++;
-      const r = requests[index]!;
       const t0 = performance.now();
-      const { status, body } = await send(agent, port, r, options.keepBodies !== false);
+      const { status, body } = await connection.send(requests[index]!);
       const ms = performance.now() - t0;
       result.latenciesMs.push(ms);
       result.latencyByIndex[index] = ms;
       result.statuses.set(status, (result.statuses.get(status) ?? 0) + 1);
-      result.bodies.push({ index, status, body });
+      result.bodies.push({ index, status, body: keepBodies ? parseBody(body) : undefined });
       if (options.thinkMs) await sleep(think());
     }
   };
-  await Promise.all(Array.from({ length: concurrency }, worker));
+  try {
+    await Promise.all(Array.from({ length: concurrency }, worker));
+  } finally {
+    for (const c of connections) c.close();
+  }
   result.elapsedMs = performance.now() - started;
-  agent.destroy();
   return result;
 }
 
-/** One request; the body is parsed as JSON (kept as text when it is not JSON) only when `parse`. */
-function send(agent: http.Agent, port: number, r: LoadRequest, parse: boolean): Promise<{ status: number; body: unknown }> {
-  const payload = r.method === 'GET' ? undefined : JSON.stringify(r.body);
-  const headers = payload === undefined ? r.headers : { ...r.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) };
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: r.path, method: r.method ?? 'POST', agent, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        if (!parse) return resolve({ status: res.statusCode ?? 0, body: undefined });
-        const text = Buffer.concat(chunks).toString('utf8');
-        let body: unknown = text;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          // not JSON: keep the text
-        }
-        resolve({ status: res.statusCode ?? 0, body });
-      });
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(payload);
-  });
+/** JSON when it is JSON, else the text. */
+function parseBody(body: Buffer): unknown {
+  const text = body.toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 export function percentile(values: number[], p: number): number {

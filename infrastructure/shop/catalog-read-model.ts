@@ -155,7 +155,12 @@ interface CountsEpoch {
   until: number;
   all?: CountedCampaign[];
   byCategory: Map<number, CountedCampaign[]>;
+  /** Rankings worked out from these counts, by filter (at most maxRankings). */
+  rankings: Map<string, Ranking>;
 }
+
+/** Rankings kept per counts epoch: a ranking walks every live campaign, the listing's main cost in the process. */
+const maxRankings = 1000;
 
 /** A piece of SQL and its bindings. */
 interface Sql {
@@ -289,9 +294,9 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
     for (let attempt = 0; attempt < 2; attempt++) {
       const counts = await this.countsFor(filter.categoryIds, now);
       if (!counts) continue;
-      const ranking = rank(counts.lists, filter);
+      const ranking = this.rankingOf(counts, filter);
       const page = await this.pageOf(ranking, filter, slice, buyer);
-      if (page.version === counts.version) return { records: page.records, total: ranking.total };
+      if (page.version === counts.epoch.version) return { records: page.records, total: ranking.total };
       this.epoch = undefined;
     }
     // The counts keep moving (a bulk load under way): rank and read in one statement.
@@ -303,7 +308,7 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
    * epoch, loading what it lacks; undefined when the counts moved on while
    * some were kept (ask again).
    */
-  private async countsFor(categoryIds: number[] | undefined, now: Date): Promise<{ version: string; lists: CountedCampaign[][] } | undefined> {
+  private async countsFor(categoryIds: number[] | undefined, now: Date): Promise<{ epoch: CountsEpoch; lists: CountedCampaign[][] } | undefined> {
     const at = now.getTime();
     let epoch = this.epoch && at >= this.epoch.from && at < this.epoch.until ? this.epoch : undefined;
     const missing = categoryIds ? categoryIds.filter((id) => !epoch?.byCategory.has(id)) : epoch?.all ? [] : undefined;
@@ -313,13 +318,26 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
         this.epoch = undefined;
         return undefined;
       }
-      epoch ??= { version: loaded.version, from: loaded.from, until: loaded.until, byCategory: new Map() };
+      epoch ??= { version: loaded.version, from: loaded.from, until: loaded.until, byCategory: new Map(), rankings: new Map() };
       if (missing) for (const id of missing) epoch.byCategory.set(id, loaded.byCategory.get(id) ?? []);
       else epoch.all = loaded.all;
       this.epoch = epoch;
     }
     const current = epoch!;
-    return { version: current.version, lists: categoryIds ? categoryIds.map((id) => current.byCategory.get(id)!) : [current.all!] };
+    return { epoch: current, lists: categoryIds ? categoryIds.map((id) => current.byCategory.get(id)!) : [current.all!] };
+  }
+
+  /** The ranking for `filter`, kept with the counts it comes from. */
+  private rankingOf(counts: { epoch: CountsEpoch; lists: CountedCampaign[][] }, filter: VoucherFilter): Ranking {
+    const key = JSON.stringify([filter.categoryIds ?? null, filter.tags ?? null, filter.campaignIds ?? null, filter.excludeCampaignIds ?? null]);
+    const { rankings } = counts.epoch;
+    let ranking = rankings.get(key);
+    if (!ranking) {
+      ranking = rank(counts.lists, filter);
+      if (rankings.size >= maxRankings) rankings.delete(rankings.keys().next().value!);
+      rankings.set(key, ranking);
+    }
+    return ranking;
   }
 
   /** One statement: the live campaigns' pool counts (all categories, or per category of `categoryIds`), the counts version and the window stretch around `now`. */
