@@ -7,7 +7,9 @@
  * when NATS_URL is set). project_eps = events appended / seconds from the
  * first append until every projector's checkpoint reached the last event.
  *
- * Then CLIENTS concurrent keep-alive clients (a worker thread) send a mix of
+ * Then the API is started as npm start starts it (main.ts with its node
+ * flags, ROLES=api, a process of its own, on the same database), and
+ * CLIENTS concurrent keep-alive clients (a worker thread) send a mix of
  * search (endpoint 3), voucher listing (endpoint 1, with and without
  * filters) and voucher detail (endpoint 2) GETs over HTTP, REQUESTS of each,
  * half of them with X-User-Id. Each client waits THINK_MS on average
@@ -23,10 +25,12 @@
  * REQUESTS (3000 per kind), THINK_MS (100), DATABASE_URL (else embedded),
  * NATS_URL, KEEP_DB (keep the database to look into it afterwards), LOG_LEVEL.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
+import net from 'node:net';
 import os from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { listen } from '../api/shared/http-app.js';
 import type { AppendResult, StreamWrite } from '../application/shared/event-store.js';
 import { buildContainer, projectors, type Container } from '../container.js';
 import { loadConfig } from '../infrastructure/shared/config.js';
@@ -149,13 +153,65 @@ function requestsFor(campaigns: GeneratedCampaign[], headers: Record<string, str
   return { requests, kinds, variants };
 }
 
+/** A free TCP port of 127.0.0.1. */
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/**
+ * The API as it is deployed: main.ts (with npm start's node flags) in a process of its own, ROLES=api, on the
+ * benchmark's database; this process keeps the relay and the projectors.
+ */
+async function startService(databaseUrl: string, secrets: Secrets): Promise<{ port: number; stop(): Promise<void> }> {
+  const port = await freePort();
+  const env = {
+    PATH: process.env.PATH,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'error',
+    DATABASE_URL: databaseUrl,
+    ROLES: 'api',
+    PORT: String(port),
+    SEED_DEMO: 'false',
+    SHOP_CLIENT_ID: secrets.shopClients[0]!.clientId,
+    SHOP_CLIENT_SECRET: secrets.shopClients[0]!.clientSecret,
+    OPERATOR_TOKENS: secrets.operatorTokens.map((t) => `${t.name}=${t.token}`).join(','),
+    VOUCHER_CODE_KEY: secrets.voucherCodeKey,
+  };
+  const child: ChildProcess = spawn(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', 'main.ts'], {
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+    env,
+    stdio: 'inherit',
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  for (let tries = 0; ; tries++) {
+    const up = await fetch(`http://127.0.0.1:${port}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) break;
+    if (child.exitCode !== null || tries > 300) throw new Error('the service did not start');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    port,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
 async function main(): Promise<void> {
   const db = await createBenchDatabase('bench_catalog');
   const logger = createLogger((process.env.LOG_LEVEL as 'error' | 'warn' | 'info' | undefined) ?? 'error');
   const nats = process.env.NATS_URL
     ? { NATS_URL: process.env.NATS_URL, NATS_STREAM: `BENCH_${randomBytes(3).toString('hex')}`, NATS_SUBJECT_PREFIX: `bench${randomBytes(3).toString('hex')}` }
     : {};
-  const config = loadConfig({ NODE_ENV: 'production', ROLES: 'api,relay,projector', ...nats });
+  const config = loadConfig({ NODE_ENV: 'production', ROLES: 'relay,projector', ...nats });
   const secrets: Secrets = {
     shopClients: [{ clientId: 'bench', clientSecret: 'bench-client-secret-0123456789' }],
     operatorTokens: [{ name: 'bench', token: 'bench-operator-token-0123456789' }],
@@ -200,7 +256,8 @@ async function main(): Promise<void> {
   if (inventoried !== poolTotal)
     console.log(`  WARNING: shop_voucher_inventory holds ${inventoried} of ${poolTotal} pools: events were skipped on the way to the projectors`);
 
-  const server = await listen(c.app, 0, '127.0.0.1');
+  const server = await startService(db.url, secrets);
+  console.log(`  serving: main.ts, ROLES=api, on port ${server.port}`);
   const headers = {
     client_id: 'bench',
     client_secret: 'bench-client-secret-0123456789',
@@ -256,7 +313,7 @@ async function main(): Promise<void> {
   );
   const p95 = paced;
 
-  await server.close(1000);
+  await server.stop();
   await c.stop();
   if (process.env.KEEP_DB) console.log(`  database kept: ${db.url}`);
   else await db.drop();
