@@ -509,7 +509,9 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
         listedCampaign(now),
         sql('LIMIT 1) c'),
         bought.join,
-        sql('WHERE l.pool_id = ANY(?::bigint[]) AND', poolIds),
+        // The ids as that many scalars (one statement per count, at most a page's size): PostgreSQL then settles on a
+        // generic plan and stops planning the statement at each call, which it never does for an array of unknown length.
+        sql(`WHERE l.pool_id IN (${poolIds.map(() => '?').join(', ')}) AND`, ...poolIds),
         listedPool(),
       ],
       '\n',
