@@ -15,8 +15,10 @@ import type pg from 'pg';
  * column another type, the statement is prepared again under a new name.
  *
  * `text` uses `?` placeholders, as knex.raw does (no `?` elsewhere in it, no
- * `??` identifiers). Lists go in as one array parameter (`= ANY(?::bigint[])`),
- * so that one statement serves every length.
+ * `??` identifiers). A list bound as one array (`= ANY(?::bigint[])`) makes
+ * one statement for every length, but PostgreSQL then never settles on a
+ * generic plan (it cannot tell the array's length) and plans every call;
+ * where that matters, bind the items as scalars (one statement per count).
  */
 
 type PoolClient = { acquireConnection(): Promise<pg.Client>; releaseConnection(c: pg.Client): Promise<void> };
