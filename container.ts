@@ -29,7 +29,7 @@ import { createEventStore } from './infrastructure/shared/eventstore/create-even
 import type { Logger } from './infrastructure/shared/logger.js';
 import { createEventBus } from './infrastructure/shared/messaging/create-event-bus.js';
 import { Relay } from './infrastructure/shared/messaging/relay.js';
-import { metricsRegistry } from './infrastructure/shared/metrics.js';
+import { httpRequestDuration, metricsRegistry } from './infrastructure/shared/metrics.js';
 import { migrate } from './infrastructure/shared/migrations/index.js';
 import { PostgresNumericIds } from './infrastructure/shared/numeric-ids.js';
 import { ProjectionRunner } from './infrastructure/shared/projection-runner.js';
@@ -103,6 +103,7 @@ export async function buildContainer(options: { config: Config; databaseUrl: str
   const app = createHttpApp({
     logger,
     metrics: metricsRegistry,
+    requestDuration: httpRequestDuration,
     openApi: buildOpenApiDocument(),
     routers: [
       {

@@ -20,7 +20,7 @@ import { shopRouter } from '../api/shop/router.js';
 import { buildContainer } from '../container.js';
 import { loadConfig } from '../infrastructure/shared/config.js';
 import { createLogger } from '../infrastructure/shared/logger.js';
-import { metricsRegistry } from '../infrastructure/shared/metrics.js';
+import { httpRequestDuration, metricsRegistry } from '../infrastructure/shared/metrics.js';
 import type { Secrets } from '../infrastructure/shared/secrets.js';
 import { percentile, type LoadRequest, type LoadResult } from './load.js';
 import { createBenchDatabase } from './database.js';
@@ -99,6 +99,7 @@ async function main(): Promise<void> {
   const baselineApp = createHttpApp({
     logger,
     metrics: metricsRegistry,
+    requestDuration: httpRequestDuration,
     routers: [{ path: '/api/v1', router: shopRouter({ logger, routers: [baseline] }) }],
     ready: async () => ({ ready: true, checks: {} }),
   });

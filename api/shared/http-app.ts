@@ -1,6 +1,6 @@
 import http from 'node:http';
 import express, { type Express, type Router } from 'express';
-import type { Registry } from 'prom-client';
+import type { Histogram, Registry } from 'prom-client';
 import swaggerUi from 'swagger-ui-express';
 import type { Logger } from '../../infrastructure/shared/logger.js';
 import { requestContext } from './request-context.js';
@@ -12,6 +12,8 @@ export interface HttpAppOptions {
   /** Readiness: every dependency this process needs answers. */
   ready: () => Promise<{ ready: boolean; checks: Record<string, boolean> }>;
   metrics: Registry;
+  /** Observes every answer's duration by method, route pattern and status. */
+  requestDuration: Histogram<'method' | 'route' | 'status_code'>;
   /** Served at /openapi.json and, browsable, at /docs (assets from swagger-ui-dist, nothing fetched at run time). */
   openApi?: object;
 }
@@ -21,15 +23,18 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestContext);
-  if (options.logger.isLevelEnabled('http'))
-    app.use((req, res, next) => {
-      const started = process.hrtime.bigint();
-      res.on('finish', () => {
-        const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        options.logger.http('request', { method: req.method, path: req.path, status: res.statusCode, durationMs: Math.round(ms * 10) / 10 });
-      });
-      next();
+  const logging = options.logger.isLevelEnabled('http');
+  app.use((req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      // The route's pattern, not the path, so that ids do not make a series each.
+      const route = req.route ? req.baseUrl + (req.route as { path: string }).path : 'unmatched';
+      options.requestDuration.observe({ method: req.method, route, status_code: res.statusCode }, seconds);
+      if (logging) options.logger.http('request', { method: req.method, path: req.path, status: res.statusCode, durationMs: Math.round(seconds * 1e4) / 10 });
     });
+    next();
+  });
 
   app.get('/health', (_req, res) => {
     res.json({ status: 'UP' });

@@ -1,4 +1,4 @@
-import { Counter, Gauge, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
  * The one Prometheus registry of the process; /metrics serves it. Global
@@ -75,3 +75,11 @@ export function setPositionInfo(gauge: Gauge<string>, key: Record<string, string
   gauge.set({ ...key, position }, 1);
   shown.set(id, position);
 }
+
+export const httpRequestDuration = new Histogram({
+  name: 'http_request_duration_seconds',
+  help: 'Time from a request reaching the API to its answer being handed to the socket, per route (its pattern, or "unmatched") and status.',
+  labelNames: ['method', 'route', 'status_code'],
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  registers: [metricsRegistry],
+});
