@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import type { CampaignBanner, CampaignEvent, NewCampaign } from '../../../domain/shop/campaign.js';
+import type { CampaignBanner, CampaignEvent, CampaignStatus, NewCampaign } from '../../../domain/shop/campaign.js';
 import type { PoolDisplay, ShopReservationEvent, VoucherPoolCreated, VoucherPoolEvent } from '../../../domain/shop/events.js';
 import { formatPosition } from '../../../infrastructure/shared/eventstore/positions.js';
 import type { PhysicalNames, ProjectedEvent, Projector } from '../../../projections/shared/projector.js';
@@ -9,6 +9,7 @@ import { reservationsProjector } from '../../../projections/shop/reservations.js
 import { voucherInventoryProjector } from '../../../projections/shop/voucher-inventory.js';
 import { voucherSearchProjector } from '../../../projections/shop/voucher-search.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
+import { activation, campaignCreated, statusChanged } from '../../support/shop-events.js';
 
 type ShopHistoryEvent = CampaignEvent | VoucherPoolEvent | ShopReservationEvent;
 
@@ -25,36 +26,16 @@ const banner = (id: number, channelCode: 'APP' | 'WEB', positionCode: 'CAROUSEL'
   displayOrder: id % 10,
 });
 
-function campaign(campaignId: number, name: string, overrides: Partial<Omit<NewCampaign, 'banners'>> = {}): ShopHistoryEvent {
-  return {
-    type: 'CampaignCreated',
-    data: {
-      campaignId,
-      code: `C${campaignId}`,
-      name,
-      description: 'Ưu đãi',
-      campaignTag: 'HOT_DEAL',
-      type: 'SELL',
-      displayPriority: campaignId,
-      themeUrl: 'https://cdn.example.vn/theme.png',
-      startAt: '2026-01-01T00:00:00.000Z',
-      endAt: '2027-01-01T00:00:00.000Z',
-      presale: null,
-      banners: [
-        banner(campaignId * 10 + 1, 'WEB', 'CAROUSEL'),
-        banner(campaignId * 10 + 2, 'APP', 'CAROUSEL'),
-        banner(campaignId * 10 + 3, 'APP', 'DETAIL_TOP'),
-      ],
-      ...overrides,
-      status: 'DRAFT',
-      createdAt: day(1),
-    },
-  };
-}
+const campaign = (campaignId: number, name: string, overrides: Partial<Omit<NewCampaign, 'banners'>> = {}): ShopHistoryEvent =>
+  campaignCreated(campaignId, {
+    name,
+    banners: [banner(campaignId * 10 + 1, 'WEB', 'CAROUSEL'), banner(campaignId * 10 + 2, 'APP', 'CAROUSEL'), banner(campaignId * 10 + 3, 'APP', 'DETAIL_TOP')],
+    createdAt: day(1),
+    ...overrides,
+  });
 
-const status = (campaignId: number, from: string, to: string, at = day(2)) =>
-  ({ type: 'CampaignStatusChanged', data: { campaignId, from, to, changedAt: at } }) as ShopHistoryEvent;
-const activated = (campaignId: number): ShopHistoryEvent[] => [status(campaignId, 'DRAFT', 'APPROVED'), status(campaignId, 'APPROVED', 'ACTIVE')];
+const status = (campaignId: number, from: CampaignStatus, to: CampaignStatus, at = day(2)): ShopHistoryEvent => statusChanged(campaignId, from, to, at);
+const activated = (campaignId: number): ShopHistoryEvent[] => activation(campaignId, day(2));
 
 const display = (title: string, brandName: string): PoolDisplay => ({
   title,

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Knex } from 'knex';
 import pg from 'pg';
 import sinon from 'sinon';
-import type { CampaignEvent, NewCampaign } from '../../../domain/shop/campaign.js';
+import type { CampaignEvent, CampaignStatus, NewCampaign } from '../../../domain/shop/campaign.js';
 import type { VoucherPoolCreated, VoucherPoolEvent } from '../../../domain/shop/events.js';
 import { formatPosition } from '../../../infrastructure/shared/eventstore/positions.js';
 import { migrate } from '../../../infrastructure/shared/migrations/index.js';
@@ -10,26 +10,16 @@ import { PostgresCatalogReadModel } from '../../../infrastructure/shop/catalog-r
 import { catalogProjector } from '../../../projections/shop/catalog.js';
 import type { PhysicalNames, ProjectedEvent } from '../../../projections/shared/projector.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
+import { campaignCreated, statusChanged } from '../../support/shop-events.js';
 
 type CatalogEvent = CampaignEvent | VoucherPoolEvent;
 
 /** The projector's tables under their logical names, so the read model queries them directly. */
 const names: PhysicalNames = Object.fromEntries(catalogProjector.tables.map((t) => [t.name, t.name]));
 
-const campaign = (campaignId: number, overrides: Partial<Omit<NewCampaign, 'banners'>> = {}): CatalogEvent => ({
-  type: 'CampaignCreated',
-  data: {
-    campaignId,
-    code: `C${campaignId}`,
-    name: `Campaign ${campaignId}`,
+const campaign = (campaignId: number, overrides: Partial<Omit<NewCampaign, 'banners'>> = {}): CatalogEvent =>
+  campaignCreated(campaignId, {
     description: 'Deals',
-    campaignTag: 'HOT_DEAL',
-    type: 'SELL',
-    displayPriority: campaignId,
-    themeUrl: 'https://cdn.example.vn/theme.png',
-    startAt: '2026-01-01T00:00:00.000Z',
-    endAt: '2027-01-01T00:00:00.000Z',
-    presale: null,
     banners: [
       {
         id: campaignId * 10,
@@ -43,13 +33,9 @@ const campaign = (campaignId: number, overrides: Partial<Omit<NewCampaign, 'bann
       },
     ],
     ...overrides,
-    status: 'DRAFT',
-    createdAt: '2026-01-01T00:00:00.000Z',
-  },
-});
+  });
 
-const status = (campaignId: number, from: string, to: string): CatalogEvent =>
-  ({ type: 'CampaignStatusChanged', data: { campaignId, from, to, changedAt: '2026-02-01T00:00:00.000Z' } }) as CatalogEvent;
+const status = (campaignId: number, from: CampaignStatus, to: CampaignStatus): CatalogEvent => statusChanged(campaignId, from, to, '2026-02-01T00:00:00.000Z');
 
 const pool = (poolId: number, campaignId: number, categoryId: number, totalQuantity = 10): VoucherPoolCreated => ({
   type: 'VoucherPoolCreated',

@@ -13,6 +13,7 @@ import { catalogProjector } from '../../../projections/shop/catalog.js';
 import type { PhysicalNames, ProjectedEvent, Projector } from '../../../projections/shared/projector.js';
 import { voucherSearchProjector } from '../../../projections/shop/voucher-search.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
+import { activation, campaignCreated } from '../../support/shop-events.js';
 
 type SearchEvent = CampaignEvent | VoucherPoolEvent;
 
@@ -23,35 +24,10 @@ const names: PhysicalNames = Object.fromEntries(projectors.flatMap((p) => p.tabl
 const created = '2026-01-01T00:00:00.000Z';
 const now = new Date('2026-06-01T00:00:00.000Z');
 
-function campaign(campaignId: number, name: string, overrides: Partial<Omit<NewCampaign, 'banners'>> = {}): SearchEvent {
-  return {
-    type: 'CampaignCreated',
-    data: {
-      campaignId,
-      code: `C${campaignId}`,
-      name,
-      description: 'Ưu đãi',
-      campaignTag: 'HOT_DEAL',
-      type: 'SELL',
-      displayPriority: 5,
-      themeUrl: 'https://cdn.example.vn/theme.png',
-      startAt: '2026-01-01T00:00:00.000Z',
-      endAt: '2027-01-01T00:00:00.000Z',
-      presale: null,
-      banners: [],
-      ...overrides,
-      status: 'DRAFT',
-      createdAt: created,
-    },
-  };
-}
+const campaign = (campaignId: number, name: string, overrides: Partial<Omit<NewCampaign, 'banners'>> = {}): SearchEvent =>
+  campaignCreated(campaignId, { name, displayPriority: 5, createdAt: created, ...overrides });
 
-function activated(campaignId: number): SearchEvent[] {
-  return [
-    { type: 'CampaignStatusChanged', data: { campaignId, from: 'DRAFT', to: 'APPROVED', changedAt: created } },
-    { type: 'CampaignStatusChanged', data: { campaignId, from: 'APPROVED', to: 'ACTIVE', changedAt: created } },
-  ];
-}
+const activated = (campaignId: number): SearchEvent[] => activation(campaignId, created);
 
 const display = (title: string, brandName: string, description: string): PoolDisplay => ({
   title,
