@@ -28,24 +28,21 @@ export interface Ranking {
   total: number;
 }
 
+/** The voucher list's order of campaigns: displayPriority, then id. */
+const inListOrder = (a: CountedCampaign, b: CountedCampaign) => a.priority - b.priority || a.id - b.id;
+
 /**
  * The campaigns of the list for `filter`, in order. `counts` holds one list
  * per category asked for (a campaign's pools add up over them), or a single
- * list of all-category counts.
+ * list of all-category counts; each list in list order (inListOrder), so that
+ * a single list, the common case, is only filtered.
  */
 export function rank(counts: readonly (readonly CountedCampaign[])[], filter: Pick<VoucherFilter, 'tags' | 'campaignIds' | 'excludeCampaignIds'>): Ranking {
   const tags = filter.tags && new Set(filter.tags);
   const only = filter.campaignIds && new Set(filter.campaignIds);
-  const excluded = new Set(filter.excludeCampaignIds);
-  const merged = new Map<number, CountedCampaign>();
-  for (const list of counts) {
-    for (const c of list) {
-      if ((tags && !tags.has(c.tag)) || (only && !only.has(c.id)) || excluded.has(c.id)) continue;
-      const seen = merged.get(c.id);
-      merged.set(c.id, seen ? { ...seen, pools: seen.pools + c.pools } : c);
-    }
-  }
-  const ordered = [...merged.values()].filter((c) => c.pools > 0).sort((a, b) => a.priority - b.priority || a.id - b.id);
+  const excluded = filter.excludeCampaignIds && new Set(filter.excludeCampaignIds);
+  const matches = (c: CountedCampaign) => c.pools > 0 && (!tags || tags.has(c.tag)) && (!only || only.has(c.id)) && !excluded?.has(c.id);
+  const ordered = (counts.length === 1 ? counts[0]! : merged(counts)).filter(matches);
   let total = 0;
   const campaigns = ordered.map((c) => {
     const ranked = { id: c.id, pools: c.pools, before: total };
@@ -53,6 +50,18 @@ export function rank(counts: readonly (readonly CountedCampaign[])[], filter: Pi
     return ranked;
   });
   return { campaigns, total };
+}
+
+/** Several lists as one in list order, each campaign's pools added up over them. */
+function merged(counts: readonly (readonly CountedCampaign[])[]): CountedCampaign[] {
+  const byId = new Map<number, CountedCampaign>();
+  for (const list of counts) {
+    for (const c of list) {
+      const seen = byId.get(c.id);
+      byId.set(c.id, seen ? { ...seen, pools: seen.pools + c.pools } : c);
+    }
+  }
+  return [...byId.values()].sort(inListOrder);
 }
 
 /** The campaigns a page overlaps, in order, and how many of each one's first matching pools the page skips. */

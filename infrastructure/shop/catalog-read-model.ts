@@ -359,7 +359,7 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
              (SELECT epoch || ':' || version FROM shop_catalog_counts_version) AS version,
              (SELECT max(at) FROM windows WHERE at <= ?) AS window_from,
              (SELECT min(at) FROM windows WHERE at > ?) AS window_until,
-             (SELECT coalesce(json_agg(json_build_array(campaign_id, campaign_tag, display_priority, pool_count, ${categoryIds ? 'category_id' : 'NULL'})), '[]')`,
+             (SELECT coalesce(json_agg(json_build_array(campaign_id, campaign_tag, display_priority, pool_count, ${categoryIds ? 'category_id' : 'NULL'}) ORDER BY display_priority, campaign_id), '[]')`,
           now,
           now,
         ),
@@ -374,10 +374,12 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
     const [row] = await this.rows<Row>(query);
     const byCategory = new Map<number, CountedCampaign[]>();
     const all: CountedCampaign[] = [];
+    // In list order (the statement's), which each category's list keeps.
     for (const [id, tag, priority, pools, category] of row.counts) {
       const counted = { id, tag, priority, pools };
       if (category === null) all.push(counted);
-      else byCategory.set(category, [...(byCategory.get(category) ?? []), counted]);
+      else if (byCategory.has(category)) byCategory.get(category)!.push(counted);
+      else byCategory.set(category, [counted]);
     }
     return {
       version: row.version,

@@ -4,9 +4,10 @@ import { pageCampaigns, rank, type CountedCampaign } from '../../../../infrastru
 const campaign = (id: number, priority: number, pools: number, tag = 'HOT_DEAL'): CountedCampaign => ({ id, tag, priority, pools });
 
 describe('catalog ranking: where a voucher page lies, from pool counts', () => {
-  const all = [campaign(7, 2, 3), campaign(3, 1, 2, 'FLASH_SALE'), campaign(5, 2, 4, 'FLASH_SALE'), campaign(9, 1, 0)];
+  // In list order (priority, then id), as the read model keeps them.
+  const all = [campaign(3, 1, 2, 'FLASH_SALE'), campaign(9, 1, 0), campaign(5, 2, 4, 'FLASH_SALE'), campaign(7, 2, 3)];
 
-  it('orders campaigns by priority then id, with the matching pools ahead of each; empty ones left out', () => {
+  it('keeps the list order, with the matching pools ahead of each campaign; empty ones left out', () => {
     expect(rank([all], {})).to.deep.equal({
       campaigns: [
         { id: 3, pools: 2, before: 0 },
