@@ -34,11 +34,22 @@ function list(req: Request, name: string): string[] | undefined {
   return items.length > 0 ? [...new Set(items)] : undefined;
 }
 
+/**
+ * A plain decimal integer (digits only); one too large to be exact as a
+ * number counts as Number.MAX_SAFE_INTEGER, which is past any page, size or
+ * id, so it gets what any value past them gets (a clamped size, an empty
+ * page, no match). NaN for anything else.
+ */
+function decimal(value: string): number {
+  if (!/^\d+$/.test(value)) return NaN;
+  return value.length > 15 ? Number.MAX_SAFE_INTEGER : Number(value);
+}
+
 /** An integer >= `min` in decimal digits, or undefined when absent. */
 function integer(req: Request, name: string, min: number): number | undefined {
   const value = single(req, name);
   if (value === undefined) return undefined;
-  const n = /^\d{1,15}$/.test(value) ? Number(value) : NaN;
+  const n = decimal(value);
   if (!(n >= min)) throw refuse(`${name} must be an integer >= ${min}`);
   return n;
 }
@@ -76,8 +87,9 @@ export function idListParam(req: Request, name: string): number[] | undefined {
   const items = list(req, name);
   if (!items) return undefined;
   return items.map((item) => {
-    if (!/^\d{1,15}$/.test(item)) throw refuse(`${name} must be a comma-separated list of integers >= 0`);
-    return Number(item);
+    const id = decimal(item);
+    if (Number.isNaN(id)) throw refuse(`${name} must be a comma-separated list of integers >= 0`);
+    return id;
   });
 }
 

@@ -27,7 +27,8 @@ const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 export const catalogProjector: Projector = {
   name: 'shop-catalog',
-  version: 3,
+  // 4: table comments name every event that feeds them (rows unchanged).
+  version: 4,
   eventTypes: new Set<(CampaignEvent | VoucherPoolEvent)['type']>([
     'CampaignCreated',
     'CampaignStatusChanged',
@@ -131,7 +132,7 @@ export const catalogProjector: Projector = {
     {
       name: campaignCounts,
       comment:
-        'Voucher pool counts per campaign: the totals of the voucher listing and the voucherSummary of campaigns (narrow, so frequent updates stay cheap); eventually consistent (lag at /metrics). Derived from the rows of shop_voucher_listings, so fed by the same pool events.',
+        'Voucher pool counts per campaign: the totals of the voucher listing and the voucherSummary of campaigns (narrow, so frequent updates stay cheap); eventually consistent (lag at /metrics). Derived from the rows of shop_voucher_listings, so fed by the same pool events; the campaign columns by CampaignCreated, CampaignStatusChanged and CampaignDetailsUpdated.',
       columns: {
         campaign_id: 'Campaign.',
         pool_count: 'Pools of the campaign that are not deleted.',
@@ -149,7 +150,7 @@ export const catalogProjector: Projector = {
     {
       name: categoryCounts,
       comment:
-        'Voucher pool counts per campaign and category: the totals of the voucher listing filtered by category; eventually consistent (lag at /metrics). Derived from the rows of shop_voucher_listings, so fed by the same pool events.',
+        'Voucher pool counts per campaign and category: the totals of the voucher listing filtered by category; eventually consistent (lag at /metrics). Derived from the rows of shop_voucher_listings, so fed by the same pool events; the campaign columns by CampaignCreated, CampaignStatusChanged and CampaignDetailsUpdated.',
       columns: {
         campaign_id: 'Campaign.',
         category_id: 'Voucher category.',
@@ -166,7 +167,7 @@ export const catalogProjector: Projector = {
     {
       name: countsVersion,
       comment:
-        'One row: changes whenever the pool counts or the campaign columns of the two count tables change (not with sales), so readers can keep what they derived from them until then.',
+        'One row: changes whenever the pool counts or the campaign columns of the two count tables change (not with sales), so readers can keep what they derived from them until then. Fed by the events of those tables: VoucherPoolCreated, VoucherPoolDeleted, VoucherPoolCategoryChanged, CampaignCreated, CampaignStatusChanged, CampaignDetailsUpdated.',
       columns: {
         epoch: 'Random per generation of the tables, so a version is never repeated by a rebuild.',
         version: 'Incremented at each such change.',

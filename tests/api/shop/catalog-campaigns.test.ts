@@ -192,6 +192,12 @@ describe('Shop catalog over HTTP: campaigns, carousel and campaign detail', () =
       expect(second.page).to.deep.equal({ size: 1, number: 1, totalElements: 3, totalPages: 3 });
       expect(await shop.campaigns('?size=2&page=2')).to.deep.equal({ content: [], page: { size: 2, number: 2, totalElements: 3, totalPages: 2 } });
       expect((await shop.campaigns('?size=51')).page.size).to.equal(50);
+      expect((await shop.campaigns('?page=99999999999999999999&vouchersPerCampaign=99999999999999999999&includeVouchers=true')).page).to.deep.equal({
+        size: 20,
+        number: Number.MAX_SAFE_INTEGER,
+        totalElements: 3,
+        totalPages: 1,
+      });
       expectRefusal(await shop.get('/campaigns?page=-1'), 400, 'SHOP-REQ-001', /page/);
       expectRefusal(await shop.get('/campaigns?size=0'), 400, 'SHOP-REQ-001', /size/);
     });

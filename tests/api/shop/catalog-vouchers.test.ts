@@ -226,6 +226,16 @@ describe('Shop catalog over HTTP: voucher list and detail', () => {
       expect((await shop.vouchers('?size=100000')).page).to.deep.equal({ size: 50, number: 0, totalElements: 6, totalPages: 1 });
     });
 
+    it('takes integers too large to be exact as past any page or size: a clamped size, an empty page, no matching id', async () => {
+      expect((await shop.vouchers('?size=10000000000000000000000')).page.size).to.equal(50);
+      expect(await shop.vouchers('?page=10000000000000000000000&size=10')).to.deep.equal({
+        content: [],
+        page: { size: 10, number: Number.MAX_SAFE_INTEGER, totalElements: 6, totalPages: 1 },
+      });
+      expect((await shop.vouchers('?campaignIds=10000000000000000000000')).page.totalElements).to.equal(0);
+      expect((await shop.vouchers('?excludeCampaignIds=10000000000000000000000')).page.totalElements).to.equal(6);
+    });
+
     it('refuses a negative page, a size below 1 and non-integers with 400 SHOP-REQ-001 naming the parameter', async () => {
       for (const [query, name] of [
         ['page=-1', /page/],

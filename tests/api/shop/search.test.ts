@@ -104,6 +104,8 @@ describe('Shop search over HTTP: GET /vouchers/search', () => {
     expect(all.page).to.deep.equal({ size: 100, number: 0, totalElements: 25, totalPages: 1 });
     const beyond = expectOk(await searchRaw('q=combo&page=9&size=10'));
     expect(beyond).to.deep.equal({ content: [], page: { size: 10, number: 9, totalElements: 25, totalPages: 3 } });
+    const farBeyond = expectOk(await searchRaw('q=combo&page=10000000000000000000000&size=10000000000000000000000'));
+    expect(farBeyond).to.deep.equal({ content: [], page: { size: 100, number: Number.MAX_SAFE_INTEGER, totalElements: 25, totalPages: 1 } });
   });
 
   it('refuses paging and channel values that do not fit with SHOP-REQ-001 naming the parameter', async () => {
