@@ -88,9 +88,11 @@ describe('Shop search over HTTP: GET /vouchers/search', () => {
     expect(await ids('smas')).to.deep.equal([]);
   });
 
-  it('filters by campaign tag', async () => {
+  it('filters by campaign tag; tags (any of) wins over tag', async () => {
     expect(await ids('phieu', '&tag=FLASH_SALE')).to.deep.equal([pool.gift!.poolId, pool.fpt!.poolId]);
     expect(await ids('phieu', '&tag=HOT_DEAL')).to.deep.equal([]);
+    expect(await ids('phieu', '&tag=HOT_DEAL&tags=NEW,FLASH_SALE')).to.deep.equal([pool.gift!.poolId, pool.fpt!.poolId]);
+    expect(await ids('phieu', '&tag=FLASH_SALE&tags=HOT_DEAL')).to.deep.equal([]);
     expectRefusal(await searchRaw('q=phieu&tag=hot%20deal'), 400, 'SHOP-REQ-001', /tag/);
   });
 
