@@ -5,4 +5,4 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm i --no-save tsx
 COPY . .
 ENV NODE_ENV=production PORT=3000
 EXPOSE 3000
-CMD ["node", "--max-semi-space-size=64", "--import", "tsx", "main.ts"]
+CMD ["node", "--import", "tsx", "main.ts"]

@@ -7,8 +7,8 @@
  * when NATS_URL is set). project_eps = events appended / seconds from the
  * first append until every projector's checkpoint reached the last event.
  *
- * Then the API is started as npm start starts it (main.ts with its node
- * flags, ROLES=api, a process of its own, on the same database), and
+ * Then the API is started as npm start starts it (main.ts, ROLES=api, a
+ * process of its own, on the same database), and
  * CLIENTS concurrent keep-alive clients (a worker thread) send a mix of
  * search (endpoint 3), voucher listing (endpoint 1, with and without
  * filters) and voucher detail (endpoint 2) GETs over HTTP, REQUESTS of each,
@@ -177,7 +177,7 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * The API as it is deployed: main.ts (with npm start's node flags) in a process of its own, ROLES=api, on the
+ * The API as it is deployed: main.ts, as npm start runs it, in a process of its own, ROLES=api, on the
  * benchmark's database; this process keeps the relay and the projectors.
  */
 async function startService(databaseUrl: string, secrets: Secrets): Promise<{ port: number; stop(): Promise<void> }> {
@@ -195,7 +195,7 @@ async function startService(databaseUrl: string, secrets: Secrets): Promise<{ po
     OPERATOR_TOKENS: secrets.operatorTokens.map((t) => `${t.name}=${t.token}`).join(','),
     VOUCHER_CODE_KEY: secrets.voucherCodeKey,
   };
-  const child: ChildProcess = spawn(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', 'main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
     cwd: fileURLToPath(new URL('..', import.meta.url)),
     env,
     stdio: 'inherit',
