@@ -37,24 +37,6 @@ async function main(): Promise<void> {
     bus: config.NATS_URL ? 'nats' : 'in-process',
   });
 
-  if (config.SEED_DEMO ?? !config.DATABASE_URL) {
-    const demo = await seedDemo(container, config.DATA_DIR);
-    console.log(
-      [
-        '',
-        `Demo credentials (also in ${path.join(config.DATA_DIR, 'demo-credentials.json')}):`,
-        `  client_id:            ${secrets.shopClients[0]!.clientId}`,
-        `  client_secret:        ${secrets.shopClients[0]!.clientSecret}`,
-        `  X-Merchant-Id:        ${demo.merchantId}`,
-        `  X-Promotion-Api-Key:  ${demo.apiKey}`,
-        `  operator token:       ${secrets.operatorTokens[0]!.token}  (Authorization: Bearer …)`,
-        `  voucher pools:        ${demo.pools.map((p) => `${p.id} (${p.title}, ${p.sellingPrice} ${p.currency})`).join(', ')}`,
-        `  API:                  http://localhost:${server?.port ?? config.PORT}/api/v1`,
-        '',
-      ].join('\n'),
-    );
-  }
-
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -73,6 +55,29 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  if (config.SEED_DEMO ?? !config.DATABASE_URL) {
+    // Stopped while seeding: the seed fails as the database goes; that is no failure to start.
+    const demo = await seedDemo(container, config.DATA_DIR).catch((error: unknown) => {
+      if (stopping) return undefined;
+      throw error;
+    });
+    if (demo)
+      console.log(
+        [
+          '',
+          `Demo credentials (also in ${path.join(config.DATA_DIR, 'demo-credentials.json')}):`,
+          `  client_id:            ${secrets.shopClients[0]!.clientId}`,
+          `  client_secret:        ${secrets.shopClients[0]!.clientSecret}`,
+          `  X-Merchant-Id:        ${demo.merchantId}`,
+          `  X-Promotion-Api-Key:  ${demo.apiKey}`,
+          `  operator token:       ${secrets.operatorTokens[0]!.token}  (Authorization: Bearer …)`,
+          `  voucher pools:        ${demo.pools.map((p) => `${p.id} (${p.title}, ${p.sellingPrice} ${p.currency})`).join(', ')}`,
+          `  API:                  http://localhost:${server?.port ?? config.PORT}/api/v1`,
+          '',
+        ].join('\n'),
+      );
+  }
 }
 
 main().catch((err: unknown) => {
