@@ -50,21 +50,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * server's own work.
  */
 class Connection {
-  private readonly socket: net.Socket;
+  private socket: net.Socket | undefined;
   private buffered: Buffer = Buffer.alloc(0);
   private waiting: { resolve: (answer: { status: number; body: Buffer }) => void; reject: (error: Error) => void } | undefined;
 
-  constructor(port: number) {
-    this.socket = net.connect({ host: '127.0.0.1', port });
-    this.socket.setNoDelay(true);
-    this.socket.on('data', (chunk: Buffer) => {
-      this.buffered = this.buffered.length === 0 ? chunk : Buffer.concat([this.buffered, chunk]);
-      this.settle();
-    });
-    const fail = (error: Error) => this.waiting?.reject(error);
-    this.socket.on('error', fail);
-    this.socket.on('close', () => fail(new Error('connection closed by the server')));
-  }
+  constructor(private readonly port: number) {}
 
   send(r: LoadRequest): Promise<{ status: number; body: Buffer }> {
     const payload = r.method === 'GET' ? '' : JSON.stringify(r.body);
@@ -72,12 +62,35 @@ class Connection {
     if (payload) headers.push(`content-type: application/json\r\ncontent-length: ${Buffer.byteLength(payload)}\r\n`);
     return new Promise((resolve, reject) => {
       this.waiting = { resolve, reject };
-      this.socket.write(`${r.method ?? 'POST'} ${r.path} HTTP/1.1\r\nhost: 127.0.0.1\r\n${headers.join('')}\r\n${payload}`);
+      this.open().write(`${r.method ?? 'POST'} ${r.path} HTTP/1.1\r\nhost: 127.0.0.1\r\n${headers.join('')}\r\n${payload}`);
     });
   }
 
+  /** The socket, connected again when the server closed an idle one (its keep-alive timeout). */
+  private open(): net.Socket {
+    if (this.socket && !this.socket.destroyed) return this.socket;
+    const socket = net.connect({ host: '127.0.0.1', port: this.port });
+    socket.setNoDelay(true);
+    socket.on('data', (chunk: Buffer) => {
+      this.buffered = this.buffered.length === 0 ? chunk : Buffer.concat([this.buffered, chunk]);
+      this.settle();
+    });
+    const fail = (error: Error) => {
+      const waiting = this.waiting;
+      this.waiting = undefined;
+      waiting?.reject(error);
+    };
+    socket.on('error', fail);
+    socket.on('close', () => {
+      this.buffered = Buffer.alloc(0);
+      fail(new Error('connection closed by the server'));
+    });
+    this.socket = socket;
+    return socket;
+  }
+
   close(): void {
-    this.socket.destroy();
+    this.socket?.destroy();
   }
 
   private settle(): void {
