@@ -1,10 +1,8 @@
 import { expect } from 'chai';
-import { jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
 import { fixedClock } from '../../../application/shared/clock.js';
 import type { ShopCampaignResponse, ShopVoucherResponse } from '../../../application/shop/catalog-queries.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
-import { requireNats, testNatsUrl } from '../../support/nats.js';
+import { natsTestApp } from '../../support/nats.js';
 import { expectOk, expectRefusal, OperatorApi, reserveBody, Shopper, type CampaignData, type PoolData, type ShopMerchant } from '../support.js';
 import { banner, CatalogClient, campaignIn, live, poolIn, projectionsCaughtUp } from './catalog-support.js';
 
@@ -246,33 +244,16 @@ describe('Shop catalog over HTTP: following purchases and changes', () => {
 });
 
 describe('Shop catalog over HTTP with NATS JetStream: operator → store → relay → NATS → catalog projector → GET', () => {
-  let app: TestApp | undefined;
-
-  before(async function () {
-    await requireNats(this);
-    app = await startTestApp({ env: { NATS_URL: testNatsUrl } });
-  });
-
-  after(async () => {
-    if (!app) return;
-    const stream = app.container.config.NATS_STREAM;
-    await app.stop();
-    const nc = await connect({ servers: testNatsUrl });
-    try {
-      await (await jetstreamManager(nc)).streams.delete(stream).catch(() => undefined);
-    } finally {
-      await nc.close();
-    }
-  });
+  const running = natsTestApp();
 
   it('lists a new pool and follows its reservation', async () => {
-    const operator = new OperatorApi(app!.baseUrl);
+    const operator = new OperatorApi(running().baseUrl);
     const merchant = await operator.createMerchant();
-    const shop = new CatalogClient(app!, merchant);
+    const shop = new CatalogClient(running(), merchant);
     const c = await campaignIn(operator, live);
     const pool = await poolIn(operator, c.id, { totalQuantity: 4 });
     expect(await shop.voucherIds(`?campaignIds=${c.id}`)).to.deep.equal([pool.poolId]);
-    const buyer = new Shopper(app!.baseUrl, merchant);
+    const buyer = new Shopper(running().baseUrl, merchant);
     await buyer.reserved(reserveBody([{ pool, quantity: 3 }]));
     const v = await shop.ok<ShopVoucherResponse>(`/vouchers/${pool.poolId}`, buyer.userId);
     expect(v.inventory).to.deep.equal({ totalQuantity: 4, remainingQuantity: 1, isOutOfStock: false });
