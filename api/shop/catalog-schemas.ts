@@ -9,6 +9,7 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { catalogLimits } from './catalog-router.js';
+import { poolDisplay, poolTerms } from './operator-schemas.js';
 
 extendZodWithOpenApi(z);
 
@@ -40,17 +41,7 @@ export const shopVoucherSchema = z
           .describe('FLASH_SALE campaigns only'),
       })
       .strict(),
-    display: z
-      .object({
-        title: z.string(),
-        shortTitle: z.string(),
-        brandName: z.string(),
-        logoUrl: z.string(),
-        bannerUrl: z.string(),
-        thumbnailUrl: z.string(),
-        description: z.string(),
-      })
-      .strict(),
+    display: poolDisplay.strict(),
     pricing: z
       .object({
         faceValue: int(),
@@ -78,16 +69,7 @@ export const shopVoucherSchema = z
       .nullable()
       .describe('only when X-User-Id is sent'),
     validity: window.nullable().describe('the pool’s own validity, if any'),
-    terms: z
-      .object({
-        usageType: z.enum(['ONLINE', 'OFFLINE']),
-        termsAndConditions: z.string(),
-        validityDays: int(),
-        usageLimit: int().nullable(),
-        maxPerDay: int().nullable(),
-        maxPerOrder: int().nullable(),
-      })
-      .strict(),
+    terms: poolTerms.strict(),
   })
   .strict()
   .openapi('ShopVoucherResponse');

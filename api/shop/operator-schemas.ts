@@ -133,7 +133,7 @@ export const poolPricingSchema = z
   })
   .openapi('PoolPricing');
 
-const poolTerms = z
+export const poolTerms = z
   .object({
     usageType: z.enum(['ONLINE', 'OFFLINE']),
     termsAndConditions: z.string(),
@@ -144,7 +144,7 @@ const poolTerms = z
   })
   .openapi('PoolTerms');
 
-const poolDisplay = z
+export const poolDisplay = z
   .object({
     title: z.string(),
     shortTitle: z.string(),

@@ -45,19 +45,7 @@ export interface Buyer {
 }
 
 /** A shown campaign with the banners of one channel and its pool counts. */
-export interface CatalogCampaignRecord {
-  id: number;
-  code: string;
-  name: string;
-  description: string;
-  campaignTag: string;
-  displayPriority: number;
-  themeUrl: string;
-  startAt: string;
-  endAt: string;
-  presale: CampaignPresale | null;
-  /** Of the requested channel, by displayOrder then id. */
-  banners: CampaignBanner[];
+export interface CatalogCampaignRecord extends Omit<ShopCampaignResponse, 'voucherSummary' | 'vouchers'> {
   /** Pools not deleted, those of them in stock, vouchers sold. */
   pools: { total: number; inStock: number; sold: number };
 }
@@ -127,6 +115,7 @@ export interface ShopCampaignResponse {
   startAt: string;
   endAt: string;
   presale: CampaignPresale | null;
+  /** Of the requested channel, by displayOrder then id. */
   banners: CampaignBanner[];
   voucherSummary: { totalCount: number; availableCount: number; soldCount: number; displayedCount: number };
   vouchers: ShopVoucherResponse[] | null;
