@@ -35,6 +35,7 @@ import { PostgresNumericIds } from './infrastructure/shared/numeric-ids.js';
 import { ProjectionRunner } from './infrastructure/shared/projection-runner.js';
 import type { Secrets } from './infrastructure/shared/secrets.js';
 import { PostgresCatalogReadModel } from './infrastructure/shop/catalog-read-model.js';
+import { PostgresChangeFeed } from './infrastructure/shared/read-model-changes.js';
 import { AesGcmVoucherCodeCipher } from './infrastructure/shop/voucher-code-cipher.js';
 import { PostgresVoucherSearchReadModel } from './infrastructure/shop/voucher-search-read-model.js';
 import { catalogProjector } from './projections/shop/catalog.js';
@@ -94,7 +95,14 @@ export async function buildContainer(options: { config: Config; databaseUrl: str
   });
   // Pool admin commands go through the purchase executor, which holds the hot pool states.
   const pools = new VoucherPoolAdmin({ store, ids, clock, pools: purchases.pools });
-  const catalog = new CatalogQueries({ readModel: new PostgresCatalogReadModel(knex), clock, dayUtcOffsetMinutes: config.SHOP_DAY_UTC_OFFSET_MINUTES });
+  // The catalog's voucher parts are kept in memory while this feed hears the catalog projector's changes.
+  const readModelChanges = new PostgresChangeFeed({ databaseUrl: options.databaseUrl, logger });
+  const catalogReadModel = new PostgresCatalogReadModel(knex, readModelChanges, {
+    projector: catalogProjector.name,
+    cachedParts: config.SHOP_CATALOG_CACHED_PARTS,
+  });
+  readModelChanges.start();
+  const catalog = new CatalogQueries({ readModel: catalogReadModel, clock, dayUtcOffsetMinutes: config.SHOP_DAY_UTC_OFFSET_MINUTES });
   const search = new VoucherSearch({ readModel: new PostgresVoucherSearchReadModel(knex), catalog, clock });
 
   const relay = new Relay({ store, bus, knex, logger });
@@ -164,6 +172,7 @@ export async function buildContainer(options: { config: Config; databaseUrl: str
       await projections.stop();
       await bus.close();
       await store.close();
+      await readModelChanges.stop();
       await knex.destroy();
     },
   };

@@ -64,6 +64,8 @@ export const configSchema = z.object({
   SHOP_RESERVATION_AUTO_EXPIRY: bool.default('false'),
   /** Offset from UTC of the day boundary for daily purchase limits (Vietnam: +420). */
   SHOP_DAY_UTC_OFFSET_MINUTES: z.coerce.number().int().min(-720).max(840).default(420),
+  /** Voucher parts (a pool's, a campaign's) the catalog keeps in memory per API process, about 2 KB each; 0 keeps none. */
+  SHOP_CATALOG_CACHED_PARTS: z.coerce.number().int().min(0).default(100_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
 });
 

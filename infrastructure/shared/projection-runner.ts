@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { BusConsumer, BusMessage, EventBus } from '../../application/shared/event-bus.js';
 import type { EventStore } from '../../application/shared/event-store.js';
 import { systemClock, type Clock } from '../../application/shared/clock.js';
-import type { PhysicalNames, ProjectedEvent, Projector, ReadModelTable } from '../../projections/shared/projector.js';
+import { announceChanges, type PhysicalNames, type ProjectedEvent, type Projector, type ReadModelTable } from '../../projections/shared/projector.js';
 import type { Logger } from './logger.js';
 import { projectionDeadLetters, projectionEventsApplied, projectionLagEvents, projectionLagSeconds, projectionPosition, setPositionInfo } from './metrics.js';
 import { defaultLeaseOwner, Lease } from './messaging/lease.js';
@@ -351,6 +351,8 @@ export class ProjectionRunner {
           await comment(trx, 'VIEW', table.name, table);
           if (from > 0) await trx.raw(`DROP TABLE IF EXISTS ${quoteIdent(physicalNames(projector, from)[table.name]!)}`);
         }
+        // Every row may have changed: caches in front of the read model start afresh.
+        await announceChanges(trx, name, new Set(['*']));
         await trx('projection_checkpoints')
           .where({ projector: name })
           .update({

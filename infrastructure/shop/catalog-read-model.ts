@@ -12,6 +12,7 @@ import type {
 import type { CampaignBanner } from '../../domain/shop/campaign.js';
 import type { Currency } from '../../domain/shop/events.js';
 import { preparedRows } from '../shared/prepared-query.js';
+import { ChangeTrackedCache, type ChangeSource } from '../shared/read-model-changes.js';
 import { pageCampaigns, rank, type CountedCampaign, type Ranking } from './catalog-ranking.js';
 
 /**
@@ -32,6 +33,14 @@ import { pageCampaigns, rank, type CountedCampaign, type Ranking } from './catal
  * them in memory. So a page usually reads a handful of index entries and no
  * count row, whatever the filters. While the counts keep changing (a bulk
  * load), a page is ranked and read in one statement instead.
+ *
+ * Vouchers themselves are put together from parts kept in memory: a pool's
+ * (its listing row, under `p<poolId>`) and its campaign's (under
+ * `c<campaignId>`), each dropped when the catalog projector announces a
+ * change of it (infrastructure/shared/read-model-changes.ts). A voucher read
+ * by id then costs no statement at all, a page only the statement that finds
+ * its pool ids; what a buyer holds is read each time. Whether a voucher is
+ * listed at `now` is decided from the parts, so they need no clock.
  *
  * Right after a bulk load the tables have no statistics yet, and a join the
  * planner orders from guesses can cost seconds; so every join here is a
@@ -166,6 +175,23 @@ interface CountsEpoch {
   rankings: Map<string, Ranking>;
 }
 
+/** A pool's part of a voucher, kept under `p<poolId>`. */
+interface PoolPart {
+  campaignId: number;
+  deleted: boolean;
+  record: Omit<CatalogVoucherRecord, 'campaign' | 'purchased'>;
+}
+
+/** A campaign's part of its vouchers, kept under `c<campaignId>`: listed while selling and now is in [from, until). */
+interface CampaignPart {
+  selling: boolean;
+  from: number;
+  until: number;
+  campaign: CatalogVoucherRecord['campaign'];
+}
+
+type Purchased = NonNullable<CatalogVoucherRecord['purchased']>;
+
 /** Rankings kept per counts epoch: a ranking walks every live campaign, the listing's main cost in the process. */
 const maxRankings = 1000;
 
@@ -181,6 +207,12 @@ const sql = (text: string, ...bindings: Knex.RawBinding[]): Sql => ({ text, bind
 function join(pieces: Sql[], separator: string): Sql {
   return { text: pieces.map((p) => p.text).join(separator), bindings: pieces.flatMap((p) => p.bindings) };
 }
+
+/**
+ * Placeholders for ids bound one by one (one statement per count, at most a page's size): PostgreSQL then settles on
+ * a generic plan and stops planning the statement at each call, which it never does for an array of unknown length.
+ */
+const scalars = (ids: readonly number[]) => ids.map(() => '?').join(', ');
 
 /**
  * Conditions on campaign `c` for its vouchers to be listed at `now`, and the
@@ -228,11 +260,44 @@ function purchases(buyer: Buyer | undefined, alias: string): { columns: string; 
 
 const iso = (d: Date) => d.toISOString();
 
-function voucherRecord(r: ListingRow): CatalogVoucherRecord {
+function poolPart(r: ListingRow & { deleted: boolean }): PoolPart {
   return {
-    poolId: r.pool_id,
-    categoryId: r.category_id,
-    miniAppIds: r.mini_app_ids,
+    campaignId: r.campaign_id,
+    deleted: r.deleted,
+    record: {
+      poolId: r.pool_id,
+      categoryId: r.category_id,
+      miniAppIds: r.mini_app_ids,
+      display: {
+        title: r.title,
+        shortTitle: r.short_title,
+        brandName: r.brand_name,
+        logoUrl: r.logo_url,
+        bannerUrl: r.banner_url,
+        thumbnailUrl: r.thumbnail_url,
+        description: r.description,
+      },
+      pricing: { faceValue: r.face_value, sellingPrice: r.selling_price, discountedPrice: r.discounted_price, currency: r.currency },
+      totalQuantity: r.total_quantity,
+      remainingQuantity: r.remaining_quantity,
+      validity: r.validity_start_at && r.validity_end_at ? { startAt: r.validity_start_at, endAt: r.validity_end_at } : null,
+      terms: {
+        usageType: r.usage_type,
+        termsAndConditions: r.terms_and_conditions,
+        validityDays: r.validity_days,
+        usageLimit: r.usage_limit,
+        maxPerDay: r.max_per_day,
+        maxPerOrder: r.max_per_order,
+      },
+    },
+  };
+}
+
+function campaignPart(r: ListingRow & { selling: boolean }): CampaignPart {
+  return {
+    selling: r.selling,
+    from: Date.parse(r.campaign_start_at),
+    until: Date.parse(r.campaign_end_at),
     campaign: {
       id: r.campaign_id,
       name: r.campaign_name,
@@ -241,29 +306,15 @@ function voucherRecord(r: ListingRow): CatalogVoucherRecord {
       startAt: r.campaign_start_at,
       endAt: r.campaign_end_at,
     },
-    display: {
-      title: r.title,
-      shortTitle: r.short_title,
-      brandName: r.brand_name,
-      logoUrl: r.logo_url,
-      bannerUrl: r.banner_url,
-      thumbnailUrl: r.thumbnail_url,
-      description: r.description,
-    },
-    pricing: { faceValue: r.face_value, sellingPrice: r.selling_price, discountedPrice: r.discounted_price, currency: r.currency },
-    totalQuantity: r.total_quantity,
-    remainingQuantity: r.remaining_quantity,
-    validity: r.validity_start_at && r.validity_end_at ? { startAt: r.validity_start_at, endAt: r.validity_end_at } : null,
-    terms: {
-      usageType: r.usage_type,
-      termsAndConditions: r.terms_and_conditions,
-      validityDays: r.validity_days,
-      usageLimit: r.usage_limit,
-      maxPerDay: r.max_per_day,
-      maxPerOrder: r.max_per_order,
-    },
-    ...(r.purchased_total === undefined ? {} : { purchased: { daily: r.purchased_daily!, total: r.purchased_total } }),
   };
+}
+
+const purchasedOf = (r: { purchased_daily?: number; purchased_total?: number }): Purchased => ({ daily: r.purchased_daily!, total: r.purchased_total! });
+
+/** A voucher row of a statement that lists it (listing and campaign columns, and purchases when a buyer was given). */
+function voucherRecord(r: ListingRow): CatalogVoucherRecord {
+  const { record } = poolPart({ ...r, deleted: false });
+  return { ...record, campaign: campaignPart({ ...r, selling: true }).campaign, ...(r.purchased_total === undefined ? {} : { purchased: purchasedOf(r) }) };
 }
 
 function campaignRecord(r: CampaignRow): CatalogCampaignRecord {
@@ -294,15 +345,23 @@ function campaignRecord(r: CampaignRow): CatalogCampaignRecord {
 
 export class PostgresCatalogReadModel implements CatalogReadModel {
   private epoch: CountsEpoch | undefined;
+  private readonly parts: ChangeTrackedCache<PoolPart | CampaignPart>;
 
-  constructor(private readonly knex: Knex) {}
+  /** `changes`: the catalog projector's announcements (of `projector`), which keep the voucher parts right. */
+  constructor(
+    private readonly knex: Knex,
+    changes: ChangeSource,
+    options: { projector: string; cachedParts: number },
+  ) {
+    this.parts = new ChangeTrackedCache(changes, options.projector, options.cachedParts);
+  }
 
   async listVouchers(filter: VoucherFilter, now: Date, slice: Slice, buyer?: Buyer): Promise<{ records: CatalogVoucherRecord[]; total: number }> {
     for (let attempt = 0; attempt < 2; attempt++) {
       const counts = await this.countsFor(filter.categoryIds, now);
       if (!counts) continue;
       const ranking = this.rankingOf(counts, filter);
-      const page = await this.pageOf(ranking, filter, slice, buyer);
+      const page = await this.pageOf(ranking, filter, slice, now, buyer);
       if (page.version === counts.epoch.version) return { records: page.records, total: ranking.total };
       this.epoch = undefined;
     }
@@ -397,11 +456,12 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
     };
   }
 
-  /** A page read from the campaigns it overlaps in `ranking`, with the counts version it was read at. */
+  /** The pool ids of a page, from the campaigns it overlaps in `ranking`, with the counts version they were read at; then its vouchers. */
   private async pageOf(
     ranking: Ranking,
     filter: VoucherFilter,
     slice: Slice,
+    now: Date,
     buyer: Buyer | undefined,
   ): Promise<{ version: string; records: CatalogVoucherRecord[] }> {
     const campaigns = pageCampaigns(ranking, slice);
@@ -409,14 +469,13 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
     const query = join(
       [
         sql(
-          `SELECT v.epoch || ':' || v.version AS version, page.*${bought.columns}
+          `SELECT v.epoch || ':' || v.version AS version, page.pool_id${bought.columns}
            FROM shop_catalog_counts_version v
            LEFT JOIN LATERAL (
-             SELECT ${voucherColumns}, r.ord AS page_order
+             SELECT l.pool_id, r.ord AS page_order
              FROM unnest(?::bigint[], ?::bigint[]) WITH ORDINALITY AS r(campaign_id, skip, ord)
-             CROSS JOIN LATERAL (SELECT * FROM shop_campaigns c WHERE c.campaign_id = r.campaign_id LIMIT 1) c
              CROSS JOIN LATERAL (
-               SELECT * FROM shop_voucher_listings l WHERE l.campaign_id = r.campaign_id AND`,
+               SELECT l.pool_id FROM shop_voucher_listings l WHERE l.campaign_id = r.campaign_id AND`,
           campaigns.map((c) => c.id),
           campaigns.map((c) => c.skip),
         ),
@@ -435,8 +494,13 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
       ],
       '\n',
     );
-    const rows = await this.rows<ListingRow & { version: string }>(query);
-    return { version: rows[0]!.version, records: rows.filter((r) => r.pool_id !== null).map(voucherRecord) };
+    type Row = { version: string; pool_id: number | null; purchased_daily?: number; purchased_total?: number };
+    const all = await this.rows<Row>(query);
+    // A page past the end is one row, with the version and no pool.
+    const rows = all.filter((r) => r.pool_id !== null) as (Row & { pool_id: number })[];
+    const purchased = buyer ? new Map(rows.map((r) => [r.pool_id, purchasedOf(r)])) : undefined;
+    const ids = rows.map((r) => r.pool_id);
+    return { version: all[0]!.version, records: this.assemble(ids, await this.partsOf(ids), now, purchased) };
   }
 
   /** The page and its total in one statement, ranking the campaigns in SQL: consistent however fast the counts change. */
@@ -507,25 +571,68 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
   }
 
   async vouchersByIds(poolIds: number[], now: Date, buyer?: Buyer): Promise<CatalogVoucherRecord[]> {
-    const bought = purchases(buyer, 'l');
-    const query = join(
-      [
-        sql(
-          `SELECT ${voucherColumns}${bought.columns}
-           FROM shop_voucher_listings l
-           CROSS JOIN LATERAL (SELECT * FROM shop_campaigns c WHERE c.campaign_id = l.campaign_id AND`,
-        ),
-        listedCampaign(now),
-        sql('LIMIT 1) c'),
-        bought.join,
-        // The ids as that many scalars (one statement per count, at most a page's size): PostgreSQL then settles on a
-        // generic plan and stops planning the statement at each call, which it never does for an array of unknown length.
-        sql(`WHERE l.pool_id IN (${poolIds.map(() => '?').join(', ')}) AND`, ...poolIds),
-        listedPool(),
-      ],
-      '\n',
+    const [parts, purchased] = await Promise.all([this.partsOf(poolIds), buyer && this.purchasedOf(buyer, poolIds)]);
+    return this.assemble(poolIds, parts, now, purchased);
+  }
+
+  /** The vouchers of `poolIds` listed at `now`, in that order, with what the buyer holds of each when `purchased` is given. */
+  private assemble(poolIds: number[], parts: Map<number, [PoolPart, CampaignPart]>, now: Date, purchased?: Map<number, Purchased>): CatalogVoucherRecord[] {
+    const at = now.getTime();
+    const records: CatalogVoucherRecord[] = [];
+    for (const id of poolIds) {
+      const [pool, campaign] = parts.get(id) ?? [];
+      if (!pool || !campaign || pool.deleted || !campaign.selling || at < campaign.from || at >= campaign.until) continue;
+      const record: CatalogVoucherRecord = { ...pool.record, campaign: campaign.campaign };
+      if (purchased) record.purchased = purchased.get(id) ?? { daily: 0, total: 0 };
+      records.push(record);
+    }
+    return records;
+  }
+
+  /** The parts of the vouchers of `poolIds` (those that exist), kept ones first, the others read and kept. */
+  private async partsOf(poolIds: number[]): Promise<Map<number, [PoolPart, CampaignPart]>> {
+    const found = new Map<number, [PoolPart, CampaignPart]>();
+    const missing: number[] = [];
+    for (const id of poolIds) {
+      const pool = this.parts.get(`p${id}`) as PoolPart | undefined;
+      const campaign = pool && (this.parts.get(`c${pool.campaignId}`) as CampaignPart | undefined);
+      if (pool && campaign) found.set(id, [pool, campaign]);
+      else missing.push(id);
+    }
+    if (missing.length === 0) return found;
+    const mark = this.parts.mark();
+    const rows = await this.rows<ListingRow & { deleted: boolean; selling: boolean }>(
+      sql(
+        `SELECT ${voucherColumns}, l.deleted, c.status = 'ACTIVE' AND c.type = 'SELL' AS selling
+         FROM shop_voucher_listings l
+         CROSS JOIN LATERAL (SELECT * FROM shop_campaigns c WHERE c.campaign_id = l.campaign_id LIMIT 1) c
+         WHERE l.pool_id IN (${scalars(missing)})`,
+        ...missing,
+      ),
     );
-    return (await this.rows<ListingRow>(query)).map(voucherRecord);
+    for (const row of rows) {
+      const parts: [PoolPart, CampaignPart] = [poolPart(row), campaignPart(row)];
+      this.parts.put(`p${row.pool_id}`, parts[0], mark);
+      this.parts.put(`c${row.campaign_id}`, parts[1], mark);
+      found.set(row.pool_id, parts);
+    }
+    return found;
+  }
+
+  /** What `buyer` holds of each of `poolIds` (pools held by none are left out). */
+  private async purchasedOf(buyer: Buyer, poolIds: number[]): Promise<Map<number, Purchased>> {
+    const rows = await this.rows<{ pool_id: number; purchased_daily: number; purchased_total: number }>(
+      sql(
+        `SELECT pool_id, coalesce(sum(quantity) FILTER (WHERE day = ?), 0)::int AS purchased_daily, sum(quantity)::int AS purchased_total
+         FROM shop_user_pool_purchases WHERE merchant_id = ? AND user_id = ? AND pool_id IN (${scalars(poolIds)})
+         GROUP BY pool_id`,
+        buyer.day,
+        buyer.merchantId,
+        buyer.userId,
+        ...poolIds,
+      ),
+    );
+    return new Map(rows.map((r) => [r.pool_id, purchasedOf(r)]));
   }
 
   async vouchersOfCampaigns(campaignIds: number[], perCampaign: number, now: Date, buyer?: Buyer): Promise<CatalogVoucherRecord[]> {

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { CampaignBanner, CampaignCreated, CampaignEvent, CampaignStatusChanged } from '../../domain/shop/campaign.js';
 import type { VoucherPoolCreated, VoucherPoolEvent } from '../../domain/shop/events.js';
 import { guardedChanges } from '../shared/guarded-changes.js';
-import { firstOfEach, physical, runs, type PhysicalNames, type ProjectedEvent, type Projector } from '../shared/projector.js';
+import { announceChanges, firstOfEach, physical, runs, type PhysicalNames, type ProjectedEvent, type Projector } from '../shared/projector.js';
 
 /**
  * The shop catalog's read models: campaigns, their banners, one listing row
@@ -294,8 +294,27 @@ export const catalogProjector: Projector = {
       else if (poolRun.has(type)) await createPools(trx, t, run);
       else await applyOne(trx, t, run[0]!);
     }
+    await announceChanges(trx, catalogProjector.name, changedKeys(events));
   },
 };
+
+/**
+ * What the events change, as the catalog's cache keys them
+ * (infrastructure/shop/catalog-read-model.ts): `p<poolId>` for a pool's
+ * listing row, `c<campaignId>` for a campaign row (its status, window, name,
+ * tag and priority go into every voucher of the campaign). Creations change
+ * nothing anyone can have read before.
+ */
+function changedKeys(events: readonly ProjectedEvent[]): Set<string> {
+  const keys = new Set<string>();
+  for (const { type, data } of events) {
+    if (type === 'CampaignCreated' || type === 'VoucherPoolCreated') continue;
+    const { poolId, campaignId } = data as { poolId?: number; campaignId?: number };
+    if (poolId !== undefined) keys.add(`p${poolId}`);
+    else if (campaignId !== undefined) keys.add(`c${campaignId}`);
+  }
+  return keys;
+}
 
 /** Runs of these events are written in a statement or two (a bulk catalog import, a rebuild). */
 const campaignRun = new Set(['CampaignCreated', 'CampaignStatusChanged']);
