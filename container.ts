@@ -95,15 +95,15 @@ export async function buildContainer(options: { config: Config; databaseUrl: str
   });
   // Pool admin commands go through the purchase executor, which holds the hot pool states.
   const pools = new VoucherPoolAdmin({ store, ids, clock, pools: purchases.pools });
-  // The catalog's voucher parts are kept in memory while this feed hears the catalog projector's changes.
+  // Reads keep what they read in memory while this feed hears the projectors announce their changes.
   const readModelChanges = new PostgresChangeFeed({ databaseUrl: options.databaseUrl, logger });
   const catalogReadModel = new PostgresCatalogReadModel(knex, readModelChanges, {
-    projector: catalogProjector.name,
+    sources: { catalog: catalogProjector.name, inventory: voucherInventoryProjector.name },
     cachedParts: config.SHOP_CATALOG_CACHED_PARTS,
   });
   readModelChanges.start();
   const catalog = new CatalogQueries({ readModel: catalogReadModel, clock, dayUtcOffsetMinutes: config.SHOP_DAY_UTC_OFFSET_MINUTES });
-  const search = new VoucherSearch({ readModel: new PostgresVoucherSearchReadModel(knex), catalog, clock });
+  const search = new VoucherSearch({ readModel: new PostgresVoucherSearchReadModel(knex, readModelChanges, voucherSearchProjector.name), catalog, clock });
 
   const relay = new Relay({ store, bus, knex, logger });
   const projections = new ProjectionRunner({ knex, store, bus, projectors, logger, clock });

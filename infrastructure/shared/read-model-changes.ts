@@ -76,14 +76,16 @@ export class PostgresChangeFeed implements ChangeSource {
       try {
         await client.connect();
         for (const channel of this.listeners.keys()) await client.query(`LISTEN "${channel}"`);
-        if (!this.running) break;
-        this.client = client;
-        this.everything();
-        await closed;
+        if (this.running) {
+          this.client = client;
+          this.everything();
+          await closed;
+        }
       } catch (error) {
         this.disconnected(client, error as Error);
+      } finally {
+        await client.end().catch(() => undefined);
       }
-      await client.end().catch(() => undefined);
       if (this.running) await pause(this.deps.retryDelayMs ?? 1_000, this.stopping.signal);
     }
   }
@@ -102,8 +104,18 @@ export class PostgresChangeFeed implements ChangeSource {
   }
 
   private deliver(channel: string, payload: string): void {
-    const keys = payload === '*' ? '*' : payload.split(',');
+    const keys = payload === '*' ? '*' : parseKeys(payload);
     for (const listener of this.listeners.get(channel) ?? []) listener(keys);
+  }
+}
+
+/** An announcement's keys (a JSON array of strings), or '*' for anything else: whatever it meant, everything may have changed. */
+function parseKeys(payload: string): string[] | '*' {
+  try {
+    const keys: unknown = JSON.parse(payload);
+    return Array.isArray(keys) && keys.every((k) => typeof k === 'string') ? keys : '*';
+  } catch {
+    return '*';
   }
 }
 

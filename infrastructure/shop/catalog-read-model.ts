@@ -13,6 +13,7 @@ import type { CampaignBanner } from '../../domain/shop/campaign.js';
 import type { Currency } from '../../domain/shop/events.js';
 import { preparedRows } from '../shared/prepared-query.js';
 import { ChangeTrackedCache, type ChangeSource } from '../shared/read-model-changes.js';
+import { buyerKey } from '../../projections/shop/voucher-inventory.js';
 import { pageCampaigns, rank, type CountedCampaign, type Ranking } from './catalog-ranking.js';
 
 /**
@@ -173,6 +174,8 @@ interface CountsEpoch {
   byCategory: Map<number, CountedCampaign[]>;
   /** Rankings worked out from these counts, by filter (at most maxRankings). */
   rankings: Map<string, Ranking>;
+  /** The pool ids of pages read at this version, by filter and slice (at most maxRankings), to be used while no change of the version was announced. */
+  pages: Map<string, number[]>;
 }
 
 /** A pool's part of a voucher, kept under `p<poolId>`. */
@@ -191,6 +194,20 @@ interface CampaignPart {
 }
 
 type Purchased = NonNullable<CatalogVoucherRecord['purchased']>;
+
+/** What a buyer holds, kept under buyerKey: per pool, the quantity per purchase day. */
+type Holdings = Map<number, { day: string; quantity: number }[]>;
+
+/** Buyers whose holdings are kept. */
+const cachedBuyers = 10_000;
+
+/** The projectors whose announcements keep the cached parts right. */
+export interface CatalogSources {
+  /** Announces `p<poolId>`, `c<campaignId>` and `counts` (projections/shop/catalog.ts). */
+  catalog: string;
+  /** Announces the buyers whose purchases changed (projections/shop/voucher-inventory.ts). */
+  inventory: string;
+}
 
 /** Rankings kept per counts epoch: a ranking walks every live campaign, the listing's main cost in the process. */
 const maxRankings = 1000;
@@ -213,6 +230,10 @@ function join(pieces: Sql[], separator: string): Sql {
  * a generic plan and stops planning the statement at each call, which it never does for an array of unknown length.
  */
 const scalars = (ids: readonly number[]) => ids.map(() => '?').join(', ');
+
+/** A voucher filter as a key of the rankings and pages kept. */
+const filterKey = (filter: VoucherFilter) =>
+  JSON.stringify([filter.categoryIds ?? null, filter.tags ?? null, filter.campaignIds ?? null, filter.excludeCampaignIds ?? null]);
 
 /**
  * Conditions on campaign `c` for its vouchers to be listed at `now`, and the
@@ -309,12 +330,12 @@ function campaignPart(r: ListingRow & { selling: boolean }): CampaignPart {
   };
 }
 
-const purchasedOf = (r: { purchased_daily?: number; purchased_total?: number }): Purchased => ({ daily: r.purchased_daily!, total: r.purchased_total! });
+const purchasedIn = (r: { purchased_daily?: number; purchased_total?: number }): Purchased => ({ daily: r.purchased_daily!, total: r.purchased_total! });
 
 /** A voucher row of a statement that lists it (listing and campaign columns, and purchases when a buyer was given). */
 function voucherRecord(r: ListingRow): CatalogVoucherRecord {
   const { record } = poolPart({ ...r, deleted: false });
-  return { ...record, campaign: campaignPart({ ...r, selling: true }).campaign, ...(r.purchased_total === undefined ? {} : { purchased: purchasedOf(r) }) };
+  return { ...record, campaign: campaignPart({ ...r, selling: true }).campaign, ...(r.purchased_total === undefined ? {} : { purchased: purchasedIn(r) }) };
 }
 
 function campaignRecord(r: CampaignRow): CatalogCampaignRecord {
@@ -346,22 +367,28 @@ function campaignRecord(r: CampaignRow): CatalogCampaignRecord {
 export class PostgresCatalogReadModel implements CatalogReadModel {
   private epoch: CountsEpoch | undefined;
   private readonly parts: ChangeTrackedCache<PoolPart | CampaignPart>;
+  /** The counts version last read, under `counts`: while it is the epoch's, the epoch's pages hold. */
+  private readonly countsVersion: ChangeTrackedCache<string>;
+  private readonly holdings: ChangeTrackedCache<Holdings>;
 
-  /** `changes`: the catalog projector's announcements (of `projector`), which keep the voucher parts right. */
+  /** `changes`: the projectors' announcements, which keep what is cached right; `cachedParts` pool and campaign parts are kept at most. */
   constructor(
     private readonly knex: Knex,
     changes: ChangeSource,
-    options: { projector: string; cachedParts: number },
+    options: { sources: CatalogSources; cachedParts: number },
   ) {
-    this.parts = new ChangeTrackedCache(changes, options.projector, options.cachedParts);
+    this.parts = new ChangeTrackedCache(changes, options.sources.catalog, options.cachedParts);
+    this.countsVersion = new ChangeTrackedCache(changes, options.sources.catalog, maxRankings);
+    this.holdings = new ChangeTrackedCache(changes, options.sources.inventory, cachedBuyers);
   }
 
   async listVouchers(filter: VoucherFilter, now: Date, slice: Slice, buyer?: Buyer): Promise<{ records: CatalogVoucherRecord[]; total: number }> {
     for (let attempt = 0; attempt < 2; attempt++) {
       const counts = await this.countsFor(filter.categoryIds, now);
       if (!counts) continue;
-      const ranking = this.rankingOf(counts, filter);
-      const page = await this.pageOf(ranking, filter, slice, now, buyer);
+      const key = filterKey(filter);
+      const ranking = this.rankingOf(counts, key, filter);
+      const page = await this.pageOf(ranking, counts.epoch, `${key}|${slice.offset}|${slice.limit}`, filter, slice, now, buyer);
       if (page.version === counts.epoch.version) return { records: page.records, total: ranking.total };
       this.epoch = undefined;
     }
@@ -384,7 +411,7 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
         this.epoch = undefined;
         return undefined;
       }
-      epoch ??= { version: loaded.version, from: loaded.from, until: loaded.until, byCategory: new Map(), rankings: new Map() };
+      epoch ??= { version: loaded.version, from: loaded.from, until: loaded.until, byCategory: new Map(), rankings: new Map(), pages: new Map() };
       if (missing) for (const id of missing) epoch.byCategory.set(id, loaded.byCategory.get(id) ?? []);
       else epoch.all = loaded.all;
       this.epoch = epoch;
@@ -394,8 +421,7 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
   }
 
   /** The ranking for `filter`, kept with the counts it comes from. */
-  private rankingOf(counts: { epoch: CountsEpoch; lists: CountedCampaign[][] }, filter: VoucherFilter): Ranking {
-    const key = JSON.stringify([filter.categoryIds ?? null, filter.tags ?? null, filter.campaignIds ?? null, filter.excludeCampaignIds ?? null]);
+  private rankingOf(counts: { epoch: CountsEpoch; lists: CountedCampaign[][] }, key: string, filter: VoucherFilter): Ranking {
     const { rankings } = counts.epoch;
     let ranking = rankings.get(key);
     if (!ranking) {
@@ -456,20 +482,38 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
     };
   }
 
-  /** The pool ids of a page, from the campaigns it overlaps in `ranking`, with the counts version they were read at; then its vouchers. */
+  /**
+   * The pool ids of a page, from the campaigns it overlaps in `ranking`, with the counts version they were read at
+   * (kept in `epoch` under `pageKey` while no change of the version is announced); then its vouchers.
+   */
   private async pageOf(
     ranking: Ranking,
+    epoch: CountsEpoch,
+    pageKey: string,
     filter: VoucherFilter,
     slice: Slice,
     now: Date,
     buyer: Buyer | undefined,
   ): Promise<{ version: string; records: CatalogVoucherRecord[] }> {
+    const kept = this.countsVersion.get('counts') === epoch.version ? epoch.pages.get(pageKey) : undefined;
+    const { version, ids } = kept ? { version: epoch.version, ids: kept } : await this.pageIds(ranking, epoch, pageKey, filter, slice);
+    const [parts, purchased] = await Promise.all([this.partsOf(ids), buyer && this.purchasedOf(buyer, ids)]);
+    return { version, records: this.assemble(ids, parts, now, purchased) };
+  }
+
+  private async pageIds(
+    ranking: Ranking,
+    epoch: CountsEpoch,
+    pageKey: string,
+    filter: VoucherFilter,
+    slice: Slice,
+  ): Promise<{ version: string; ids: number[] }> {
     const campaigns = pageCampaigns(ranking, slice);
-    const bought = purchases(buyer, 'page');
+    const mark = this.countsVersion.mark();
     const query = join(
       [
         sql(
-          `SELECT v.epoch || ':' || v.version AS version, page.pool_id${bought.columns}
+          `SELECT v.epoch || ':' || v.version AS version, page.pool_id
            FROM shop_catalog_counts_version v
            LEFT JOIN LATERAL (
              SELECT l.pool_id, r.ord AS page_order
@@ -485,22 +529,24 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
              ) l
              ORDER BY r.ord, l.pool_id
              LIMIT ?
-           ) page ON true`,
+           ) page ON true
+           ORDER BY page.page_order, page.pool_id`,
           slice.limit,
           slice.limit,
         ),
-        bought.join,
-        sql('ORDER BY page.page_order, page.pool_id'),
       ],
       '\n',
     );
-    type Row = { version: string; pool_id: number | null; purchased_daily?: number; purchased_total?: number };
-    const all = await this.rows<Row>(query);
+    const rows = await this.rows<{ version: string; pool_id: number | null }>(query);
     // A page past the end is one row, with the version and no pool.
-    const rows = all.filter((r) => r.pool_id !== null) as (Row & { pool_id: number })[];
-    const purchased = buyer ? new Map(rows.map((r) => [r.pool_id, purchasedOf(r)])) : undefined;
-    const ids = rows.map((r) => r.pool_id);
-    return { version: all[0]!.version, records: this.assemble(ids, await this.partsOf(ids), now, purchased) };
+    const version = rows[0]!.version;
+    const ids = rows.flatMap((r) => (r.pool_id === null ? [] : [r.pool_id]));
+    this.countsVersion.put('counts', version, mark);
+    if (version === epoch.version) {
+      if (epoch.pages.size >= maxRankings) epoch.pages.delete(epoch.pages.keys().next().value!);
+      epoch.pages.set(pageKey, ids);
+    }
+    return { version, ids };
   }
 
   /** The page and its total in one statement, ranking the campaigns in SQL: consistent however fast the counts change. */
@@ -621,18 +667,32 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
 
   /** What `buyer` holds of each of `poolIds` (pools held by none are left out). */
   private async purchasedOf(buyer: Buyer, poolIds: number[]): Promise<Map<number, Purchased>> {
-    const rows = await this.rows<{ pool_id: number; purchased_daily: number; purchased_total: number }>(
+    const holdings = await this.holdingsOf(buyer);
+    const purchased = new Map<number, Purchased>();
+    for (const id of poolIds) {
+      const days = holdings.get(id);
+      if (days)
+        purchased.set(id, { daily: days.reduce((n, d) => (d.day === buyer.day ? n + d.quantity : n), 0), total: days.reduce((n, d) => n + d.quantity, 0) });
+    }
+    return purchased;
+  }
+
+  private async holdingsOf(buyer: Buyer): Promise<Holdings> {
+    const key = buyerKey(buyer.merchantId, buyer.userId);
+    const kept = this.holdings.get(key);
+    if (kept) return kept;
+    const mark = this.holdings.mark();
+    const rows = await this.rows<{ pool_id: number; day: string; quantity: number }>(
       sql(
-        `SELECT pool_id, coalesce(sum(quantity) FILTER (WHERE day = ?), 0)::int AS purchased_daily, sum(quantity)::int AS purchased_total
-         FROM shop_user_pool_purchases WHERE merchant_id = ? AND user_id = ? AND pool_id IN (${scalars(poolIds)})
-         GROUP BY pool_id`,
-        buyer.day,
+        `SELECT pool_id, to_char(day, 'YYYY-MM-DD') AS day, quantity FROM shop_user_pool_purchases WHERE merchant_id = ? AND user_id = ? AND quantity <> 0`,
         buyer.merchantId,
         buyer.userId,
-        ...poolIds,
       ),
     );
-    return new Map(rows.map((r) => [r.pool_id, purchasedOf(r)]));
+    const holdings: Holdings = new Map();
+    for (const r of rows) holdings.set(r.pool_id, [...(holdings.get(r.pool_id) ?? []), { day: r.day, quantity: r.quantity }]);
+    this.holdings.put(key, holdings, mark);
+    return holdings;
   }
 
   async vouchersOfCampaigns(campaignIds: number[], perCampaign: number, now: Date, buyer?: Buyer): Promise<CatalogVoucherRecord[]> {

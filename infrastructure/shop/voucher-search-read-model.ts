@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { RankedTerm, VoucherSearchCriteria, VoucherSearchReadModel } from '../../application/shop/voucher-search.js';
 import { deletionKeys } from '../../domain/shop/vietnamese-text.js';
 import { preparedRows } from '../shared/prepared-query.js';
+import { ChangeTrackedCache, type ChangeSource } from '../shared/read-model-changes.js';
 
 /** Tables of projections/shop/voucher-search.ts. */
 const pools = 'shop_voucher_search';
@@ -32,7 +33,17 @@ const wholeWord = (word: string) => ` ${word} `;
  * found in it is its best field there.
  */
 export class PostgresVoucherSearchReadModel implements VoucherSearchReadModel {
-  constructor(private readonly knex: Knex) {}
+  /** The version last read, under `version`, kept until the projector announces it moved. */
+  private readonly versions: ChangeTrackedCache<string>;
+
+  /** `changes`: the announcements of `projector` (projections/shop/voucher-search.ts). */
+  constructor(
+    private readonly knex: Knex,
+    changes: ChangeSource,
+    projector: string,
+  ) {
+    this.versions = new ChangeTrackedCache(changes, projector, 1000);
+  }
 
   /**
    * Planned afresh each time (not prepared): the trigram index's worth depends on the patterns, which a
@@ -99,8 +110,13 @@ export class PostgresVoucherSearchReadModel implements VoucherSearchReadModel {
   }
 
   async version(): Promise<string> {
+    const kept = this.versions.get('version');
+    if (kept !== undefined) return kept;
+    const mark = this.versions.mark();
     const [row] = await preparedRows<{ last_change_position: string | null }>(this.knex, `SELECT last_change_position FROM ${changes}`, []);
-    return row?.last_change_position ?? '';
+    const version = row?.last_change_position ?? '';
+    this.versions.put('version', version, mark);
+    return version;
   }
 }
 

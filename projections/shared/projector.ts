@@ -94,13 +94,13 @@ const maxPayload = 7_000;
 
 /**
  * Announces, on the projector's channel, the keys of the rows `trx` changed
- * (what a key names is the projector's own business), or '*' when they are
- * too many to list. PostgreSQL delivers it when the transaction commits, and
+ * (what a key names is the projector's own business) as a JSON array, or '*'
+ * (everything) when they are too many to list. PostgreSQL delivers it when the transaction commits, and
  * not at all if it rolls back: caches in front of the read model drop those
  * entries when the new rows are there to be read.
  */
 export async function announceChanges(trx: Knex.Transaction, projector: string, keys: ReadonlySet<string>): Promise<void> {
   if (keys.size === 0) return;
-  const listed = [...keys].join(',');
+  const listed = keys.has('*') ? '*' : JSON.stringify([...keys]);
   await trx.raw('SELECT pg_notify(?, ?)', [changeChannel(projector), listed.length > maxPayload ? '*' : listed]);
 }

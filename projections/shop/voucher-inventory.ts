@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { VoucherPoolCreated, VoucherPoolEvent } from '../../domain/shop/events.js';
-import { firstOfEach, physical, runs, type PhysicalNames, type ProjectedEvent, type Projector } from '../shared/projector.js';
+import { announceChanges, firstOfEach, physical, runs, type PhysicalNames, type ProjectedEvent, type Projector } from '../shared/projector.js';
 
 const inventory = 'shop_voucher_inventory';
 const purchases = 'shop_user_pool_purchases';
@@ -77,8 +77,26 @@ export const voucherInventoryProjector: Projector = {
       if (poolRun.has(run[0]!.type)) await createPools(trx, names, run);
       else await applyOne(trx, names, run[0]!);
     }
+    await announceChanges(trx, voucherInventoryProjector.name, buyersOf(events));
   },
 };
+
+/**
+ * The buyers whose purchases the events change, keyed as the catalog's cache
+ * of purchases keys them (infrastructure/shop/catalog-read-model.ts): the JSON
+ * of [merchantId, userId].
+ */
+export const buyerKey = (merchantId: string, userId: string) => JSON.stringify([merchantId, userId]);
+
+function buyersOf(events: readonly ProjectedEvent[]): Set<string> {
+  const keys = new Set<string>();
+  for (const { type, data } of events) {
+    if (type !== 'VoucherStockReserved' && type !== 'VoucherStockReleased') continue;
+    const { merchantId, userId } = data as { merchantId: string; userId: string };
+    keys.add(buyerKey(merchantId, userId));
+  }
+  return keys;
+}
 
 /** Runs of these events are written in one statement (a bulk catalog import, a rebuild). */
 const poolRun = new Set(['VoucherPoolCreated']);

@@ -3,7 +3,7 @@ import type { CampaignCreated, CampaignEvent, CampaignStatusChanged } from '../.
 import type { PoolDisplay, VoucherPoolCreated, VoucherPoolEvent } from '../../domain/shop/events.js';
 import { deletionKeys, fold, lowercaseWords, typoVocabulary } from '../../domain/shop/vietnamese-text.js';
 import { guardedChanges } from '../shared/guarded-changes.js';
-import { firstOfEach, physical, runs, type PhysicalNames, type ProjectedEvent, type Projector } from '../shared/projector.js';
+import { announceChanges, firstOfEach, physical, runs, type PhysicalNames, type ProjectedEvent, type Projector } from '../shared/projector.js';
 
 const pools = 'shop_voucher_search';
 const campaigns = 'shop_voucher_search_campaigns';
@@ -205,14 +205,21 @@ export const voucherSearchProjector: Projector = {
   },
 
   async apply(trx: Knex.Transaction, events: readonly ProjectedEvent[], names: PhysicalNames) {
+    const before = await lastChangeOf(trx, names);
     for (const run of runs(events, [poolRun, campaignRun])) {
       const type = run[0]!.type;
       if (poolRun.has(type)) await createPools(trx, names, run);
       else if (campaignRun.has(type)) await applyCampaignRun(trx, names, run);
       else await applyOne(trx, names, run[0]!);
     }
+    // What the search finds changed: readers keeping the version (infrastructure/shop/voucher-search-read-model.ts) read it again.
+    if ((await lastChangeOf(trx, names)) !== before) await announceChanges(trx, voucherSearchProjector.name, new Set(['version']));
   },
 };
+
+const lastChangeOf = async (trx: Knex.Transaction, names: PhysicalNames): Promise<string | null> =>
+  ((await trx.raw('SELECT last_change_position FROM ??', [physical(names, changes)])) as { rows: { last_change_position: string | null }[] }).rows[0]!
+    .last_change_position;
 
 /** Runs of these events are written in a statement or two (a bulk catalog import, a rebuild). */
 const poolRun = new Set(['VoucherPoolCreated']);

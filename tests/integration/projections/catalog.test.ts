@@ -7,6 +7,7 @@ import type { VoucherPoolCreated, VoucherPoolEvent } from '../../../domain/shop/
 import { formatPosition } from '../../../infrastructure/shared/eventstore/positions.js';
 import { migrate } from '../../../infrastructure/shared/migrations/index.js';
 import { PostgresCatalogReadModel } from '../../../infrastructure/shop/catalog-read-model.js';
+import { voucherInventoryProjector } from '../../../projections/shop/voucher-inventory.js';
 import { PostgresChangeFeed } from '../../../infrastructure/shared/read-model-changes.js';
 import { catalogProjector } from '../../../projections/shop/catalog.js';
 import type { PhysicalNames, ProjectedEvent } from '../../../projections/shared/projector.js';
@@ -213,7 +214,10 @@ describe('Catalog projector on PostgreSQL', () => {
 
   /** Reads every voucher from the tables: its change feed is never started (tables are replaced here, which no projector announces). */
   function uncachedReadModel(): PostgresCatalogReadModel {
-    return new PostgresCatalogReadModel(db.knex, new PostgresChangeFeed({ databaseUrl: db.url }), { projector: catalogProjector.name, cachedParts: 1000 });
+    return new PostgresCatalogReadModel(db.knex, new PostgresChangeFeed({ databaseUrl: db.url }), {
+      sources: { catalog: catalogProjector.name, inventory: voucherInventoryProjector.name },
+      cachedParts: 1000,
+    });
   }
 
   async function apply(events: ProjectedEvent[]): Promise<void> {

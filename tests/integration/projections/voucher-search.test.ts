@@ -122,17 +122,22 @@ describe('Voucher search projection and query on PostgreSQL', () => {
   let db: TestDatabase;
   let search: VoucherSearch;
   let base: ProjectedEvent[];
+  /** Never started, so nothing read is kept: the suite replaces tables under the read models, which no projector announces. */
+  let idleFeed: PostgresChangeFeed;
 
   before(async () => {
     db = await createTestDatabase();
     await migrate(db.knex);
+    idleFeed = new PostgresChangeFeed({ databaseUrl: db.url });
     const catalog = new CatalogQueries({
-      // Not started: the suite replaces tables under the read model, which no projector announces.
-      readModel: new PostgresCatalogReadModel(db.knex, new PostgresChangeFeed({ databaseUrl: db.url }), { projector: 'shop-catalog', cachedParts: 1000 }),
+      readModel: new PostgresCatalogReadModel(db.knex, idleFeed, {
+        sources: { catalog: 'shop-catalog', inventory: 'shop-voucher-inventory' },
+        cachedParts: 1000,
+      }),
       clock: fixedClock(now),
       dayUtcOffsetMinutes: 420,
     });
-    search = new VoucherSearch({ readModel: new PostgresVoucherSearchReadModel(db.knex), catalog, clock: fixedClock(now) });
+    search = new VoucherSearch({ readModel: new PostgresVoucherSearchReadModel(db.knex, idleFeed, 'shop-voucher-search'), catalog, clock: fixedClock(now) });
     base = projected(history);
   });
   after(() => db?.drop());
@@ -298,7 +303,7 @@ describe('Voucher search projection and query on PostgreSQL', () => {
     });
 
     it('knows the next moment a listable campaign starts or ends', async () => {
-      const readModel = new PostgresVoucherSearchReadModel(db.knex);
+      const readModel = new PostgresVoucherSearchReadModel(db.knex, idleFeed, 'shop-voucher-search');
       await apply(projected([campaign(8, 'Sắp tới', { startAt: '2026-07-01T00:00:00.000Z', endAt: '2026-08-01T00:00:00.000Z' }), ...activated(8)]));
       expect(await readModel.nextWindowChange(now)).to.deep.equal(new Date('2026-07-01T00:00:00.000Z'));
       expect(await readModel.nextWindowChange(new Date('2026-07-15T00:00:00.000Z'))).to.deep.equal(new Date('2026-08-01T00:00:00.000Z'));

@@ -1,0 +1,495 @@
+import { expect } from 'chai';
+import type { Knex } from 'knex';
+import pg from 'pg';
+import sinon from 'sinon';
+import type { CampaignEvent } from '../../../domain/shop/campaign.js';
+import type { VoucherPoolCreated, VoucherPoolEvent } from '../../../domain/shop/events.js';
+import { formatPosition } from '../../../infrastructure/shared/eventstore/positions.js';
+import { PostgresChangeFeed } from '../../../infrastructure/shared/read-model-changes.js';
+import { PostgresCatalogReadModel } from '../../../infrastructure/shop/catalog-read-model.js';
+import { announceChanges, changeChannel, type PhysicalNames, type ProjectedEvent } from '../../../projections/shared/projector.js';
+import { catalogProjector } from '../../../projections/shop/catalog.js';
+import { voucherInventoryProjector } from '../../../projections/shop/voucher-inventory.js';
+import { eventually } from '../../support/eventually.js';
+import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
+import { activation, campaignCreated, statusChanged } from '../../support/shop-events.js';
+
+type CatalogEvent = CampaignEvent | VoucherPoolEvent;
+
+/** The catalog projector's tables under their logical names, as the read model queries them (as in projections/catalog.test.ts). */
+const names: PhysicalNames = Object.fromEntries(catalogProjector.tables.map((t) => [t.name, t.name]));
+
+const now = new Date('2026-06-01T00:00:00Z');
+
+const pool = (poolId: number, campaignId: number, totalQuantity = 10): VoucherPoolCreated => ({
+  type: 'VoucherPoolCreated',
+  data: {
+    poolId,
+    campaignId,
+    categoryId: 7,
+    miniAppIds: ['app-1'],
+    display: {
+      title: `Voucher ${poolId}`,
+      shortTitle: `V${poolId}`,
+      brandName: 'Brand',
+      logoUrl: 'https://cdn.example.vn/l.png',
+      bannerUrl: 'https://cdn.example.vn/b.png',
+      thumbnailUrl: 'https://cdn.example.vn/t.png',
+      description: 'A voucher',
+    },
+    pricing: { faceValue: 100_000, sellingPrice: 90_000, discountedPrice: null, currency: 'VND' },
+    totalQuantity,
+    terms: { usageType: 'ONLINE', termsAndConditions: 'T&C', validityDays: 30, usageLimit: null, maxPerDay: null, maxPerOrder: null },
+    validity: null,
+    createdAt: '2026-02-02T00:00:00.000Z',
+  },
+});
+
+const repriced = (poolId: number, sellingPrice: number): CatalogEvent => ({
+  type: 'VoucherPoolRepriced',
+  data: { poolId, pricing: { faceValue: 100_000, sellingPrice, discountedPrice: null, currency: 'VND' }, repricedAt: '2026-03-01T00:00:00.000Z' },
+});
+
+const reserved = (poolId: number, quantity: number): CatalogEvent => ({
+  type: 'VoucherStockReserved',
+  data: {
+    poolId,
+    reservationKey: 'r1',
+    merchantId: 'M1',
+    userId: 'u1',
+    quantity,
+    unitPrice: 90_000,
+    day: '2026-03-01',
+    reservedAt: '2026-03-01T00:00:00.000Z',
+  },
+});
+
+const renamed = (campaignId: number, name: string): CatalogEvent => {
+  const created = campaignCreated(campaignId).data;
+  return {
+    type: 'CampaignDetailsUpdated',
+    data: {
+      campaignId,
+      name,
+      description: created.description,
+      campaignTag: created.campaignTag,
+      displayPriority: created.displayPriority,
+      themeUrl: created.themeUrl,
+      startAt: created.startAt,
+      endAt: created.endAt,
+      presale: null,
+      updatedAt: '2026-03-02T00:00:00.000Z',
+    },
+  };
+};
+
+/** Two live campaigns: pools 101 and 102 in campaign 1, pool 103 in campaign 2. */
+const catalog: CatalogEvent[] = [
+  campaignCreated(1),
+  ...activation(1, '2026-01-01T00:00:00.000Z'),
+  campaignCreated(2),
+  ...activation(2, '2026-01-01T00:00:00.000Z'),
+  pool(101, 1),
+  pool(102, 1),
+  pool(103, 2),
+];
+
+/** Positions only grow over the run, so every event applies whatever tables it meets. */
+let lastPosition = 0n;
+
+function projected(e: CatalogEvent): ProjectedEvent {
+  lastPosition++;
+  const data = e.data as { poolId?: number; campaignId?: number };
+  return {
+    id: `00000000-0000-4000-8000-${String(lastPosition).padStart(12, '0')}`,
+    streamName: data.poolId !== undefined ? `voucherPool-${data.poolId}` : `campaign-${data.campaignId}`,
+    type: e.type,
+    schemaVersion: 1,
+    data: e.data,
+    metadata: { occurredAt: '2026-03-04T00:00:00.000Z' },
+    revision: 0,
+    position: formatPosition(lastPosition, 0n),
+    recordedAt: '2026-03-04T00:00:00.000Z',
+  };
+}
+
+/** What a listener heard, with whether the feed said it was connected at that moment. */
+type Heard = { keys: readonly string[] | '*'; connected: boolean };
+
+describe('Read model change announcements on PostgreSQL', () => {
+  let db: TestDatabase;
+  let feeds: PostgresChangeFeed[] = [];
+
+  before(async () => {
+    db = await createTestDatabase();
+  });
+  afterEach(async () => {
+    await Promise.all(feeds.map((f) => f.stop()));
+    feeds = [];
+    // A connection that outlived its feed's stop() would be taken for the next test's feed.
+    await db.knex.raw(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE 'LISTEN %'`,
+    );
+  });
+  after(() => db?.drop());
+
+  function feed(retryDelayMs = 50): PostgresChangeFeed {
+    const made = new PostgresChangeFeed({ databaseUrl: db.url, retryDelayMs });
+    feeds.push(made);
+    return made;
+  }
+
+  function listen(source: PostgresChangeFeed, projector = catalogProjector.name): Heard[] {
+    const heard: Heard[] = [];
+    source.subscribe(projector, (keys) => heard.push({ keys, connected: source.connected }));
+    return heard;
+  }
+
+  async function connected(source: PostgresChangeFeed): Promise<void> {
+    await eventually(() => expect(source.connected).to.equal(true), 5_000);
+  }
+
+  async function announce(projector: string, keys: string[], outcome: 'commit' | 'rollback' = 'commit'): Promise<void> {
+    const trx = await db.knex.transaction();
+    await announceChanges(trx, projector, new Set(keys));
+    if (outcome === 'commit') await trx.commit();
+    else await trx.rollback();
+  }
+
+  /** The backends of this database whose last statement was a LISTEN: the feeds' connections. */
+  async function listeners(): Promise<number[]> {
+    const { rows } = await db.knex.raw<{ rows: { pid: number }[] }>(
+      `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE 'LISTEN %'`,
+    );
+    return rows.map((r) => r.pid);
+  }
+
+  async function killListeners(): Promise<number[]> {
+    const pids = await listeners();
+    expect(pids).to.have.length(1);
+    await db.knex.raw('SELECT pg_terminate_backend(pid) FROM unnest(?::int[]) AS pid', [pids]);
+    return pids;
+  }
+
+  describe('PostgresChangeFeed', () => {
+    it("given a feed, when started, then it is connected and its listeners hear '*'", async () => {
+      const source = feed();
+      const heard = listen(source);
+      expect(source.connected).to.equal(false);
+      source.start();
+      await connected(source);
+      expect(heard).to.deep.equal([{ keys: '*', connected: true }]);
+      expect(await listeners()).to.have.length(1);
+    });
+
+    it('given a started feed, when a transaction announcing keys commits, then they are heard; when one rolls back, then nothing is', async () => {
+      const source = feed();
+      const heard = listen(source);
+      const other = listen(source, 'some-other-projector');
+      source.start();
+      await connected(source);
+      heard.length = 0;
+      other.length = 0;
+
+      await announce(catalogProjector.name, ['p9'], 'rollback');
+      await announce(catalogProjector.name, ['p1', 'c2']);
+      // Notifications come in commit order: had the rolled back one been sent, it would be heard first.
+      await eventually(() => expect(heard).to.deep.equal([{ keys: ['p1', 'c2'], connected: true }]), 5_000);
+      expect(other).to.deep.equal([]);
+
+      await announce('some-other-projector', ['x1']);
+      await eventually(() => expect(other).to.deep.equal([{ keys: ['x1'], connected: true }]), 5_000);
+      expect(heard).to.have.length(1);
+    });
+
+    it("given a started feed, when keys are announced in more than 7000 characters, or '*' among them, then '*' is heard", async () => {
+      const source = feed();
+      const heard = listen(source);
+      source.start();
+      await connected(source);
+      heard.length = 0;
+
+      // Announced as a JSON array: ["<6996 characters>"] is 7000 characters, listed; ["<3497>","<3497>"] is 7001, too many.
+      const longest = 'k'.repeat(6_996);
+      await announce(catalogProjector.name, [longest]);
+      await announce(catalogProjector.name, ['a'.repeat(3_497), 'b'.repeat(3_497)]);
+      await announce(catalogProjector.name, ['p1', '*']);
+      await eventually(() => expect(heard.map((h) => h.keys)).to.deep.equal([[longest], '*', '*']), 5_000);
+    });
+
+    it("given a started feed, when a payload that is no JSON array of strings is sent on the channel, then '*' is heard", async () => {
+      const source = feed();
+      const heard = listen(source);
+      source.start();
+      await connected(source);
+      heard.length = 0;
+
+      for (const payload of ['p1,c2', '{"p1":1}', '[1,2]', '["p1"]'])
+        await db.knex.raw('SELECT pg_notify(?, ?)', [changeChannel(catalogProjector.name), payload]);
+      await eventually(() => expect(heard.map((h) => h.keys)).to.deep.equal(['*', '*', '*', ['p1']]), 5_000);
+    });
+
+    it("given a started feed, when its backend is killed, then it is disconnected and listeners hear '*', then it reconnects by itself and hears announcements again", async () => {
+      const source = feed();
+      const heard = listen(source);
+      source.start();
+      await connected(source);
+      heard.length = 0;
+
+      const [killed] = await killListeners();
+      // '*' as the connection is lost (not connected then), and again once it is back.
+      await eventually(
+        () =>
+          expect(heard).to.deep.equal([
+            { keys: '*', connected: false },
+            { keys: '*', connected: true },
+          ]),
+        5_000,
+      );
+      expect(source.connected).to.equal(true);
+      const [listening] = await eventually(async () => {
+        const pids = await listeners();
+        expect(pids).to.have.length(1);
+        return pids;
+      }, 5_000);
+      expect(listening).not.to.equal(killed);
+
+      await announce(catalogProjector.name, ['p1']);
+      await eventually(() => expect(heard.slice(2)).to.deep.equal([{ keys: ['p1'], connected: true }]), 5_000);
+    });
+
+    it('given a started feed, when a projector subscribes, then the feed listens to its channel too', async () => {
+      const source = feed();
+      const first = listen(source);
+      source.start();
+      await connected(source);
+      first.length = 0;
+
+      const second = listen(source, 'some-other-projector');
+      // It reconnects to listen to the new channel: every listener hears '*' as it disconnects and again once it is back.
+      const gap = [
+        { keys: '*', connected: false },
+        { keys: '*', connected: true },
+      ];
+      await eventually(() => expect(second).to.deep.equal(gap), 5_000);
+      expect(first).to.deep.equal(gap);
+      await announce('some-other-projector', ['x1']);
+      await announce(catalogProjector.name, ['p1']);
+      await eventually(() => expect(second.slice(2).map((h) => h.keys)).to.deep.equal([['x1']]), 5_000);
+      await eventually(() => expect(first.slice(2).map((h) => h.keys)).to.deep.equal([['p1']]), 5_000);
+    });
+
+    it('given a started feed, when stopped, then stop resolves, it is disconnected, hears nothing more and leaves no connection', async () => {
+      const source = feed();
+      const heard = listen(source);
+      source.start();
+      await connected(source);
+      heard.length = 0;
+
+      await source.stop();
+      expect(source.connected).to.equal(false);
+      expect(heard).to.deep.equal([{ keys: '*', connected: false }]);
+      await eventually(async () => expect(await listeners()).to.deep.equal([]), 5_000);
+
+      // A feed still running hears the next announcement; the stopped one does not.
+      const witness = feed();
+      const witnessed = listen(witness);
+      witness.start();
+      await connected(witness);
+      await announce(catalogProjector.name, ['p1']);
+      await eventually(() => expect(witnessed.map((h) => h.keys)).to.deep.equal(['*', ['p1']]), 5_000);
+      expect(heard).to.have.length(1);
+    });
+
+    it('given a feed being started, when stopped before it has connected, then it leaves no connection', async () => {
+      const source = feed();
+      listen(source);
+      source.start();
+      await source.stop();
+      expect(source.connected).to.equal(false);
+      // stop() waited for the connection under way: had it been left open, it would be listening by now.
+      expect(await listeners()).to.deep.equal([]);
+    });
+  });
+
+  describe('PostgresCatalogReadModel with a change feed', () => {
+    let sent: sinon.SinonSpy;
+
+    beforeEach(async () => {
+      for (const t of catalogProjector.tables) await db.knex.raw('DROP TABLE IF EXISTS ?? CASCADE', [t.name]);
+      await catalogProjector.createTables(db.knex, names);
+      await apply(catalog);
+      // Every statement sent on any connection; the read model's reads are the named (prepared) ones.
+      sent = sinon.spy(pg.Client.prototype, 'query');
+    });
+    afterEach(() => sent.restore());
+
+    async function apply(events: CatalogEvent[]): Promise<void> {
+      await db.knex.transaction(async (trx: Knex.Transaction) => catalogProjector.apply(trx, events.map(projected), names));
+    }
+
+    /** How many statements the reads sent since the last call. */
+    function reads(): number {
+      const count = sent.getCalls().filter((call) => typeof call.args[0] === 'object' && call.args[0] !== null && 'name' in call.args[0]).length;
+      sent.resetHistory();
+      return count;
+    }
+
+    /** A read model in front of a feed, started and connected (subscribed before starting, so the first connection listens to it). */
+    async function cachedReadModel(source = feed()): Promise<PostgresCatalogReadModel> {
+      const readModel = new PostgresCatalogReadModel(db.knex, source, {
+        sources: { catalog: catalogProjector.name, inventory: voucherInventoryProjector.name },
+        cachedParts: 1000,
+      });
+      source.start();
+      await connected(source);
+      return readModel;
+    }
+
+    const pricesOf = async (readModel: PostgresCatalogReadModel, ids: number[]) =>
+      (await readModel.vouchersByIds(ids, now)).map((v) => [v.poolId, v.pricing.sellingPrice]);
+
+    async function warm(readModel: PostgresCatalogReadModel): Promise<void> {
+      await readModel.vouchersByIds([101, 102, 103], now);
+      reads();
+    }
+
+    it('given a connected feed, when vouchers are read by id twice, then the second read sends no statement and gives the same vouchers', async () => {
+      const readModel = await cachedReadModel();
+      reads();
+      const first = await readModel.vouchersByIds([101, 102, 103], now);
+      expect(reads()).to.equal(1);
+      expect(first.map((v) => [v.poolId, v.campaign.id, v.remainingQuantity])).to.deep.equal([
+        [101, 1, 10],
+        [102, 1, 10],
+        [103, 2, 10],
+      ]);
+      expect(await readModel.vouchersByIds([103, 101, 102], now)).to.deep.equal([first[2], first[0], first[1]]);
+      expect(reads()).to.equal(0);
+    });
+
+    it('given kept vouchers, when a pool is repriced, or stock of it reserved, then it is eventually read as changed, its neighbours still kept', async () => {
+      const readModel = await cachedReadModel();
+      await warm(readModel);
+
+      await apply([repriced(101, 80_000)]);
+      await eventually(async () => expect(await pricesOf(readModel, [101])).to.deep.equal([[101, 80_000]]), 5_000);
+      reads();
+      // Only p101 was dropped: pool 102's part and campaign 1's (read again with 101) are kept.
+      expect(await pricesOf(readModel, [102, 103])).to.deep.equal([
+        [102, 90_000],
+        [103, 90_000],
+      ]);
+      expect(reads()).to.equal(0);
+
+      await apply([reserved(101, 3)]);
+      await eventually(async () => expect((await readModel.vouchersByIds([101], now)).map((v) => v.remainingQuantity)).to.deep.equal([7]), 5_000);
+    });
+
+    it('given kept vouchers, when their campaign is renamed, or paused, then they are eventually read as changed', async () => {
+      const readModel = await cachedReadModel();
+      await warm(readModel);
+      const campaignNames = async () => (await readModel.vouchersByIds([101, 102, 103], now)).map((v) => [v.poolId, v.campaign.name]);
+
+      await apply([renamed(1, 'Renamed')]);
+      await eventually(
+        async () =>
+          expect(await campaignNames()).to.deep.equal([
+            [101, 'Renamed'],
+            [102, 'Renamed'],
+            [103, 'Campaign 2'],
+          ]),
+        5_000,
+      );
+
+      await apply([statusChanged(2, 'ACTIVE', 'PAUSED', '2026-03-03T00:00:00.000Z')]);
+      await eventually(async () => expect((await readModel.vouchersByIds([101, 102, 103], now)).map((v) => v.poolId)).to.deep.equal([101, 102]), 5_000);
+    });
+
+    it('given kept vouchers, when the feed is stopped, then reads go to the tables and a change made meanwhile is seen at once', async () => {
+      const source = feed();
+      const readModel = await cachedReadModel(source);
+      await warm(readModel);
+      expect(await pricesOf(readModel, [101])).to.deep.equal([[101, 90_000]]);
+      expect(reads()).to.equal(0);
+
+      await source.stop();
+      await apply([repriced(101, 70_000)]);
+      expect(await pricesOf(readModel, [101])).to.deep.equal([[101, 70_000]]);
+      expect(await pricesOf(readModel, [101])).to.deep.equal([[101, 70_000]]);
+      expect(reads()).to.equal(2);
+    });
+
+    it('given kept vouchers, when the listening backend is killed, then reads go to the tables while it is disconnected', async () => {
+      // Long enough not to reconnect during the test; stop() cuts the pause short.
+      const source = feed(60_000);
+      const readModel = await cachedReadModel(source);
+      await warm(readModel);
+
+      await killListeners();
+      await eventually(() => expect(source.connected).to.equal(false), 5_000);
+      await apply([repriced(102, 60_000)]);
+      expect(await pricesOf(readModel, [101, 102])).to.deep.equal([
+        [101, 90_000],
+        [102, 60_000],
+      ]);
+      expect(await pricesOf(readModel, [102])).to.deep.equal([[102, 60_000]]);
+      expect(reads()).to.equal(2);
+    });
+
+    it("given kept vouchers, when a swap is announced ('*'), then the next read goes to the tables", async () => {
+      const readModel = await cachedReadModel();
+      await warm(readModel);
+      // As a rebuild does: the rows change under the read model without their keys being announced...
+      await db.knex('shop_voucher_listings').where({ pool_id: 103 }).update({ selling_price: 50_000 });
+      expect(await pricesOf(readModel, [103])).to.deep.equal([[103, 90_000]]);
+      expect(reads()).to.equal(0);
+
+      // ... then the swap is.
+      await db.knex.transaction((trx: Knex.Transaction) => announceChanges(trx, catalogProjector.name, new Set(['*'])));
+      await eventually(async () => expect(await pricesOf(readModel, [103])).to.deep.equal([[103, 50_000]]), 5_000);
+    });
+
+    it('given a page read twice, when a pool of it is repriced, then the page eventually shows the new price', async () => {
+      const readModel = await cachedReadModel();
+      const page = async () => (await readModel.listVouchers({}, now, { offset: 0, limit: 10 })).records.map((v) => [v.poolId, v.pricing.sellingPrice]);
+      const before = [
+        [101, 90_000],
+        [102, 90_000],
+        [103, 90_000],
+      ];
+      expect(await page()).to.deep.equal(before);
+      reads();
+      // The page's pool ids are kept while the counts do not move, its vouchers put together from kept parts.
+      expect(await page()).to.deep.equal(before);
+      expect(reads()).to.equal(0);
+
+      await apply([repriced(102, 40_000)]);
+      await eventually(
+        async () =>
+          expect(await page()).to.deep.equal([
+            [101, 90_000],
+            [102, 40_000],
+            [103, 90_000],
+          ]),
+        5_000,
+      );
+    });
+
+    it('given a page read twice, when a pool is added to it, then the page eventually lists it', async () => {
+      const readModel = await cachedReadModel();
+      const page = async () => {
+        const { records, total } = await readModel.listVouchers({}, now, { offset: 0, limit: 10 });
+        return { ids: records.map((v) => v.poolId), total };
+      };
+      expect(await page()).to.deep.equal({ ids: [101, 102, 103], total: 3 });
+      reads();
+      expect(await page()).to.deep.equal({ ids: [101, 102, 103], total: 3 });
+      expect(reads()).to.equal(0);
+
+      // A creation announces no pool or campaign, only that the counts moved.
+      await apply([pool(104, 1)]);
+      await eventually(async () => expect(await page()).to.deep.equal({ ids: [101, 102, 104, 103], total: 4 }), 5_000);
+    });
+  });
+});
