@@ -2,7 +2,8 @@ import { Router, type RequestHandler } from 'express';
 import type { CatalogCaller, CatalogQueries } from '../../application/shop/catalog-queries.js';
 import type { ShopCredentials } from '../../application/shop/credentials.js';
 import { shopAuth, type ShopCallerLocals } from './auth.js';
-import { ShopHttpError, sendShopSuccess } from './envelope.js';
+import { ShopHttpError, sendShopJson, sendShopSuccess } from './envelope.js';
+import { voucherJson, voucherPageJson } from './voucher-json.js';
 import { booleanParam, channelParam, countParam, idListParam, pageParams, tagParams } from './query-params.js';
 
 /** Limits of the spec (000, "Limits"); a larger size is clamped. */
@@ -51,7 +52,7 @@ export function catalogRouter(deps: { catalog: CatalogQueries; credentials: Shop
         excludeCampaignIds: idListParam(req, 'excludeCampaignIds'),
         ...pageParams(req, catalogLimits.list),
       };
-      sendShopSuccess(res, await catalog.listVouchers(query, callerOf(res.locals)));
+      sendShopJson(res, voucherPageJson(await catalog.listVouchers(query, callerOf(res.locals))));
     }),
   );
 
@@ -63,7 +64,7 @@ export function catalogRouter(deps: { catalog: CatalogQueries; credentials: Shop
       const id = pathId(req.params.id);
       const voucher = id === undefined ? undefined : await catalog.voucher(id, { channel, ...callerOf(res.locals) });
       if (!voucher) throw new ShopHttpError(404, 'SHOP-VOU-001', `voucher ${req.params.id} does not exist or is not on sale`);
-      sendShopSuccess(res, voucher);
+      sendShopJson(res, voucherJson(voucher));
     }),
   );
 

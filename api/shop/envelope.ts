@@ -5,6 +5,11 @@ export function sendShopSuccess(res: Response, data: unknown, status = 200): voi
   res.status(status).json({ code: 'SUCCESS', message: 'Success', data });
 }
 
+/** A success envelope already written as JSON (voucher-json.ts). */
+export function sendShopJson(res: Response, body: Buffer): void {
+  res.status(200).type('application/json; charset=utf-8').send(body);
+}
+
 export function sendShopError(res: Response, status: number, code: string, message: string): void {
   res.status(status).json({ code, message, data: null });
 }

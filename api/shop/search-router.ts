@@ -2,7 +2,8 @@ import { Router, type Request } from 'express';
 import type { ShopCredentials } from '../../application/shop/credentials.js';
 import { isKeywordTooShort, searchPageSize, type VoucherSearch } from '../../application/shop/voucher-search.js';
 import { shopAuth, type ShopCallerLocals } from './auth.js';
-import { ShopHttpError, sendShopSuccess } from './envelope.js';
+import { ShopHttpError, sendShopJson } from './envelope.js';
+import { voucherPageJson } from './voucher-json.js';
 import { channelParam, pageParams, tagParams } from './query-params.js';
 
 const refuse = (message: string) => new ShopHttpError(400, 'SHOP-REQ-001', message);
@@ -55,7 +56,7 @@ export function searchRouter(deps: { search: VoucherSearch; credentials: ShopCre
           { merchantId: caller.merchantId, userId: caller.userId },
         ),
       )
-      .then((page) => sendShopSuccess(res, page))
+      .then((page) => sendShopJson(res, voucherPageJson(page)))
       // The spec's code for a short keyword; the other refusals are the shop's usual ones.
       .catch((e: unknown) => next(isKeywordTooShort(e) ? new ShopHttpError(400, 'SHOP-VOU-002', e.message) : e));
   });

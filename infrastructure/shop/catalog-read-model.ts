@@ -281,15 +281,24 @@ function purchases(buyer: Buyer | undefined, alias: string): { columns: string; 
 
 const iso = (d: Date) => d.toISOString();
 
+/**
+ * Parts are shared by every answer that shows them, so they are frozen, down
+ * to their leaves: nothing can change one in place (and the API reuses the
+ * JSON of frozen objects, api/shop/voucher-json.ts).
+ */
+const { freeze } = Object;
+/** Freezes `items` in place; typed as it was, as the record's fields are. */
+const frozenList = <T>(items: T[]): T[] => (freeze(items), items);
+
 function poolPart(r: ListingRow & { deleted: boolean }): PoolPart {
   return {
     campaignId: r.campaign_id,
     deleted: r.deleted,
-    record: {
+    record: freeze({
       poolId: r.pool_id,
       categoryId: r.category_id,
-      miniAppIds: r.mini_app_ids,
-      display: {
+      miniAppIds: frozenList(r.mini_app_ids),
+      display: freeze({
         title: r.title,
         shortTitle: r.short_title,
         brandName: r.brand_name,
@@ -297,20 +306,20 @@ function poolPart(r: ListingRow & { deleted: boolean }): PoolPart {
         bannerUrl: r.banner_url,
         thumbnailUrl: r.thumbnail_url,
         description: r.description,
-      },
-      pricing: { faceValue: r.face_value, sellingPrice: r.selling_price, discountedPrice: r.discounted_price, currency: r.currency },
+      }),
+      pricing: freeze({ faceValue: r.face_value, sellingPrice: r.selling_price, discountedPrice: r.discounted_price, currency: r.currency }),
       totalQuantity: r.total_quantity,
       remainingQuantity: r.remaining_quantity,
-      validity: r.validity_start_at && r.validity_end_at ? { startAt: r.validity_start_at, endAt: r.validity_end_at } : null,
-      terms: {
+      validity: r.validity_start_at && r.validity_end_at ? freeze({ startAt: r.validity_start_at, endAt: r.validity_end_at }) : null,
+      terms: freeze({
         usageType: r.usage_type,
         termsAndConditions: r.terms_and_conditions,
         validityDays: r.validity_days,
         usageLimit: r.usage_limit,
         maxPerDay: r.max_per_day,
         maxPerOrder: r.max_per_order,
-      },
-    },
+      }),
+    }),
   };
 }
 
@@ -319,14 +328,14 @@ function campaignPart(r: ListingRow & { selling: boolean }): CampaignPart {
     selling: r.selling,
     from: Date.parse(r.campaign_start_at),
     until: Date.parse(r.campaign_end_at),
-    campaign: {
+    campaign: freeze({
       id: r.campaign_id,
       name: r.campaign_name,
       tag: r.campaign_tag,
       displayPriority: r.campaign_display_priority,
       startAt: r.campaign_start_at,
       endAt: r.campaign_end_at,
-    },
+    }),
   };
 }
 
