@@ -9,16 +9,18 @@
  *
  * Then the API is started as npm start starts it (main.ts, ROLES=api, a
  * process of its own, on the same database), and
- * CLIENTS concurrent keep-alive clients (a worker thread) send a mix of
+ * CLIENTS concurrent keep-alive clients (a process of their own, load-process.ts) send a mix of
  * search (endpoint 3), voucher listing (endpoint 1, with and without
  * filters) and voucher detail (endpoint 2) GETs over HTTP, REQUESTS of each,
  * half of them with X-User-Id. Each client waits THINK_MS on average
  * (default 100; exponentially distributed, as independent users do) between
  * an answer and its next request, as an app does between screens: the p95
- * figures of the last line come from this run. The same requests are
- * also sent with one client alone (the time of a request itself) and with
- * the clients back to back (the server saturated: its throughput, where
- * latency is mostly queueing). Last line:
+ * figures of the last line come from this run. Before it, as many other
+ * requests of the same kinds (another seed) warm the service up, paced the
+ * same way, as traffic it has been serving would have; a part of them is then
+ * sent with one client alone (the time of a request itself). The measured
+ * requests are also sent with the clients back to back (the server saturated:
+ * its throughput, where latency is mostly queueing). Last line:
  * catalog: pools=<n> project_eps=<x> search_p95_ms=<a> list_p95_ms=<b> detail_p95_ms=<c>
  *
  * Env: POOLS (100000), CAMPAIGNS (2000), BATCH (2000), CLIENTS (50),
@@ -30,7 +32,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import net from 'node:net';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { AppendResult, StreamWrite } from '../application/shared/event-store.js';
 import { buildContainer, projectors, type Container } from '../container.js';
 import { loadConfig } from '../infrastructure/shared/config.js';
@@ -38,8 +39,9 @@ import { createLogger } from '../infrastructure/shared/logger.js';
 import { PostgresNumericIds } from '../infrastructure/shared/numeric-ids.js';
 import type { Secrets } from '../infrastructure/shared/secrets.js';
 import { categories, generateCatalog, seededRandom, type GeneratedCampaign } from './catalog-data.js';
-import { percentile, type LoadOptions, type LoadRequest, type LoadResult } from './load.js';
+import { percentile, type LoadRequest, type LoadResult } from './load.js';
 import { createBenchDatabase } from './database.js';
+import { loadInOwnProcess } from './load-process.js';
 
 const poolTotal = Number(process.env.POOLS ?? 100_000);
 const campaignTotal = Number(process.env.CAMPAIGNS ?? 2_000);
@@ -47,14 +49,6 @@ const batch = Number(process.env.BATCH ?? 2_000);
 const clients = Number(process.env.CLIENTS ?? 50);
 const perKind = Number(process.env.REQUESTS ?? 3_000);
 const thinkMs = Number(process.env.THINK_MS ?? 100);
-
-function load(port: number, requests: LoadRequest[], concurrency: number, options: LoadOptions): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./load-worker.mjs', import.meta.url), { workerData: { port, requests, concurrency, options } });
-    worker.once('message', (m: LoadResult & { statuses: [number, number][] }) => resolve({ ...m, statuses: new Map(m.statuses) }));
-    worker.once('error', reject);
-  });
-}
 
 /** Appends the writes in batches of `batch` streams; answers the count of events and the position of the last one. */
 async function append(c: Container, writes: StreamWrite[]): Promise<{ events: number; last: string }> {
@@ -113,8 +107,12 @@ const searchTerms = [
 ];
 
 /** The requests, and for each its kind and variant (the filter or search term it uses, for the per-variant breakdown). */
-function requestsFor(campaigns: GeneratedCampaign[], headers: Record<string, string>): { requests: LoadRequest[]; kinds: Kind[]; variants: string[] } {
-  const random = seededRandom(7);
+function requestsFor(
+  campaigns: GeneratedCampaign[],
+  headers: Record<string, string>,
+  seed: number,
+): { requests: LoadRequest[]; kinds: Kind[]; variants: string[] } {
+  const random = seededRandom(seed);
   const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
   const live = campaigns.filter((c) => c.live && c.poolIds.length > 0);
   const livePools = live.flatMap((c) => c.poolIds);
@@ -269,6 +267,12 @@ async function main(): Promise<void> {
   const inventoried = Number((await c.knex('shop_voucher_inventory').count<{ n: string }[]>('* as n'))[0]!.n);
   if (inventoried !== poolTotal)
     console.log(`  WARNING: shop_voucher_inventory holds ${inventoried} of ${poolTotal} pools: events were skipped on the way to the projectors`);
+  // What a database gets after a bulk load: statistics and visibility map brought up to date, and the written pages
+  // flushed, now rather than by autovacuum and the checkpointer in the middle of the HTTP phase.
+  const vacuumStarted = Date.now();
+  await c.knex.raw('VACUUM ANALYZE');
+  await c.knex.raw('CHECKPOINT');
+  console.log(`  VACUUM ANALYZE and CHECKPOINT after the load: ${((Date.now() - vacuumStarted) / 1000).toFixed(1)} s`);
 
   const server = await startService(db.url, secrets);
   console.log(`  serving: main.ts, ROLES=api, on port ${server.port}`);
@@ -279,17 +283,21 @@ async function main(): Promise<void> {
     'x-merchant-id': 'BENCH',
     accept: 'application/json',
   };
-  const { requests, kinds, variants } = requestsFor(catalog.campaigns, headers);
-  // Warm-up (connections, plans, caches), then: one client alone (a request's own time), the
-  // measured run (CLIENTS clients pausing THINK_MS between requests), and the same clients back
-  // to back (the server saturated: what it can serve at most).
-  await load(server.port, requests.slice(0, Math.min(requests.length, 600)), clients, { keepBodies: false });
-  const aloneRun = await load(server.port, requests.slice(0, Math.min(requests.length, 600)), 1, { keepBodies: false });
-  const alone = report('one client alone', aloneRun);
+  // The measured requests, and as many others of the same kinds drawn apart (another seed, so the measured ones find
+  // nothing of theirs kept) to warm the service up as serving traffic does: compiled code, connections, plans, caches.
+  // Both lists hold the kinds in the same order.
+  const { requests, kinds } = requestsFor(catalog.campaigns, headers, 7);
+  const warmUp = requestsFor(catalog.campaigns, headers, 8);
+  // Warm-up, then: one client alone (a request's own time), the measured run (CLIENTS clients pausing THINK_MS
+  // between requests), and the same clients back to back (the server saturated: what it can serve at most).
+  await loadInOwnProcess(server.port, warmUp.requests, clients, { keepBodies: false, thinkMs });
+  const aloneRun = await loadInOwnProcess(server.port, warmUp.requests.slice(0, Math.min(requests.length, 600)), 1, { keepBodies: false });
+  const alone = report('one client alone (warm-up requests)', aloneRun);
   for (const kind of ['search', 'list'] as const) {
     const byVariant = new Map<string, number[]>();
     aloneRun.latencyByIndex.forEach((ms, i) => {
-      if (kinds[i] === kind) byVariant.set(variants[i]!, [...(byVariant.get(variants[i]!) ?? []), ms]);
+      const variant = warmUp.variants[i]!;
+      if (kinds[i] === kind) byVariant.set(variant, [...(byVariant.get(variant) ?? []), ms]);
     });
     const slowest = [...byVariant].sort(([, a], [, b]) => percentile(b, 50) - percentile(a, 50));
     console.log(`    ${kind} p50 by variant, slowest first: ${slowest.map(([v, ms]) => `${v}=${percentile(ms, 50).toFixed(1)}`).join(' ')}`);
@@ -297,7 +305,7 @@ async function main(): Promise<void> {
   const timedBefore = await serverTimes(server.port);
   const paced = report(
     `${clients} clients, ${thinkMs} ms on average between requests`,
-    await load(server.port, requests, clients, { keepBodies: false, thinkMs }),
+    await loadInOwnProcess(server.port, requests, clients, { keepBodies: false, thinkMs }),
   );
   const timedAfter = await serverTimes(server.port);
   const within = (le: string) =>
@@ -307,7 +315,8 @@ async function main(): Promise<void> {
       return `${kind} ${(share * 100).toFixed(1)}%`;
     });
   console.log(`    answered by the server (its http_request_duration_seconds) within 5 ms: ${within('0.005').join(', ')}`);
-  const saturated = thinkMs > 0 ? report(`${clients} clients back to back`, await load(server.port, requests, clients, { keepBodies: false })) : paced;
+  const saturated =
+    thinkMs > 0 ? report(`${clients} clients back to back`, await loadInOwnProcess(server.port, requests, clients, { keepBodies: false })) : paced;
 
   function report(title: string, result: LoadResult): Record<Kind, number> {
     const p95: Record<Kind, number> = { search: 0, list: 0, detail: 0 };
@@ -324,7 +333,7 @@ async function main(): Promise<void> {
     }
     return p95;
   }
-  const health = await load(
+  const health = await loadInOwnProcess(
     server.port,
     Array.from({ length: 3000 }, () => ({ method: 'GET' as const, path: '/health', headers: {} })),
     clients,

@@ -4,14 +4,13 @@
  * over real HTTP; then the same load against a baseline endpoint doing a plain
  * `UPDATE … SET remaining = remaining - q WHERE remaining >= q` through the
  * same HTTP stack (auth, JSON, envelope) and database. The load runs in a
- * worker thread. Last line:
+ * process of its own (load-process.ts). Last line:
  * flash-sale: oversold=<n> accepted=<n> stock=<S> es_rps=<x> baseline_rps=<y> ratio=<x/y> p99_ms=<z>
  *
  * Env: STOCK (1000), CONCURRENCY (200), USERS (2000), REQUESTS (4 × STOCK), DATABASE_URL (else embedded).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { Worker } from 'node:worker_threads';
 import express, { Router } from 'express';
 import { createHttpApp, listen } from '../api/shared/http-app.js';
 import { shopAuth } from '../api/shop/auth.js';
@@ -22,22 +21,15 @@ import { loadConfig } from '../infrastructure/shared/config.js';
 import { createLogger } from '../infrastructure/shared/logger.js';
 import { httpRequestDuration, metricsRegistry } from '../infrastructure/shared/metrics.js';
 import type { Secrets } from '../infrastructure/shared/secrets.js';
-import { percentile, type LoadRequest, type LoadResult } from './load.js';
+import { percentile, type LoadRequest } from './load.js';
 import { createBenchDatabase } from './database.js';
+import { loadInOwnProcess } from './load-process.js';
 
 const stock = Number(process.env.STOCK ?? 1000);
 const concurrency = Number(process.env.CONCURRENCY ?? 200);
 const users = Number(process.env.USERS ?? 2000);
 const total = Number(process.env.REQUESTS ?? stock * 4);
 const price = 10_000;
-
-function load(port: number, requests: LoadRequest[]): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./load-worker.mjs', import.meta.url), { workerData: { port, requests, concurrency } });
-    worker.once('message', (m: LoadResult & { statuses: [number, number][] }) => resolve({ ...m, statuses: new Map(m.statuses) }));
-    worker.once('error', reject);
-  });
-}
 
 async function main(): Promise<void> {
   const db = await createBenchDatabase('bench');
@@ -122,9 +114,9 @@ async function main(): Promise<void> {
     }));
 
   console.log(`flash-sale: stock=${stock} concurrency=${concurrency} users=${users} requests=${total} cores=${os.cpus().length}`);
-  const es = await load(esServer.port, requests());
-  const base = await load(baselineServer.port, requests());
-  const stack = await load(baselineServer.port, requests('/api/v1/noop/vouchers/reserve'));
+  const es = await loadInOwnProcess(esServer.port, requests(), concurrency);
+  const base = await loadInOwnProcess(baselineServer.port, requests(), concurrency);
+  const stack = await loadInOwnProcess(baselineServer.port, requests('/api/v1/noop/vouchers/reserve'), concurrency);
 
   const accepted = es.bodies.filter((b) => b.status === 200);
   const unexpected = es.bodies.filter((b) => b.status !== 200 && (b.body as { code?: string }).code !== 'SHOP-PUR-012');

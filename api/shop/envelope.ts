@@ -5,9 +5,13 @@ export function sendShopSuccess(res: Response, data: unknown, status = 200): voi
   res.status(status).json({ code: 'SUCCESS', message: 'Success', data });
 }
 
-/** A success envelope already written as JSON (voucher-json.ts). */
+/**
+ * A success envelope already written as JSON (voucher-json.ts), sent as it is: none of res.send's content
+ * negotiation, which costs a hot read about a tenth of its time (node leaves the body out of an answer to HEAD).
+ */
 export function sendShopJson(res: Response, body: Buffer): void {
-  res.status(200).type('application/json; charset=utf-8').send(body);
+  res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length });
+  res.end(body);
 }
 
 export function sendShopError(res: Response, status: number, code: string, message: string): void {

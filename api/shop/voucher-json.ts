@@ -27,18 +27,19 @@ const maxNames = 10_000;
 
 const ascii = /^[\x20-\x7e]*$/;
 
-/** An answer being written: ASCII text and UTF-8 pieces, copied into one buffer at the end. */
+/** An answer being written: ASCII text, gathered into strings, between UTF-8 pieces; copied into one buffer at the end. */
 class JsonBytes {
   private readonly pieces: (string | Buffer)[] = [];
+  private pending = '';
   private length = 0;
 
   /** `text` must be ASCII JSON (the callers write only numbers, literals and punctuation this way). */
   text(text: string): void {
-    this.pieces.push(text);
-    this.length += text.length;
+    this.pending += text;
   }
 
   utf8(bytes: Buffer): void {
+    if (this.pending) this.flush();
     this.pieces.push(bytes);
     this.length += bytes.length;
   }
@@ -48,6 +49,10 @@ class JsonBytes {
     const json = JSON.stringify(value) ?? 'null';
     if (ascii.test(json)) this.text(json);
     else this.utf8(Buffer.from(json, 'utf8'));
+  }
+
+  number(n: number | null): void {
+    this.pending += n !== null && Number.isFinite(n) ? String(n) : 'null';
   }
 
   /** A value that may be frozen: then its JSON is made once. */
@@ -71,20 +76,23 @@ class JsonBytes {
     this.utf8(json);
   }
 
-  number(n: number): void {
-    this.text(Number.isFinite(n) ? String(n) : 'null');
-  }
-
   toBuffer(): Buffer {
+    this.flush();
     const out = Buffer.allocUnsafe(this.length);
     let at = 0;
     for (const piece of this.pieces) at += typeof piece === 'string' ? out.write(piece, at, 'latin1') : piece.copy(out, at);
     return out;
   }
+
+  private flush(): void {
+    this.pieces.push(this.pending);
+    this.length += this.pending.length;
+    this.pending = '';
+  }
 }
 
 function voucher(out: JsonBytes, v: ShopVoucherResponse): void {
-  const { campaign, pricing, inventory } = v;
+  const { campaign, pricing, inventory, userPurchaseUsage: usage } = v;
   out.text('{"id":');
   out.number(v.id);
   out.text(',"categoryId":');
@@ -105,12 +113,33 @@ function voucher(out: JsonBytes, v: ShopVoucherResponse): void {
   out.value(campaign.countdown);
   out.text('},"display":');
   out.shared(v.display);
-  out.text(',"pricing":');
-  out.value(pricing);
-  out.text(',"inventory":');
-  out.value(inventory);
-  out.text(',"userPurchaseUsage":');
-  out.value(v.userPurchaseUsage);
+  out.text(',"pricing":{"faceValue":');
+  out.number(pricing.faceValue);
+  out.text(',"sellingPrice":');
+  out.number(pricing.sellingPrice);
+  out.text(',"discountedPrice":');
+  out.number(pricing.discountedPrice);
+  out.text(',"currency":');
+  out.value(pricing.currency);
+  out.text(',"discountPercentage":');
+  out.number(pricing.discountPercentage);
+  out.text(`},"inventory":{"totalQuantity":`);
+  out.number(inventory.totalQuantity);
+  out.text(',"remainingQuantity":');
+  out.number(inventory.remainingQuantity);
+  out.text(inventory.isOutOfStock ? ',"isOutOfStock":true},"userPurchaseUsage":' : ',"isOutOfStock":false},"userPurchaseUsage":');
+  if (usage === null) out.text('null');
+  else {
+    out.text('{"dailyPurchasedQty":');
+    out.number(usage.dailyPurchasedQty);
+    out.text(',"totalPurchasedQty":');
+    out.number(usage.totalPurchasedQty);
+    out.text(',"dailyRemaining":');
+    out.number(usage.dailyRemaining);
+    out.text(',"totalRemaining":');
+    out.number(usage.totalRemaining);
+    out.text('}');
+  }
   out.text(',"validity":');
   out.shared(v.validity);
   out.text(',"terms":');

@@ -23,10 +23,22 @@ export interface RankedCampaign {
   before: number;
 }
 
+/**
+ * The campaigns of the list for a filter, in order. Typed arrays, not an
+ * object per campaign: a ranking is kept while the counts stay the same, and
+ * many of them (one per filter) would otherwise be so many objects for the
+ * garbage collector to go through.
+ */
 export interface Ranking {
-  campaigns: RankedCampaign[];
+  ids: Float64Array;
+  /** before[i]: the matching pools of the campaigns ahead of ids[i]; before[ids.length]: all of them. */
+  before: Float64Array;
   total: number;
 }
+
+/** The ranking's campaigns as objects. */
+export const rankedCampaigns = (ranking: Ranking): RankedCampaign[] =>
+  Array.from(ranking.ids, (id, i) => ({ id, pools: ranking.before[i + 1]! - ranking.before[i]!, before: ranking.before[i]! }));
 
 /** The voucher list's order of campaigns: displayPriority, then id. */
 const inListOrder = (a: CountedCampaign, b: CountedCampaign) => a.priority - b.priority || a.id - b.id;
@@ -43,13 +55,13 @@ export function rank(counts: readonly (readonly CountedCampaign[])[], filter: Pi
   const excluded = filter.excludeCampaignIds && new Set(filter.excludeCampaignIds);
   const matches = (c: CountedCampaign) => c.pools > 0 && (!tags || tags.has(c.tag)) && (!only || only.has(c.id)) && !excluded?.has(c.id);
   const ordered = (counts.length === 1 ? counts[0]! : merged(counts)).filter(matches);
-  let total = 0;
-  const campaigns = ordered.map((c) => {
-    const ranked = { id: c.id, pools: c.pools, before: total };
-    total += c.pools;
-    return ranked;
+  const ids = new Float64Array(ordered.length);
+  const before = new Float64Array(ordered.length + 1);
+  ordered.forEach((c, i) => {
+    ids[i] = c.id;
+    before[i + 1] = before[i]! + c.pools;
   });
-  return { campaigns, total };
+  return { ids, before, total: before[ordered.length]! };
 }
 
 /** Several lists as one in list order, each campaign's pools added up over them. */
@@ -66,8 +78,17 @@ function merged(counts: readonly (readonly CountedCampaign[])[]): CountedCampaig
 
 /** The campaigns a page overlaps, in order, and how many of each one's first matching pools the page skips. */
 export function pageCampaigns(ranking: Ranking, slice: Slice): { id: number; skip: number }[] {
+  const { ids, before } = ranking;
   const end = slice.offset + slice.limit;
-  return ranking.campaigns
-    .filter((c) => c.before < end && c.before + c.pools > slice.offset)
-    .map((c) => ({ id: c.id, skip: Math.max(0, slice.offset - c.before) }));
+  // The first campaign whose pools reach past the offset.
+  let low = 0;
+  let high = ids.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (before[middle + 1]! <= slice.offset) low = middle + 1;
+    else high = middle;
+  }
+  const page: { id: number; skip: number }[] = [];
+  for (let i = low; i < ids.length && before[i]! < end; i++) page.push({ id: ids[i]!, skip: Math.max(0, slice.offset - before[i]!) });
+  return page;
 }
