@@ -103,9 +103,10 @@ export interface VoucherSearchOptions {
  * Searches, reusing the ranked ids of a page for identical searches as long
  * as they cannot have changed: the read model version is the same and no
  * campaign window opened or closed since. A popular keyword then costs one
- * small query instead of a ranking over every match, and the answer is never
- * staler than the read model. Concurrent identical searches share one query.
- * Vouchers are read afresh each time (stock, the caller's purchases).
+ * small query (or none, the read model keeping its version in memory) instead
+ * of a ranking over every match, and the answer is never staler than the read
+ * model. Concurrent identical searches share one query. The vouchers come from
+ * the catalog at each search, with their stock and the caller's purchases.
  */
 export class VoucherSearch {
   private readonly cache: BoundedCache<string, { epoch: Epoch; ids: Promise<SearchIds> }> | undefined;

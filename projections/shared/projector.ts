@@ -89,18 +89,18 @@ export function physical(names: PhysicalNames, logical: string): string {
 /** The PostgreSQL NOTIFY channel on which a projector's changes are announced (read-model-changes.ts listens). */
 export const changeChannel = (projector: string) => `read_model_${projector.replace(/[^a-z0-9]/gi, '_').toLowerCase()}`;
 
-/** A payload at most this long (NOTIFY takes up to 8000 bytes); more keys are announced as '*', everything. */
+/** A payload of at most this many bytes (NOTIFY takes up to 8000); more keys are announced as '*', everything. */
 const maxPayload = 7_000;
 
 /**
  * Announces, on the projector's channel, the keys of the rows `trx` changed
  * (what a key names is the projector's own business) as a JSON array, or '*'
- * (everything) when they are too many to list. PostgreSQL delivers it when the transaction commits, and
+ * (everything) when they are too many to list (over 7000 bytes). PostgreSQL delivers it when the transaction commits, and
  * not at all if it rolls back: caches in front of the read model drop those
  * entries when the new rows are there to be read.
  */
 export async function announceChanges(trx: Knex.Transaction, projector: string, keys: ReadonlySet<string>): Promise<void> {
   if (keys.size === 0) return;
   const listed = keys.has('*') ? '*' : JSON.stringify([...keys]);
-  await trx.raw('SELECT pg_notify(?, ?)', [changeChannel(projector), listed.length > maxPayload ? '*' : listed]);
+  await trx.raw('SELECT pg_notify(?, ?)', [changeChannel(projector), Buffer.byteLength(listed) > maxPayload ? '*' : listed]);
 }
