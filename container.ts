@@ -100,6 +100,7 @@ export async function buildContainer(options: { config: Config; databaseUrl: str
   const catalogReadModel = new PostgresCatalogReadModel(knex, readModelChanges, {
     sources: { catalog: catalogProjector.name, inventory: voucherInventoryProjector.name },
     cachedParts: config.SHOP_CATALOG_CACHED_PARTS,
+    warm: true,
   });
   readModelChanges.start();
   const catalog = new CatalogQueries({ readModel: catalogReadModel, clock, dayUtcOffsetMinutes: config.SHOP_DAY_UTC_OFFSET_MINUTES });

@@ -381,14 +381,62 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
   private readonly holdings: ChangeTrackedCache<Holdings>;
 
   /** `changes`: the projectors' announcements, which keep what is cached right; `cachedParts` pool and campaign parts are kept at most. */
+  /** Bumped at each start of warming: a run that sees another number stops. */
+  private warming = 0;
+
+  /**
+   * `changes`: the projectors' announcements, which keep what is cached right; `cachedParts` pool and campaign parts
+   * are kept at most; with `warm`, they are filled in the background whenever the cache starts afresh (warm).
+   */
   constructor(
     private readonly knex: Knex,
-    changes: ChangeSource,
-    options: { sources: CatalogSources; cachedParts: number },
+    private readonly changes: ChangeSource,
+    private readonly options: { sources: CatalogSources; cachedParts: number; warm?: boolean },
   ) {
     this.parts = new ChangeTrackedCache(changes, options.sources.catalog, options.cachedParts);
     this.countsVersion = new ChangeTrackedCache(changes, options.sources.catalog, maxRankings);
     this.holdings = new ChangeTrackedCache(changes, options.sources.inventory, cachedBuyers);
+    if (options.warm) {
+      changes.subscribe(options.sources.catalog, (keys) => {
+        // Warming is best effort: a failed read leaves the parts to be read when asked for.
+        if (keys === '*') this.warm(++this.warming).catch(() => undefined);
+      });
+    }
+  }
+
+  /**
+   * Reads the parts of the vouchers of ACTIVE SELL campaigns, not deleted, in pool id order, a chunk at a time,
+   * until all are kept or the cache is full: so that a voucher asked for by id, whichever it is, is found in
+   * memory. Each chunk is a statement of its own, so requests are served in between.
+   */
+  private async warm(run: number): Promise<void> {
+    const chunk = 200;
+    let after = 0;
+    while (run === this.warming && this.changes.connected && this.parts.size < this.options.cachedParts) {
+      const mark = this.parts.mark();
+      const rows = await this.rows<ListingRow & { deleted: boolean; selling: boolean }>(
+        sql(
+          `SELECT ${voucherColumns}, l.deleted, true AS selling
+           FROM shop_voucher_listings l
+           CROSS JOIN LATERAL (SELECT * FROM shop_campaigns c WHERE c.campaign_id = l.campaign_id AND c.status = 'ACTIVE' AND c.type = 'SELL' LIMIT 1) c
+           WHERE l.pool_id > ? AND NOT l.deleted ORDER BY l.pool_id LIMIT ?`,
+          after,
+          chunk,
+        ),
+      );
+      if (run !== this.warming) return;
+      for (const row of rows) this.keep(row, mark);
+      if (rows.length < chunk) return;
+      after = rows[rows.length - 1]!.pool_id;
+    }
+  }
+
+  /** Keeps the parts of a voucher read after `mark`. */
+  private keep(row: ListingRow & { deleted: boolean; selling: boolean }, mark: number): [PoolPart, CampaignPart] {
+    const parts: [PoolPart, CampaignPart] = [poolPart(row), campaignPart(row)];
+    this.parts.put(`p${row.pool_id}`, parts[0], mark);
+    this.parts.put(`c${row.campaign_id}`, parts[1], mark);
+    return parts;
   }
 
   async listVouchers(filter: VoucherFilter, now: Date, slice: Slice, buyer?: Buyer): Promise<{ records: CatalogVoucherRecord[]; total: number }> {
@@ -665,12 +713,7 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
         ...missing,
       ),
     );
-    for (const row of rows) {
-      const parts: [PoolPart, CampaignPart] = [poolPart(row), campaignPart(row)];
-      this.parts.put(`p${row.pool_id}`, parts[0], mark);
-      this.parts.put(`c${row.campaign_id}`, parts[1], mark);
-      found.set(row.pool_id, parts);
-    }
+    for (const row of rows) found.set(row.pool_id, this.keep(row, mark));
     return found;
   }
 

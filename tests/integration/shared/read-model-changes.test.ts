@@ -338,14 +338,27 @@ describe('Read model change announcements on PostgreSQL', () => {
     }
 
     /** A read model in front of a feed, started and connected (subscribed before starting, so the first connection listens to it). */
-    async function cachedReadModel(source = feed()): Promise<PostgresCatalogReadModel> {
+    async function cachedReadModel(source = feed(), options: { warm?: boolean; cachedParts?: number } = {}): Promise<PostgresCatalogReadModel> {
       const readModel = new PostgresCatalogReadModel(db.knex, source, {
         sources: { catalog: catalogProjector.name, inventory: voucherInventoryProjector.name },
-        cachedParts: 1000,
+        cachedParts: options.cachedParts ?? 1000,
+        warm: options.warm,
       });
       source.start();
       await connected(source);
       return readModel;
+    }
+
+    /** Waits until warming has sent a statement (recognised by its text) since the last reads(), and every such one has been answered. */
+    async function warmed(): Promise<void> {
+      const warming = () =>
+        sent
+          .getCalls()
+          .filter((call) => typeof call.args[0] === 'object' && call.args[0] !== null && /l\.pool_id > \$1/.test((call.args[0] as { text: string }).text));
+      await eventually(() => expect(warming()).to.not.be.empty, 5_000);
+      await Promise.all(warming().map((call) => call.returnValue as Promise<unknown>));
+      await new Promise((resolve) => setImmediate(resolve));
+      reads();
     }
 
     const pricesOf = async (readModel: PostgresCatalogReadModel, ids: number[]) =>
@@ -355,6 +368,39 @@ describe('Read model change announcements on PostgreSQL', () => {
       await readModel.vouchersByIds([101, 102, 103], now);
       reads();
     }
+
+    it('given warming, when the feed connects, then the vouchers of ACTIVE SELL campaigns are kept before anyone asks, deleted ones not', async () => {
+      await apply([
+        campaignCreated(3),
+        pool(104, 3),
+        pool(105, 1),
+        { type: 'VoucherPoolDeleted', data: { poolId: 105, deletedAt: '2026-03-01T00:00:00.000Z' } },
+      ]);
+      const readModel = await cachedReadModel(feed(), { warm: true });
+      await warmed();
+      expect(await readModel.vouchersByIds([101, 102, 103], now)).to.have.length(3);
+      expect(reads()).to.equal(0);
+      // Campaign 3 is a DRAFT and pool 105 deleted: not warmed, read when asked for.
+      expect(await readModel.vouchersByIds([104], now)).to.deep.equal([]);
+      expect(reads()).to.equal(1);
+      expect(await readModel.vouchersByIds([105], now)).to.deep.equal([]);
+      expect(reads()).to.equal(1);
+    });
+
+    it('given warming, when the feed reconnects, then the cache starts afresh and is warmed again with the rows as they are now', async () => {
+      const readModel = await cachedReadModel(feed(), { warm: true });
+      await warmed();
+      await killListeners();
+      // Changed behind the feed's back, as if its announcement had been missed while it was away.
+      await db.knex('shop_voucher_listings').where({ pool_id: 102 }).update({ selling_price: 55_000 });
+      await eventually(async () => expect(await listeners()).to.have.length(1), 5_000);
+      await warmed();
+      expect(await pricesOf(readModel, [101, 102])).to.deep.equal([
+        [101, 90_000],
+        [102, 55_000],
+      ]);
+      expect(reads()).to.equal(0);
+    });
 
     it('given a connected feed, when vouchers are read by id twice, then the second read sends no statement and gives the same vouchers', async () => {
       const readModel = await cachedReadModel();
