@@ -3,7 +3,8 @@
  * campaigns (bench/catalog-data.ts: Vietnamese names, brands, tags, a mix of
  * live, paused, draft, ended and presale campaigns) straight into the event
  * store with appendMany in batches of BATCH streams, while the relay and the
- * projection runner run as `npm start` runs them (in-process bus, or NATS
+ * projection runner run in a process of their own (main.ts with
+ * ROLES=relay,projector, as a deployment runs them; in-process bus, or NATS
  * when NATS_URL is set). project_eps = events appended / seconds from the
  * first append until every projector's checkpoint reached the last event.
  *
@@ -175,41 +176,39 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * The API as it is deployed: main.ts, as npm start runs it, in a process of its own, ROLES=api, on the
- * benchmark's database; this process keeps the relay and the projectors.
+ * main.ts as npm start runs it, in a process of its own, with `roles` and the benchmark's database and secrets
+ * (and `env`); resolves once `ready` says so.
  */
-async function startService(databaseUrl: string, secrets: Secrets): Promise<{ port: number; stop(): Promise<void> }> {
-  const port = await freePort();
-  const env = {
-    PATH: process.env.PATH,
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'error',
-    DATABASE_URL: databaseUrl,
-    ROLES: 'api',
-    PORT: String(port),
-    SEED_DEMO: 'false',
-    SHOP_CLIENT_ID: secrets.shopClients[0]!.clientId,
-    SHOP_CLIENT_SECRET: secrets.shopClients[0]!.clientSecret,
-    OPERATOR_TOKENS: secrets.operatorTokens.map((t) => `${t.name}=${t.token}`).join(','),
-    VOUCHER_CODE_KEY: secrets.voucherCodeKey,
-  };
+async function startMain(
+  roles: string,
+  databaseUrl: string,
+  secrets: Secrets,
+  env: Record<string, string>,
+  ready: () => Promise<boolean>,
+): Promise<{ stop(): Promise<void> }> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
     cwd: fileURLToPath(new URL('..', import.meta.url)),
-    env,
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'error',
+      DATABASE_URL: databaseUrl,
+      ROLES: roles,
+      SEED_DEMO: 'false',
+      SHOP_CLIENT_ID: secrets.shopClients[0]!.clientId,
+      SHOP_CLIENT_SECRET: secrets.shopClients[0]!.clientSecret,
+      OPERATOR_TOKENS: secrets.operatorTokens.map((t) => `${t.name}=${t.token}`).join(','),
+      VOUCHER_CODE_KEY: secrets.voucherCodeKey,
+      ...env,
+    },
     stdio: 'inherit',
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  for (let tries = 0; ; tries++) {
-    const up = await fetch(`http://127.0.0.1:${port}/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) break;
-    if (child.exitCode !== null || tries > 300) throw new Error('the service did not start');
+  for (let tries = 0; !(await ready()); tries++) {
+    if (child.exitCode !== null || tries > 300) throw new Error(`main.ts with ROLES=${roles} did not start`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {
-    port,
     async stop() {
       child.kill('SIGTERM');
       await exited;
@@ -217,20 +216,33 @@ async function startService(databaseUrl: string, secrets: Secrets): Promise<{ po
   };
 }
 
+/** The API (ROLES=api) on a port of its own, as it is deployed. */
+async function startApi(databaseUrl: string, secrets: Secrets): Promise<{ port: number; stop(): Promise<void> }> {
+  const port = await freePort();
+  const up = () =>
+    fetch(`http://127.0.0.1:${port}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+  return { port, ...(await startMain('api', databaseUrl, secrets, { PORT: String(port) }, up)) };
+}
+
 async function main(): Promise<void> {
   const db = await createBenchDatabase('bench_catalog');
   const logger = createLogger((process.env.LOG_LEVEL as 'error' | 'warn' | 'info' | undefined) ?? 'error');
-  const nats = process.env.NATS_URL
+  const nats: Record<string, string> = process.env.NATS_URL
     ? { NATS_URL: process.env.NATS_URL, NATS_STREAM: `BENCH_${randomBytes(3).toString('hex')}`, NATS_SUBJECT_PREFIX: `bench${randomBytes(3).toString('hex')}` }
     : {};
-  const config = loadConfig({ NODE_ENV: 'production', ROLES: 'relay,projector', ...nats });
+  // This process appends; the relay and the projectors run in a process of their own, as a deployment runs them.
+  const config = loadConfig({ NODE_ENV: 'production', ROLES: 'api' });
   const secrets: Secrets = {
     shopClients: [{ clientId: 'bench', clientSecret: 'bench-client-secret-0123456789' }],
     operatorTokens: [{ name: 'bench', token: 'bench-operator-token-0123456789' }],
     voucherCodeKey: randomBytes(32).toString('hex'),
   };
   const c = await buildContainer({ config, databaseUrl: db.url, secrets, logger });
-  await c.startBackground();
+  const checkpoints = async () => Number((await c.knex('projection_checkpoints').count<{ n: string }[]>('* as n'))[0]!.n) === projectors.length;
+  const background = await startMain('relay,projector', db.url, secrets, nats, checkpoints);
   const merchant = await c.merchants.register('bench', { merchantId: 'BENCH', name: 'Bench' });
 
   const ids = new PostgresNumericIds(c.knex);
@@ -243,7 +255,7 @@ async function main(): Promise<void> {
     },
   );
   console.log(
-    `catalog: loading ${poolTotal} pools in ${campaignTotal} campaigns, ${batch} streams per appendMany, bus=${config.NATS_URL ? 'nats' : 'in-process'}`,
+    `catalog: loading ${poolTotal} pools in ${campaignTotal} campaigns, ${batch} streams per appendMany, bus=${process.env.NATS_URL ? 'nats' : 'in-process'}`,
   );
 
   const started = Date.now();
@@ -274,7 +286,7 @@ async function main(): Promise<void> {
   await c.knex.raw('CHECKPOINT');
   console.log(`  VACUUM ANALYZE and CHECKPOINT after the load: ${((Date.now() - vacuumStarted) / 1000).toFixed(1)} s`);
 
-  const server = await startService(db.url, secrets);
+  const server = await startApi(db.url, secrets);
   console.log(`  serving: main.ts, ROLES=api, on port ${server.port}`);
   const headers = {
     client_id: 'bench',
@@ -346,6 +358,7 @@ async function main(): Promise<void> {
   const p95 = paced;
 
   await server.stop();
+  await background.stop();
   await c.stop();
   if (process.env.KEEP_DB) console.log(`  database kept: ${db.url}`);
   else await db.drop();
