@@ -12,7 +12,7 @@ import { PostgresChangeFeed } from '../../../infrastructure/shared/read-model-ch
 import { catalogProjector } from '../../../projections/shop/catalog.js';
 import type { PhysicalNames, ProjectedEvent } from '../../../projections/shared/projector.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
-import { campaignCreated, statusChanged } from '../../support/shop-events.js';
+import { campaignCreated, poolCreated, statusChanged } from '../../support/shop-events.js';
 
 type CatalogEvent = CampaignEvent | VoucherPoolEvent;
 
@@ -39,29 +39,8 @@ const campaign = (campaignId: number, overrides: Partial<Omit<NewCampaign, 'bann
 
 const status = (campaignId: number, from: CampaignStatus, to: CampaignStatus): CatalogEvent => statusChanged(campaignId, from, to, '2026-02-01T00:00:00.000Z');
 
-const pool = (poolId: number, campaignId: number, categoryId: number, totalQuantity = 10): VoucherPoolCreated => ({
-  type: 'VoucherPoolCreated',
-  data: {
-    poolId,
-    campaignId,
-    categoryId,
-    miniAppIds: ['app-1', 'app-2'],
-    display: {
-      title: `Voucher ${poolId}`,
-      shortTitle: `V${poolId}`,
-      brandName: 'Brand',
-      logoUrl: 'https://cdn.example.vn/l.png',
-      bannerUrl: 'https://cdn.example.vn/b.png',
-      thumbnailUrl: 'https://cdn.example.vn/t.png',
-      description: 'A voucher',
-    },
-    pricing: { faceValue: 100_000, sellingPrice: 90_000, discountedPrice: null, currency: 'VND' },
-    totalQuantity,
-    terms: { usageType: 'ONLINE', termsAndConditions: 'T&C', validityDays: 30, usageLimit: null, maxPerDay: null, maxPerOrder: null },
-    validity: null,
-    createdAt: '2026-02-02T00:00:00.000Z',
-  },
-});
+const pool = (poolId: number, campaignId: number, categoryId: number, totalQuantity = 10): VoucherPoolCreated =>
+  poolCreated(poolId, campaignId, { categoryId, totalQuantity, miniAppIds: ['app-1', 'app-2'] });
 
 const hold = (type: 'VoucherStockReserved' | 'VoucherStockReleased', poolId: number, key: string, quantity: number): CatalogEvent =>
   ({

@@ -4,8 +4,7 @@ import pg from 'pg';
 import sinon from 'sinon';
 import type { Buyer } from '../../../application/shop/catalog-queries.js';
 import type { CampaignEvent } from '../../../domain/shop/campaign.js';
-import type { VoucherPoolCreated, VoucherPoolEvent } from '../../../domain/shop/events.js';
-import { formatPosition } from '../../../infrastructure/shared/eventstore/positions.js';
+import type { VoucherPoolEvent } from '../../../domain/shop/events.js';
 import { PostgresChangeFeed } from '../../../infrastructure/shared/read-model-changes.js';
 import { PostgresCatalogReadModel } from '../../../infrastructure/shop/catalog-read-model.js';
 import { PostgresVoucherSearchReadModel } from '../../../infrastructure/shop/voucher-search-read-model.js';
@@ -13,9 +12,10 @@ import { announceChanges, type PhysicalNames, type ProjectedEvent, type Projecto
 import { catalogProjector } from '../../../projections/shop/catalog.js';
 import { buyerKey, voucherInventoryProjector } from '../../../projections/shop/voucher-inventory.js';
 import { voucherSearchProjector } from '../../../projections/shop/voucher-search.js';
+import { changeFeeds } from '../../support/change-feeds.js';
 import { eventually } from '../../support/eventually.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
-import { activation, campaignCreated, statusChanged } from '../../support/shop-events.js';
+import { activation, campaignCreated, inLogOrder, liveCatalog, poolCreated, repriced, reserved, renamed, statusChanged } from '../../support/shop-events.js';
 
 type ShopEvent = CampaignEvent | VoucherPoolEvent;
 type Keys = readonly string[] | '*';
@@ -28,34 +28,7 @@ const names: PhysicalNames = Object.fromEntries(projectors.flatMap((p) => p.tabl
 const now = new Date('2026-06-01T00:00:00Z');
 const day = '2026-03-01';
 
-const pool = (poolId: number, campaignId: number, categoryId = 7, totalQuantity = 10): VoucherPoolCreated => ({
-  type: 'VoucherPoolCreated',
-  data: {
-    poolId,
-    campaignId,
-    categoryId,
-    miniAppIds: ['app-1'],
-    display: {
-      title: `Voucher ${poolId}`,
-      shortTitle: `V${poolId}`,
-      brandName: 'Brand',
-      logoUrl: 'https://cdn.example.vn/l.png',
-      bannerUrl: 'https://cdn.example.vn/b.png',
-      thumbnailUrl: 'https://cdn.example.vn/t.png',
-      description: 'A voucher',
-    },
-    pricing: { faceValue: 100_000, sellingPrice: 90_000, discountedPrice: null, currency: 'VND' },
-    totalQuantity,
-    terms: { usageType: 'ONLINE', termsAndConditions: 'T&C', validityDays: 30, usageLimit: null, maxPerDay: null, maxPerOrder: null },
-    validity: null,
-    createdAt: '2026-02-02T00:00:00.000Z',
-  },
-});
-
-const repriced = (poolId: number, sellingPrice: number): ShopEvent => ({
-  type: 'VoucherPoolRepriced',
-  data: { poolId, pricing: { faceValue: 100_000, sellingPrice, discountedPrice: null, currency: 'VND' }, repricedAt: '2026-03-01T00:00:00.000Z' },
-});
+const pool = (poolId: number, campaignId: number, categoryId = 7) => poolCreated(poolId, campaignId, { categoryId });
 
 const deleted = (poolId: number): ShopEvent => ({ type: 'VoucherPoolDeleted', data: { poolId, deletedAt: '2026-03-01T00:00:00.000Z' } });
 
@@ -79,11 +52,6 @@ interface Holder {
   userId: string;
 }
 
-const reserved = (poolId: number, quantity: number, { merchantId, userId }: Holder, reservationKey = `r-${poolId}-${userId}`): ShopEvent => ({
-  type: 'VoucherStockReserved',
-  data: { poolId, reservationKey, merchantId, userId, quantity, unitPrice: 90_000, day, reservedAt: '2026-03-01T00:00:00.000Z' },
-});
-
 const released = (poolId: number, quantity: number, { merchantId, userId }: Holder, reservationKey = `r-${poolId}-${userId}`): ShopEvent => ({
   type: 'VoucherStockReleased',
   data: { poolId, reservationKey, merchantId, userId, quantity, day, reason: 'RELEASED', releasedAt: '2026-03-01T00:00:00.000Z' },
@@ -94,60 +62,12 @@ const sold = (poolId: number, quantity: number, reservationKey: string): ShopEve
   data: { poolId, reservationKey, quantity, soldAt: '2026-03-01T00:00:00.000Z' },
 });
 
-const renamed = (campaignId: number, name: string): ShopEvent => {
-  const created = campaignCreated(campaignId).data;
-  return {
-    type: 'CampaignDetailsUpdated',
-    data: {
-      campaignId,
-      name,
-      description: created.description,
-      campaignTag: created.campaignTag,
-      displayPriority: created.displayPriority,
-      themeUrl: created.themeUrl,
-      startAt: created.startAt,
-      endAt: created.endAt,
-      presale: null,
-      updatedAt: '2026-03-02T00:00:00.000Z',
-    },
-  };
-};
-
-/** Two live campaigns: pools 101 and 102 in campaign 1, pool 103 in campaign 2 (10 vouchers each). */
-const catalog: ShopEvent[] = [
-  campaignCreated(1),
-  ...activation(1, '2026-01-01T00:00:00.000Z'),
-  campaignCreated(2),
-  ...activation(2, '2026-01-01T00:00:00.000Z'),
-  pool(101, 1),
-  pool(102, 1),
-  pool(103, 2),
-];
-
-/** Positions only grow over the run, so every new event applies whatever tables it meets. */
-let lastPosition = 0n;
-
-function projected(events: ShopEvent[]): ProjectedEvent[] {
-  return events.map((e) => {
-    lastPosition++;
-    const data = e.data as { poolId?: number; campaignId?: number };
-    return {
-      id: `00000000-0000-4000-8000-${String(lastPosition).padStart(12, '0')}`,
-      streamName: data.poolId !== undefined ? `voucherPool-${data.poolId}` : `campaign-${data.campaignId}`,
-      type: e.type,
-      schemaVersion: 1,
-      data: e.data,
-      metadata: { occurredAt: '2026-03-04T00:00:00.000Z' },
-      revision: 0,
-      position: formatPosition(lastPosition, 0n),
-      recordedAt: '2026-03-04T00:00:00.000Z',
-    };
-  });
-}
+const catalog = liveCatalog;
+const projected = inLogOrder();
 
 describe('Projector announcements on PostgreSQL', () => {
   let db: TestDatabase;
-  let feeds: PostgresChangeFeed[] = [];
+  const feeds = changeFeeds(() => db.url);
 
   before(async () => {
     db = await createTestDatabase();
@@ -156,25 +76,11 @@ describe('Projector announcements on PostgreSQL', () => {
     for (const p of projectors) for (const t of p.tables) await db.knex.raw('DROP TABLE IF EXISTS ?? CASCADE', [t.name]);
     for (const p of projectors) await p.createTables(db.knex, names);
   });
-  afterEach(async () => {
-    await Promise.all(feeds.map((f) => f.stop()));
-    feeds = [];
-    // A connection that outlived its feed's stop() would be taken for the next test's feed.
-    await db.knex.raw(
-      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE 'LISTEN %'`,
-    );
-  });
+  afterEach(() => feeds.stopAll());
   after(() => db?.drop());
 
-  function feed(): PostgresChangeFeed {
-    const made = new PostgresChangeFeed({ databaseUrl: db.url, retryDelayMs: 50 });
-    feeds.push(made);
-    return made;
-  }
-
-  async function connected(source: PostgresChangeFeed): Promise<void> {
-    await eventually(() => expect(source.connected).to.equal(true), 5_000);
-  }
+  const feed = () => feeds.feed();
+  const connected = (source: PostgresChangeFeed) => feeds.connected(source);
 
   /** Applies already projected events (a redelivery, when they were applied before) in one transaction, as the runner does. */
   async function applyProjected(projector: Projector, events: ProjectedEvent[]): Promise<void> {

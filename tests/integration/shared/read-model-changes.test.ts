@@ -3,16 +3,16 @@ import type { Knex } from 'knex';
 import pg from 'pg';
 import sinon from 'sinon';
 import type { CampaignEvent } from '../../../domain/shop/campaign.js';
-import type { VoucherPoolCreated, VoucherPoolEvent } from '../../../domain/shop/events.js';
-import { formatPosition } from '../../../infrastructure/shared/eventstore/positions.js';
+import type { VoucherPoolEvent } from '../../../domain/shop/events.js';
 import { PostgresChangeFeed } from '../../../infrastructure/shared/read-model-changes.js';
 import { PostgresCatalogReadModel } from '../../../infrastructure/shop/catalog-read-model.js';
-import { announceChanges, changeChannel, type PhysicalNames, type ProjectedEvent } from '../../../projections/shared/projector.js';
+import { announceChanges, changeChannel, type PhysicalNames } from '../../../projections/shared/projector.js';
 import { catalogProjector } from '../../../projections/shop/catalog.js';
 import { voucherInventoryProjector } from '../../../projections/shop/voucher-inventory.js';
+import { changeFeeds } from '../../support/change-feeds.js';
 import { eventually } from '../../support/eventually.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
-import { activation, campaignCreated, statusChanged } from '../../support/shop-events.js';
+import { campaignCreated, inLogOrder, liveCatalog, poolCreated, repriced, reserved, renamed, statusChanged } from '../../support/shop-events.js';
 
 type CatalogEvent = CampaignEvent | VoucherPoolEvent;
 
@@ -21,132 +21,30 @@ const names: PhysicalNames = Object.fromEntries(catalogProjector.tables.map((t) 
 
 const now = new Date('2026-06-01T00:00:00Z');
 
-const pool = (poolId: number, campaignId: number, totalQuantity = 10): VoucherPoolCreated => ({
-  type: 'VoucherPoolCreated',
-  data: {
-    poolId,
-    campaignId,
-    categoryId: 7,
-    miniAppIds: ['app-1'],
-    display: {
-      title: `Voucher ${poolId}`,
-      shortTitle: `V${poolId}`,
-      brandName: 'Brand',
-      logoUrl: 'https://cdn.example.vn/l.png',
-      bannerUrl: 'https://cdn.example.vn/b.png',
-      thumbnailUrl: 'https://cdn.example.vn/t.png',
-      description: 'A voucher',
-    },
-    pricing: { faceValue: 100_000, sellingPrice: 90_000, discountedPrice: null, currency: 'VND' },
-    totalQuantity,
-    terms: { usageType: 'ONLINE', termsAndConditions: 'T&C', validityDays: 30, usageLimit: null, maxPerDay: null, maxPerOrder: null },
-    validity: null,
-    createdAt: '2026-02-02T00:00:00.000Z',
-  },
-});
-
-const repriced = (poolId: number, sellingPrice: number): CatalogEvent => ({
-  type: 'VoucherPoolRepriced',
-  data: { poolId, pricing: { faceValue: 100_000, sellingPrice, discountedPrice: null, currency: 'VND' }, repricedAt: '2026-03-01T00:00:00.000Z' },
-});
-
-const reserved = (poolId: number, quantity: number): CatalogEvent => ({
-  type: 'VoucherStockReserved',
-  data: {
-    poolId,
-    reservationKey: 'r1',
-    merchantId: 'M1',
-    userId: 'u1',
-    quantity,
-    unitPrice: 90_000,
-    day: '2026-03-01',
-    reservedAt: '2026-03-01T00:00:00.000Z',
-  },
-});
-
-const renamed = (campaignId: number, name: string): CatalogEvent => {
-  const created = campaignCreated(campaignId).data;
-  return {
-    type: 'CampaignDetailsUpdated',
-    data: {
-      campaignId,
-      name,
-      description: created.description,
-      campaignTag: created.campaignTag,
-      displayPriority: created.displayPriority,
-      themeUrl: created.themeUrl,
-      startAt: created.startAt,
-      endAt: created.endAt,
-      presale: null,
-      updatedAt: '2026-03-02T00:00:00.000Z',
-    },
-  };
-};
-
-/** Two live campaigns: pools 101 and 102 in campaign 1, pool 103 in campaign 2. */
-const catalog: CatalogEvent[] = [
-  campaignCreated(1),
-  ...activation(1, '2026-01-01T00:00:00.000Z'),
-  campaignCreated(2),
-  ...activation(2, '2026-01-01T00:00:00.000Z'),
-  pool(101, 1),
-  pool(102, 1),
-  pool(103, 2),
-];
-
-/** Positions only grow over the run, so every event applies whatever tables it meets. */
-let lastPosition = 0n;
-
-function projected(e: CatalogEvent): ProjectedEvent {
-  lastPosition++;
-  const data = e.data as { poolId?: number; campaignId?: number };
-  return {
-    id: `00000000-0000-4000-8000-${String(lastPosition).padStart(12, '0')}`,
-    streamName: data.poolId !== undefined ? `voucherPool-${data.poolId}` : `campaign-${data.campaignId}`,
-    type: e.type,
-    schemaVersion: 1,
-    data: e.data,
-    metadata: { occurredAt: '2026-03-04T00:00:00.000Z' },
-    revision: 0,
-    position: formatPosition(lastPosition, 0n),
-    recordedAt: '2026-03-04T00:00:00.000Z',
-  };
-}
+const pool = (poolId: number, campaignId: number) => poolCreated(poolId, campaignId);
+const catalog = liveCatalog;
+const projected = inLogOrder();
 
 /** What a listener heard, with whether the feed said it was connected at that moment. */
 type Heard = { keys: readonly string[] | '*'; connected: boolean };
 
 describe('Read model change announcements on PostgreSQL', () => {
   let db: TestDatabase;
-  let feeds: PostgresChangeFeed[] = [];
+  const feeds = changeFeeds(() => db.url);
 
   before(async () => {
     db = await createTestDatabase();
   });
-  afterEach(async () => {
-    await Promise.all(feeds.map((f) => f.stop()));
-    feeds = [];
-    // A connection that outlived its feed's stop() would be taken for the next test's feed.
-    await db.knex.raw(
-      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE 'LISTEN %'`,
-    );
-  });
+  afterEach(() => feeds.stopAll());
   after(() => db?.drop());
 
-  function feed(retryDelayMs = 50): PostgresChangeFeed {
-    const made = new PostgresChangeFeed({ databaseUrl: db.url, retryDelayMs });
-    feeds.push(made);
-    return made;
-  }
+  const feed = (retryDelayMs?: number) => feeds.feed(retryDelayMs);
+  const connected = (source: PostgresChangeFeed) => feeds.connected(source);
 
   function listen(source: PostgresChangeFeed, projector = catalogProjector.name): Heard[] {
     const heard: Heard[] = [];
     source.subscribe(projector, (keys) => heard.push({ keys, connected: source.connected }));
     return heard;
-  }
-
-  async function connected(source: PostgresChangeFeed): Promise<void> {
-    await eventually(() => expect(source.connected).to.equal(true), 5_000);
   }
 
   async function announce(projector: string, keys: string[], outcome: 'commit' | 'rollback' = 'commit'): Promise<void> {
@@ -327,7 +225,7 @@ describe('Read model change announcements on PostgreSQL', () => {
     afterEach(() => sent.restore());
 
     async function apply(events: CatalogEvent[]): Promise<void> {
-      await db.knex.transaction(async (trx: Knex.Transaction) => catalogProjector.apply(trx, events.map(projected), names));
+      await db.knex.transaction(async (trx: Knex.Transaction) => catalogProjector.apply(trx, projected(events), names));
     }
 
     /** How many statements the reads sent since the last call. */
