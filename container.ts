@@ -95,14 +95,15 @@ export async function buildContainer(options: { config: Config; databaseUrl: str
   });
   // Pool admin commands go through the purchase executor, which holds the hot pool states.
   const pools = new VoucherPoolAdmin({ store, ids, clock, pools: purchases.pools });
-  // Reads keep what they read in memory while this feed hears the projectors announce their changes.
+  // Reads keep what they read in memory while this feed hears the projectors announce their changes; only a process
+  // that serves the API listens (and warms its catalog): elsewhere reads go to the tables.
   const readModelChanges = new PostgresChangeFeed({ databaseUrl: options.databaseUrl, logger });
   const catalogReadModel = new PostgresCatalogReadModel(knex, readModelChanges, {
     sources: { catalog: catalogProjector.name, inventory: voucherInventoryProjector.name },
     cachedParts: config.SHOP_CATALOG_CACHED_PARTS,
     warm: true,
   });
-  readModelChanges.start();
+  if (config.ROLES.includes('api')) readModelChanges.start();
   const catalog = new CatalogQueries({ readModel: catalogReadModel, clock, dayUtcOffsetMinutes: config.SHOP_DAY_UTC_OFFSET_MINUTES });
   const search = new VoucherSearch({ readModel: new PostgresVoucherSearchReadModel(knex, readModelChanges, voucherSearchProjector.name), catalog, clock });
 

@@ -1,3 +1,4 @@
+import { BoundedCache } from '../../application/shop/bounded-cache.js';
 import type { Page, ShopVoucherResponse } from '../../application/shop/catalog-queries.js';
 
 /**
@@ -21,9 +22,8 @@ import type { Page, ShopVoucherResponse } from '../../application/shop/catalog-q
 /** UTF-8 JSON of frozen objects, while they live. */
 const frozenJson = new WeakMap<object, Buffer>();
 
-/** UTF-8 JSON of campaign names, which every voucher of a campaign repeats (the oldest dropped beyond maxNames). */
-const nameJson = new Map<string, Buffer>();
-const maxNames = 10_000;
+/** UTF-8 JSON of campaign names, which every voucher of a campaign repeats. */
+const nameJson = new BoundedCache<string, Buffer>(10_000);
 
 const ascii = /^[\x20-\x7e]*$/;
 
@@ -70,7 +70,6 @@ class JsonBytes {
     let json = nameJson.get(name);
     if (!json) {
       json = Buffer.from(JSON.stringify(name), 'utf8');
-      if (nameJson.size >= maxNames) nameJson.delete(nameJson.keys().next().value!);
       nameJson.set(name, json);
     }
     this.utf8(json);

@@ -22,4 +22,12 @@ export class BoundedCache<K, V> {
   delete(key: K): void {
     this.entries.delete(key);
   }
+
+  clear(): void {
+    this.entries.clear();
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
 }

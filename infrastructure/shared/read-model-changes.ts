@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { BoundedCache } from '../../application/shop/bounded-cache.js';
 import { changeChannel } from '../../projections/shared/projector.js';
 import type { Logger } from './logger.js';
 import { pause } from './pause.js';
@@ -129,7 +130,7 @@ function parseKeys(payload: string): string[] | '*' {
  * served or kept while the source is not connected.
  */
 export class ChangeTrackedCache<V> {
-  private readonly entries = new Map<string, V>();
+  private readonly entries: BoundedCache<string, V>;
   /** Sequence number of the last change heard of each key since `floor`. */
   private readonly changedAt = new Map<string, number>();
   private sequence = 0;
@@ -141,6 +142,7 @@ export class ChangeTrackedCache<V> {
     projector: string,
     private readonly maxEntries: number,
   ) {
+    this.entries = new BoundedCache(maxEntries);
     source.subscribe(projector, (keys) => (keys === '*' ? this.clear() : keys.forEach((key) => this.changed(key))));
   }
 
@@ -159,9 +161,7 @@ export class ChangeTrackedCache<V> {
 
   /** Keeps `value` read after `mark`, unless its key changed since (or the source is not connected). */
   put(key: string, value: V, mark: number): void {
-    if (this.maxEntries === 0 || !this.source.connected || mark < this.floor || (this.changedAt.get(key) ?? -1) > mark) return;
-    // The oldest entry goes first: a catalog page is read from entries of about the same age.
-    if (!this.entries.has(key) && this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    if (!this.source.connected || mark < this.floor || (this.changedAt.get(key) ?? -1) > mark) return;
     this.entries.set(key, value);
   }
 

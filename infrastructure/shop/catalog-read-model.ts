@@ -11,6 +11,7 @@ import type {
 } from '../../application/shop/catalog-queries.js';
 import type { CampaignBanner } from '../../domain/shop/campaign.js';
 import type { Currency } from '../../domain/shop/events.js';
+import { BoundedCache } from '../../application/shop/bounded-cache.js';
 import { preparedRows } from '../shared/prepared-query.js';
 import { ChangeTrackedCache, type ChangeSource } from '../shared/read-model-changes.js';
 import { buyerKey } from '../../projections/shop/voucher-inventory.js';
@@ -39,8 +40,9 @@ import { pageCampaigns, rank, type CountedCampaign, type Ranking } from './catal
  * (its listing row, under `p<poolId>`) and its campaign's (under
  * `c<campaignId>`), each dropped when the catalog projector announces a
  * change of it (infrastructure/shared/read-model-changes.ts). A voucher read
- * by id then costs no statement at all, a page only the statement that finds
- * its pool ids; what a buyer holds is read each time. Whether a voucher is
+ * by id then costs no statement at all, a page seen at the current counts
+ * version none either; what each buyer holds is kept the same way, dropped
+ * when the inventory projector announces the buyer. Whether a voucher is
  * listed at `now` is decided from the parts, so they need no clock.
  *
  * Right after a bulk load the tables have no statistics yet, and a join the
@@ -173,9 +175,9 @@ interface CountsEpoch {
   all?: CountedCampaign[];
   byCategory: Map<number, CountedCampaign[]>;
   /** Rankings worked out from these counts, by filter (at most maxRankings). */
-  rankings: Map<string, Ranking>;
+  rankings: BoundedCache<string, Ranking>;
   /** The pool ids of pages read at this version, by filter and slice (at most maxRankings), to be used while no change of the version was announced. */
-  pages: Map<string, number[]>;
+  pages: BoundedCache<string, number[]>;
 }
 
 /** A pool's part of a voucher, kept under `p<poolId>`. */
@@ -380,7 +382,6 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
   private readonly countsVersion: ChangeTrackedCache<string>;
   private readonly holdings: ChangeTrackedCache<Holdings>;
 
-  /** `changes`: the projectors' announcements, which keep what is cached right; `cachedParts` pool and campaign parts are kept at most. */
   /** Bumped at each start of warming: a run that sees another number stops. */
   private warming = 0;
 
@@ -468,7 +469,14 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
         this.epoch = undefined;
         return undefined;
       }
-      epoch ??= { version: loaded.version, from: loaded.from, until: loaded.until, byCategory: new Map(), rankings: new Map(), pages: new Map() };
+      epoch ??= {
+        version: loaded.version,
+        from: loaded.from,
+        until: loaded.until,
+        byCategory: new Map(),
+        rankings: new BoundedCache(maxRankings),
+        pages: new BoundedCache(maxRankings),
+      };
       if (missing) for (const id of missing) epoch.byCategory.set(id, loaded.byCategory.get(id) ?? []);
       else epoch.all = loaded.all;
       this.epoch = epoch;
@@ -483,7 +491,6 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
     let ranking = rankings.get(key);
     if (!ranking) {
       ranking = rank(counts.lists, filter);
-      if (rankings.size >= maxRankings) rankings.delete(rankings.keys().next().value!);
       rankings.set(key, ranking);
     }
     return ranking;
@@ -599,10 +606,7 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
     const version = rows[0]!.version;
     const ids = rows.flatMap((r) => (r.pool_id === null ? [] : [r.pool_id]));
     this.countsVersion.put('counts', version, mark);
-    if (version === epoch.version) {
-      if (epoch.pages.size >= maxRankings) epoch.pages.delete(epoch.pages.keys().next().value!);
-      epoch.pages.set(pageKey, ids);
-    }
+    if (version === epoch.version) epoch.pages.set(pageKey, ids);
     return { version, ids };
   }
 
