@@ -83,9 +83,6 @@ interface ListingRow {
   campaign_display_priority: number;
   campaign_start_at: string;
   campaign_end_at: string;
-  /** Only when a buyer was given. */
-  purchased_daily?: number;
-  purchased_total?: number;
 }
 
 interface CampaignRow {
@@ -260,27 +257,6 @@ function listedPool(filter: Pick<VoucherFilter, 'categoryIds'> = {}): Sql {
   return join(conditions, ' AND ');
 }
 
-/**
- * What `buyer` holds of pool `<alias>.pool_id` (shop_user_pool_purchases, fed by
- * the voucher inventory projector), as a select-list piece and a join; nothing
- * without a buyer.
- */
-function purchases(buyer: Buyer | undefined, alias: string): { columns: string; join: Sql } {
-  if (!buyer) return { columns: '', join: sql('') };
-  return {
-    columns: ', u.daily AS purchased_daily, u.total AS purchased_total',
-    join: sql(
-      `LEFT JOIN LATERAL (
-         SELECT coalesce(sum(p.quantity) FILTER (WHERE p.day = ?), 0)::int AS daily, coalesce(sum(p.quantity), 0)::int AS total
-         FROM shop_user_pool_purchases p WHERE p.merchant_id = ? AND p.user_id = ? AND p.pool_id = ${alias}.pool_id
-       ) u ON true`,
-      buyer.day,
-      buyer.merchantId,
-      buyer.userId,
-    ),
-  };
-}
-
 const iso = (d: Date) => d.toISOString();
 
 /**
@@ -341,12 +317,10 @@ function campaignPart(r: ListingRow & { selling: boolean }): CampaignPart {
   };
 }
 
-const purchasedIn = (r: { purchased_daily?: number; purchased_total?: number }): Purchased => ({ daily: r.purchased_daily!, total: r.purchased_total! });
-
-/** A voucher row of a statement that lists it (listing and campaign columns, and purchases when a buyer was given). */
+/** A voucher row of a statement that lists it (listing and campaign columns). */
 function voucherRecord(r: ListingRow): CatalogVoucherRecord {
   const { record } = poolPart({ ...r, deleted: false });
-  return { ...record, campaign: campaignPart({ ...r, selling: true }).campaign, ...(r.purchased_total === undefined ? {} : { purchased: purchasedIn(r) }) };
+  return { ...record, campaign: campaignPart({ ...r, selling: true }).campaign };
 }
 
 function campaignRecord(r: CampaignRow): CatalogCampaignRecord {
@@ -638,14 +612,13 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
           ],
           '\n',
         );
-    const bought = purchases(buyer, 'page');
     const query = join(
       [
         sql('WITH ranked AS (SELECT m.*, sum(m.pools) OVER (ORDER BY m.display_priority, m.campaign_id ROWS UNBOUNDED PRECEDING) - m.pools AS before FROM ('),
         matching,
         sql(
           `) m)
-          SELECT (SELECT coalesce(sum(pools), 0)::int FROM ranked) AS total, page.*${bought.columns}
+          SELECT (SELECT coalesce(sum(pools), 0)::int FROM ranked) AS total, page.*
           FROM (SELECT 1) AS one
           LEFT JOIN LATERAL (
             SELECT ${voucherColumns}
@@ -668,13 +641,12 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
           slice.offset,
           slice.limit,
         ),
-        bought.join,
         sql('ORDER BY page.campaign_display_priority, page.campaign_id, page.pool_id'),
       ],
       '\n',
     );
     const rows = await this.rows<ListingRow & { total: number }>(query);
-    return { records: rows.filter((r) => r.pool_id !== null).map(voucherRecord), total: rows[0]!.total };
+    return { records: await this.withPurchases(rows.filter((r) => r.pool_id !== null).map(voucherRecord), buyer), total: rows[0]!.total };
   }
 
   async vouchersByIds(poolIds: number[], now: Date, buyer?: Buyer): Promise<CatalogVoucherRecord[]> {
@@ -733,6 +705,17 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
     return purchased;
   }
 
+  /** `records` (made for this call) with what `buyer` holds of each, when a buyer was given. */
+  private async withPurchases(records: CatalogVoucherRecord[], buyer: Buyer | undefined): Promise<CatalogVoucherRecord[]> {
+    if (!buyer) return records;
+    const purchased = await this.purchasedOf(
+      buyer,
+      records.map((r) => r.poolId),
+    );
+    for (const r of records) r.purchased = purchased.get(r.poolId) ?? { daily: 0, total: 0 };
+    return records;
+  }
+
   private async holdingsOf(buyer: Buyer): Promise<Holdings> {
     const key = buyerKey(buyer.merchantId, buyer.userId);
     const kept = this.holdings.get(key);
@@ -752,11 +735,10 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
   }
 
   async vouchersOfCampaigns(campaignIds: number[], perCampaign: number, now: Date, buyer?: Buyer): Promise<CatalogVoucherRecord[]> {
-    const bought = purchases(buyer, 'l');
     const query = join(
       [
         sql(
-          `SELECT ${voucherColumns}${bought.columns}
+          `SELECT ${voucherColumns}
            FROM unnest(?::bigint[]) AS ids(campaign_id)
            CROSS JOIN LATERAL (SELECT * FROM shop_campaigns c WHERE c.campaign_id = ids.campaign_id AND`,
           campaignIds,
@@ -766,12 +748,11 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
              CROSS JOIN LATERAL (SELECT * FROM shop_voucher_listings l WHERE l.campaign_id = c.campaign_id AND`),
         listedPool(),
         sql('ORDER BY l.pool_id LIMIT ?) l', perCampaign),
-        bought.join,
         sql('ORDER BY c.campaign_id, l.pool_id'),
       ],
       '\n',
     );
-    return (await this.rows<ListingRow>(query)).map(voucherRecord);
+    return this.withPurchases((await this.rows<ListingRow>(query)).map(voucherRecord), buyer);
   }
 
   async listCampaigns(filter: CampaignFilter, channel: ShopChannel, now: Date, slice: Slice): Promise<{ records: CatalogCampaignRecord[]; total: number }> {
