@@ -72,6 +72,42 @@ describe('Vietnamese search text', () => {
     });
   });
 
+  describe('fold and lowercaseWords against the Unicode rules they follow', () => {
+    // The rules as written out in the module's doc; the module converts most text a character at a time instead.
+    const wordsOf = (s: string) => s.replace(/[^\p{L}\p{M}\p{N}]+/gu, ' ').trim();
+    const foldRule = (s: string) => wordsOf(s.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '').replace(/[đĐ]/gu, 'd'));
+    const lowercaseRule = (s: string) => wordsOf(s.normalize('NFC').toLowerCase().normalize('NFC'));
+    const codes = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i).filter((c) => c < 0xd800 || c >= 0xe000);
+    const tabled = [...codes(0, 0x370), ...codes(0x1e00, 0x2100)].map((c) => String.fromCharCode(c));
+
+    it('given each character of the Latin, punctuation and currency blocks alone, and after a letter, and before a combining mark, then both give what the rules give', () => {
+      for (const char of tabled) {
+        for (const text of [char, `a${char}`, `${char}\u0301`, `${char} x`]) {
+          expect(fold(text), `fold ${JSON.stringify(text)}`).to.equal(foldRule(text));
+          expect(lowercaseWords(text), `lowercaseWords ${JSON.stringify(text)}`).to.equal(lowercaseRule(text));
+        }
+      }
+    });
+
+    it('given a text of 50,000 characters, then both give what the rules give', () => {
+      const text = 'Khuyến mãi – Điện thoại 100.000đ! '.repeat(1500);
+      expect(fold(text)).to.equal(foldRule(text));
+      expect(lowercaseWords(text)).to.equal(lowercaseRule(text));
+    });
+
+    it('given random texts of those characters mixed with Vietnamese, decomposed letters, Greek, CJK and emoji, then both give what the rules give', () => {
+      let seed = 20_261_123;
+      const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+      const others = [...'ΣσςΑΩάİıßẞǅ東京😀', ...nfd('Khuyến Mãi Điện ỷ'), ' ', '  ', '\u0301', '\u0323', '\u200d', '\u00a0', 'ﬁ', '½', '²'];
+      const alphabet = [...tabled, ...others, ...others, ...others, ...'ăâđêôơưáàảãạấầẩẫậ'];
+      for (let n = 0; n < 3000; n++) {
+        const text = Array.from({ length: Math.floor(random() * 24) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+        expect(fold(text), `fold ${JSON.stringify(text)}`).to.equal(foldRule(text));
+        expect(lowercaseWords(text), `lowercaseWords ${JSON.stringify(text)}`).to.equal(lowercaseRule(text));
+      }
+    });
+  });
+
   describe('keywordLength', () => {
     it('given a composed letter, when counted, then it is one character', () => {
       expect(keywordLength('ế')).to.equal(1);
