@@ -162,10 +162,28 @@ export function withinOneTypo(a: string, b: string): boolean {
 }
 
 /**
- * The distinct words of folded text that a typo-tolerant keyword word can
- * match (letters only, at least one letter fewer than typoTolerantLength):
- * the vocabulary the search looks typo candidates up in.
+ * A folded word that a typo-tolerant keyword word can match (letters only,
+ * at least one letter fewer than typoTolerantLength): the search looks typo
+ * candidates up among such words.
  */
-export function typoVocabulary(folded: string): string[] {
-  return [...new Set(folded.split(' '))].filter((w) => [...w].length >= typoTolerantLength - 1 && /^\p{L}+$/u.test(w));
+export function inTypoVocabulary(word: string): boolean {
+  return [...word].length >= typoTolerantLength - 1 && /^\p{L}+$/u.test(word);
+}
+
+/** The distinct words of folded text (words separated by spaces, as fold makes them), in order of first appearance. */
+export function distinctWords(folded: string): string[] {
+  return [...new Set(folded.split(' '))].filter((w) => w !== '');
+}
+
+/**
+ * A word's key in the search index: a 32-bit FNV-1a hash of its UTF-16 code
+ * units, as a signed integer (PostgreSQL's integer). Words of searched text
+ * are indexed by these keys (a GIN over integer arrays costs a fraction of a
+ * trigram index to keep up); two words may share a key, so the search checks
+ * its candidates against the text itself.
+ */
+export function wordKey(word: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < word.length; i++) hash = Math.imul(hash ^ word.charCodeAt(i), 0x01000193);
+  return hash | 0;
 }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { RankedTerm, VoucherSearchCriteria, VoucherSearchReadModel } from '../../application/shop/voucher-search.js';
-import { deletionKeys } from '../../domain/shop/vietnamese-text.js';
+import { deletionKeys, wordKey } from '../../domain/shop/vietnamese-text.js';
 import { preparedRows } from '../shared/prepared-query.js';
 import { ChangeTrackedCache, type ChangeSource } from '../shared/read-model-changes.js';
 
@@ -9,6 +9,7 @@ const pools = 'shop_voucher_search';
 const words = 'shop_voucher_search_words';
 const changes = 'shop_voucher_search_changes';
 const campaigns = 'shop_voucher_search_campaigns';
+const vocabulary = 'shop_voucher_search_vocabulary';
 
 /** Ranking weights of the searched fields (application/shop/voucher-search.ts). */
 const weight = { title: 4, campaignName: 3, brand: 2, description: 1 };
@@ -17,18 +18,24 @@ const foldedScore = 10;
 
 // Word for word the projector's partial index: its predicate and its expression.
 const listed = `campaign_status = 'ACTIVE' AND campaign_type = 'SELL' AND NOT pool_deleted`;
+const searchedKeys = '(pool_word_keys || campaign_name_word_keys)';
 const searchedText = '(pool_folded || campaign_name_folded)';
+/** Above every word that starts with a given one, in C collation (UTF-8 byte order). */
+const afterEveryCharacter = '\u{10FFFF}';
 
 /** Patterns for the start of a word, and for a whole word (the stored text is padded with spaces). */
 const wordStart = (word: string) => ` ${word}`;
 const wholeWord = (word: string) => ` ${word} `;
 
 /**
- * The search over the shop_voucher_search read model. Candidates come from
- * the trigram index (every term's folded form must start a word, or one of
- * its typo alternatives be a word, somewhere in the pool's or its campaign's
- * text). The rank is computed on the candidates from the stored forms,
- * nothing is folded per row: the pool's text holds title, brand and
+ * The search over the shop_voucher_search read model. Every term's folded
+ * form must start a word, or one of its typo alternatives be a word,
+ * somewhere in the pool's or its campaign's text. Candidates come from the
+ * index of word keys: the keys of the vocabulary's words that the term starts
+ * (a range of the vocabulary), and those of its typo alternatives; each is
+ * then checked against the text itself, which also drops a word that only
+ * shares a key. The rank is computed on the candidates from the stored
+ * forms, nothing is folded per row: the pool's text holds title, brand and
  * description in the order of their weights, so the first place a term is
  * found in it is its best field there.
  */
@@ -45,10 +52,7 @@ export class PostgresVoucherSearchReadModel implements VoucherSearchReadModel {
     this.versions = new ChangeTrackedCache(changes, projector, 1000);
   }
 
-  /**
-   * Planned afresh each time (not prepared): the trigram index's worth depends on the patterns, which a
-   * generic plan does not see; VoucherSearch reuses the answer while the read model stays the same.
-   */
+  /** Planned afresh each time (not prepared), as its shape depends on the terms; VoucherSearch reuses the answer while the read model stays the same. */
   async search(criteria: VoucherSearchCriteria): Promise<{ poolIds: number[]; total: number }> {
     const bindings: unknown[] = [];
     // Placeholders are numbered in the order bind() is called: the text is built from left to right.
@@ -67,7 +71,7 @@ export class PostgresVoucherSearchReadModel implements VoucherSearchReadModel {
           FROM ${pools}
           WHERE ${listed} AND campaign_start_at <= ${bind(now)} AND campaign_end_at > ${bind(now)}
             ${criteria.tags === undefined ? '' : `AND campaign_tag = ANY(${bind(criteria.tags)}::text[])`}
-            AND ${criteria.terms.map((t) => `(${[`%${wordStart(t.folded)}%`, ...t.typos.map((w) => `%${wholeWord(w)}%`)].map((p) => `${searchedText} LIKE ${bind(p)}`).join(' OR ')})`).join(' AND ')}
+            AND ${criteria.terms.map((t) => termCondition(t, bind)).join(' AND ')}
           OFFSET 0
         ) candidates
       )
@@ -118,6 +122,17 @@ export class PostgresVoucherSearchReadModel implements VoucherSearchReadModel {
     this.versions.put('version', version, mark);
     return version;
   }
+}
+
+/**
+ * Rows whose text has a word the term starts, or one of its typo
+ * alternatives: by their words' keys (the index), then by the text.
+ */
+function termCondition(term: RankedTerm, bind: (value: unknown) => string): string {
+  const started = `ARRAY(SELECT word_key FROM ${vocabulary} WHERE word >= ${bind(term.folded)} AND word < ${bind(term.folded + afterEveryCharacter)})`;
+  const keys = term.typos.length === 0 ? started : `(${started} || ${bind(term.typos.map(wordKey))}::integer[])`;
+  const patterns = [`%${wordStart(term.folded)}%`, ...term.typos.map((w) => `%${wholeWord(w)}%`)];
+  return `(${searchedKeys} && ${keys} AND (${patterns.map((p) => `${searchedText} LIKE ${bind(p)}`).join(' OR ')}))`;
 }
 
 /**

@@ -1,13 +1,14 @@
 import type { Knex } from 'knex';
 import type { CampaignCreated, CampaignEvent, CampaignStatusChanged } from '../../domain/shop/campaign.js';
 import type { PoolDisplay, VoucherPoolCreated, VoucherPoolEvent } from '../../domain/shop/events.js';
-import { deletionKeys, fold, lowercaseWords, typoVocabulary } from '../../domain/shop/vietnamese-text.js';
+import { deletionKeys, distinctWords, fold, inTypoVocabulary, lowercaseWords, wordKey } from '../../domain/shop/vietnamese-text.js';
 import { guardedChanges } from '../shared/guarded-changes.js';
 import { announceChanges, firstOfEach, physical, runs, type PhysicalNames, type ProjectedEvent, type Projector } from '../shared/projector.js';
 
 const pools = 'shop_voucher_search';
 const campaigns = 'shop_voucher_search_campaigns';
 const words = 'shop_voucher_search_words';
+const vocabularyTable = 'shop_voucher_search_vocabulary';
 const changes = 'shop_voucher_search_changes';
 
 const fed = (events: string) => `Eventually consistent with the event store (lag at /metrics). Fed by ${events}.`;
@@ -17,11 +18,12 @@ const foldedForm = `folded: lower case, no diacritics, đ as d, words separated 
 
 /**
  * What makes a search row listable apart from the campaign window: the
- * predicate of the partial trigram index, which the search repeats word for
- * word, as it does the indexed expression (infrastructure/shop/voucher-search-read-model.ts).
+ * predicate of the partial index of word keys, which the search repeats word
+ * for word, as it does the indexed expression (infrastructure/shop/voucher-search-read-model.ts).
  */
 const listedPredicate = `campaign_status = 'ACTIVE' AND campaign_type = 'SELL' AND NOT pool_deleted`;
-const searchedText = '(pool_folded || campaign_name_folded)';
+const searchedKeys = '(pool_word_keys || campaign_name_word_keys)';
+const keysForm = 'keys (domain/shop/vietnamese-text.ts wordKey: 32-bit FNV-1a of the word) of the distinct folded words';
 
 const pad = (text: string) => ` ${text} `;
 const codePoints = (text: string) => [...text].length;
@@ -33,6 +35,9 @@ interface TextForms {
   /** Folded, padded; its length in characters. */
   folded: string;
   foldedLength: number;
+  /** The distinct folded words, and their keys. */
+  foldedWords: string[];
+  foldedKeys: number[];
 }
 
 /**
@@ -48,7 +53,8 @@ function forms(text: string): TextForms {
     if (recentForms.size >= 20_000) recentForms.clear();
     const words = pad(lowercaseWords(text));
     const folded = pad(fold(text));
-    known = { words, wordsLength: codePoints(words), folded, foldedLength: codePoints(folded) };
+    const foldedWords = distinctWords(folded);
+    known = { words, wordsLength: codePoints(words), folded, foldedLength: codePoints(folded), foldedWords, foldedKeys: foldedWords.map(wordKey) };
     recentForms.set(text, known);
   }
   return known;
@@ -56,8 +62,8 @@ function forms(text: string): TextForms {
 
 /**
  * A pool's searched text in both forms: title, brand name and description,
- * each padded, in that order (the order of their ranking weights), and where
- * the title and the brand end (in characters).
+ * each padded, in that order (the order of their ranking weights), where
+ * the title and the brand end (in characters), and its words' keys.
  */
 function poolText(display: Pick<PoolDisplay, 'title' | 'brandName' | 'description'>) {
   const title = forms(display.title);
@@ -70,6 +76,7 @@ function poolText(display: Pick<PoolDisplay, 'title' | 'brandName' | 'descriptio
     pool_folded: title.folded + brand.folded + description.folded,
     folded_title_end: title.foldedLength,
     folded_brand_end: title.foldedLength + brand.foldedLength,
+    pool_word_keys: [...new Set([...title.foldedKeys, ...brand.foldedKeys, ...description.foldedKeys])],
   };
 }
 
@@ -84,7 +91,7 @@ function poolText(display: Pick<PoolDisplay, 'title' | 'brandName' | 'descriptio
  */
 export const voucherSearchProjector: Projector = {
   name: 'shop-voucher-search',
-  version: 1,
+  version: 2,
   eventTypes: new Set<(VoucherPoolEvent | CampaignEvent)['type']>([
     'VoucherPoolCreated',
     'VoucherPoolDisplayUpdated',
@@ -96,7 +103,7 @@ export const voucherSearchProjector: Projector = {
   tables: [
     {
       name: pools,
-      comment: `Voucher pools as the shop search sees them, one row per pool: searched text lower-cased and folded (diacritics removed), and what decides whether the pool is listed. Trigram-indexed on pool_folded || campaign_name_folded for listed rows. ${fed('VoucherPoolCreated, VoucherPoolDisplayUpdated, VoucherPoolDeleted, CampaignCreated, CampaignStatusChanged, CampaignDetailsUpdated')}`,
+      comment: `Voucher pools as the shop search sees them, one row per pool: searched text lower-cased and folded (diacritics removed), the keys of its folded words, and what decides whether the pool is listed. GIN-indexed on pool_word_keys || campaign_name_word_keys for listed rows. ${fed('VoucherPoolCreated, VoucherPoolDisplayUpdated, VoucherPoolDeleted, CampaignCreated, CampaignStatusChanged, CampaignDetailsUpdated')}`,
       columns: {
         pool_id: 'Voucher pool id.',
         campaign_id: 'Campaign the pool belongs to.',
@@ -108,6 +115,8 @@ export const voucherSearchProjector: Projector = {
         folded_brand_end: 'Characters of pool_folded up to the end of the brand name.',
         campaign_name_words: `Campaign name, ${wordsForm}; '' until the campaign is known.`,
         campaign_name_folded: `Campaign name ${foldedForm}.`,
+        pool_word_keys: `The ${keysForm} of pool_folded; the search finds candidate rows by them and checks each against the text.`,
+        campaign_name_word_keys: `The ${keysForm} of campaign_name_folded; '{}' until the campaign is known.`,
         pool_deleted: 'True once the pool was deleted (soft delete); never listed then.',
         campaign_status: 'Campaign status (DRAFT, APPROVED, ACTIVE, PAUSED, ENDED); null until the campaign is known. Listed only when ACTIVE.',
         campaign_type: 'Campaign type (e.g. SELL); listed only when SELL.',
@@ -126,6 +135,7 @@ export const voucherSearchProjector: Projector = {
         campaign_id: 'Campaign id.',
         name_words: `Campaign name, ${wordsForm}.`,
         name_folded: `Campaign name ${foldedForm}.`,
+        name_word_keys: `The ${keysForm} of name_folded.`,
         status: 'DRAFT, APPROVED, ACTIVE, PAUSED or ENDED.',
         type: 'Campaign type, e.g. SELL.',
         tag: 'Campaign tag, e.g. HOT_DEAL.',
@@ -145,6 +155,14 @@ export const voucherSearchProjector: Projector = {
       },
     },
     {
+      name: vocabularyTable,
+      comment: `Every folded word ever seen in searched text (titles, brand names, descriptions, campaign names) with its key: a keyword word finds the keys of the words it starts here (word >= it and below it followed by U+10FFFF, in C collation). Only grows. ${fed('VoucherPoolCreated, VoucherPoolDisplayUpdated, CampaignCreated, CampaignDetailsUpdated')}`,
+      columns: {
+        word: 'A folded word (C collation: ordered by its UTF-8 bytes, so the words a prefix starts are one range).',
+        word_key: `Its key (domain/shop/vietnamese-text.ts wordKey), as in pool_word_keys and campaign_name_word_keys of shop_voucher_search.`,
+      },
+    },
+    {
       name: changes,
       comment: `One row: the position of the last event that changed what the search finds, so that cached results are reused until the next such change. ${fed('the events of shop_voucher_search')}`,
       columns: {
@@ -155,7 +173,6 @@ export const voucherSearchProjector: Projector = {
 
   async createTables(knex: Knex, names: PhysicalNames) {
     const p = physical(names, pools);
-    await knex.raw('CREATE EXTENSION IF NOT EXISTS pg_trgm');
     await knex.schema.createTable(p, (b) => {
       b.bigInteger('pool_id').primary();
       b.bigInteger('campaign_id').notNullable();
@@ -167,6 +184,8 @@ export const voucherSearchProjector: Projector = {
       b.integer('folded_brand_end').notNullable();
       b.text('campaign_name_words').notNullable();
       b.text('campaign_name_folded').notNullable();
+      b.specificType('pool_word_keys', 'integer[]').notNullable();
+      b.specificType('campaign_name_word_keys', 'integer[]').notNullable();
       b.boolean('pool_deleted').notNullable();
       b.text('campaign_status');
       b.text('campaign_type');
@@ -179,11 +198,12 @@ export const voucherSearchProjector: Projector = {
       b.index(['campaign_id'], `${p}_campaign`);
     });
     // Only rows that can be listed are indexed; the search repeats the predicate and the expression.
-    await knex.raw(`CREATE INDEX ?? ON ?? USING gin (${searchedText} gin_trgm_ops) WHERE ${listedPredicate}`, [`${p}_text`, p]);
+    await knex.raw(`CREATE INDEX ?? ON ?? USING gin (${searchedKeys}) WHERE ${listedPredicate}`, [`${p}_word_keys`, p]);
     await knex.schema.createTable(physical(names, campaigns), (b) => {
       b.bigInteger('campaign_id').primary();
       b.text('name_words').notNullable();
       b.text('name_folded').notNullable();
+      b.specificType('name_word_keys', 'integer[]').notNullable();
       b.text('status').notNullable();
       b.text('type').notNullable();
       b.text('tag').notNullable();
@@ -197,6 +217,10 @@ export const voucherSearchProjector: Projector = {
       b.text('deletion_key').notNullable();
       b.text('word').notNullable();
       b.primary(['deletion_key', 'word']);
+    });
+    await knex.schema.createTable(physical(names, vocabularyTable), (b) => {
+      b.specificType('word', 'text COLLATE "C"').primary();
+      b.integer('word_key').notNullable();
     });
     await knex.schema.createTable(physical(names, changes), (b) => {
       b.specificType('last_change_position', 'text COLLATE "C"');
@@ -243,22 +267,23 @@ function poolRow(d: VoucherPoolCreated['data'], position: string) {
 /**
  * A run of VoucherPoolCreated in one statement: the rows of pools not there
  * yet (a pool already there, or twice in the run, keeps its first), each with
- * its campaign's fields if the campaign is known; the change mark; the new
- * words of the vocabulary (then their deletion keys).
+ * its campaign's fields if the campaign is known; the change mark; the
+ * words of the vocabularies (then the new typo words' deletion keys).
  */
 async function createPools(trx: Knex.Transaction, names: PhysicalNames, run: readonly ProjectedEvent[]): Promise<void> {
   const rows = firstOfEach(run, (e) => (e.data as VoucherPoolCreated['data']).poolId).map((e) => poolRow(e.data as VoucherPoolCreated['data'], e.position));
   const columns = Object.keys(rows[0]!);
   const latest = run.reduce((max, e) => (e.position > max ? e.position : max), run[0]!.position);
-  const { rows: added } = await trx.raw<{ rows: { word: string }[] }>(
+  const added = addingWords(names, wordsOf(run.flatMap((e) => displayTexts((e.data as VoucherPoolCreated['data']).display))));
+  const { rows: addedTypoWords } = await trx.raw<{ rows: { word: string }[] }>(
     `WITH pool AS (
-       INSERT INTO ?? (${columns.join(', ')}, campaign_name_words, campaign_name_folded, campaign_status, campaign_type,
+       INSERT INTO ?? (${columns.join(', ')}, campaign_name_words, campaign_name_folded, campaign_name_word_keys, campaign_status, campaign_type,
                        campaign_tag, campaign_display_priority, campaign_start_at, campaign_end_at)
-       SELECT ${columns.map((column) => `r.${column}`).join(', ')}, coalesce(c.name_words, ''), coalesce(c.name_folded, ''), c.status, c.type,
-              c.tag, c.display_priority, c.start_at, c.end_at
+       SELECT ${columns.map((column) => `r.${column}`).join(', ')}, coalesce(c.name_words, ''), coalesce(c.name_folded, ''), coalesce(c.name_word_keys, '{}'),
+              c.status, c.type, c.tag, c.display_priority, c.start_at, c.end_at
        FROM json_populate_recordset(NULL::??, ?::json) r LEFT JOIN ?? c ON c.campaign_id = r.campaign_id
        ON CONFLICT (pool_id) DO NOTHING
-     ), mark AS (${markStatement}), ${newWords()}
+     ), mark AS (${markStatement}), ${added.sql}
      SELECT word FROM new_words`,
     [
       physical(names, pools),
@@ -268,15 +293,30 @@ async function createPools(trx: Knex.Transaction, names: PhysicalNames, run: rea
       physical(names, changes),
       latest,
       latest,
-      physical(names, words),
-      vocabulary(rows.map((r) => r.pool_folded)),
+      ...added.bindings,
     ],
   );
-  await addDeletionKeys(trx, names, added);
+  await addDeletionKeys(trx, names, addedTypoWords);
 }
 
-/** The typo vocabulary of several folded texts: that of their words, each looked at once. */
-const vocabulary = (texts: string[]) => typoVocabulary(texts.join(' '));
+/** The folded words of texts, each once: all of them with their keys, and those a typo-tolerant keyword word can reach. */
+interface FoundWords {
+  all: string[];
+  keys: number[];
+  typo: string[];
+}
+
+function wordsOf(texts: string[]): FoundWords {
+  const keyOf = new Map<string, number>();
+  for (const text of texts) {
+    const { foldedWords, foldedKeys } = forms(text);
+    foldedWords.forEach((word, i) => keyOf.set(word, foldedKeys[i]!));
+  }
+  const all = [...keyOf.keys()];
+  return { all, keys: [...keyOf.values()], typo: all.filter(inTypoVocabulary) };
+}
+
+const displayTexts = (display: Pick<PoolDisplay, 'title' | 'brandName' | 'description'>) => [display.title, display.brandName, display.description];
 
 /** Any other event, on its own. */
 async function applyOne(trx: Knex.Transaction, names: PhysicalNames, event: ProjectedEvent): Promise<void> {
@@ -286,7 +326,7 @@ async function applyOne(trx: Knex.Transaction, names: PhysicalNames, event: Proj
     case 'VoucherPoolDisplayUpdated': {
       const text = poolText(e.data.display);
       if (await advancePool(trx, names, e.data.poolId, position, { ...text, updated_at: e.data.updatedAt })) {
-        await addWords(trx, names, typoVocabulary(text.pool_folded));
+        await addWords(trx, names, wordsOf(displayTexts(e.data.display)));
         await markChange(trx, names, position);
       }
       return;
@@ -298,7 +338,7 @@ async function applyOne(trx: Knex.Transaction, names: PhysicalNames, event: Proj
       const d = e.data;
       const name = campaignName(d.name);
       const changed = { ...name, tag: d.campaignTag, display_priority: d.displayPriority, start_at: d.startAt, end_at: d.endAt, updated_at: d.updatedAt };
-      await changeCampaign(trx, names, d.campaignId, position, changed, typoVocabulary(name.name_folded));
+      await changeCampaign(trx, names, d.campaignId, position, changed, wordsOf([d.name]));
       return;
     }
     default:
@@ -313,14 +353,27 @@ async function markChange(trx: Knex.Transaction, names: PhysicalNames, position:
   await trx.raw(markStatement, [physical(names, changes), position, position]);
 }
 
-/** Inserts words not yet known under themselves, if `when` (SQL) holds; answers the new ones (rows of `word`; bindings: table, words). */
-const newWords = (when = 'true') => `new_words AS (
-  INSERT INTO ?? (deletion_key, word) SELECT w, w FROM unnest(?::text[]) w WHERE ${when} ON CONFLICT DO NOTHING RETURNING word
-)`;
+/**
+ * Two CTEs that add `found` if `when` (SQL) holds: `vocabulary`, the words
+ * not yet there with their keys; `new_words`, the typo words not yet known
+ * under themselves, answering them (rows of `word`) for their deletion keys.
+ */
+function addingWords(names: PhysicalNames, found: FoundWords, when = 'true'): { sql: string; bindings: Knex.RawBinding[] } {
+  return {
+    sql: `vocabulary AS (
+       INSERT INTO ?? (word, word_key) SELECT w, k FROM unnest(?::text[], ?::integer[]) AS v(w, k) WHERE ${when} ON CONFLICT DO NOTHING
+     ),
+     new_words AS (
+       INSERT INTO ?? (deletion_key, word) SELECT w, w FROM unnest(?::text[]) w WHERE ${when} ON CONFLICT DO NOTHING RETURNING word
+     )`,
+    bindings: [physical(names, vocabularyTable), found.all, found.keys, physical(names, words), found.typo],
+  };
+}
 
-async function addWords(trx: Knex.Transaction, names: PhysicalNames, list: string[]): Promise<void> {
-  if (list.length === 0) return;
-  const { rows } = await trx.raw<{ rows: { word: string }[] }>(`WITH ${newWords()} SELECT word FROM new_words`, [physical(names, words), list]);
+async function addWords(trx: Knex.Transaction, names: PhysicalNames, found: FoundWords): Promise<void> {
+  if (found.all.length === 0) return;
+  const added = addingWords(names, found);
+  const { rows } = await trx.raw<{ rows: { word: string }[] }>(`WITH ${added.sql} SELECT word FROM new_words`, added.bindings);
   await addDeletionKeys(trx, names, rows);
 }
 
@@ -340,8 +393,8 @@ async function advancePool(trx: Knex.Transaction, names: PhysicalNames, poolId: 
 }
 
 function campaignName(name: string) {
-  const { words, folded } = forms(name);
-  return { name_words: words, name_folded: folded };
+  const { words, folded, foldedWords } = forms(name);
+  return { name_words: words, name_folded: folded, name_word_keys: foldedWords.map(wordKey) };
 }
 
 /** A campaign's row as CampaignCreated makes it. */
@@ -373,7 +426,7 @@ async function createCampaigns(trx: Knex.Transaction, names: PhysicalNames, run:
      ),
      applied AS (SELECT campaign_id, last_position AS position, updated_at FROM changed)`,
     [table, table, JSON.stringify(rows)],
-    vocabulary(rows.map((r) => r.name_folded)),
+    wordsOf(run.map((e) => (e.data as CampaignCreated['data']).name)),
   );
 }
 
@@ -393,7 +446,7 @@ async function changeStatuses(trx: Knex.Transaction, names: PhysicalNames, run: 
        RETURNING c.*
      )`,
     [JSON.stringify(statusChanges), table, table],
-    [],
+    wordsOf([]),
   );
 }
 
@@ -403,8 +456,8 @@ async function changeCampaign(
   names: PhysicalNames,
   campaignId: number,
   position: string,
-  changed: Record<string, string | number>,
-  newWordsOfIt: string[],
+  changed: Record<string, string | number | number[]>,
+  newWordsOfIt: FoundWords,
 ): Promise<void> {
   const columns = Object.keys(changed);
   await changeCampaigns(
@@ -425,13 +478,15 @@ async function changeCampaign(
  * them): copies the campaigns' fields onto the search rows of their pools
  * (updated_at: the latest of the row's and the events'), moves the change mark
  * to the last of those events whose campaign has pools, and, if it wrote any,
- * adds `list` to the vocabulary (then the new words' deletion keys).
+ * adds `found` to the vocabularies (then the new typo words' deletion keys).
  */
-async function changeCampaigns(trx: Knex.Transaction, names: PhysicalNames, write: string, bindings: Knex.RawBinding[], list: string[]): Promise<void> {
+async function changeCampaigns(trx: Knex.Transaction, names: PhysicalNames, write: string, bindings: Knex.RawBinding[], found: FoundWords): Promise<void> {
+  const added = addingWords(names, found, 'EXISTS (SELECT 1 FROM changed)');
   const { rows } = await trx.raw<{ rows: { word: string }[] }>(
     `WITH ${write},
      copied AS (
-       UPDATE ?? p SET campaign_name_words = c.name_words, campaign_name_folded = c.name_folded, campaign_status = c.status,
+       UPDATE ?? p SET campaign_name_words = c.name_words, campaign_name_folded = c.name_folded, campaign_name_word_keys = c.name_word_keys,
+         campaign_status = c.status,
          campaign_type = c.type, campaign_tag = c.tag, campaign_display_priority = c.display_priority,
          campaign_start_at = c.start_at, campaign_end_at = c.end_at, updated_at = greatest(p.updated_at, a.updated_at)
        FROM changed c JOIN (SELECT campaign_id, max(position) AS position, max(updated_at) AS updated_at FROM applied GROUP BY campaign_id) a USING (campaign_id)
@@ -442,9 +497,9 @@ async function changeCampaigns(trx: Knex.Transaction, names: PhysicalNames, writ
        UPDATE ?? SET last_change_position = m.position FROM (SELECT max(position) AS position FROM copied) m
        WHERE m.position IS NOT NULL AND (last_change_position IS NULL OR last_change_position < m.position)
      ),
-     ${newWords('EXISTS (SELECT 1 FROM changed)')}
+     ${added.sql}
      SELECT word FROM new_words`,
-    [...bindings, physical(names, pools), physical(names, changes), physical(names, words), list],
+    [...bindings, physical(names, pools), physical(names, changes), ...added.bindings],
   );
   await addDeletionKeys(trx, names, rows);
 }

@@ -168,6 +168,7 @@ describe('Shop search over HTTP: GET /vouchers/search', () => {
       ['shop_voucher_search', ['pool_id']],
       ['shop_voucher_search_campaigns', ['campaign_id']],
       ['shop_voucher_search_words', ['deletion_key', 'word']],
+      ['shop_voucher_search_vocabulary', ['word']],
       ['shop_voucher_search_changes', ['last_change_position']],
     ];
     const rows = () => Promise.all(ordered.map(([table, key]) => app.container.knex(table).orderBy(key)));
@@ -180,13 +181,13 @@ describe('Shop search over HTTP: GET /vouchers/search', () => {
   it('comments every table, view and column of the search read models', async () => {
     const { rows } = await app.container.knex.raw<{ rows: { relation: string; column: string | null; comment: string | null }[] }>(
       `SELECT c.relname AS relation, NULL AS column, obj_description(c.oid) AS comment FROM pg_class c
-         WHERE c.relkind IN ('r', 'v') AND c.relname ~ '^shop_voucher_search(_campaigns|_words|_changes){0,1}(_g[0-9]+){0,1}$'
+         WHERE c.relkind IN ('r', 'v') AND c.relname ~ '^shop_voucher_search(_campaigns|_words|_vocabulary|_changes){0,1}(_g[0-9]+){0,1}$'
        UNION ALL
        SELECT c.relname, a.attname, col_description(c.oid, a.attnum) FROM pg_class c
          JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
-         WHERE c.relkind IN ('r', 'v') AND c.relname ~ '^shop_voucher_search(_campaigns|_words|_changes){0,1}(_g[0-9]+){0,1}$'`,
+         WHERE c.relkind IN ('r', 'v') AND c.relname ~ '^shop_voucher_search(_campaigns|_words|_vocabulary|_changes){0,1}(_g[0-9]+){0,1}$'`,
     );
-    expect(rows.filter((r) => r.column === null)).to.have.length(8); // four views and the four tables behind them
+    expect(rows.filter((r) => r.column === null)).to.have.length(10); // five views and the five tables behind them
     expect(rows.filter((r) => !r.comment)).to.deep.equal([]);
   });
 

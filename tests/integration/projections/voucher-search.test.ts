@@ -10,6 +10,7 @@ import { migrate } from '../../../infrastructure/shared/migrations/index.js';
 import { PostgresCatalogReadModel } from '../../../infrastructure/shop/catalog-read-model.js';
 import { PostgresChangeFeed } from '../../../infrastructure/shared/read-model-changes.js';
 import { PostgresVoucherSearchReadModel } from '../../../infrastructure/shop/voucher-search-read-model.js';
+import { wordKey } from '../../../domain/shop/vietnamese-text.js';
 import { catalogProjector } from '../../../projections/shop/catalog.js';
 import type { PhysicalNames, ProjectedEvent, Projector } from '../../../projections/shared/projector.js';
 import { voucherSearchProjector } from '../../../projections/shop/voucher-search.js';
@@ -166,6 +167,7 @@ describe('Voucher search projection and query on PostgreSQL', () => {
       pools: await db.knex('shop_voucher_search').orderBy('pool_id'),
       campaigns: await db.knex('shop_voucher_search_campaigns').orderBy('campaign_id'),
       words: await db.knex('shop_voucher_search_words').orderBy(['deletion_key', 'word']),
+      vocabulary: await db.knex('shop_voucher_search_vocabulary').orderBy('word'),
       changes: await db.knex('shop_voucher_search_changes'),
     };
   }
@@ -203,6 +205,15 @@ describe('Voucher search projection and query on PostgreSQL', () => {
     it('gives a pool that arrived before its campaign the campaign fields once the campaign arrives', async () => {
       const row = await db.knex('shop_voucher_search').where({ pool_id: 241 }).first();
       expect(row).to.include({ campaign_name_folded: ' dien anh ', campaign_status: 'ACTIVE', campaign_type: 'SELL' });
+    });
+
+    it('indexes the keys of the folded words of the pool and of its campaign name, and keeps every such word with its key', async () => {
+      const row = await db.knex('shop_voucher_search').where({ pool_id: 212 }).first();
+      const keysOf = (folded: string) => [...new Set(folded.trim().split(' '))].map(wordKey);
+      expect(row.pool_word_keys).to.deep.equal(keysOf('khuyen mai tra sua thuong hieu ap dung toan quoc'));
+      expect(row.campaign_name_word_keys).to.deep.equal(keysOf('mua he ruc ro'));
+      const vocabulary = await db.knex('shop_voucher_search_vocabulary').whereIn('word', ['khuyen', 'ro', 'dien', 'cgv']).orderBy('word');
+      expect(vocabulary).to.deep.equal(['cgv', 'dien', 'khuyen', 'ro'].map((word) => ({ word, word_key: wordKey(word) })));
     });
 
     it('keeps the typo vocabulary: words of four or more letters under themselves and their deletion keys', async () => {
@@ -309,6 +320,14 @@ describe('Voucher search projection and query on PostgreSQL', () => {
       expect(await readModel.nextWindowChange(new Date('2026-07-15T00:00:00.000Z'))).to.deep.equal(new Date('2026-08-01T00:00:00.000Z'));
       expect(await readModel.nextWindowChange(new Date('2026-09-01T00:00:00.000Z'))).to.deep.equal(new Date('2027-01-01T00:00:00.000Z'));
       expect(await readModel.nextWindowChange(new Date('2028-01-01T00:00:00.000Z'))).to.equal(null);
+    });
+
+    it('checks the candidates found by word keys against the text: a word that only shares its key with the keyword is not found', async () => {
+      expect(wordKey('glbpp')).to.equal(wordKey('yaczf')); // two words of one 32-bit FNV-1a hash
+      await apply(projected([pool(251, 1, 'Glbpp quà tặng'), pool(252, 1, 'Yaczf quà tặng')]));
+      expect(await ids('glbpp')).to.deep.equal([251]);
+      expect(await ids('yaczf')).to.deep.equal([252]);
+      expect(await ids('qua tang glbpp')).to.deep.equal([251]);
     });
 
     it('finds nothing for a keyword without letters or digits', async () => {

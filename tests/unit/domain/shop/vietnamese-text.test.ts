@@ -1,13 +1,15 @@
 import { expect } from 'chai';
 import {
   deletionKeys,
+  distinctWords,
   fold,
+  inTypoVocabulary,
   isTypoTolerant,
   keywordLength,
   lowercaseWords,
   searchTerms,
-  typoVocabulary,
   withinOneTypo,
+  wordKey,
 } from '../../../../domain/shop/vietnamese-text.js';
 
 const nfd = (s: string) => s.normalize('NFD');
@@ -171,9 +173,28 @@ describe('Vietnamese search text', () => {
     });
   });
 
-  describe('typoVocabulary', () => {
-    it('given folded text, when listed, then it keeps the distinct letter-only words a typo-tolerant keyword can reach (four letters or more)', () => {
-      expect(typoVocabulary('dien thoai samsung 100000d dien thoai pho')).to.deep.equal(['dien', 'thoai', 'samsung']);
+  describe('distinctWords and inTypoVocabulary', () => {
+    it('given folded text, when listed, then each word comes once, in order of first appearance', () => {
+      expect(distinctWords('dien thoai samsung 100000d dien thoai pho')).to.deep.equal(['dien', 'thoai', 'samsung', '100000d', 'pho']);
+      expect(distinctWords('')).to.deep.equal([]);
+    });
+
+    it('given folded words, then the typo vocabulary keeps the letter-only ones a typo-tolerant keyword can reach (four letters or more)', () => {
+      expect(['dien', 'thoai', 'samsung', '100000d', 'pho', 'ưu'].filter(inTypoVocabulary)).to.deep.equal(['dien', 'thoai', 'samsung']);
+    });
+  });
+
+  describe('wordKey', () => {
+    it('given a word, then its key is its 32-bit FNV-1a hash over UTF-16 code units, as a signed integer', () => {
+      expect(wordKey('')).to.equal(0x811c9dc5 | 0);
+      expect(wordKey('a')).to.equal(0xe40c292c | 0); // the published FNV-1a test vector for "a"
+      expect(wordKey('foobar')).to.equal(0xbf9cf968 | 0);
+    });
+
+    it('given different words, then their keys mostly differ, and two may share one', () => {
+      const words = ['dien', 'thoai', 'khuyen', 'mai', 'điện'];
+      expect(new Set(words.map(wordKey)).size).to.equal(words.length);
+      expect(wordKey('glbpp')).to.equal(wordKey('yaczf'));
     });
   });
 
