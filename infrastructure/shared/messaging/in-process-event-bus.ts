@@ -207,19 +207,7 @@ class InProcessConsumer implements BusConsumer {
 
   private async deliver(batch: Delivery[]): Promise<void> {
     const settlements: Settlement[] = batch.map(() => undefined);
-    const messages: BusMessage[] = batch.map((d, i) => ({
-      event: d.event,
-      deliveryCount: d.deliveryCount,
-      ack: async () => {
-        settlements[i] ??= 'done';
-      },
-      term: async () => {
-        settlements[i] ??= 'done';
-      },
-      nak: async (delayMs?: number) => {
-        settlements[i] ??= { nakDelayMs: delayMs ?? 0 };
-      },
-    }));
+    const messages: BusMessage[] = batch.map((d, i) => new InProcessMessage(d.event, d.deliveryCount, settlements, i));
     try {
       await this.handler(messages);
     } catch (error) {
@@ -233,5 +221,27 @@ class InProcessConsumer implements BusConsumer {
       this.redeliveries.push({ event: d.event, deliveryCount: d.deliveryCount + 1, dueAt: now + delay });
     });
     this.redeliveries.sort((a, b) => (a.event.position < b.event.position ? -1 : a.event.position > b.event.position ? 1 : 0));
+  }
+}
+
+/** A delivered event; settling it records the first settlement in its slot of the batch's. */
+class InProcessMessage implements BusMessage {
+  constructor(
+    readonly event: RecordedEvent,
+    readonly deliveryCount: number,
+    private readonly settlements: Settlement[],
+    private readonly index: number,
+  ) {}
+
+  async ack(): Promise<void> {
+    this.settlements[this.index] ??= 'done';
+  }
+
+  async term(): Promise<void> {
+    this.settlements[this.index] ??= 'done';
+  }
+
+  async nak(delayMs?: number): Promise<void> {
+    this.settlements[this.index] ??= { nakDelayMs: delayMs ?? 0 };
   }
 }

@@ -295,33 +295,15 @@ class NatsConsumer implements BusConsumer {
   }
 
   private async deliver(raw: JsMsg[], signal: AbortSignal): Promise<void> {
-    const settled = raw.map(() => false);
-    const settle = (i: number, action: () => void) => {
-      if (settled[i]) return;
-      settled[i] = true;
-      action();
-    };
-    const messages: BusMessage[] = [];
-    raw.forEach((m, i) => {
-      let event: RecordedEvent;
+    const messages: NatsMessage[] = [];
+    for (const m of raw) {
       try {
-        event = m.json<RecordedEvent>();
+        messages.push(new NatsMessage(m.json<RecordedEvent>(), m));
       } catch (error) {
         this.settings.logger?.error('unreadable message on the event stream; terminated', { seq: m.seq, error });
-        settle(i, () => m.term('unreadable'));
-        return;
+        m.term('unreadable');
       }
-      messages.push({
-        event,
-        // Read when asked: parsing the reply subject of every message costs more than the few reads of it.
-        get deliveryCount() {
-          return m.info.deliveryCount;
-        },
-        ack: async () => settle(i, () => m.ack()),
-        nak: async (delayMs?: number) => settle(i, () => m.nak(delayMs)),
-        term: async () => settle(i, () => m.term()),
-      });
-    });
+    }
     let failed = false;
     try {
       if (messages.length > 0) await this.handler(messages);
@@ -329,8 +311,41 @@ class NatsConsumer implements BusConsumer {
       failed = true;
       this.settings.logger?.error('event handler failed; its unsettled messages come again', { error });
     }
-    raw.forEach((m, i) => settle(i, () => m.nak()));
+    await Promise.all(messages.map((m) => m.nak())); // the unsettled ones, in one write
     await this.nc.flush();
     if (failed) await pause(this.settings.retryDelayMs, signal);
+  }
+}
+
+/** A delivered event; the first of ack, nak and term settles it, the others do nothing. */
+class NatsMessage implements BusMessage {
+  private settled = false;
+
+  constructor(
+    readonly event: RecordedEvent,
+    private readonly raw: JsMsg,
+  ) {}
+
+  /** Read when asked: parsing the reply subject of every message costs more than the few reads of it. */
+  get deliveryCount(): number {
+    return this.raw.info.deliveryCount;
+  }
+
+  async ack(): Promise<void> {
+    if (this.settle()) this.raw.ack();
+  }
+
+  async nak(delayMs?: number): Promise<void> {
+    if (this.settle()) this.raw.nak(delayMs);
+  }
+
+  async term(): Promise<void> {
+    if (this.settle()) this.raw.term();
+  }
+
+  private settle(): boolean {
+    if (this.settled) return false;
+    this.settled = true;
+    return true;
   }
 }
