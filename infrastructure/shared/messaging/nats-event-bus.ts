@@ -35,6 +35,9 @@ export interface NatsEventBusOptions {
   logger?: Pick<Logger, 'error' | 'warn'>;
 }
 
+/** How many parsed events a bus keeps for its other consumers: a few batches of each. */
+const parsedKept = 10_000;
+
 /** Headers every published message carries besides Nats-Msg-Id (= event id). */
 export const positionHeader = 'Event-Position';
 export const typeHeader = 'Event-Type';
@@ -65,6 +68,8 @@ function isApiError(error: unknown, code: number): boolean {
 export class NatsEventBus implements EventBus {
   private readonly js: JetStreamClient;
   private readonly consumers = new Set<NatsConsumer>();
+  /** The events parsed last, by stream sequence (see parse). */
+  private readonly parsed = new Map<number, RecordedEvent>();
   /** Sequence of the stream's last message as this bus last saw it; the next publish expects it. */
   private expectedLastSeq: number | undefined;
 
@@ -157,6 +162,7 @@ export class NatsEventBus implements EventBus {
       retryDelayMs: this.options.retryDelayMs ?? 1000,
       logger: this.options.logger,
       onStop: () => this.consumers.delete(consumer),
+      parse: (m) => this.parse(m),
     });
     await consumer.start();
     this.consumers.add(consumer);
@@ -166,6 +172,23 @@ export class NatsEventBus implements EventBus {
   async close(): Promise<void> {
     await Promise.all([...this.consumers].map((c) => c.stop()));
     if (this.ownsConnection && !this.nc.isClosed()) await this.nc.close();
+  }
+
+  /**
+   * The event a message holds. The consumers of one process (the projectors)
+   * get the same messages at about the same time, so the events parsed last
+   * are kept by stream sequence and handed to the next consumer as they are:
+   * one parse per process instead of one per consumer. Consumers treat events
+   * as read-only, as with the in-process bus.
+   */
+  private parse(m: JsMsg): RecordedEvent {
+    let event = this.parsed.get(m.seq);
+    if (event === undefined) {
+      event = m.json<RecordedEvent>();
+      if (this.parsed.size >= parsedKept) this.parsed.delete(this.parsed.keys().next().value!);
+      this.parsed.set(m.seq, event);
+    }
+    return event;
   }
 
   private subjectOf(event: RecordedEvent): string {
@@ -213,6 +236,7 @@ class NatsConsumer implements BusConsumer {
       retryDelayMs: number;
       logger: Pick<Logger, 'error' | 'warn'> | undefined;
       onStop: () => void;
+      parse: (m: JsMsg) => RecordedEvent;
     },
   ) {
     this.batchSize = options.batchSize ?? 100;
@@ -298,7 +322,7 @@ class NatsConsumer implements BusConsumer {
     const messages: NatsMessage[] = [];
     for (const m of raw) {
       try {
-        messages.push(new NatsMessage(m.json<RecordedEvent>(), m));
+        messages.push(new NatsMessage(this.settings.parse(m), m));
       } catch (error) {
         this.settings.logger?.error('unreadable message on the event stream; terminated', { seq: m.seq, error });
         m.term('unreadable');

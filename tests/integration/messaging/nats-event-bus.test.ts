@@ -157,6 +157,26 @@ describe('NatsEventBus (real NATS JetStream)', () => {
     await bus.close();
   });
 
+  it('parses each message once for the consumers of one bus: they get the same event, equal to the one published', async () => {
+    const { bus } = await freshBus();
+    const events = await appendNoise(store, 3, 'shared');
+    await bus.publish(events);
+    const received = new Map<string, RecordedEvent[]>();
+    const consumers = await Promise.all(
+      ['first', 'second'].map((name) =>
+        bus.consume({ durableName: name, startAfter: null }, async (messages: BusMessage[]) => {
+          received.set(name, [...(received.get(name) ?? []), ...messages.map((m) => m.event)]);
+          await Promise.all(messages.map((m) => m.ack()));
+        }),
+      ),
+    );
+    await eventually(() => expect([received.get('first')?.length, received.get('second')?.length]).to.deep.equal([3, 3]));
+    received.get('first')!.forEach((event, i) => expect(received.get('second')![i]).to.equal(event));
+    expect(JSON.parse(JSON.stringify(received.get('first')))).to.deep.equal(JSON.parse(JSON.stringify(events)));
+    for (const consumer of consumers) await consumer.stop();
+    await bus.close();
+  });
+
   for (const [when, poolA, poolB] of [
     ['after the commit, before the ack', 4301, 4302],
     ['before the commit', 4311, 4312],
