@@ -102,7 +102,7 @@ describe('ChangeTrackedCache', () => {
     c.put('p1', 'pool 1', c.mark());
     c.put('p2', 'pool 2', c.mark());
     c.put('p2', 'pool 2 again', c.mark());
-    expect([c.get('p1'), c.get('p2'), c.size]).to.deep.equal(['pool 1', 'pool 2 again', 2]);
+    expect(c.size).to.equal(2); // not read in between: a read may keep an entry longer (BoundedCache)
     c.put('p3', 'pool 3', c.mark());
     expect([c.get('p1'), c.get('p2'), c.get('p3'), c.size]).to.deep.equal([undefined, 'pool 2 again', 'pool 3', 2]);
   });
