@@ -8,7 +8,7 @@ import { announceChanges, firstOfEach, physical, runs, type PhysicalNames, type 
 const pools = 'shop_voucher_search';
 const campaigns = 'shop_voucher_search_campaigns';
 const words = 'shop_voucher_search_words';
-const vocabularyTable = 'shop_voucher_search_vocabulary';
+const vocabulary = 'shop_voucher_search_vocabulary';
 const changes = 'shop_voucher_search_changes';
 
 const fed = (events: string) => `Eventually consistent with the event store (lag at /metrics). Fed by ${events}.`;
@@ -83,9 +83,10 @@ function poolText(display: Pick<PoolDisplay, 'title' | 'brandName' | 'descriptio
 /**
  * The search read model of the shop's vouchers (endpoint 3): one row per
  * voucher pool with its searched text (title, brand, description, campaign
- * name) lower-cased and folded, and what decides whether it is listed; the
- * campaigns as far as pools need them (a pool may arrive before or after its
- * campaign); and the vocabulary the search finds typo candidates in. The
+ * name) lower-cased and folded, the keys of its words (the index), and what
+ * decides whether it is listed; the campaigns as far as pools need them (a
+ * pool may arrive before or after its campaign); every word with its key, for
+ * prefixes; and the vocabulary the search finds typo candidates in. The
  * search rows hold only what the search reads, so that a scan over many
  * matches touches few pages.
  */
@@ -155,7 +156,7 @@ export const voucherSearchProjector: Projector = {
       },
     },
     {
-      name: vocabularyTable,
+      name: vocabulary,
       comment: `Every folded word ever seen in searched text (titles, brand names, descriptions, campaign names) with its key: a keyword word finds the keys of the words it starts here (word >= it and below it followed by U+10FFFF, in C collation). Only grows. ${fed('VoucherPoolCreated, VoucherPoolDisplayUpdated, CampaignCreated, CampaignDetailsUpdated')}`,
       columns: {
         word: 'A folded word (C collation: ordered by its UTF-8 bytes, so the words a prefix starts are one range).',
@@ -218,7 +219,7 @@ export const voucherSearchProjector: Projector = {
       b.text('word').notNullable();
       b.primary(['deletion_key', 'word']);
     });
-    await knex.schema.createTable(physical(names, vocabularyTable), (b) => {
+    await knex.schema.createTable(physical(names, vocabulary), (b) => {
       b.specificType('word', 'text COLLATE "C"').primary();
       b.integer('word_key').notNullable();
     });
@@ -366,7 +367,7 @@ function addingWords(names: PhysicalNames, found: FoundWords, when = 'true'): { 
      new_words AS (
        INSERT INTO ?? (deletion_key, word) SELECT w, w FROM unnest(?::text[]) w WHERE ${when} ON CONFLICT DO NOTHING RETURNING word
      )`,
-    bindings: [physical(names, vocabularyTable), found.all, found.keys, physical(names, words), found.typo],
+    bindings: [physical(names, vocabulary), found.all, found.keys, physical(names, words), found.typo],
   };
 }
 

@@ -47,6 +47,16 @@ describe('Read model change announcements on PostgreSQL', () => {
     return heard;
   }
 
+  /** A feed started and connected, with a listener to the catalog that has heard nothing yet (the '*' of connecting left out). */
+  async function startedFeed(): Promise<{ source: PostgresChangeFeed; heard: Heard[] }> {
+    const source = feed();
+    const heard = listen(source);
+    source.start();
+    await connected(source);
+    heard.length = 0;
+    return { source, heard };
+  }
+
   async function announce(projector: string, keys: string[], outcome: 'commit' | 'rollback' = 'commit'): Promise<void> {
     const trx = await db.knex.transaction();
     await announceChanges(trx, projector, new Set(keys));
@@ -101,11 +111,7 @@ describe('Read model change announcements on PostgreSQL', () => {
     });
 
     it("given a started feed, when keys are announced in more than 7000 bytes, or '*' among them, then '*' is heard", async () => {
-      const source = feed();
-      const heard = listen(source);
-      source.start();
-      await connected(source);
-      heard.length = 0;
+      const { heard } = await startedFeed();
 
       // Announced as a JSON array: ["<6996 characters>"] is 7000 characters, listed; ["<3497>","<3497>"] is 7001, too many.
       const longest = 'k'.repeat(6_996);
@@ -118,11 +124,7 @@ describe('Read model change announcements on PostgreSQL', () => {
     });
 
     it("given a started feed, when a payload that is no JSON array of strings is sent on the channel, then '*' is heard", async () => {
-      const source = feed();
-      const heard = listen(source);
-      source.start();
-      await connected(source);
-      heard.length = 0;
+      const { heard } = await startedFeed();
 
       for (const payload of ['p1,c2', '{"p1":1}', '[1,2]', '["p1"]'])
         await db.knex.raw('SELECT pg_notify(?, ?)', [changeChannel(catalogProjector.name), payload]);
@@ -130,11 +132,7 @@ describe('Read model change announcements on PostgreSQL', () => {
     });
 
     it("given a started feed, when its backend is killed, then it is disconnected and listeners hear '*', then it reconnects by itself and hears announcements again", async () => {
-      const source = feed();
-      const heard = listen(source);
-      source.start();
-      await connected(source);
-      heard.length = 0;
+      const { source, heard } = await startedFeed();
 
       const [killed] = await killListeners();
       // '*' as the connection is lost (not connected then), and again once it is back.
@@ -180,11 +178,7 @@ describe('Read model change announcements on PostgreSQL', () => {
     });
 
     it('given a started feed, when stopped, then stop resolves, it is disconnected, hears nothing more and leaves no connection', async () => {
-      const source = feed();
-      const heard = listen(source);
-      source.start();
-      await connected(source);
-      heard.length = 0;
+      const { source, heard } = await startedFeed();
 
       await source.stop();
       expect(source.connected).to.equal(false);
