@@ -5,11 +5,17 @@ import path from 'node:path';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../infrastructure/shared/database.js';
 
+export interface BenchDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
 /**
- * A fresh database for one benchmark run: on DATABASE_URL's server when set,
- * else on an embedded PostgreSQL started for the run. drop() removes it.
+ * The PostgreSQL server of one benchmark run: DATABASE_URL's server when set,
+ * else an embedded PostgreSQL started for the run. create() makes a fresh
+ * database on it; stop() stops the embedded server.
  */
-export async function createBenchDatabase(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function startBenchServer(): Promise<{ create(prefix: string): Promise<BenchDatabase>; stop(): Promise<void> }> {
   let server = process.env.DATABASE_URL;
   let stopEmbedded: (() => Promise<void>) | undefined;
   if (!server) {
@@ -18,21 +24,35 @@ export async function createBenchDatabase(prefix: string): Promise<{ url: string
     server = embedded.url;
     stopEmbedded = embedded.stop;
   }
-  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const url = new URL(server);
-  url.pathname = `/${name}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: server });
+    await client.connect();
+    await client.query(sql);
+    await client.end();
+  };
   return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: server });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await c.end();
+    async create(prefix: string) {
+      const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+      await admin(`CREATE DATABASE "${name}"`);
+      const url = new URL(server);
+      url.pathname = `/${name}`;
+      return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+    },
+    async stop() {
       await stopEmbedded?.();
+    },
+  };
+}
+
+/** A fresh database for one benchmark run, on a server of its own (startBenchServer); drop() removes both. */
+export async function createBenchDatabase(prefix: string): Promise<BenchDatabase> {
+  const server = await startBenchServer();
+  const db = await server.create(prefix);
+  return {
+    url: db.url,
+    async drop() {
+      await db.drop();
+      await server.stop();
     },
   };
 }
