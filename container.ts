@@ -5,6 +5,7 @@
  */
 import type { Express } from 'express';
 import type { Knex } from 'knex';
+import type { Registry } from 'prom-client';
 import { createHttpApp } from './api/shared/http-app.js';
 import { buildOpenApiDocument } from './api/shared/openapi.js';
 import { catalogRouter } from './api/shop/catalog-router.js';
@@ -67,7 +68,15 @@ export interface Container {
   stop(): Promise<void>;
 }
 
-export async function buildContainer(options: { config: Config; databaseUrl: string; secrets: Secrets; logger: Logger; clock?: Clock }): Promise<Container> {
+export async function buildContainer(options: {
+  config: Config;
+  databaseUrl: string;
+  secrets: Secrets;
+  logger: Logger;
+  clock?: Clock;
+  /** What GET /metrics answers (default: this process's registry). */
+  metrics?: Pick<Registry, 'contentType' | 'metrics'>;
+}): Promise<Container> {
   const { config, secrets, logger } = options;
   const clock = options.clock ?? systemClock;
   const knex = createKnex(options.databaseUrl, 20);
@@ -112,7 +121,7 @@ export async function buildContainer(options: { config: Config; databaseUrl: str
 
   const app = createHttpApp({
     logger,
-    metrics: metricsRegistry,
+    metrics: options.metrics ?? metricsRegistry,
     requestDuration: httpRequestDuration,
     openApi: buildOpenApiDocument(),
     routers: [

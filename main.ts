@@ -2,11 +2,16 @@
  * `npm start`: API, relay and projectors in one process. Without DATABASE_URL
  * it starts an embedded PostgreSQL and seeds demo data; NATS_URL and
  * EVENTSTORE_URL switch to external NATS and EventStoreDB. ROLES picks which
- * roles this process runs, so each can be scaled on its own.
+ * roles this process runs, so each can be scaled on its own. With
+ * API_WORKERS > 1 the api role is served by that many worker processes of
+ * this script (infrastructure/shared/api-workers.ts); this process keeps the
+ * other roles, the embedded database and the demo seed.
  */
+import cluster from 'node:cluster';
 import path from 'node:path';
 import { collectDefaultMetrics } from 'prom-client';
 import { listen } from './api/shared/http-app.js';
+import { startApiWorkers, workerMetrics } from './infrastructure/shared/api-workers.js';
 import { buildContainer } from './container.js';
 import { ConfigError, loadConfig } from './infrastructure/shared/config.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './infrastructure/shared/database.js';
@@ -26,13 +31,28 @@ async function main(): Promise<void> {
     logger.info('starting embedded PostgreSQL', { dir: path.join(config.DATA_DIR, 'postgres'), port: config.EMBEDDED_PG_PORT });
     embedded = await startEmbeddedPostgres(path.join(config.DATA_DIR, 'postgres'), config.EMBEDDED_PG_PORT, 'commerce');
   }
-  const container = await buildContainer({ config, databaseUrl: config.DATABASE_URL ?? embedded!.url, secrets, logger });
+  const databaseUrl = config.DATABASE_URL ?? embedded!.url;
+  const workers = config.API_WORKERS > 1 && config.ROLES.includes('api');
+  const ownRoles = workers ? config.ROLES.filter((role) => role !== 'api') : config.ROLES;
+  const metrics = cluster.isWorker ? workerMetrics(metricsRegistry) : undefined;
+  const container = await buildContainer({ config: { ...config, ROLES: ownRoles }, databaseUrl, secrets, logger, metrics });
   await container.startBackground();
 
-  const server = config.ROLES.includes('api') ? await listen(container.app, config.PORT) : undefined;
+  const server = ownRoles.includes('api') ? await listen(container.app, config.PORT) : undefined;
+  const apiWorkers = workers
+    ? await startApiWorkers({
+        count: config.API_WORKERS,
+        env: { ROLES: 'api', API_WORKERS: '1', DATABASE_URL: databaseUrl, SEED_DEMO: 'false' },
+        registry: metricsRegistry,
+        logger,
+      })
+    : undefined;
+  const port = server?.port ?? apiWorkers?.port;
   logger.info('service started', {
     roles: config.ROLES,
-    port: server?.port,
+    apiWorkers: apiWorkers ? config.API_WORKERS : undefined,
+    worker: cluster.worker?.id,
+    port,
     eventStore: config.EVENTSTORE_URL ? 'eventstoredb' : 'postgresql',
     bus: config.NATS_URL ? 'nats' : 'in-process',
   });
@@ -48,6 +68,7 @@ async function main(): Promise<void> {
     }, config.SHUTDOWN_TIMEOUT_MS + 5_000);
     timer.unref();
     await server?.close(config.SHUTDOWN_TIMEOUT_MS);
+    await apiWorkers?.stop();
     await container.stop();
     await embedded?.stop();
     logger.info('stopped');
@@ -73,7 +94,7 @@ async function main(): Promise<void> {
           `  X-Promotion-Api-Key:  ${demo.apiKey}`,
           `  operator token:       ${secrets.operatorTokens[0]!.token}  (Authorization: Bearer …)`,
           `  voucher pools:        ${demo.pools.map((p) => `${p.id} (${p.title}, ${p.sellingPrice} ${p.currency})`).join(', ')}`,
-          `  API:                  http://localhost:${server?.port ?? config.PORT}/api/v1`,
+          `  API:                  http://localhost:${port ?? config.PORT}/api/v1`,
           '',
         ].join('\n'),
       );

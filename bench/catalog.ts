@@ -7,26 +7,35 @@
  * ROLES=relay,projector, as a deployment runs them; in-process bus, or NATS
  * when NATS_URL is set). project_eps = events appended / seconds from the
  * first append until every projector's checkpoint reached the last event.
+ * This is done LOADS times, each on a fresh database; the last line gives the
+ * median, and each load is printed.
  *
- * Then the API is started as npm start starts it (main.ts, ROLES=api, a
- * process of its own, on the same database), and
- * CLIENTS concurrent keep-alive clients (a process of their own, load-process.ts) send a mix of
- * search (endpoint 3), voucher listing (endpoint 1, with and without
- * filters) and voucher detail (endpoint 2) GETs over HTTP, REQUESTS of each,
- * half of them with X-User-Id. Each client waits THINK_MS on average
- * (default 100; exponentially distributed, as independent users do) between
- * an answer and its next request, as an app does between screens: the p95
- * figures of the last line come from this run. Before it, as many other
- * requests of the same kinds (another seed) warm the service up, paced the
- * same way, as traffic it has been serving would have; a part of them is then
- * sent with one client alone (the time of a request itself). The measured
- * requests are also sent with the clients back to back (the server saturated:
- * its throughput, where latency is mostly queueing). Last line:
+ * Then the API is started as a deployment starts it (main.ts, ROLES=api,
+ * API_WORKERS worker processes, default one per core, on the last load's
+ * database), and CLIENTS concurrent keep-alive clients (a process of their
+ * own, load-process.ts) send a mix of search (endpoint 3), voucher listing
+ * (endpoint 1, with and without filters) and voucher detail (endpoint 2) GETs
+ * over HTTP, REQUESTS of each, half of them with X-User-Id. Each client waits
+ * THINK_MS on average (default 100; exponentially distributed, as independent
+ * users do) between an answer and its next request, as an app does between
+ * screens. That is done in PHASES phases, each with requests of its own; the
+ * p95s of the last line are the medians of the phases'. Before them, as many
+ * other requests of the same kinds (another seed) warm the service up, paced
+ * the same way, as traffic it has been serving would have; a part of them is
+ * then sent with one client alone (the time of a request itself). The first
+ * phase's requests are also sent with the clients back to back (the server
+ * saturated: its throughput, where latency is mostly queueing).
+ *
+ * This machine's speed varies by the minute (a fixed CPU loop took 3.9 to
+ * 6.8 s in consecutive runs), so each load and phase prints the time of a
+ * fixed loop taken just before it: the baseline to read its figures against.
+ * Last line:
  * catalog: pools=<n> project_eps=<x> search_p95_ms=<a> list_p95_ms=<b> detail_p95_ms=<c>
  *
- * Env: POOLS (100000), CAMPAIGNS (2000), BATCH (2000), CLIENTS (50),
- * REQUESTS (3000 per kind), THINK_MS (100), DATABASE_URL (else embedded),
- * NATS_URL, KEEP_DB (keep the database to look into it afterwards), LOG_LEVEL.
+ * Env: POOLS (100000), CAMPAIGNS (2000), BATCH (2000), LOADS (3), CLIENTS (50),
+ * REQUESTS (3000 per kind and phase), PHASES (3), THINK_MS (100), API_WORKERS
+ * (cores), DATABASE_URL (else embedded), NATS_URL, KEEP_DB (keep the last
+ * database to look into it afterwards), LOG_LEVEL.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -52,6 +61,7 @@ const perKind = Number(process.env.REQUESTS ?? 3_000);
 const thinkMs = Number(process.env.THINK_MS ?? 100);
 const loadCount = Number(process.env.LOADS ?? 3);
 const phaseCount = Number(process.env.PHASES ?? 3);
+const apiWorkers = Number(process.env.API_WORKERS ?? os.availableParallelism());
 
 type BenchServer = Awaited<ReturnType<typeof startBenchServer>>;
 
@@ -228,7 +238,7 @@ async function startApi(databaseUrl: string, secrets: Secrets): Promise<{ port: 
       (r) => r.ok,
       () => false,
     );
-  return { port, ...(await startMain('api', databaseUrl, secrets, { PORT: String(port) }, up)) };
+  return { port, ...(await startMain('api', databaseUrl, secrets, { PORT: String(port), API_WORKERS: String(apiWorkers) }, up)) };
 }
 
 /** A fixed piece of CPU work, timed in ms: how fast the machine is at the moment (on a shared host it varies by minutes). */
@@ -335,7 +345,7 @@ async function main(): Promise<void> {
 
   const merchant = await c.merchants.register('bench', { merchantId: 'BENCH', name: 'Bench' });
   const api = await startApi(db.url, secrets);
-  console.log(`  serving: main.ts, ROLES=api, on port ${api.port}`);
+  console.log(`  serving: main.ts, ROLES=api, API_WORKERS=${apiWorkers}, on port ${api.port}`);
   const headers = {
     client_id: 'bench',
     client_secret: 'bench-client-secret-0123456789',
@@ -382,7 +392,10 @@ async function main(): Promise<void> {
       return `${kind} ${(share * 100).toFixed(1)}%`;
     });
   console.log(`    answered by the server (its http_request_duration_seconds) within 5 ms, all phases: ${within('0.005').join(', ')}`);
-  const p95 = Object.fromEntries((['search', 'list', 'detail'] as const).map((kind) => [kind, median(paced.map((phase) => phase[kind]))])) as Record<Kind, number>;
+  const p95 = Object.fromEntries((['search', 'list', 'detail'] as const).map((kind) => [kind, median(paced.map((phase) => phase[kind]))])) as Record<
+    Kind,
+    number
+  >;
   console.log(`  p95 of the phases, median: search ${p95.search.toFixed(1)}, list ${p95.list.toFixed(1)}, detail ${p95.detail.toFixed(1)} ms`);
   const saturated =
     thinkMs > 0 ? report(`${clients} clients back to back`, await loadInOwnProcess(api.port, requests, clients, { keepBodies: false })) : paced[0]!;

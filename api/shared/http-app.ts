@@ -11,7 +11,8 @@ export interface HttpAppOptions {
   routers: { path: string; router: Router }[];
   /** Readiness: every dependency this process needs answers. */
   ready: () => Promise<{ ready: boolean; checks: Record<string, boolean> }>;
-  metrics: Registry;
+  /** What GET /metrics answers: this process's registry, or the whole service's (api workers). */
+  metrics: Pick<Registry, 'contentType' | 'metrics'>;
   /** Observes every answer's duration by method, route pattern and status. */
   requestDuration: Histogram<'method' | 'route' | 'status_code'>;
   /** Served at /openapi.json and, browsable, at /docs (assets from swagger-ui-dist, nothing fetched at run time). */
@@ -44,8 +45,14 @@ export function createHttpApp(options: HttpAppOptions): Express {
     res.status(result.ready ? 200 : 503).json({ status: result.ready ? 'READY' : 'NOT_READY', checks: result.checks });
   });
   app.get('/metrics', async (_req, res) => {
-    res.setHeader('Content-Type', options.metrics.contentType);
-    res.send(await options.metrics.metrics());
+    try {
+      const text = await options.metrics.metrics();
+      res.setHeader('Content-Type', options.metrics.contentType);
+      res.send(text);
+    } catch (error) {
+      options.logger.error('metrics could not be gathered', { error });
+      res.status(503).type('text/plain').send('metrics unavailable\n');
+    }
   });
 
   if (options.openApi) {

@@ -44,6 +44,8 @@ export const configSchema = z.object({
     .default('api,relay,projector')
     .transform((s) => s.split(',').map((r) => r.trim()))
     .pipe(z.array(z.enum(['api', 'relay', 'projector']))),
+  /** Processes serving the api role (node:cluster workers of this process, which keeps the other roles); 1: this process serves it. */
+  API_WORKERS: z.coerce.number().int().min(1).max(64).default(1),
   /** Seed the demo merchant, campaign and pools (default on with the embedded database). */
   SEED_DEMO: bool.optional(),
   /** Gateway credentials of the shop interface. */

@@ -1,0 +1,101 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+
+/** The pids of a process's children (Linux). */
+function children(pid: number): number[] {
+  const tasks = fs.readdirSync(`/proc/${pid}/task`);
+  return tasks.flatMap((task) => fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
+}
+
+/** The node processes among them: the workers (esbuild's service, which tsx starts, is a child too). */
+const workerPids = (pid: number) => children(pid).filter((child) => fs.readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('main.ts'));
+
+async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** One GET on a connection of its own, so that the primary hands each to the next worker. */
+const get = (port: number, route: string) => fetch(`http://127.0.0.1:${port}${route}`, { headers: { connection: 'close' } });
+
+describe('main.ts with API_WORKERS=2 (node:cluster)', function () {
+  this.timeout(60_000);
+  let db: TestDatabase;
+  let service: ChildProcess;
+  let port: number;
+  let exited: Promise<number | null>;
+
+  before(async () => {
+    db = await createTestDatabase();
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'api-workers-'));
+    service = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
+      cwd: root,
+      env: { PATH: process.env.PATH, DATABASE_URL: db.url, DATA_DIR: dataDir, API_WORKERS: '2', PORT: '0', LOG_LEVEL: 'info', SEED_DEMO: 'false' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    exited = new Promise((resolve) => service.once('exit', (code) => resolve(code)));
+    let output = '';
+    service.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    port = await until('the service to start', () => {
+      const started = output
+        .split('\n')
+        .filter((line) => line.includes('"service started"') && line.includes('"apiWorkers":2'))
+        .map((line) => JSON.parse(line) as { port: number })[0];
+      return started?.port;
+    });
+  });
+
+  after(async () => {
+    if (service.exitCode === null) service.kill('SIGKILL');
+    await db.drop();
+  });
+
+  it('serves the api from two worker processes, each an api process of its own', async () => {
+    expect(workerPids(service.pid!)).to.have.length(2);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => get(port, '/health')));
+    expect(answers.map((a) => a.status)).to.deep.equal(Array(20).fill(200));
+  });
+
+  it('answers GET /metrics for the whole service: the workers summed, and the primary’s own roles', async () => {
+    const before = await (await get(port, '/metrics')).text();
+    const count = (text: string) =>
+      Number(/^http_request_duration_seconds_count\{method="GET",route="\/health",status_code="200"\} (\d+)$/m.exec(text)?.[1] ?? 0);
+    await Promise.all(Array.from({ length: 10 }, () => get(port, '/health')));
+    const after = await (await get(port, '/metrics')).text();
+    // Round robin gave both workers some of the ten; one worker's registry alone would count about half.
+    expect(count(after) - count(before)).to.equal(10);
+    // The projectors run in the primary, which sets their lag every 5 s; no worker does.
+    const lag = /^projection_lag_events\{projector="shop-catalog"\} 0$/m;
+    await until('the projectors’ lag on /metrics', async () => (lag.test(await (await get(port, '/metrics')).text()) ? true : undefined), 15_000);
+  });
+
+  it('replaces a worker that dies, and goes on answering meanwhile', async () => {
+    const [victim, survivor] = workerPids(service.pid!);
+    process.kill(victim!, 'SIGKILL');
+    const now = await until('a new worker', () => {
+      const pids = workerPids(service.pid!);
+      return pids.length === 2 && !pids.includes(victim!) ? pids : undefined;
+    });
+    expect(now).to.include(survivor);
+    expect((await get(port, '/health')).status).to.equal(200);
+  });
+
+  it('stops the workers and itself on SIGTERM, exiting 0', async () => {
+    const pids = workerPids(service.pid!);
+    service.kill('SIGTERM');
+    expect(await exited).to.equal(0);
+    for (const pid of pids) expect(fs.existsSync(`/proc/${pid}`), `worker ${pid} still running`).to.equal(false);
+  });
+});
