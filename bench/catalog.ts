@@ -269,7 +269,9 @@ async function load(server: BenchServer, secrets: Secrets, logger: Logger): Prom
   const nats: Record<string, string> = process.env.NATS_URL
     ? { NATS_URL: process.env.NATS_URL, NATS_STREAM: `BENCH_${randomBytes(3).toString('hex')}`, NATS_SUBJECT_PREFIX: `bench${randomBytes(3).toString('hex')}` }
     : {};
-  const config = loadConfig({ NODE_ENV: 'production', ROLES: 'api' });
+  // This process only appends, as an importer does: no role runs here (startBackground is not called), and not the api
+  // role either, whose read-model change feed would start and warm the catalog cache here in the middle of the load.
+  const config = loadConfig({ NODE_ENV: 'production', ROLES: 'projector' });
   const c = await buildContainer({ config, databaseUrl: db.url, secrets, logger });
   const checkpoints = async () => Number((await c.knex('projection_checkpoints').count<{ n: string }[]>('* as n'))[0]!.n) === projectors.length;
   const background = await startMain('relay,projector', db.url, secrets, nats, checkpoints);

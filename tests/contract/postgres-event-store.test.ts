@@ -39,6 +39,20 @@ describe('PostgresEventStore (PostgreSQL specifics)', () => {
     await db.drop();
   });
 
+  it('stores payload and metadata as written: keys in their order, text unchanged, read back equal', async () => {
+    const data = { zeta: 1, alpha: { b: [1, 2], a: 'Điện thoại "khuyến mãi"' }, middle: null };
+    const written = { ...event('Written', data), metadata: { requestId: 'r-1', actor: { operator: 'alice' }, occurredAt: '2025-01-02T03:04:05.000Z' } };
+    const streamName = `written-${randomUUID()}`;
+    await store.appendMany([{ streamName, events: [written], expectedVersion: 'no_stream' }]);
+    const { rows } = await db.knex.raw<{ rows: { data: string; metadata: string }[] }>(
+      'SELECT data::text AS data, metadata::text AS metadata FROM events WHERE id = ?',
+      [written.id],
+    );
+    expect(rows[0]).to.deep.equal({ data: JSON.stringify(data), metadata: JSON.stringify(written.metadata) });
+    const [read] = await store.readStream(streamName);
+    expect(read!.data).to.deep.equal(data);
+  });
+
   describe('a transaction that commits after a later one', () => {
     for (const outcome of ['commits', 'aborts'] as const) {
       it(`holds readers back until it ${outcome === 'commits' ? 'commits; then both are read in order' : 'aborts; then the later one is read'}`, async () => {

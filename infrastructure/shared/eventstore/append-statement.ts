@@ -56,7 +56,7 @@ export const appendStatement = `
              e.type, e.schema_version, e.data, e.metadata
       FROM ROWS FROM (
         unnest(?::uuid[]), unnest(?::text[]), unnest(?::integer[]), unnest(?::integer[]), unnest(?::text[]), unnest(?::integer[]),
-        jsonb_array_elements(?::jsonb), jsonb_array_elements(?::jsonb)
+        json_array_elements(?::json), json_array_elements(?::json)
       ) WITH ORDINALITY AS e(id, stream_name, write, index, type, schema_version, data, metadata, ord)
       WHERE (SELECT first_conflict IS NULL FROM checked)
       ORDER BY e.ord

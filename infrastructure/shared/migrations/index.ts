@@ -148,6 +148,16 @@ export const migrations: Migration[] = [
         COMMENT ON COLUMN dead_letters.at IS 'When it was dead-lettered.';`);
     },
   },
+  {
+    // json keeps the text as the appender wrote it (an auditor reads the payload as given, keys in their order), and
+    // costs far less than jsonb to write and to read back: nothing is queried inside it in SQL.
+    name: '0004_event_payload_as_written',
+    async up(knex) {
+      await knex.raw(`
+        ALTER TABLE events ALTER COLUMN data TYPE json USING data::json, ALTER COLUMN metadata TYPE json USING metadata::json;
+        COMMENT ON COLUMN events.data IS 'Event payload as JSON, stored as written; amounts in minor units, times ISO 8601.';`);
+    },
+  },
 ];
 
 export async function migrate(knex: Knex, list: Migration[] = migrations): Promise<void> {
