@@ -35,8 +35,8 @@ export interface NatsEventBusOptions {
   logger?: Pick<Logger, 'error' | 'warn'>;
 }
 
-/** How many parsed events a bus keeps for its other consumers: a few batches of each. */
-const parsedKept = 10_000;
+/** How many parsed events a bus keeps for its other consumers (as many as the in-process bus buffers): projectors that far apart still share one parse. */
+const parsedKept = 50_000;
 
 /** Headers every published message carries besides Nats-Msg-Id (= event id). */
 export const positionHeader = 'Event-Position';
@@ -68,8 +68,9 @@ function isApiError(error: unknown, code: number): boolean {
 export class NatsEventBus implements EventBus {
   private readonly js: JetStreamClient;
   private readonly consumers = new Set<NatsConsumer>();
-  /** The events parsed last, by stream sequence (see parse). */
-  private readonly parsed = new Map<number, RecordedEvent>();
+  /** The events parsed last, each at its stream sequence modulo parsedKept, with that sequence (see parse). */
+  private readonly parsedSeqs = new Float64Array(parsedKept);
+  private readonly parsed: (RecordedEvent | undefined)[] = new Array(parsedKept);
   /** Sequence of the stream's last message as this bus last saw it; the next publish expects it. */
   private expectedLastSeq: number | undefined;
 
@@ -182,12 +183,14 @@ export class NatsEventBus implements EventBus {
    * as read-only, as with the in-process bus.
    */
   private parse(m: JsMsg): RecordedEvent {
-    let event = this.parsed.get(m.seq);
-    if (event === undefined) {
-      event = m.json<RecordedEvent>();
-      if (this.parsed.size >= parsedKept) this.parsed.delete(this.parsed.keys().next().value!);
-      this.parsed.set(m.seq, event);
-    }
+    // A slot per sequence modulo the size, so that the last parsedKept sequences each have their own. (A Map with its
+    // oldest entry deleted per insert cost more than the parsing it saved: finding the oldest walks the deleted ones.)
+    const seq = m.seq;
+    const slot = seq % parsedKept;
+    if (this.parsedSeqs[slot] === seq) return this.parsed[slot]!;
+    const event = m.json<RecordedEvent>();
+    this.parsedSeqs[slot] = seq;
+    this.parsed[slot] = event;
     return event;
   }
 
