@@ -38,6 +38,8 @@
  * database to look into it afterwards), LOG_LEVEL.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 import { randomBytes, randomUUID } from 'node:crypto';
 import net from 'node:net';
 import os from 'node:os';
@@ -256,8 +258,19 @@ interface Loaded {
   projectEps: number;
   db: BenchDatabase;
   c: Container;
-  background: { stop(): Promise<void> };
   campaigns: GeneratedCampaign[];
+  /** Stops the relay and projectors and this process's container; drops the database (unless `keep`) and the NATS stream. */
+  dispose(keep?: boolean): Promise<void>;
+}
+
+/** Deletes a JetStream stream: each load publishes to a stream of its own, about 160 MB per 100,000 pools. */
+async function deleteStream(servers: string, stream: string): Promise<void> {
+  const nc = await connect({ servers });
+  try {
+    await (await jetstreamManager(nc)).streams.delete(stream);
+  } finally {
+    await nc.close();
+  }
 }
 
 /**
@@ -307,7 +320,19 @@ async function load(server: BenchServer, secrets: Secrets, logger: Logger): Prom
   const inventoried = Number((await c.knex('shop_voucher_inventory').count<{ n: string }[]>('* as n'))[0]!.n);
   if (inventoried !== poolTotal)
     console.log(`  WARNING: shop_voucher_inventory holds ${inventoried} of ${poolTotal} pools: events were skipped on the way to the projectors`);
-  return { projectEps, db, c, background, campaigns: catalog.campaigns };
+  return {
+    projectEps,
+    db,
+    c,
+    campaigns: catalog.campaigns,
+    async dispose(keep = false) {
+      await background.stop();
+      await c.stop();
+      if (keep) console.log(`  database kept: ${db.url}`);
+      else await db.drop();
+      if (nats.NATS_URL) await deleteStream(nats.NATS_URL, nats.NATS_STREAM!);
+    },
+  };
 }
 
 async function main(): Promise<void> {
@@ -327,15 +352,13 @@ async function main(): Promise<void> {
   let loaded: Loaded | undefined;
   for (let n = 1; n <= loadCount; n++) {
     if (loaded) {
-      await loaded.background.stop();
-      await loaded.c.stop();
-      await loaded.db.drop();
+      await loaded.dispose();
     }
     console.log(` load ${n} of ${loadCount}`);
     loaded = await load(server, secrets, logger);
     rates.push(loaded.projectEps);
   }
-  const { c, db, background } = loaded!;
+  const { c, db } = loaded!;
   const projectEps = median(rates);
   console.log(`  project_eps of the loads: ${rates.map((r) => r.toFixed(0)).join(', ')}; median ${projectEps.toFixed(0)}`);
   // What a database gets after a bulk load: statistics and visibility map brought up to date, and the written pages
@@ -429,10 +452,7 @@ async function main(): Promise<void> {
   );
 
   await api.stop();
-  await background.stop();
-  await c.stop();
-  if (process.env.KEEP_DB) console.log(`  database kept: ${db.url}`);
-  else await db.drop();
+  await loaded!.dispose(Boolean(process.env.KEEP_DB));
   await server.stop();
   console.log(
     `catalog: pools=${poolTotal} project_eps=${projectEps.toFixed(0)} search_p95_ms=${p95.search.toFixed(1)} list_p95_ms=${p95.list.toFixed(1)} detail_p95_ms=${p95.detail.toFixed(1)}`,
