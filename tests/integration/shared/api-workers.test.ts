@@ -22,10 +22,11 @@ describe('main.ts with API_WORKERS=2 (node:cluster)', function () {
   let db: TestDatabase;
   let service: MainProcess;
   let port: number;
+  let dataDir: string;
 
   before(async () => {
     db = await createTestDatabase();
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'api-workers-'));
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'api-workers-'));
     service = await startMain(
       { DATABASE_URL: db.url, DATA_DIR: dataDir, API_WORKERS: '2', PORT: '0', SEED_DEMO: 'false' },
       { started: (line) => line.apiWorkers === 2 },
@@ -36,6 +37,7 @@ describe('main.ts with API_WORKERS=2 (node:cluster)', function () {
   after(async () => {
     if (service?.child.exitCode === null) service.child.kill('SIGKILL');
     await db.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('serves the api from two worker processes, each an api process of its own', async () => {
