@@ -252,7 +252,11 @@ function machineSpeed(): number {
   return performance.now() - started;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
 
 interface Loaded {
   projectEps: number;
@@ -351,9 +355,7 @@ async function main(): Promise<void> {
   const rates: number[] = [];
   let loaded: Loaded | undefined;
   for (let n = 1; n <= loadCount; n++) {
-    if (loaded) {
-      await loaded.dispose();
-    }
+    await loaded?.dispose();
     console.log(` load ${n} of ${loadCount}`);
     loaded = await load(server, secrets, logger);
     rates.push(loaded.projectEps);
