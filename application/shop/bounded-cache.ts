@@ -9,6 +9,11 @@
  */
 export class BoundedCache<K, V> {
   private readonly entries = new Map<K, { value: V; moved: number }>();
+  /**
+   * Walks the Map from its oldest entry, each entry it passes forgotten: its next is the oldest entry left. (A fresh
+   * keys().next() per eviction walks every deleted slot before the oldest live one, up to the Map's size each time.)
+   */
+  private oldest = this.entries.keys();
   /** Insertions and moves so far: entries are in the Map in the order of their `moved`. */
   private moves = 0;
 
@@ -28,7 +33,7 @@ export class BoundedCache<K, V> {
   set(key: K, value: V): void {
     this.entries.delete(key);
     this.entries.set(key, { value, moved: ++this.moves });
-    if (this.entries.size > this.limit) this.entries.delete(this.entries.keys().next().value as K);
+    if (this.entries.size > this.limit) this.entries.delete(this.oldest.next().value as K);
   }
 
   delete(key: K): void {
@@ -37,6 +42,7 @@ export class BoundedCache<K, V> {
 
   clear(): void {
     this.entries.clear();
+    this.oldest = this.entries.keys();
   }
 
   get size(): number {

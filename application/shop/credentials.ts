@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../shared/clock.js';
 import type { EventStore } from '../shared/event-store.js';
+import { BoundedCache } from './bounded-cache.js';
 import { apiKeyAccess, apiKeyStream, evolveApiKeyLookup, type ApiKeyLookup, type ApiKeyLookupEvent } from '../../domain/shop/merchant.js';
 
 export const sha256 = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
@@ -18,15 +19,17 @@ const maxApiKeyLength = 256;
  * is honoured at once; other processes see it within `ttlMs`.
  */
 export class ApiKeyDirectory {
-  private readonly cache = new Map<string, { lookup: ApiKeyLookup; until: number }>();
+  private readonly cache: BoundedCache<string, { lookup: ApiKeyLookup; until: number }>;
   /** Bumped by every forget(): a read that began before it must not refill the cache. */
   private generation = 0;
 
   constructor(
     private readonly store: EventStore,
     private readonly ttlMs = 5000,
-    private readonly maxEntries = 10_000,
-  ) {}
+    maxEntries = 10_000,
+  ) {
+    this.cache = new BoundedCache(maxEntries);
+  }
 
   async find(keyHash: string, nowMs: number): Promise<ApiKeyLookup> {
     const hit = this.cache.get(keyHash);
@@ -36,8 +39,6 @@ export class ApiKeyDirectory {
     const lookup = events.map((e) => ({ type: e.type, data: e.data }) as ApiKeyLookupEvent).reduce(evolveApiKeyLookup, null);
     // Unknown keys are not cached: random guesses must not fill memory.
     if (lookup && generation === this.generation) {
-      this.cache.delete(keyHash);
-      if (this.cache.size >= this.maxEntries) this.cache.delete(this.cache.keys().next().value!);
       this.cache.set(keyHash, { lookup, until: nowMs + this.ttlMs });
     }
     return lookup;

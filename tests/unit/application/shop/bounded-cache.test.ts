@@ -41,4 +41,18 @@ describe('BoundedCache', () => {
     cache.clear();
     expect(cache.size).to.equal(0);
   });
+
+  it('given many evictions, a delete and a clear between them, then it still forgets the ones inserted first', () => {
+    const cache = filled(
+      3,
+      Array.from({ length: 1000 }, (_, i) => `k${i}`),
+    );
+    cache.delete('k998');
+    cache.set('x', 0);
+    cache.set('y', 1);
+    expect(kept(cache, ['k997', 'k998', 'k999', 'x', 'y'])).to.deep.equal(['k999', 'x', 'y']);
+    cache.clear();
+    ['p', 'q', 'r', 's'].forEach((key) => cache.set(key, 0));
+    expect(kept(cache, ['p', 'q', 'r', 's'])).to.deep.equal(['q', 'r', 's']);
+  });
 });
