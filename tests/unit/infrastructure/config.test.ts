@@ -36,4 +36,10 @@ describe('configuration', () => {
     expect(loadConfig({ SHOP_RESERVATION_AUTO_EXPIRY: '0' }).SHOP_RESERVATION_AUTO_EXPIRY).to.equal(false);
     expect(() => loadConfig({ SHOP_RESERVATION_AUTO_EXPIRY: 'maybe' })).to.throw(ConfigError, /SHOP_RESERVATION_AUTO_EXPIRY/);
   });
+
+  it('given API_WORKERS, when loaded, then 1 is the default, a count is taken, and 0, a fraction or a word is refused naming it', () => {
+    expect(loadConfig({}).API_WORKERS).to.equal(1);
+    expect(loadConfig({ API_WORKERS: '4' }).API_WORKERS).to.equal(4);
+    for (const wrong of ['0', '1.5', 'many']) expect(() => loadConfig({ API_WORKERS: wrong })).to.throw(ConfigError, 'API_WORKERS');
+  });
 });
