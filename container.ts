@@ -113,8 +113,16 @@ export async function buildContainer(options: {
     warm: true,
   });
   if (config.ROLES.includes('api')) readModelChanges.start();
-  const catalog = new CatalogQueries({ readModel: catalogReadModel, clock, dayUtcOffsetMinutes: config.SHOP_DAY_UTC_OFFSET_MINUTES });
-  const search = new VoucherSearch({ readModel: new PostgresVoucherSearchReadModel(knex, readModelChanges, voucherSearchProjector.name), catalog, clock });
+  const catalog = new CatalogQueries({
+    readModel: catalogReadModel,
+    clock,
+    dayUtcOffsetMinutes: config.SHOP_DAY_UTC_OFFSET_MINUTES,
+  });
+  const search = new VoucherSearch({
+    readModel: new PostgresVoucherSearchReadModel(knex, readModelChanges, voucherSearchProjector.name),
+    catalog,
+    clock,
+  });
 
   const relay = new Relay({ store, bus, knex, logger });
   const projections = new ProjectionRunner({ knex, store, bus, projectors, logger, clock });
@@ -129,10 +137,24 @@ export async function buildContainer(options: {
         path: '/api/v1',
         router: shopRouter({
           logger,
-          routers: [purchaseRouter({ purchases, credentials }), searchRouter({ search, credentials }), catalogRouter({ catalog, credentials })],
+          routers: [
+            purchaseRouter({ purchases, credentials }),
+            searchRouter({ search, credentials }),
+            catalogRouter({ catalog, credentials }),
+          ],
         }),
       },
-      { path: '/operator/v1', router: operatorRouter({ logger, operatorTokens: secrets.operatorTokens, merchants, campaigns, categories, pools }) },
+      {
+        path: '/operator/v1',
+        router: operatorRouter({
+          logger,
+          operatorTokens: secrets.operatorTokens,
+          merchants,
+          campaigns,
+          categories,
+          pools,
+        }),
+      },
     ],
     ready: async () => {
       const database = await knex

@@ -18,7 +18,18 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: ['../../application/*', '../../infrastructure/*', '../../api/*', '../../projections/*', 'node:*', 'express', 'knex', 'pg'] },
+        {
+          patterns: [
+            '../../application/*',
+            '../../infrastructure/*',
+            '../../api/*',
+            '../../projections/*',
+            'node:*',
+            'express',
+            'knex',
+            'pg',
+          ],
+        },
       ],
     },
   },

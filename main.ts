@@ -28,14 +28,23 @@ async function main(): Promise<void> {
 
   let embedded: EmbeddedDatabase | undefined;
   if (!config.DATABASE_URL) {
-    logger.info('starting embedded PostgreSQL', { dir: path.join(config.DATA_DIR, 'postgres'), port: config.EMBEDDED_PG_PORT });
+    logger.info('starting embedded PostgreSQL', {
+      dir: path.join(config.DATA_DIR, 'postgres'),
+      port: config.EMBEDDED_PG_PORT,
+    });
     embedded = await startEmbeddedPostgres(path.join(config.DATA_DIR, 'postgres'), config.EMBEDDED_PG_PORT, 'commerce');
   }
   const databaseUrl = config.DATABASE_URL ?? embedded!.url;
   const workers = config.API_WORKERS > 1 && config.ROLES.includes('api');
   const ownRoles = workers ? config.ROLES.filter((role) => role !== 'api') : config.ROLES;
   const metrics = cluster.isWorker ? workerMetrics(metricsRegistry) : undefined;
-  const container = await buildContainer({ config: { ...config, ROLES: ownRoles }, databaseUrl, secrets, logger, metrics });
+  const container = await buildContainer({
+    config: { ...config, ROLES: ownRoles },
+    databaseUrl,
+    secrets,
+    logger,
+    metrics,
+  });
   await container.startBackground();
 
   const server = ownRoles.includes('api') ? await listen(container.app, config.PORT) : undefined;

@@ -27,7 +27,12 @@ function event(type: string, data: unknown): EventToAppend {
     id: randomUUID(),
     type,
     data,
-    metadata: { occurredAt, correlationId: randomUUID(), requestId: randomUUID(), actor: { merchantId: 'BENCH', userId: 'u-1' } },
+    metadata: {
+      occurredAt,
+      correlationId: randomUUID(),
+      requestId: randomUUID(),
+      actor: { merchantId: 'BENCH', userId: 'u-1' },
+    },
   };
 }
 
@@ -85,7 +90,11 @@ function batch(pool: string, revision: number, size: number): StreamWrite[] {
     });
     created.push(
       { streamName: `shopReservation-${key}`, events: [placed], expectedVersion: 'no_stream' },
-      { streamName: `shopOrder-BENCH:${orderId}`, events: [event('ShopOrderIdClaimed', { reservationKey: key, orderId })], expectedVersion: 'no_stream' },
+      {
+        streamName: `shopOrder-BENCH:${orderId}`,
+        events: [event('ShopOrderIdClaimed', { reservationKey: key, orderId })],
+        expectedVersion: 'no_stream',
+      },
       {
         streamName: `shopIdempotency-BENCH:${idempotencyKey}`,
         events: [event('ShopIdempotencyKeyClaimed', { reservationKey: key, requestHash: placed.id })],
@@ -110,7 +119,8 @@ async function main(): Promise<void> {
     await migrate(knex);
     const store = new PostgresEventStore(knex);
     const pool = `voucherPool-${randomUUID()}`;
-    let revision = (await store.append(pool, [event('VoucherPoolCreated', { poolId: 1 })], 'no_stream')).nextExpectedVersion;
+    let revision = (await store.append(pool, [event('VoucherPoolCreated', { poolId: 1 })], 'no_stream'))
+      .nextExpectedVersion;
     let statements = 0;
     knex.on('query', () => statements++);
     for (const size of sizes) {

@@ -7,7 +7,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { StreamWrite } from '../application/shared/event-store.js';
-import { campaignCodeStream, type CampaignBanner, type CampaignCreated, type CampaignStatus, type CampaignStatusChanged } from '../domain/shop/campaign.js';
+import {
+  campaignCodeStream,
+  type CampaignBanner,
+  type CampaignCreated,
+  type CampaignStatus,
+  type CampaignStatusChanged,
+} from '../domain/shop/campaign.js';
 import { streams, type VoucherPoolCreated } from '../domain/shop/events.js';
 
 /** mulberry32: a small seeded generator, so two runs load the same catalog. */
@@ -27,7 +33,16 @@ export const categories: [number, string, string[], string[]][] = [
   [
     1,
     'Ẩm thực',
-    ['Phở Hà Nội', 'KFC', 'Lotteria', 'Pizza 4P’s', 'Bánh Mì Huỳnh Hoa', 'Cơm Tấm Sà Bì Chưởng', 'Bún Chả Hương Liên', 'Jollibee'],
+    [
+      'Phở Hà Nội',
+      'KFC',
+      'Lotteria',
+      'Pizza 4P’s',
+      'Bánh Mì Huỳnh Hoa',
+      'Cơm Tấm Sà Bì Chưởng',
+      'Bún Chả Hương Liên',
+      'Jollibee',
+    ],
     ['Phiếu ăn uống', 'Combo gà rán', 'Suất bún chả', 'Bữa tối cho hai người', 'Phiếu giảm giá món chính'],
   ],
   [
@@ -72,8 +87,18 @@ export const categories: [number, string, string[], string[]][] = [
     ['Guardian', 'Pharmacity', 'Long Châu', 'Hasaki', 'California Fitness'],
     ['Phiếu mua mỹ phẩm', 'Thực phẩm chức năng', 'Thẻ tập gym', 'Chăm sóc da mặt'],
   ],
-  [9, 'Giáo dục', ['ELSA Speak', 'Fahasa', 'Apollo English', 'Hocmai'], ['Khóa học tiếng Anh', 'Phiếu mua sách', 'Gói học trực tuyến']],
-  [10, 'Gia đình & trẻ em', ['Con Cưng', 'Kids Plaza', 'Tiniworld', 'Bibomart'], ['Phiếu mua đồ trẻ em', 'Vé khu vui chơi', 'Sữa và bỉm']],
+  [
+    9,
+    'Giáo dục',
+    ['ELSA Speak', 'Fahasa', 'Apollo English', 'Hocmai'],
+    ['Khóa học tiếng Anh', 'Phiếu mua sách', 'Gói học trực tuyến'],
+  ],
+  [
+    10,
+    'Gia đình & trẻ em',
+    ['Con Cưng', 'Kids Plaza', 'Tiniworld', 'Bibomart'],
+    ['Phiếu mua đồ trẻ em', 'Vé khu vui chơi', 'Sữa và bỉm'],
+  ],
 ];
 
 const themes = [
@@ -90,7 +115,18 @@ const themes = [
   'Ngày hội thành viên',
   'Quà tặng mùa lễ hội',
 ];
-const places = ['Hà Nội', 'TP. Hồ Chí Minh', 'Đà Nẵng', 'Hải Phòng', 'Cần Thơ', 'Huế', 'Nha Trang', 'Đà Lạt', 'Vũng Tàu', 'toàn quốc'];
+const places = [
+  'Hà Nội',
+  'TP. Hồ Chí Minh',
+  'Đà Nẵng',
+  'Hải Phòng',
+  'Cần Thơ',
+  'Huế',
+  'Nha Trang',
+  'Đà Lạt',
+  'Vũng Tàu',
+  'toàn quốc',
+];
 const extras = [
   'Không áp dụng đồng thời với chương trình khác.',
   'Áp dụng cả ngày lễ và cuối tuần.',
@@ -151,7 +187,12 @@ export function generateCatalog(
   const { now } = shape;
   const at = new Date(now).toISOString();
   const metadata = { occurredAt: at, actor: { operator: 'bench' } };
-  const event = <E extends { type: string; data: unknown }>(e: E) => ({ id: randomUUID(), type: e.type, data: e.data, metadata });
+  const event = <E extends { type: string; data: unknown }>(e: E) => ({
+    id: randomUUID(),
+    type: e.type,
+    data: e.data,
+    metadata,
+  });
   const campaignWrites: StreamWrite[] = [];
   const poolWrites: StreamWrite[] = [];
   const campaigns: GeneratedCampaign[] = [];
@@ -171,7 +212,10 @@ export function generateCatalog(
       ['presale', 0.04],
     ]);
     const startAt = fate === 'presale' ? now + (1 + random() * 5) * day : now - (1 + random() * 30) * day;
-    const endAt = tag === 'FLASH_SALE' && fate !== 'presale' ? now + (1 + random() * 10) * hour : startAt + (20 + random() * 70) * day;
+    const endAt =
+      tag === 'FLASH_SALE' && fate !== 'presale'
+        ? now + (1 + random() * 10) * hour
+        : startAt + (20 + random() * 70) * day;
     const code = `BENCH-${campaignId}`;
     const name = `${pick(random, themes)} ${pick(random, places)} #${c + 1}`;
     const banners: CampaignBanner[] = (['APP', 'WEB'] as const).flatMap((channelCode) =>
@@ -223,7 +267,10 @@ export function generateCatalog(
     };
     let from: CampaignStatus = 'DRAFT';
     const changes = path[fate].map((to): CampaignStatusChanged => {
-      const change: CampaignStatusChanged = { type: 'CampaignStatusChanged', data: { campaignId, from, to, changedAt: at } };
+      const change: CampaignStatusChanged = {
+        type: 'CampaignStatusChanged',
+        data: { campaignId, from, to, changedAt: at },
+      };
       from = to;
       return change;
     });
@@ -233,7 +280,11 @@ export function generateCatalog(
         events: [event({ type: 'CampaignCodeClaimed', data: { code, campaignId, claimedAt: at } })],
         expectedVersion: 'no_stream',
       },
-      { streamName: streams.campaign(campaignId), events: [created, ...changes].map(event), expectedVersion: 'no_stream' },
+      {
+        streamName: streams.campaign(campaignId),
+        events: [created, ...changes].map(event),
+        expectedVersion: 'no_stream',
+      },
     );
 
     const poolCount = Math.floor(shape.pools / shape.campaigns) + (c < shape.pools % shape.campaigns ? 1 : 0);
@@ -242,7 +293,8 @@ export function generateCatalog(
       const poolId = ids.pools[poolIndex++]!;
       poolIds.push(poolId);
       // A campaign mostly sells its own category; some pools come from another.
-      const [poolCategory, , poolBrands, poolProducts] = random() < 0.8 ? [categoryId, '', brands, products] : pick(random, categories);
+      const [poolCategory, , poolBrands, poolProducts] =
+        random() < 0.8 ? [categoryId, '', brands, products] : pick(random, categories);
       const brand = pick(random, poolBrands);
       const product = pick(random, poolProducts);
       const faceValue = pick(random, faceValues);
@@ -265,7 +317,12 @@ export function generateCatalog(
             thumbnailUrl: `https://cdn.example.vn/bench/brands/${encodeURIComponent(brand)}/thumb.jpg`,
             description: `${product} trị giá ${vnd(faceValue)} tại ${brand}, áp dụng ${place}. ${pick(random, extras)}`,
           },
-          pricing: { faceValue, sellingPrice, discountedPrice: discounted, currency: random() < 0.1 ? 'VPOINT' : 'VND' },
+          pricing: {
+            faceValue,
+            sellingPrice,
+            discountedPrice: discounted,
+            currency: random() < 0.1 ? 'VPOINT' : 'VND',
+          },
           totalQuantity: random() < 0.05 ? 0 : 100 + Math.floor(random() * 5000),
           terms: {
             usageType: random() < 0.5 ? 'ONLINE' : 'OFFLINE',
@@ -275,13 +332,21 @@ export function generateCatalog(
             maxPerDay: random() < 0.5 ? 2 : null,
             maxPerOrder: random() < 0.5 ? 3 : null,
           },
-          validity: random() < 0.2 ? { startAt: new Date(startAt).toISOString(), endAt: new Date(endAt + 30 * day).toISOString() } : null,
+          validity:
+            random() < 0.2
+              ? { startAt: new Date(startAt).toISOString(), endAt: new Date(endAt + 30 * day).toISOString() }
+              : null,
           createdAt: at,
         },
       };
-      poolWrites.push({ streamName: streams.voucherPool(poolId), events: [event(poolCreated)], expectedVersion: 'no_stream' });
+      poolWrites.push({
+        streamName: streams.voucherPool(poolId),
+        events: [event(poolCreated)],
+        expectedVersion: 'no_stream',
+      });
     }
-    const live = (fate === 'live' || fate === 'presale') && created.data.type === 'SELL' && startAt <= now && now < endAt;
+    const live =
+      (fate === 'live' || fate === 'presale') && created.data.type === 'SELL' && startAt <= now && now < endAt;
     campaigns.push({ id: campaignId, tag, live, poolIds });
   }
   return { campaignWrites, poolWrites, campaigns };

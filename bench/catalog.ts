@@ -85,13 +85,18 @@ async function caughtUp(c: Container, position: string, started: number): Promis
   let reported = Date.now();
   const done = new Map<string, number>();
   for (;;) {
-    const rows: { projector: string; position: string | null }[] = await c.knex('projection_checkpoints').select('projector', 'position');
+    const rows: { projector: string; position: string | null }[] = await c
+      .knex('projection_checkpoints')
+      .select('projector', 'position');
     const behind = rows.filter((r) => r.position === null || r.position < position);
-    for (const r of rows) if (!behind.includes(r) && !done.has(r.projector)) done.set(r.projector, (Date.now() - started) / 1000);
+    for (const r of rows)
+      if (!behind.includes(r) && !done.has(r.projector)) done.set(r.projector, (Date.now() - started) / 1000);
     if (rows.length === projectors.length && behind.length === 0) return done;
     if (Date.now() - reported > 5_000) {
       reported = Date.now();
-      console.log(`  projecting… ${((Date.now() - started) / 1000).toFixed(0)} s, behind: ${behind.map((r) => r.projector).join(', ')}`);
+      console.log(
+        `  projecting… ${((Date.now() - started) / 1000).toFixed(0)} s, behind: ${behind.map((r) => r.projector).join(', ')}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -169,7 +174,11 @@ function requestsFor(
 }
 
 /** The route pattern of each kind of request, as the service labels its timings. */
-const routes: Record<Kind, string> = { search: '/api/v1/vouchers/search', list: '/api/v1/vouchers', detail: '/api/v1/vouchers/:id(\\\\d+)' };
+const routes: Record<Kind, string> = {
+  search: '/api/v1/vouchers/search',
+  list: '/api/v1/vouchers',
+  detail: '/api/v1/vouchers/:id(\\\\d+)',
+};
 
 /** Cumulative answer counts of the service's duration histogram, by "route|le" (status 200). */
 type ServerTimes = Map<string, number>;
@@ -177,7 +186,9 @@ type ServerTimes = Map<string, number>;
 async function serverTimes(port: number): Promise<ServerTimes> {
   const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
   const times: ServerTimes = new Map();
-  for (const match of text.matchAll(/^http_request_duration_seconds_bucket\{le="([^"]+)",method="GET",route="([^"]+)",status_code="200"\} (\d+)$/gm))
+  for (const match of text.matchAll(
+    /^http_request_duration_seconds_bucket\{le="([^"]+)",method="GET",route="([^"]+)",status_code="200"\} (\d+)$/gm,
+  ))
     times.set(`${match[2]}|${match[1]}`, Number(match[3]));
   return times;
 }
@@ -240,7 +251,10 @@ async function startApi(databaseUrl: string, secrets: Secrets): Promise<{ port: 
       (r) => r.ok,
       () => false,
     );
-  return { port, ...(await startMain('api', databaseUrl, secrets, { PORT: String(port), API_WORKERS: String(apiWorkers) }, up)) };
+  return {
+    port,
+    ...(await startMain('api', databaseUrl, secrets, { PORT: String(port), API_WORKERS: String(apiWorkers) }, up)),
+  };
 }
 
 /** A fixed piece of CPU work, timed in ms: how fast the machine is at the moment (on a shared host it varies by minutes). */
@@ -284,13 +298,18 @@ async function deleteStream(servers: string, stream: string): Promise<void> {
 async function load(server: BenchServer, secrets: Secrets, logger: Logger): Promise<Loaded> {
   const db = await server.create('bench_catalog');
   const nats: Record<string, string> = process.env.NATS_URL
-    ? { NATS_URL: process.env.NATS_URL, NATS_STREAM: `BENCH_${randomBytes(3).toString('hex')}`, NATS_SUBJECT_PREFIX: `bench${randomBytes(3).toString('hex')}` }
+    ? {
+        NATS_URL: process.env.NATS_URL,
+        NATS_STREAM: `BENCH_${randomBytes(3).toString('hex')}`,
+        NATS_SUBJECT_PREFIX: `bench${randomBytes(3).toString('hex')}`,
+      }
     : {};
   // This process only appends, as an importer does: no role runs here (startBackground is not called), and not the api
   // role either, whose read-model change feed would start and warm the catalog cache here in the middle of the load.
   const config = loadConfig({ NODE_ENV: 'production', ROLES: 'projector' });
   const c = await buildContainer({ config, databaseUrl: db.url, secrets, logger });
-  const checkpoints = async () => Number((await c.knex('projection_checkpoints').count<{ n: string }[]>('* as n'))[0]!.n) === projectors.length;
+  const checkpoints = async () =>
+    Number((await c.knex('projection_checkpoints').count<{ n: string }[]>('* as n'))[0]!.n) === projectors.length;
   const background = await startMain('relay,projector', db.url, secrets, nats, checkpoints);
   const ids = new PostgresNumericIds(c.knex);
   const catalog = generateCatalog(
@@ -308,7 +327,9 @@ async function load(server: BenchServer, secrets: Secrets, logger: Logger): Prom
   const pools = await append(c, catalog.poolWrites);
   const appendSeconds = (Date.now() - started) / 1000;
   const events = campaigns.events + pools.events;
-  console.log(`  appended ${events} events in ${appendSeconds.toFixed(1)} s (${(events / appendSeconds).toFixed(0)} events/s)`);
+  console.log(
+    `  appended ${events} events in ${appendSeconds.toFixed(1)} s (${(events / appendSeconds).toFixed(0)} events/s)`,
+  );
   const finished = await caughtUp(c, pools.last > campaigns.last ? pools.last : campaigns.last, started);
   const projectSeconds = (Date.now() - started) / 1000;
   const projectEps = events / projectSeconds;
@@ -317,13 +338,17 @@ async function load(server: BenchServer, secrets: Secrets, logger: Logger): Prom
       `(${[...finished].map(([name, s]) => `${name} ${s.toFixed(0)} s`).join(', ')}); machine: fixed loop ${speed.toFixed(0)} ms before, ${machineSpeed().toFixed(0)} ms after`,
   );
   const sizes = await Promise.all(
-    projectors.flatMap((p) => p.tables.map(async (t) => `${t.name}=${(await c.knex(t.name).count<{ n: string }[]>('* as n'))[0]!.n}`)),
+    projectors.flatMap((p) =>
+      p.tables.map(async (t) => `${t.name}=${(await c.knex(t.name).count<{ n: string }[]>('* as n'))[0]!.n}`),
+    ),
   );
   console.log(`  read models: ${sizes.join(' ')}`);
   // Every pool has an inventory row; fewer means the fan-out skipped events.
   const inventoried = Number((await c.knex('shop_voucher_inventory').count<{ n: string }[]>('* as n'))[0]!.n);
   if (inventoried !== poolTotal)
-    console.log(`  WARNING: shop_voucher_inventory holds ${inventoried} of ${poolTotal} pools: events were skipped on the way to the projectors`);
+    console.log(
+      `  WARNING: shop_voucher_inventory holds ${inventoried} of ${poolTotal} pools: events were skipped on the way to the projectors`,
+    );
   return {
     projectEps,
     db,
@@ -362,13 +387,17 @@ async function main(): Promise<void> {
   }
   const { c, db } = loaded!;
   const projectEps = median(rates);
-  console.log(`  project_eps of the loads: ${rates.map((r) => r.toFixed(0)).join(', ')}; median ${projectEps.toFixed(0)}`);
+  console.log(
+    `  project_eps of the loads: ${rates.map((r) => r.toFixed(0)).join(', ')}; median ${projectEps.toFixed(0)}`,
+  );
   // What a database gets after a bulk load: statistics and visibility map brought up to date, and the written pages
   // flushed, now rather than by autovacuum and the checkpointer in the middle of the HTTP phase.
   const vacuumStarted = Date.now();
   await c.knex.raw('VACUUM ANALYZE');
   await c.knex.raw('CHECKPOINT');
-  console.log(`  VACUUM ANALYZE and CHECKPOINT after the last load: ${((Date.now() - vacuumStarted) / 1000).toFixed(1)} s`);
+  console.log(
+    `  VACUUM ANALYZE and CHECKPOINT after the last load: ${((Date.now() - vacuumStarted) / 1000).toFixed(1)} s`,
+  );
 
   const merchant = await c.merchants.register('bench', { merchantId: 'BENCH', name: 'Bench' });
   const api = await startApi(db.url, secrets);
@@ -389,7 +418,9 @@ async function main(): Promise<void> {
   // Warm-up, then: one client alone (a request's own time), the measured phases (CLIENTS clients pausing THINK_MS
   // between requests), and the same clients back to back (the server saturated: what it can serve at most).
   await loadInOwnProcess(api.port, warmUp.requests, clients, { keepBodies: false, thinkMs });
-  const aloneRun = await loadInOwnProcess(api.port, warmUp.requests.slice(0, Math.min(requests.length, 600)), 1, { keepBodies: false });
+  const aloneRun = await loadInOwnProcess(api.port, warmUp.requests.slice(0, Math.min(requests.length, 600)), 1, {
+    keepBodies: false,
+  });
   const alone = report('one client alone (warm-up requests)', aloneRun);
   for (const kind of ['search', 'list'] as const) {
     const byVariant = new Map<string, number[]>();
@@ -398,7 +429,9 @@ async function main(): Promise<void> {
       if (kinds[i] === kind) byVariant.set(variant, [...(byVariant.get(variant) ?? []), ms]);
     });
     const slowest = [...byVariant].sort(([, a], [, b]) => percentile(b, 50) - percentile(a, 50));
-    console.log(`    ${kind} p50 by variant, slowest first: ${slowest.map(([v, ms]) => `${v}=${percentile(ms, 50).toFixed(1)}`).join(' ')}`);
+    console.log(
+      `    ${kind} p50 by variant, slowest first: ${slowest.map(([v, ms]) => `${v}=${percentile(ms, 50).toFixed(1)}`).join(' ')}`,
+    );
   }
   const timedBefore = await serverTimes(api.port);
   const paced: Record<Kind, number>[] = [];
@@ -415,29 +448,42 @@ async function main(): Promise<void> {
   const within = (le: string) =>
     (['search', 'list', 'detail'] as const).map((kind) => {
       const count = (times: ServerTimes, bound: string) => times.get(`${routes[kind]}|${bound}`) ?? 0;
-      const share = (count(timedAfter, le) - count(timedBefore, le)) / (count(timedAfter, '+Inf') - count(timedBefore, '+Inf'));
+      const share =
+        (count(timedAfter, le) - count(timedBefore, le)) / (count(timedAfter, '+Inf') - count(timedBefore, '+Inf'));
       return `${kind} ${(share * 100).toFixed(1)}%`;
     });
-  console.log(`    answered by the server (its http_request_duration_seconds) within 5 ms, all phases: ${within('0.005').join(', ')}`);
-  const p95 = Object.fromEntries((['search', 'list', 'detail'] as const).map((kind) => [kind, median(paced.map((phase) => phase[kind]))])) as Record<
-    Kind,
-    number
-  >;
-  console.log(`  p95 of the phases, median: search ${p95.search.toFixed(1)}, list ${p95.list.toFixed(1)}, detail ${p95.detail.toFixed(1)} ms`);
+  console.log(
+    `    answered by the server (its http_request_duration_seconds) within 5 ms, all phases: ${within('0.005').join(', ')}`,
+  );
+  const p95 = Object.fromEntries(
+    (['search', 'list', 'detail'] as const).map((kind) => [kind, median(paced.map((phase) => phase[kind]))]),
+  ) as Record<Kind, number>;
+  console.log(
+    `  p95 of the phases, median: search ${p95.search.toFixed(1)}, list ${p95.list.toFixed(1)}, detail ${p95.detail.toFixed(1)} ms`,
+  );
   const saturated =
-    thinkMs > 0 ? report(`${clients} clients back to back`, await loadInOwnProcess(api.port, requests, clients, { keepBodies: false })) : paced[0]!;
+    thinkMs > 0
+      ? report(
+          `${clients} clients back to back`,
+          await loadInOwnProcess(api.port, requests, clients, { keepBodies: false }),
+        )
+      : paced[0]!;
 
   function report(title: string, result: LoadResult): Record<Kind, number> {
     const p95: Record<Kind, number> = { search: 0, list: 0, detail: 0 };
     const statuses = [...result.statuses].map(([status, n]) => `${status}:${n}`).join(' ');
-    console.log(`  ${title}: ${(result.latencyByIndex.length / (result.elapsedMs / 1000)).toFixed(0)} requests/s, statuses ${statuses}`);
+    console.log(
+      `  ${title}: ${(result.latencyByIndex.length / (result.elapsedMs / 1000)).toFixed(0)} requests/s, statuses ${statuses}`,
+    );
     for (const kind of ['search', 'list', 'detail'] as const) {
       const latencies = result.latencyByIndex.filter((_, i) => kinds[i] === kind);
       const failed = result.bodies.filter((b) => kinds[b.index] === kind && b.status !== 200);
       p95[kind] = percentile(latencies, 95);
       console.log(
         `    ${kind.padEnd(6)} p50_ms=${percentile(latencies, 50).toFixed(1)} p95_ms=${p95[kind].toFixed(1)} p99_ms=${percentile(latencies, 99).toFixed(1)} n=${latencies.length}` +
-          (failed.length ? ` not_200=${failed.length} (e.g. ${failed[0]!.status} ${requests[failed[0]!.index]!.path})` : ''),
+          (failed.length
+            ? ` not_200=${failed.length} (e.g. ${failed[0]!.status} ${requests[failed[0]!.index]!.path})`
+            : ''),
       );
     }
     return p95;

@@ -15,7 +15,10 @@ export interface BenchDatabase {
  * else an embedded PostgreSQL started for the run. create() makes a fresh
  * database on it; stop() stops the embedded server.
  */
-export async function startBenchServer(): Promise<{ create(prefix: string): Promise<BenchDatabase>; stop(): Promise<void> }> {
+export async function startBenchServer(): Promise<{
+  create(prefix: string): Promise<BenchDatabase>;
+  stop(): Promise<void>;
+}> {
   let server = process.env.DATABASE_URL;
   let stopEmbedded: (() => Promise<void>) | undefined;
   if (!server) {

@@ -59,10 +59,25 @@ async function main(): Promise<void> {
     campaignId: campaign.id,
     categoryId: 1,
     miniAppIds: [],
-    display: { title: 'Bench voucher', shortTitle: 'Bench', brandName: 'Bench', logoUrl: '', bannerUrl: '', thumbnailUrl: '', description: '' },
+    display: {
+      title: 'Bench voucher',
+      shortTitle: 'Bench',
+      brandName: 'Bench',
+      logoUrl: '',
+      bannerUrl: '',
+      thumbnailUrl: '',
+      description: '',
+    },
     pricing: { faceValue: price, sellingPrice: price, discountedPrice: null, currency: 'VND' },
     totalQuantity: stock,
-    terms: { usageType: 'ONLINE', termsAndConditions: '', validityDays: 30, usageLimit: null, maxPerDay: null, maxPerOrder: null },
+    terms: {
+      usageType: 'ONLINE',
+      termsAndConditions: '',
+      validityDays: 30,
+      usageLimit: null,
+      maxPerDay: null,
+      maxPerOrder: null,
+    },
     validity: null,
   });
 
@@ -70,20 +85,24 @@ async function main(): Promise<void> {
   await c.knex.raw('CREATE TABLE bench_baseline_stock (id bigint PRIMARY KEY, remaining int NOT NULL)');
   await c.knex('bench_baseline_stock').insert({ id: pool.poolId, remaining: stock });
   const baseline = Router();
-  baseline.post('/vouchers/reserve', shopAuth(c.credentials, { requireUser: true }), express.json(), async (req, res, next) => {
-    try {
-      const item = (req.body as { items: { voucherPoolId: number; quantity: number }[] }).items[0]!;
-      const { rowCount } = await c.knex.raw('UPDATE bench_baseline_stock SET remaining = remaining - ? WHERE id = ? AND remaining >= ?', [
-        item.quantity,
-        item.voucherPoolId,
-        item.quantity,
-      ]);
-      if (rowCount === 1) sendShopSuccess(res, { reservationKey: randomUUID() });
-      else sendShopError(res, 400, 'SHOP-PUR-012', 'out of stock');
-    } catch (e) {
-      next(e);
-    }
-  });
+  baseline.post(
+    '/vouchers/reserve',
+    shopAuth(c.credentials, { requireUser: true }),
+    express.json(),
+    async (req, res, next) => {
+      try {
+        const item = (req.body as { items: { voucherPoolId: number; quantity: number }[] }).items[0]!;
+        const { rowCount } = await c.knex.raw(
+          'UPDATE bench_baseline_stock SET remaining = remaining - ? WHERE id = ? AND remaining >= ?',
+          [item.quantity, item.voucherPoolId, item.quantity],
+        );
+        if (rowCount === 1) sendShopSuccess(res, { reservationKey: randomUUID() });
+        else sendShopError(res, 400, 'SHOP-PUR-012', 'out of stock');
+      } catch (e) {
+        next(e);
+      }
+    },
+  );
   // The stack alone (auth, JSON, envelope, no database): the most either path could reach here.
   baseline.post('/noop/vouchers/reserve', shopAuth(c.credentials, { requireUser: true }), express.json(), (_req, res) =>
     sendShopSuccess(res, { reservationKey: randomUUID() }),
@@ -110,10 +129,17 @@ async function main(): Promise<void> {
         'x-request-id': randomUUID(),
         'x-idempotency-key': randomUUID(),
       },
-      body: { orderId: `order-${i}-${randomUUID()}`, amount: price, currency: 'VND', items: [{ voucherPoolId: pool.poolId, unitPrice: price, quantity: 1 }] },
+      body: {
+        orderId: `order-${i}-${randomUUID()}`,
+        amount: price,
+        currency: 'VND',
+        items: [{ voucherPoolId: pool.poolId, unitPrice: price, quantity: 1 }],
+      },
     }));
 
-  console.log(`flash-sale: stock=${stock} concurrency=${concurrency} users=${users} requests=${total} cores=${os.cpus().length}`);
+  console.log(
+    `flash-sale: stock=${stock} concurrency=${concurrency} users=${users} requests=${total} cores=${os.cpus().length}`,
+  );
   const es = await loadInOwnProcess(esServer.port, requests(), concurrency);
   const base = await loadInOwnProcess(baselineServer.port, requests(), concurrency);
   const stack = await loadInOwnProcess(baselineServer.port, requests('/api/v1/noop/vouchers/reserve'), concurrency);
@@ -124,7 +150,9 @@ async function main(): Promise<void> {
   let missing = 0;
   for (const b of accepted) {
     const key = (b.body as { data: { reservationKey: string } }).data.reservationKey;
-    const view = await c.purchases.get({ merchantId: 'BENCH', userId: `user-${b.index % users}`, requestId: randomUUID() }, key).catch(() => undefined);
+    const view = await c.purchases
+      .get({ merchantId: 'BENCH', userId: `user-${b.index % users}`, requestId: randomUUID() }, key)
+      .catch(() => undefined);
     if (!view) missing++;
   }
   const oversold = Math.max(0, accepted.length - stock, -after.remainingQuantity);
@@ -137,7 +165,9 @@ async function main(): Promise<void> {
   console.log(
     `baseline:      statuses=${JSON.stringify([...base.statuses])} accepted=${baseAccepted} p50_ms=${percentile(base.latenciesMs, 50).toFixed(1)} p99_ms=${percentile(base.latenciesMs, 99).toFixed(1)}`,
   );
-  console.log(`http stack alone (no database): rps=${(total / (stack.elapsedMs / 1000)).toFixed(0)}, the ceiling of both paths on this machine`);
+  console.log(
+    `http stack alone (no database): rps=${(total / (stack.elapsedMs / 1000)).toFixed(0)}, the ceiling of both paths on this machine`,
+  );
   if (missing) console.log(`accepted reservations not found on lookup: ${missing}`);
 
   await esServer.close(1000);

@@ -52,7 +52,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 class Connection {
   private socket: net.Socket | undefined;
   private buffered: Buffer = Buffer.alloc(0);
-  private waiting: { resolve: (answer: { status: number; body: Buffer }) => void; reject: (error: Error) => void } | undefined;
+  private waiting:
+    { resolve: (answer: { status: number; body: Buffer }) => void; reject: (error: Error) => void } | undefined;
 
   constructor(private readonly port: number) {}
 
@@ -62,7 +63,9 @@ class Connection {
     if (payload) headers.push(`content-type: application/json\r\ncontent-length: ${Buffer.byteLength(payload)}\r\n`);
     return new Promise((resolve, reject) => {
       this.waiting = { resolve, reject };
-      this.open().write(`${r.method ?? 'POST'} ${r.path} HTTP/1.1\r\nhost: 127.0.0.1\r\n${headers.join('')}\r\n${payload}`);
+      this.open().write(
+        `${r.method ?? 'POST'} ${r.path} HTTP/1.1\r\nhost: 127.0.0.1\r\n${headers.join('')}\r\n${payload}`,
+      );
     });
   }
 
@@ -99,7 +102,8 @@ class Connection {
     const head = this.buffered.toString('latin1', 0, headEnd);
     const length = /\r\ncontent-length: *(\d+)/i.exec(head);
     const status = Number(head.slice(9, 12));
-    if (!length && status !== 204 && status !== 304) return this.waiting.reject(new Error(`answer without Content-Length: ${head}`));
+    if (!length && status !== 204 && status !== 304)
+      return this.waiting.reject(new Error(`answer without Content-Length: ${head}`));
     const end = headEnd + 4 + (length ? Number(length[1]) : 0);
     if (this.buffered.length < end) return;
     const body = this.buffered.subarray(headEnd + 4, end);
@@ -115,8 +119,19 @@ class Connection {
  * connection taking the next request once its previous one answered (and
  * its think time passed).
  */
-export async function runLoad(port: number, requests: LoadRequest[], concurrency: number, options: LoadOptions = {}): Promise<LoadResult> {
-  const result: LoadResult = { statuses: new Map(), bodies: [], latenciesMs: [], latencyByIndex: new Array<number>(requests.length), elapsedMs: 0 };
+export async function runLoad(
+  port: number,
+  requests: LoadRequest[],
+  concurrency: number,
+  options: LoadOptions = {},
+): Promise<LoadResult> {
+  const result: LoadResult = {
+    statuses: new Map(),
+    bodies: [],
+    latenciesMs: [],
+    latencyByIndex: new Array<number>(requests.length),
+    elapsedMs: 0,
+  };
   const keepBodies = options.keepBodies !== false;
   let next = 0;
   const random = seeded(42);

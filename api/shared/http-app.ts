@@ -32,7 +32,13 @@ export function createHttpApp(options: HttpAppOptions): Express {
       // The route's pattern, not the path, so that ids do not make a series each.
       const route = req.route ? req.baseUrl + (req.route as { path: string }).path : 'unmatched';
       options.requestDuration.observe({ method: req.method, route, status_code: res.statusCode }, seconds);
-      if (logging) options.logger.http('request', { method: req.method, path: req.path, status: res.statusCode, durationMs: Math.round(seconds * 1e4) / 10 });
+      if (logging)
+        options.logger.http('request', {
+          method: req.method,
+          path: req.path,
+          status: res.statusCode,
+          durationMs: Math.round(seconds * 1e4) / 10,
+        });
     });
     next();
   });
@@ -61,7 +67,11 @@ export function createHttpApp(options: HttpAppOptions): Express {
       res.json(document);
     });
     // serveFiles (not serve): its init script belongs to this app, not to the last one set up in the process.
-    app.use('/docs', swaggerUi.serveFiles(document), swaggerUi.setup(document, { customSiteTitle: 'Super-app commerce backend API' }));
+    app.use(
+      '/docs',
+      swaggerUi.serveFiles(document),
+      swaggerUi.setup(document, { customSiteTitle: 'Super-app commerce backend API' }),
+    );
   }
 
   for (const { path, router } of options.routers) app.use(path, router);
@@ -75,7 +85,11 @@ export function createHttpApp(options: HttpAppOptions): Express {
     if (status >= 500) options.logger.error('unhandled error', { err });
     res
       .status(status >= 400 && status < 600 ? status : 500)
-      .json({ code: status < 500 ? 'BAD_REQUEST' : 'INTERNAL_ERROR', message: status < 500 ? 'bad request' : 'internal error', data: null });
+      .json({
+        code: status < 500 ? 'BAD_REQUEST' : 'INTERNAL_ERROR',
+        message: status < 500 ? 'bad request' : 'internal error',
+        data: null,
+      });
   });
   return app;
 }

@@ -14,7 +14,12 @@ import {
   shopVoucherSchema,
   voucherListQuery,
 } from '../shop/catalog-schemas.js';
-import { OpenAPIRegistry, OpenApiGeneratorV3, type ResponseConfig, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import {
+  OpenAPIRegistry,
+  OpenApiGeneratorV3,
+  type ResponseConfig,
+  type RouteConfig,
+} from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import {
   addStockBody,
@@ -74,7 +79,10 @@ const statusNames: Record<number, string> = {
 };
 
 /** One response per status; its description lists each code and when it is given. */
-function errorResponses(cases: ErrorCase[], envelope: (status: number, codes: [string, ...string[]]) => z.ZodTypeAny): Record<string, ResponseConfig> {
+function errorResponses(
+  cases: ErrorCase[],
+  envelope: (status: number, codes: [string, ...string[]]) => z.ZodTypeAny,
+): Record<string, ResponseConfig> {
   const byStatus = new Map<number, ErrorCase[]>();
   for (const c of cases) byStatus.set(c[0], [...(byStatus.get(c[0]) ?? []), c]);
   const responses: Record<string, ResponseConfig> = {};
@@ -91,14 +99,22 @@ function errorResponses(cases: ErrorCase[], envelope: (status: number, codes: [s
   return responses;
 }
 
-const success = (description: string, envelope: z.ZodTypeAny): ResponseConfig => ({ description, headers: requestIdHeader, content: json(envelope) });
+const success = (description: string, envelope: z.ZodTypeAny): ResponseConfig => ({
+  description,
+  headers: requestIdHeader,
+  content: json(envelope),
+});
 
 // ---- the shop interface (/api/v1) ----
 
 const shopSecurity = [{ clientId: [], clientSecret: [], promotionApiKey: [], merchantId: [] }];
 
 const shopCallErrors: ErrorCase[] = [
-  [400, 'SHOP-REQ-001', 'a missing or invalid header (X-Request-Id, X-User-Id), field or path value (the message names it)'],
+  [
+    400,
+    'SHOP-REQ-001',
+    'a missing or invalid header (X-Request-Id, X-User-Id), field or path value (the message names it)',
+  ],
   [401, 'SHOP-AUTH-001', '`client_id`/`client_secret` missing or wrong'],
   [401, 'SHOP-AUTH-002', '`X-Promotion-Api-Key` missing, unknown, revoked or expired (the message says which)'],
   [401, 'SHOP-AUTH-003', '`X-Merchant-Id` missing'],
@@ -144,7 +160,14 @@ function registerShopCatalog(registry: OpenAPIRegistry): void {
       page(shopVoucherSchema),
       [[400, 'SHOP-VOU-002', 'q shorter than 2 characters']],
     ],
-    ['/api/v1/campaigns/carousel', 'campaignCarousel', '4. Home carousel campaigns', carouselQuery, page(shopCampaignSchema), []],
+    [
+      '/api/v1/campaigns/carousel',
+      'campaignCarousel',
+      '4. Home carousel campaigns',
+      carouselQuery,
+      page(shopCampaignSchema),
+      [],
+    ],
     ['/api/v1/campaigns', 'listCampaigns', '5. Campaigns', campaignListQuery, page(shopCampaignSchema), []],
     [
       '/api/v1/campaigns/{id}',
@@ -193,7 +216,11 @@ function registerShopPurchase(registry: OpenAPIRegistry): void {
         [400, 'SHOP-PUR-015', "`currency` differs from the pool's currency"],
         [400, 'SHOP-PUR-016', 'daily, total or per-order purchase limit exceeded'],
         [404, 'SHOP-VOU-001', 'pool missing or deleted'],
-        [409, 'SHOP-PUR-011', 'order id already used by another reservation, or the idempotency key reused with another body'],
+        [
+          409,
+          'SHOP-PUR-011',
+          'order id already used by another reservation, or the idempotency key reused with another body',
+        ],
       ),
     },
   });
@@ -204,7 +231,8 @@ function registerShopPurchase(registry: OpenAPIRegistry): void {
     path: '/api/v1/vouchers/commit',
     operationId: 'commitReservation',
     summary: '8. Commit a reservation after payment success',
-    description: 'The vouchers go to the user. Repeating it creates no new side effect and is answered with 400 `SHOP-PUR-006`.',
+    description:
+      'The vouchers go to the user. Repeating it creates no new side effect and is answered with 400 `SHOP-PUR-006`.',
     request: { headers: purchaseHeaders, body: { required: true, content: json(reservationKeyBody) } },
     responses: {
       200: success('Committed', shopSuccess(committedData)),
@@ -223,7 +251,8 @@ function registerShopPurchase(registry: OpenAPIRegistry): void {
     path: '/api/v1/vouchers/release',
     operationId: 'releaseReservation',
     summary: '9. Release a reservation (payment failed or cancelled)',
-    description: "Returns the stock and the user's purchase quota. Repeating it creates no new side effect and is answered with 400 `SHOP-PUR-007`.",
+    description:
+      "Returns the stock and the user's purchase quota. Repeating it creates no new side effect and is answered with 400 `SHOP-PUR-007`.",
     request: { headers: purchaseHeaders, body: { required: true, content: json(releaseBody) } },
     responses: {
       200: success('Released', shopSuccess(releasedData)),
@@ -259,7 +288,11 @@ const operatorBase: ErrorCase[] = [
   [500, 'OPS-SYS-500', 'an unexpected failure'],
 ];
 const operatorBody: ErrorCase[] = [
-  [400, 'OPS-REQ-001', 'invalid input (malformed JSON, a wrong type, or a rule of the resource broken); `data.field` names the field'],
+  [
+    400,
+    'OPS-REQ-001',
+    'invalid input (malformed JSON, a wrong type, or a rule of the resource broken); `data.field` names the field',
+  ],
   [413, 'OPS-REQ-413', 'body too large'],
   [415, 'OPS-REQ-415', '`Content-Type` is not `application/json`, or the body is not UTF-8'],
 ];
@@ -267,7 +300,8 @@ const badPath = (what: string): ErrorCase => [400, 'OPS-REQ-001', what];
 const badMerchantId = badPath('`merchantId` is not a merchant code');
 const badNumericId = (name: string) => badPath(`\`${name}\` is not a positive integer`);
 const notFound = (what: string): ErrorCase => [404, 'OPS-NOT-FOUND', `no such ${what}`];
-const operatorErrors = (...cases: ErrorCase[]) => errorResponses(cases, (status, codes) => operatorFailure(codes[0], status === 400));
+const operatorErrors = (...cases: ErrorCase[]) =>
+  errorResponses(cases, (status, codes) => operatorFailure(codes[0], status === 400));
 
 const positiveId = z.number().int().min(1);
 const merchantParams = z.object({ merchantId: z.string().describe('the merchant code') });
@@ -275,7 +309,12 @@ const merchantParams = z.object({ merchantId: z.string().describe('the merchant 
 function registerShopOperator(registry: OpenAPIRegistry): void {
   const route = (config: Omit<RouteConfig, 'security' | 'tags'> & { tag: string }) => {
     const { tag, ...rest } = config;
-    registry.registerPath({ ...rest, tags: [tag], security: [{ operatorToken: [] }], path: `/operator/v1${config.path}` });
+    registry.registerPath({
+      ...rest,
+      tags: [tag],
+      security: [{ operatorToken: [] }],
+      path: `/operator/v1${config.path}`,
+    });
   };
   const body = (schema: z.ZodTypeAny) => ({ body: { required: true, content: json(schema) } });
   const actor = ' The operator of the token is recorded as the actor of the events it appends.';
@@ -343,7 +382,11 @@ function registerShopOperator(registry: OpenAPIRegistry): void {
     request: body(createCampaignBody),
     responses: {
       201: success('Created', operatorSuccess(campaignSchema)),
-      ...operatorErrors(...operatorBase, ...operatorBody, [409, 'OPS-CONFLICT', 'the campaign code is already used (compared case-insensitively)']),
+      ...operatorErrors(...operatorBase, ...operatorBody, [
+        409,
+        'OPS-CONFLICT',
+        'the campaign code is already used (compared case-insensitively)',
+      ]),
     },
   });
   route({
@@ -468,7 +511,13 @@ function registerShopOperator(registry: OpenAPIRegistry): void {
     request: { params: campaignParams, ...body(updateCampaignBody) },
     responses: {
       200: success('The campaign as it now is', operatorSuccess(campaignSchema)),
-      ...operatorErrors(...operatorBase, ...operatorBody, badNumericId('campaignId'), notFound('campaign'), endedConflict),
+      ...operatorErrors(
+        ...operatorBase,
+        ...operatorBody,
+        badNumericId('campaignId'),
+        notFound('campaign'),
+        endedConflict,
+      ),
     },
   });
   const bannerParams = z.object({ campaignId: positiveId, bannerId: positiveId });
@@ -482,7 +531,13 @@ function registerShopOperator(registry: OpenAPIRegistry): void {
     request: { params: campaignParams, ...body(campaignBannerBody) },
     responses: {
       201: success('The campaign with the banner', operatorSuccess(campaignSchema)),
-      ...operatorErrors(...operatorBase, ...operatorBody, badNumericId('campaignId'), notFound('campaign'), endedConflict),
+      ...operatorErrors(
+        ...operatorBase,
+        ...operatorBody,
+        badNumericId('campaignId'),
+        notFound('campaign'),
+        endedConflict,
+      ),
     },
   });
   route({
@@ -494,7 +549,13 @@ function registerShopOperator(registry: OpenAPIRegistry): void {
     request: { params: bannerParams, ...body(updateCampaignBannerBody) },
     responses: {
       200: success('The campaign as it now is', operatorSuccess(campaignSchema)),
-      ...operatorErrors(...operatorBase, ...operatorBody, badNumericId('campaignId or bannerId'), notFound('campaign or banner'), endedConflict),
+      ...operatorErrors(
+        ...operatorBase,
+        ...operatorBody,
+        badNumericId('campaignId or bannerId'),
+        notFound('campaign or banner'),
+        endedConflict,
+      ),
     },
   });
   route({
@@ -507,7 +568,12 @@ function registerShopOperator(registry: OpenAPIRegistry): void {
     request: { params: bannerParams },
     responses: {
       200: success('The campaign without the banner', operatorSuccess(campaignSchema)),
-      ...operatorErrors(...operatorBase, badNumericId('campaignId or bannerId'), notFound('campaign or banner'), endedConflict),
+      ...operatorErrors(
+        ...operatorBase,
+        badNumericId('campaignId or bannerId'),
+        notFound('campaign or banner'),
+        endedConflict,
+      ),
     },
   });
 
@@ -575,7 +641,10 @@ function registerOperations(registry: OpenAPIRegistry): void {
     summary: 'Liveness',
     responses: { 200: success('The process is up', z.object({ status: z.literal('UP') })) },
   });
-  const readiness = z.object({ status: z.enum(['READY', 'NOT_READY']), checks: z.record(z.boolean()).describe('each dependency and whether it answers') });
+  const readiness = z.object({
+    status: z.enum(['READY', 'NOT_READY']),
+    checks: z.record(z.boolean()).describe('each dependency and whether it answers'),
+  });
   registry.registerPath({
     tags,
     method: 'get',
@@ -590,7 +659,9 @@ function registerOperations(registry: OpenAPIRegistry): void {
     path: '/metrics',
     operationId: 'metrics',
     summary: 'Prometheus metrics: relay position, projector lag, dead letters, process metrics',
-    responses: { 200: { description: 'Prometheus text exposition format', content: { 'text/plain': { schema: z.string() } } } },
+    responses: {
+      200: { description: 'Prometheus text exposition format', content: { 'text/plain': { schema: z.string() } } },
+    },
   });
 }
 
@@ -598,13 +669,27 @@ function registerOperations(registry: OpenAPIRegistry): void {
 
 function registerComponents(registry: OpenAPIRegistry): void {
   registry.registerComponent('headers', 'RequestId', {
-    description: "the caller's X-Request-Id when it is a sane token (1 to 128 printable characters), a fresh UUID otherwise",
+    description:
+      "the caller's X-Request-Id when it is a sane token (1 to 128 printable characters), a fresh UUID otherwise",
     schema: { type: 'string' },
   });
-  const header = (name: string, description: string) => ({ type: 'apiKey' as const, in: 'header' as const, name, description });
+  const header = (name: string, description: string) => ({
+    type: 'apiKey' as const,
+    in: 'header' as const,
+    name,
+    description,
+  });
   registry.registerComponent('securitySchemes', 'clientId', header('client_id', 'gateway client id (SHOP_CLIENT_ID)'));
-  registry.registerComponent('securitySchemes', 'clientSecret', header('client_secret', 'gateway client secret (SHOP_CLIENT_SECRET)'));
-  registry.registerComponent('securitySchemes', 'promotionApiKey', header('X-Promotion-Api-Key', "the merchant's API key, issued by the operator API"));
+  registry.registerComponent(
+    'securitySchemes',
+    'clientSecret',
+    header('client_secret', 'gateway client secret (SHOP_CLIENT_SECRET)'),
+  );
+  registry.registerComponent(
+    'securitySchemes',
+    'promotionApiKey',
+    header('X-Promotion-Api-Key', "the merchant's API key, issued by the operator API"),
+  );
   registry.registerComponent('securitySchemes', 'merchantId', header('X-Merchant-Id', "the key's merchant"));
   registry.registerComponent('securitySchemes', 'operatorToken', {
     type: 'http',
@@ -639,7 +724,10 @@ export function buildOpenApiDocument(): OpenApiDocument {
       { name: 'Operator: merchants', description: 'Merchants and their API keys' },
       { name: 'Operator: campaigns' },
       { name: 'Operator: voucher pools' },
-      { name: 'Operations', description: 'Health, readiness and metrics; this document is at /openapi.json and browsable at /docs' },
+      {
+        name: 'Operations',
+        description: 'Health, readiness and metrics; this document is at /openapi.json and browsable at /docs',
+      },
     ],
   });
 }

@@ -8,7 +8,10 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
  * OPERATOR_TOKENS (name=token). The token's name is the operator recorded as
  * the actor of every change. Compared as sha256 digests in constant time.
  */
-export function operatorAuth(tokens: { name: string; token: string }[], refuse: (res: Parameters<RequestHandler>[1], message: string) => void): RequestHandler {
+export function operatorAuth(
+  tokens: { name: string; token: string }[],
+  refuse: (res: Parameters<RequestHandler>[1], message: string) => void,
+): RequestHandler {
   const known = tokens.map((t) => ({ name: t.name, digest: digest(t.token) }));
   return (req, res, next) => {
     const header = req.header('authorization') ?? '';

@@ -47,7 +47,8 @@ export function shopAuth(credentials: ShopCredentials, options: { requireUser: b
         const userId = req.header('x-user-id');
         if (userId !== undefined && !userIdPattern.test(userId))
           throw new ShopHttpError(400, 'SHOP-REQ-001', 'X-User-Id must be 1 to 128 printable characters');
-        if (options.requireUser && !userId) throw new ShopHttpError(400, 'SHOP-REQ-001', 'X-User-Id header is required');
+        if (options.requireUser && !userId)
+          throw new ShopHttpError(400, 'SHOP-REQ-001', 'X-User-Id header is required');
         const caller: ShopCallerLocals = { merchantId: result.merchantId, requestId, userId };
         res.locals.caller = caller;
         next();

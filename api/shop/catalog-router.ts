@@ -63,7 +63,8 @@ export function catalogRouter(deps: { catalog: CatalogQueries; credentials: Shop
       const channel = channelParam(req);
       const id = pathId(req.params.id);
       const voucher = id === undefined ? undefined : await catalog.voucher(id, { channel, ...callerOf(res.locals) });
-      if (!voucher) throw new ShopHttpError(404, 'SHOP-VOU-001', `voucher ${req.params.id} does not exist or is not on sale`);
+      if (!voucher)
+        throw new ShopHttpError(404, 'SHOP-VOU-001', `voucher ${req.params.id} does not exist or is not on sale`);
       sendShopJson(res, voucherJson(voucher));
     }),
   );
@@ -72,7 +73,10 @@ export function catalogRouter(deps: { catalog: CatalogQueries; credentials: Shop
     '/campaigns/carousel',
     auth,
     handle(async (req, res) => {
-      sendShopSuccess(res, await catalog.carousel({ channel: channelParam(req), ...pageParams(req, catalogLimits.carousel) }));
+      sendShopSuccess(
+        res,
+        await catalog.carousel({ channel: channelParam(req), ...pageParams(req, catalogLimits.carousel) }),
+      );
     }),
   );
 
@@ -85,7 +89,12 @@ export function catalogRouter(deps: { catalog: CatalogQueries; credentials: Shop
         channel: channelParam(req),
         tags: tagParams(req),
         includeVouchers: booleanParam(req, 'includeVouchers', false),
-        vouchersPerCampaign: countParam(req, 'vouchersPerCampaign', vouchersPerCampaign.default, vouchersPerCampaign.max),
+        vouchersPerCampaign: countParam(
+          req,
+          'vouchersPerCampaign',
+          vouchersPerCampaign.default,
+          vouchersPerCampaign.max,
+        ),
         ...pageParams(req, catalogLimits.list),
       };
       sendShopSuccess(res, await catalog.listCampaigns(query, callerOf(res.locals)));
@@ -99,7 +108,12 @@ export function catalogRouter(deps: { catalog: CatalogQueries; credentials: Shop
       const channel = channelParam(req);
       const id = pathId(req.params.id);
       const campaign = id === undefined ? undefined : await catalog.campaign(id, channel);
-      if (!campaign) throw new ShopHttpError(404, 'SHOP-CAM-001', `campaign ${req.params.id} does not exist or is not APPROVED and ACTIVE`);
+      if (!campaign)
+        throw new ShopHttpError(
+          404,
+          'SHOP-CAM-001',
+          `campaign ${req.params.id} does not exist or is not APPROVED and ACTIVE`,
+        );
       sendShopSuccess(res, campaign);
     }),
   );

@@ -48,7 +48,9 @@ export const shopVoucherSchema = z
         sellingPrice: int(),
         discountedPrice: int().nullable(),
         currency: z.enum(['VND', 'VPOINT']),
-        discountPercentage: int().describe('round((faceValue - (discountedPrice ?? sellingPrice)) × 100 / faceValue); 0 when faceValue is 0'),
+        discountPercentage: int().describe(
+          'round((faceValue - (discountedPrice ?? sellingPrice)) × 100 / faceValue); 0 when faceValue is 0',
+        ),
       })
       .strict(),
     inventory: z
@@ -62,7 +64,9 @@ export const shopVoucherSchema = z
       .object({
         dailyPurchasedQty: int(),
         totalPurchasedQty: int(),
-        dailyRemaining: int().nullable().describe('maxPerDay - today, capped by totalRemaining; null without maxPerDay'),
+        dailyRemaining: int()
+          .nullable()
+          .describe('maxPerDay - today, capped by totalRemaining; null without maxPerDay'),
         totalRemaining: int().nullable().describe('usageLimit - total; null without usageLimit'),
       })
       .strict()
@@ -144,8 +148,14 @@ export const shopPage = <T extends z.ZodTypeAny>(item: T) =>
 const channel = z.enum(['APP', 'WEB']).optional().describe('default APP');
 const page = z.string().optional().describe('0-indexed, default 0; an integer >= 0');
 const size = (defaults: { defaultSize: number; maxSize: number }) =>
-  z.string().optional().describe(`default ${defaults.defaultSize}; an integer >= 1; above ${defaults.maxSize} it is clamped to ${defaults.maxSize}`);
-const idList = (what: string) => z.string().optional().describe(`${what}: integers, comma-separated or the parameter repeated; at most 100`);
+  z
+    .string()
+    .optional()
+    .describe(
+      `default ${defaults.defaultSize}; an integer >= 1; above ${defaults.maxSize} it is clamped to ${defaults.maxSize}`,
+    );
+const idList = (what: string) =>
+  z.string().optional().describe(`${what}: integers, comma-separated or the parameter repeated; at most 100`);
 const tag = z.string().optional().describe('one campaign tag, e.g. HOT_DEAL');
 const tags = z.string().optional().describe('campaign tags, comma-separated (or repeated); wins over tag');
 
@@ -175,7 +185,9 @@ export const campaignListQuery = z.object({
   vouchersPerCampaign: z
     .string()
     .optional()
-    .describe(`default ${catalogLimits.vouchersPerCampaign.default}; an integer >= 1; above ${catalogLimits.vouchersPerCampaign.max} it is clamped`),
+    .describe(
+      `default ${catalogLimits.vouchersPerCampaign.default}; an integer >= 1; above ${catalogLimits.vouchersPerCampaign.max} it is clamped`,
+    ),
   channel: channel.describe('default APP; picks the banners'),
   page,
   size: size(catalogLimits.list),

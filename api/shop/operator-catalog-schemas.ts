@@ -16,7 +16,9 @@ const instant = (description: string) => z.string().openapi({ format: 'date-time
 
 // ---- voucher categories ----
 
-export const categoryNameBody = z.object({ name: z.string().describe('1 to 100 characters, trimmed, e.g. "Ẩm thực"') }).openapi('VoucherCategoryNameRequest');
+export const categoryNameBody = z
+  .object({ name: z.string().describe('1 to 100 characters, trimmed, e.g. "Ẩm thực"') })
+  .openapi('VoucherCategoryNameRequest');
 
 export const categorySchema = z
   .object({ id: z.number().int(), name: z.string(), createdAt: instant('UTC'), updatedAt: instant('UTC') })
@@ -37,7 +39,9 @@ export const updateCampaignBody = z
   })
   .partial()
   .passthrough()
-  .openapi('UpdateCampaignRequest', { description: 'Only the fields given change; code, type, status and banners cannot change here.' });
+  .openapi('UpdateCampaignRequest', {
+    description: 'Only the fields given change; code, type, status and banners cannot change here.',
+  });
 
 export const campaignBannerBody = createCampaignBody.shape.banners.element;
 
@@ -59,5 +63,6 @@ export const updatePoolBody = z
   .partial()
   .passthrough()
   .openapi('UpdateVoucherPoolRequest', {
-    description: 'Only the parts given change, display and terms field by field; stock and pricing have their own endpoints.',
+    description:
+      'Only the parts given change, display and terms field by field; stock and pricing have their own endpoints.',
   });

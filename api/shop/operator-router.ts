@@ -16,7 +16,13 @@ import {
   poolPricingSchema,
   registerMerchantBody,
 } from './operator-schemas.js';
-import { campaignBannerBody, categoryNameBody, updateCampaignBannerBody, updateCampaignBody, updatePoolBody } from './operator-catalog-schemas.js';
+import {
+  campaignBannerBody,
+  categoryNameBody,
+  updateCampaignBannerBody,
+  updateCampaignBody,
+  updatePoolBody,
+} from './operator-catalog-schemas.js';
 
 /**
  * The shop's operator API (/operator/v1): merchants and their API keys,
@@ -50,7 +56,8 @@ function send(res: Response, status: number, code: string, message: string, data
 
 function statusOf(domainCode: string): [number, string] {
   if (domainCode.endsWith('_NOT_FOUND')) return [404, 'OPS-NOT-FOUND'];
-  if (domainCode.endsWith('_EXISTS') || domainCode === 'INVALID_STATUS_TRANSITION' || domainCode === 'CAMPAIGN_ENDED') return [409, 'OPS-CONFLICT'];
+  if (domainCode.endsWith('_EXISTS') || domainCode === 'INVALID_STATUS_TRANSITION' || domainCode === 'CAMPAIGN_ENDED')
+    return [409, 'OPS-CONFLICT'];
   return [400, 'OPS-REQ-001'];
 }
 
@@ -64,14 +71,16 @@ const errorHandler =
     }
     if (err?.type === 'entity.parse.failed') return send(res, 400, 'OPS-REQ-001', 'request body is not valid JSON');
     if (err?.type === 'entity.too.large') return send(res, 413, 'OPS-REQ-413', 'request body is too large');
-    if (err?.type === 'charset.unsupported' || err?.type === 'encoding.unsupported') return send(res, 415, 'OPS-REQ-415', 'request body must be UTF-8 JSON');
+    if (err?.type === 'charset.unsupported' || err?.type === 'encoding.unsupported')
+      return send(res, 415, 'OPS-REQ-415', 'request body must be UTF-8 JSON');
     if (err instanceof URIError) return send(res, 400, 'OPS-REQ-001', 'request path is not valid percent-encoding');
     logger.error('operator request failed', { method: req.method, path: req.path, err });
     send(res, 500, 'OPS-SYS-500', 'internal error');
   };
 
 /** A field path as the services name fields: `banners[0].channelCode`. */
-const fieldName = (path: (string | number)[]) => path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i ? `.${p}` : p)).join('');
+const fieldName = (path: (string | number)[]) =>
+  path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i ? `.${p}` : p)).join('');
 
 /**
  * The JSON object body, checked for shape and type by `schema`. `within`
@@ -79,7 +88,8 @@ const fieldName = (path: (string | number)[]) => path.map((p, i) => (typeof p ==
  * (the pricing endpoint's body is the pool's `pricing`).
  */
 function parseBody<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, req: Request, within?: string): T {
-  if (!req.is('application/json')) throw new OperatorHttpError(415, 'OPS-REQ-415', 'Content-Type must be application/json');
+  if (!req.is('application/json'))
+    throw new OperatorHttpError(415, 'OPS-REQ-415', 'Content-Type must be application/json');
   if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))
     throw new OperatorHttpError(400, 'OPS-REQ-001', 'body must be a JSON object');
   const parsed = schema.safeParse(req.body, { path: within ? [within] : [] });
@@ -87,12 +97,15 @@ function parseBody<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, req: Request,
   const issue = parsed.error.issues[0]!;
   const field = fieldName(issue.path);
   const missing = issue.code === 'invalid_type' && issue.received === 'undefined';
-  throw new OperatorHttpError(400, 'OPS-REQ-001', missing ? `${field} is required` : `${field}: ${issue.message}`, { field });
+  throw new OperatorHttpError(400, 'OPS-REQ-001', missing ? `${field} is required` : `${field}: ${issue.message}`, {
+    field,
+  });
 }
 
 function numericParam(req: Request, name: string): number {
   const raw = req.params[name] ?? '';
-  if (!/^[1-9][0-9]{0,15}$/.test(raw)) throw new OperatorHttpError(400, 'OPS-REQ-001', `${name} must be a positive integer`);
+  if (!/^[1-9][0-9]{0,15}$/.test(raw))
+    throw new OperatorHttpError(400, 'OPS-REQ-001', `${name} must be a positive integer`);
   return Number(raw);
 }
 
@@ -112,7 +125,9 @@ export function operatorRouter(deps: OperatorDeps): Router {
 
   router.post(
     '/merchants',
-    route(async (req, res) => ok(res, await deps.merchants.register(op(res), parseBody(registerMerchantBody, req)), 201)),
+    route(async (req, res) =>
+      ok(res, await deps.merchants.register(op(res), parseBody(registerMerchantBody, req)), 201),
+    ),
   );
   router.get(
     '/merchants/:merchantId',
@@ -120,11 +135,15 @@ export function operatorRouter(deps: OperatorDeps): Router {
   );
   router.post(
     '/merchants/:merchantId/api-keys',
-    route(async (req, res) => ok(res, await deps.merchants.issueApiKey(op(res), req.params.merchantId!, parseBody(issueApiKeyBody, req)), 201)),
+    route(async (req, res) =>
+      ok(res, await deps.merchants.issueApiKey(op(res), req.params.merchantId!, parseBody(issueApiKeyBody, req)), 201),
+    ),
   );
   router.post(
     '/merchants/:merchantId/api-keys/:apiKeyId/revoke',
-    route(async (req, res) => ok(res, await deps.merchants.revokeApiKey(op(res), req.params.merchantId!, numericParam(req, 'apiKeyId')))),
+    route(async (req, res) =>
+      ok(res, await deps.merchants.revokeApiKey(op(res), req.params.merchantId!, numericParam(req, 'apiKeyId'))),
+    ),
   );
 
   router.post(
@@ -141,7 +160,12 @@ export function operatorRouter(deps: OperatorDeps): Router {
   );
   router.patch(
     '/voucher-categories/:categoryId',
-    route(async (req, res) => ok(res, await deps.categories.rename(op(res), numericParam(req, 'categoryId'), parseBody(categoryNameBody, req).name))),
+    route(async (req, res) =>
+      ok(
+        res,
+        await deps.categories.rename(op(res), numericParam(req, 'categoryId'), parseBody(categoryNameBody, req).name),
+      ),
+    ),
   );
 
   router.post(
@@ -154,28 +178,62 @@ export function operatorRouter(deps: OperatorDeps): Router {
   );
   router.post(
     '/campaigns/:campaignId/status',
-    route(async (req, res) => ok(res, await deps.campaigns.changeStatus(op(res), numericParam(req, 'campaignId'), parseBody(campaignStatusBody, req).status))),
+    route(async (req, res) =>
+      ok(
+        res,
+        await deps.campaigns.changeStatus(
+          op(res),
+          numericParam(req, 'campaignId'),
+          parseBody(campaignStatusBody, req).status,
+        ),
+      ),
+    ),
   );
   router.patch(
     '/campaigns/:campaignId',
-    route(async (req, res) => ok(res, await deps.campaigns.updateDetails(op(res), numericParam(req, 'campaignId'), parseBody(updateCampaignBody, req)))),
+    route(async (req, res) =>
+      ok(
+        res,
+        await deps.campaigns.updateDetails(
+          op(res),
+          numericParam(req, 'campaignId'),
+          parseBody(updateCampaignBody, req),
+        ),
+      ),
+    ),
   );
   router.post(
     '/campaigns/:campaignId/banners',
-    route(async (req, res) => ok(res, await deps.campaigns.addBanner(op(res), numericParam(req, 'campaignId'), parseBody(campaignBannerBody, req)), 201)),
+    route(async (req, res) =>
+      ok(
+        res,
+        await deps.campaigns.addBanner(op(res), numericParam(req, 'campaignId'), parseBody(campaignBannerBody, req)),
+        201,
+      ),
+    ),
   );
   router.patch(
     '/campaigns/:campaignId/banners/:bannerId',
     route(async (req, res) =>
       ok(
         res,
-        await deps.campaigns.updateBanner(op(res), numericParam(req, 'campaignId'), numericParam(req, 'bannerId'), parseBody(updateCampaignBannerBody, req)),
+        await deps.campaigns.updateBanner(
+          op(res),
+          numericParam(req, 'campaignId'),
+          numericParam(req, 'bannerId'),
+          parseBody(updateCampaignBannerBody, req),
+        ),
       ),
     ),
   );
   router.delete(
     '/campaigns/:campaignId/banners/:bannerId',
-    route(async (req, res) => ok(res, await deps.campaigns.removeBanner(op(res), numericParam(req, 'campaignId'), numericParam(req, 'bannerId')))),
+    route(async (req, res) =>
+      ok(
+        res,
+        await deps.campaigns.removeBanner(op(res), numericParam(req, 'campaignId'), numericParam(req, 'bannerId')),
+      ),
+    ),
   );
 
   router.post(
@@ -188,15 +246,24 @@ export function operatorRouter(deps: OperatorDeps): Router {
   );
   router.post(
     '/voucher-pools/:poolId/stock',
-    route(async (req, res) => ok(res, await deps.pools.addStock(op(res), numericParam(req, 'poolId'), parseBody(addStockBody, req).quantity))),
+    route(async (req, res) =>
+      ok(res, await deps.pools.addStock(op(res), numericParam(req, 'poolId'), parseBody(addStockBody, req).quantity)),
+    ),
   );
   router.post(
     '/voucher-pools/:poolId/pricing',
-    route(async (req, res) => ok(res, await deps.pools.reprice(op(res), numericParam(req, 'poolId'), parseBody(poolPricingSchema, req, 'pricing')))),
+    route(async (req, res) =>
+      ok(
+        res,
+        await deps.pools.reprice(op(res), numericParam(req, 'poolId'), parseBody(poolPricingSchema, req, 'pricing')),
+      ),
+    ),
   );
   router.patch(
     '/voucher-pools/:poolId',
-    route(async (req, res) => ok(res, await deps.pools.update(op(res), numericParam(req, 'poolId'), parseBody(updatePoolBody, req)))),
+    route(async (req, res) =>
+      ok(res, await deps.pools.update(op(res), numericParam(req, 'poolId'), parseBody(updatePoolBody, req))),
+    ),
   );
   router.delete(
     '/voucher-pools/:poolId',

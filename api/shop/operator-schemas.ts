@@ -21,9 +21,13 @@ const requiredObject = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((valu
 
 export const registerMerchantBody = z
   .object({
-    merchantId: z.string().describe('the merchant code shoppers send as X-Merchant-Id: 1 to 64 letters, digits, "_" or "-"'),
+    merchantId: z
+      .string()
+      .describe('the merchant code shoppers send as X-Merchant-Id: 1 to 64 letters, digits, "_" or "-"'),
     name: z.string().describe('1 to 200 characters, trimmed'),
-    apiKeyExpiresAt: instant('expiry of the first API key: a future ISO 8601 date-time with offset; null or absent for none').nullish(),
+    apiKeyExpiresAt: instant(
+      'expiry of the first API key: a future ISO 8601 date-time with offset; null or absent for none',
+    ).nullish(),
   })
   .openapi('RegisterMerchantRequest');
 
@@ -54,8 +58,12 @@ const apiKeyView = z
   .openapi('ApiKey');
 
 export const merchantSchemas = {
-  registered: z.object({ merchantId: z.string(), name: z.string(), apiKey: issuedApiKey }).openapi('RegisteredMerchant'),
-  merchant: z.object({ merchantId: z.string(), name: z.string(), registeredAt: instant('UTC'), apiKeys: z.array(apiKeyView) }).openapi('Merchant'),
+  registered: z
+    .object({ merchantId: z.string(), name: z.string(), apiKey: issuedApiKey })
+    .openapi('RegisteredMerchant'),
+  merchant: z
+    .object({ merchantId: z.string(), name: z.string(), registeredAt: instant('UTC'), apiKeys: z.array(apiKeyView) })
+    .openapi('Merchant'),
   issuedApiKey,
   apiKey: apiKeyView,
 };
@@ -94,7 +102,10 @@ export const createCampaignBody = z
     presale: presale.nullable().default(null),
     banners: z.array(
       z
-        .object({ ...bannerFields, clickUrl: z.string().nullable().default(null).describe('absolute URL of any scheme (deep links allowed)') })
+        .object({
+          ...bannerFields,
+          clickUrl: z.string().nullable().default(null).describe('absolute URL of any scheme (deep links allowed)'),
+        })
         .openapi('NewCampaignBanner'),
     ),
   })
@@ -118,7 +129,9 @@ export const campaignSchema = z
     startAt: instant('UTC'),
     endAt: instant('UTC'),
     presale: presale.nullable(),
-    banners: z.array(z.object({ id: int(), ...bannerFields, clickUrl: z.string().nullable() }).openapi('CampaignBanner')),
+    banners: z.array(
+      z.object({ id: int(), ...bannerFields, clickUrl: z.string().nullable() }).openapi('CampaignBanner'),
+    ),
   })
   .openapi('Campaign');
 
@@ -195,12 +208,15 @@ export const poolSchema = z
   .openapi('VoucherPool');
 
 /** The operator API's envelope around `data`. */
-export const operatorSuccess = <T extends z.ZodTypeAny>(data: T) => z.object({ code: z.literal('SUCCESS'), message: z.literal('Success'), data });
+export const operatorSuccess = <T extends z.ZodTypeAny>(data: T) =>
+  z.object({ code: z.literal('SUCCESS'), message: z.literal('Success'), data });
 
 /** The operator API's failure envelope; a 400 names the offending field in data.field when there is one. */
 export const operatorFailure = (code: string, withField = false) =>
   z.object({
     code: z.literal(code),
     message: z.string(),
-    data: withField ? z.object({ field: z.string().describe('e.g. pricing.faceValue, banners[0].channelCode') }).nullable() : z.null(),
+    data: withField
+      ? z.object({ field: z.string().describe('e.g. pricing.faceValue, banners[0].channelCode') }).nullable()
+      : z.null(),
   });

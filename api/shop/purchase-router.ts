@@ -5,7 +5,13 @@ import type { ShopCredentials } from '../../application/shop/credentials.js';
 import { describeZodError } from '../shared/validation.js';
 import { shopAuth, type ShopCallerLocals } from './auth.js';
 import { ShopHttpError, sendShopSuccess } from './envelope.js';
-import { idempotencyKeyHeader, releaseBody, reservationKeyBody, reservationLookupParams, reserveBody } from './schemas.js';
+import {
+  idempotencyKeyHeader,
+  releaseBody,
+  reservationKeyBody,
+  reservationLookupParams,
+  reserveBody,
+} from './schemas.js';
 
 type Schema<T> = z.ZodType<T, z.ZodTypeDef, unknown>;
 
@@ -16,7 +22,8 @@ function parse<T>(schema: Schema<T>, value: unknown, where: 'body' | 'path'): T 
 }
 
 function parseBody<T>(schema: Schema<T>, req: Request): T {
-  if (!req.is('application/json')) throw new ShopHttpError(415, 'SHOP-REQ-415', 'Content-Type must be application/json');
+  if (!req.is('application/json'))
+    throw new ShopHttpError(415, 'SHOP-REQ-415', 'Content-Type must be application/json');
   return parse(schema, req.body, 'body');
 }
 
@@ -41,7 +48,13 @@ export function purchaseRouter(deps: { purchases: PurchaseService; credentials: 
       const key = header.data;
       const body = parseBody(reserveBody, req);
       const v = await deps.purchases.reserve(callerOf(res.locals), key.toLowerCase(), body);
-      sendShopSuccess(res, { reservationKey: v.reservationKey, orderId: v.orderId, reservedAt: v.reservedAt, expiresAt: v.expiresAt, items: items(v) });
+      sendShopSuccess(res, {
+        reservationKey: v.reservationKey,
+        orderId: v.orderId,
+        reservedAt: v.reservedAt,
+        expiresAt: v.expiresAt,
+        items: items(v),
+      });
     } catch (e) {
       next(e);
     }
@@ -51,7 +64,12 @@ export function purchaseRouter(deps: { purchases: PurchaseService; credentials: 
     try {
       const { reservationKey } = parseBody(reservationKeyBody, req);
       const v = await deps.purchases.commit(callerOf(res.locals), reservationKey.toLowerCase());
-      sendShopSuccess(res, { reservationKey: v.reservationKey, orderId: v.orderId, committedAt: v.committedAt, items: items(v) });
+      sendShopSuccess(res, {
+        reservationKey: v.reservationKey,
+        orderId: v.orderId,
+        committedAt: v.committedAt,
+        items: items(v),
+      });
     } catch (e) {
       next(e);
     }

@@ -24,7 +24,12 @@ function single(req: Request, name: string): string | undefined {
 function list(req: Request, name: string): string[] | undefined {
   const value = req.query[name];
   if (value === undefined) return undefined;
-  const parts = typeof value === 'string' ? [value] : Array.isArray(value) && value.every((v) => typeof v === 'string') ? (value as string[]) : undefined;
+  const parts =
+    typeof value === 'string'
+      ? [value]
+      : Array.isArray(value) && value.every((v) => typeof v === 'string')
+        ? (value as string[])
+        : undefined;
   if (!parts) throw refuse(`${name} must be a comma-separated list`);
   const items = parts
     .flatMap((p) => p.split(','))
@@ -68,7 +73,8 @@ export function pageParams(req: Request, defaults: { defaultSize: number; maxSiz
 export function channelParam(req: Request): ShopChannel {
   const value = single(req, 'channel');
   if (value === undefined) return 'APP';
-  if (!(shopChannels as readonly string[]).includes(value)) throw refuse(`channel must be one of ${shopChannels.join(', ')}`);
+  if (!(shopChannels as readonly string[]).includes(value))
+    throw refuse(`channel must be one of ${shopChannels.join(', ')}`);
   return value as ShopChannel;
 }
 
@@ -78,7 +84,8 @@ export function tagParams(req: Request): string[] | undefined {
   const tag = tags ? undefined : single(req, 'tag')?.trim();
   const [name, values] = tags ? ['tags', tags] : ['tag', tag ? [tag] : undefined];
   if (!values) return undefined;
-  if (!values.every((t) => tagPattern.test(t))) throw refuse(`${name} must hold tags of 1 to 32 upper-case letters, digits or "_" (e.g. HOT_DEAL)`);
+  if (!values.every((t) => tagPattern.test(t)))
+    throw refuse(`${name} must hold tags of 1 to 32 upper-case letters, digits or "_" (e.g. HOT_DEAL)`);
   return values;
 }
 

@@ -7,7 +7,9 @@ import { shopErrorHandler } from './error-mapping.js';
 export function shopRouter(deps: { logger: Logger; routers: Router[] }): Router {
   const router = Router();
   for (const r of deps.routers) router.use(r);
-  router.use((req, res) => sendShopError(res, 404, 'SHOP-REQ-404', `no endpoint ${req.method} ${req.baseUrl}${req.path}`));
+  router.use((req, res) =>
+    sendShopError(res, 404, 'SHOP-REQ-404', `no endpoint ${req.method} ${req.baseUrl}${req.path}`),
+  );
   router.use(shopErrorHandler(deps.logger));
   return router;
 }

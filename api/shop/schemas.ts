@@ -26,7 +26,9 @@ export const reserveBody = z
       .min(1, 'orderId must not be empty')
       .max(128, 'orderId is at most 128 characters')
       .describe('order id from the ordering system; used once per merchant'),
-    amount: integer('amount').min(0, 'amount must be >= 0').describe('total to pay in minor units; must equal unitPrice × quantity summed over items'),
+    amount: integer('amount')
+      .min(0, 'amount must be >= 0')
+      .describe('total to pay in minor units; must equal unitPrice × quantity summed over items'),
     currency: z
       .enum(['VND', 'VPOINT'], { errorMap: () => ({ message: 'currency must be VND or VPOINT' }) })
       .default('VND')
@@ -34,8 +36,12 @@ export const reserveBody = z
     items: z
       .array(
         z.object({
-          voucherPoolId: integer('voucherPoolId').min(1, 'voucherPoolId must be >= 1').describe('pool id from the voucher list'),
-          unitPrice: integer('unitPrice').min(0, 'unitPrice must be >= 0').describe("must equal the pool's current sellingPrice"),
+          voucherPoolId: integer('voucherPoolId')
+            .min(1, 'voucherPoolId must be >= 1')
+            .describe('pool id from the voucher list'),
+          unitPrice: integer('unitPrice')
+            .min(0, 'unitPrice must be >= 0')
+            .describe("must equal the pool's current sellingPrice"),
           quantity: integer('quantity').min(1, 'quantity must be >= 1').max(10_000, 'quantity is at most 10000'),
         }),
         { invalid_type_error: 'items must be an array' },
@@ -73,7 +79,9 @@ export const reservationLookupParams = z.object({
 export const idempotencyKeyHeader = z
   .string({ required_error: 'X-Idempotency-Key header is required' })
   .uuid('X-Idempotency-Key must be a UUID')
-  .describe('a UUID per purchase attempt; a resend under the same key with the same body gets the first answer (see SHOP_IDEMPOTENCY_MODE)');
+  .describe(
+    'a UUID per purchase attempt; a resend under the same key with the same body gets the first answer (see SHOP_IDEMPOTENCY_MODE)',
+  );
 
 /**
  * The per-request headers besides the credentials (those are security

@@ -52,7 +52,12 @@ export function searchRouter(deps: { search: VoucherSearch; credentials: ShopCre
     Promise.resolve()
       .then(() =>
         deps.search.search(
-          { q: keywordParam(req), tags: tagParams(req), channel: channelParam(req), ...pageParams(req, searchPageSize) },
+          {
+            q: keywordParam(req),
+            tags: tagParams(req),
+            channel: channelParam(req),
+            ...pageParams(req, searchPageSize),
+          },
           { merchantId: caller.merchantId, userId: caller.userId },
         ),
       )

@@ -79,7 +79,8 @@ class JsonBytes {
     this.flush();
     const out = Buffer.allocUnsafe(this.length);
     let at = 0;
-    for (const piece of this.pieces) at += typeof piece === 'string' ? out.write(piece, at, 'latin1') : piece.copy(out, at);
+    for (const piece of this.pieces)
+      at += typeof piece === 'string' ? out.write(piece, at, 'latin1') : piece.copy(out, at);
     return out;
   }
 
@@ -126,7 +127,11 @@ function voucher(out: JsonBytes, v: ShopVoucherResponse): void {
   out.number(inventory.totalQuantity);
   out.text(',"remainingQuantity":');
   out.number(inventory.remainingQuantity);
-  out.text(inventory.isOutOfStock ? ',"isOutOfStock":true},"userPurchaseUsage":' : ',"isOutOfStock":false},"userPurchaseUsage":');
+  out.text(
+    inventory.isOutOfStock
+      ? ',"isOutOfStock":true},"userPurchaseUsage":'
+      : ',"isOutOfStock":false},"userPurchaseUsage":',
+  );
   if (usage === null) out.text('null');
   else {
     out.text('{"dailyPurchasedQty":');

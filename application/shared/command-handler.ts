@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import { fold, type Decider, type DomainEvent } from '../../domain/shared/decider.js';
-import { WrongExpectedVersionError, type EventMetadata, type EventStore, type ExpectedVersion, type RecordedEvent } from './event-store.js';
+import {
+  WrongExpectedVersionError,
+  type EventMetadata,
+  type EventStore,
+  type ExpectedVersion,
+  type RecordedEvent,
+} from './event-store.js';
 
 /** Namespace of this service's name-based (v5) UUIDs. */
 const namespace = Buffer.from('6f1c2f0e8a4b4d1c9e2a7b3c5d6e7f80', 'hex');
@@ -39,7 +45,10 @@ export async function loadAggregate<S, E extends DomainEvent>(
   streamName: string,
 ): Promise<Loaded<S>> {
   const events = await store.readStream(streamName);
-  return { state: fold(decider, events.map(toDomainEvent<E>)), revision: events.length ? events[events.length - 1]!.revision : -1 };
+  return {
+    state: fold(decider, events.map(toDomainEvent<E>)),
+    revision: events.length ? events[events.length - 1]!.revision : -1,
+  };
 }
 
 /** Brings a loaded state up to date by folding only the events after its revision. */
@@ -51,7 +60,10 @@ export async function catchUp<S, E extends DomainEvent>(
 ): Promise<Loaded<S>> {
   const events = await store.readStream(streamName, { fromRevision: loaded.revision + 1 });
   if (events.length === 0) return loaded;
-  return { state: events.reduce((s, e) => decider.evolve(s, toDomainEvent<E>(e)), loaded.state), revision: events[events.length - 1]!.revision };
+  return {
+    state: events.reduce((s, e) => decider.evolve(s, toDomainEvent<E>(e)), loaded.state),
+    revision: events[events.length - 1]!.revision,
+  };
 }
 
 export interface CommandContext {
@@ -96,7 +108,12 @@ export async function handleCommand<C, S, E extends DomainEvent>(
     try {
       const result = await store.append(
         streamName,
-        events.map((e, i) => ({ id: nameBasedUuid(`${context.commandId}/${streamName}/${i}`), type: e.type, data: e.data, metadata: context.metadata })),
+        events.map((e, i) => ({
+          id: nameBasedUuid(`${context.commandId}/${streamName}/${i}`),
+          type: e.type,
+          data: e.data,
+          metadata: context.metadata,
+        })),
         expectedVersionOf(revision),
       );
       return { state: events.reduce(decider.evolve, state), revision: result.nextExpectedVersion, events };

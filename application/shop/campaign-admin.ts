@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../shared/clock.js';
-import { WrongExpectedVersionError, type EventMetadata, type EventStore, type RecordedEvent } from '../shared/event-store.js';
+import {
+  WrongExpectedVersionError,
+  type EventMetadata,
+  type EventStore,
+  type RecordedEvent,
+} from '../shared/event-store.js';
 import type { NumericIdGenerator } from '../shared/ids.js';
 import { fold } from '../../domain/shared/decider.js';
 import { DomainError } from '../../domain/shared/errors.js';
@@ -42,7 +47,8 @@ export interface CampaignView {
 export type CampaignInput = NewCampaign;
 
 function assertOperator(operator: unknown): asserts operator is string {
-  if (typeof operator !== 'string' || !operator.trim()) throw new DomainError('INVALID_INPUT', 'operator is required', { field: 'operator' });
+  if (typeof operator !== 'string' || !operator.trim())
+    throw new DomainError('INVALID_INPUT', 'operator is required', { field: 'operator' });
 }
 
 function assertCampaignId(campaignId: unknown): asserts campaignId is number {
@@ -85,15 +91,30 @@ export class CampaignAdmin {
     if (claims.length > 0 && (await this.claimHolds(claims.at(-1)!))) throw codeExists(campaign.code);
 
     const [campaignId] = await this.deps.ids.next('campaign');
-    const bannerIds = campaign.banners.length > 0 ? await this.deps.ids.next('campaignBanner', campaign.banners.length) : [];
+    const bannerIds =
+      campaign.banners.length > 0 ? await this.deps.ids.next('campaignBanner', campaign.banners.length) : [];
     const now = this.deps.clock.now().toISOString();
-    const events = campaignDecider.decide({ type: 'CreateCampaign', campaignId: campaignId!, campaign, bannerIds, now }, null);
-    const claim: CampaignCodeClaimed = { type: 'CampaignCodeClaimed', data: { code: campaign.code, campaignId: campaignId!, claimedAt: now } };
+    const events = campaignDecider.decide(
+      { type: 'CreateCampaign', campaignId: campaignId!, campaign, bannerIds, now },
+      null,
+    );
+    const claim: CampaignCodeClaimed = {
+      type: 'CampaignCodeClaimed',
+      data: { code: campaign.code, campaignId: campaignId!, claimedAt: now },
+    };
     const metadata: EventMetadata = { occurredAt: now, actor: { operator } };
     try {
       await this.deps.store.appendMany([
-        { streamName: guard, events: [{ id: randomUUID(), ...claim, metadata }], expectedVersion: claims.at(-1)?.revision ?? 'no_stream' },
-        { streamName: streams.campaign(campaignId!), events: events.map((e) => ({ id: randomUUID(), ...e, metadata })), expectedVersion: 'no_stream' },
+        {
+          streamName: guard,
+          events: [{ id: randomUUID(), ...claim, metadata }],
+          expectedVersion: claims.at(-1)?.revision ?? 'no_stream',
+        },
+        {
+          streamName: streams.campaign(campaignId!),
+          events: events.map((e) => ({ id: randomUUID(), ...e, metadata })),
+          expectedVersion: 'no_stream',
+        },
       ]);
     } catch (e) {
       if (e instanceof WrongExpectedVersionError && e.streamName === guard) throw codeExists(campaign.code);
@@ -116,12 +137,24 @@ export class CampaignAdmin {
     assertOperator(operator);
     assertCampaignId(campaignId);
     const [bannerId] = await this.deps.ids.next('campaignBanner');
-    return this.execute(operator, campaignId, (now) => ({ type: 'AddCampaignBanner', campaignId, bannerId: bannerId!, banner, now }));
+    return this.execute(operator, campaignId, (now) => ({
+      type: 'AddCampaignBanner',
+      campaignId,
+      bannerId: bannerId!,
+      banner,
+      now,
+    }));
   }
 
   /** Changes some fields of one banner; the others stay. */
   updateBanner(operator: string, campaignId: number, bannerId: number, changes: unknown): Promise<CampaignView> {
-    return this.execute(operator, campaignId, (now) => ({ type: 'UpdateCampaignBanner', campaignId, bannerId, changes, now }));
+    return this.execute(operator, campaignId, (now) => ({
+      type: 'UpdateCampaignBanner',
+      campaignId,
+      bannerId,
+      changes,
+      now,
+    }));
   }
 
   removeBanner(operator: string, campaignId: number, bannerId: number): Promise<CampaignView> {
@@ -129,7 +162,11 @@ export class CampaignAdmin {
   }
 
   /** Load, decide, append on campaign-<id>, again on a version conflict (at most maxAttempts). */
-  private async execute(operator: string, campaignId: number, commandAt: (now: string) => CampaignCommand): Promise<CampaignView> {
+  private async execute(
+    operator: string,
+    campaignId: number,
+    commandAt: (now: string) => CampaignCommand,
+  ): Promise<CampaignView> {
     assertOperator(operator);
     assertCampaignId(campaignId);
     const command = commandAt(this.deps.clock.now().toISOString());

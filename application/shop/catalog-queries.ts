@@ -71,13 +71,28 @@ export interface Slice {
 
 export interface CatalogReadModel {
   /** Listed vouchers matching `filter` at `now`, by campaign displayPriority then pool id; total counts all matches. */
-  listVouchers(filter: VoucherFilter, now: Date, slice: Slice, buyer?: Buyer): Promise<{ records: CatalogVoucherRecord[]; total: number }>;
+  listVouchers(
+    filter: VoucherFilter,
+    now: Date,
+    slice: Slice,
+    buyer?: Buyer,
+  ): Promise<{ records: CatalogVoucherRecord[]; total: number }>;
   /** Those of `poolIds` listed at `now`, in any order. */
   vouchersByIds(poolIds: number[], now: Date, buyer?: Buyer): Promise<CatalogVoucherRecord[]>;
   /** Up to `perCampaign` listed vouchers of each campaign, by pool id. */
-  vouchersOfCampaigns(campaignIds: number[], perCampaign: number, now: Date, buyer?: Buyer): Promise<CatalogVoucherRecord[]>;
+  vouchersOfCampaigns(
+    campaignIds: number[],
+    perCampaign: number,
+    now: Date,
+    buyer?: Buyer,
+  ): Promise<CatalogVoucherRecord[]>;
   /** Shown campaigns matching `filter` at `now`, by displayPriority then id; total counts all matches. */
-  listCampaigns(filter: CampaignFilter, channel: ShopChannel, now: Date, slice: Slice): Promise<{ records: CatalogCampaignRecord[]; total: number }>;
+  listCampaigns(
+    filter: CampaignFilter,
+    channel: ShopChannel,
+    now: Date,
+    slice: Slice,
+  ): Promise<{ records: CatalogCampaignRecord[]; total: number }>;
   /** The campaign if it is shown at `now`. */
   campaign(campaignId: number, channel: ShopChannel, now: Date): Promise<CatalogCampaignRecord | undefined>;
 }
@@ -99,7 +114,12 @@ export interface ShopVoucherResponse {
   display: PoolDisplay;
   pricing: PoolPricing & { discountPercentage: number };
   inventory: { totalQuantity: number; remainingQuantity: number; isOutOfStock: boolean };
-  userPurchaseUsage: { dailyPurchasedQty: number; totalPurchasedQty: number; dailyRemaining: number | null; totalRemaining: number | null } | null;
+  userPurchaseUsage: {
+    dailyPurchasedQty: number;
+    totalPurchasedQty: number;
+    dailyRemaining: number | null;
+    totalRemaining: number | null;
+  } | null;
   validity: { startAt: string; endAt: string } | null;
   terms: PoolTerms;
 }
@@ -165,17 +185,29 @@ export function discountPercentage(pricing: PoolPricing): number {
  * maxPerDay - today, also capped by totalRemaining (a day cannot allow more than
  * the total does); null where the pool sets no such limit; never below 0.
  */
-export function purchaseUsage(terms: PoolTerms, counts: { daily: number; total: number }): NonNullable<ShopVoucherResponse['userPurchaseUsage']> {
+export function purchaseUsage(
+  terms: PoolTerms,
+  counts: { daily: number; total: number },
+): NonNullable<ShopVoucherResponse['userPurchaseUsage']> {
   const totalRemaining = terms.usageLimit === null ? null : Math.max(0, terms.usageLimit - counts.total);
   const dailyLeft = terms.maxPerDay === null ? null : Math.max(0, terms.maxPerDay - counts.daily);
-  const dailyRemaining = dailyLeft === null ? null : totalRemaining === null ? dailyLeft : Math.min(dailyLeft, totalRemaining);
+  const dailyRemaining =
+    dailyLeft === null ? null : totalRemaining === null ? dailyLeft : Math.min(dailyLeft, totalRemaining);
   return { dailyPurchasedQty: counts.daily, totalPurchasedQty: counts.total, dailyRemaining, totalRemaining };
 }
 
 const countdownTags = new Set(['FLASH_SALE']);
 
 function page<T>(content: T[], request: PageRequest, total: number): Page<T> {
-  return { content, page: { size: request.size, number: request.page, totalElements: total, totalPages: Math.ceil(total / request.size) } };
+  return {
+    content,
+    page: {
+      size: request.size,
+      number: request.page,
+      totalElements: total,
+      totalPages: Math.ceil(total / request.size),
+    },
+  };
 }
 
 const sliceOf = (request: PageRequest): Slice => ({ offset: request.page * request.size, limit: request.size });
@@ -186,18 +218,29 @@ export class CatalogQueries {
   /** Endpoint 1. The channel is validated but changes nothing: a voucher has no channel-specific fields. */
   async listVouchers(query: VoucherListQuery, caller: CatalogCaller): Promise<Page<ShopVoucherResponse>> {
     const now = this.deps.clock.now();
-    const { records, total } = await this.deps.readModel.listVouchers(query, now, sliceOf(query), this.buyer(caller, now));
+    const { records, total } = await this.deps.readModel.listVouchers(
+      query,
+      now,
+      sliceOf(query),
+      this.buyer(caller, now),
+    );
     return page(this.vouchers(records, now), query, total);
   }
 
   /** Endpoint 2: the pool if it is listed now (not deleted, its campaign live), else undefined. */
-  async voucher(poolId: number, options: { channel: ShopChannel } & CatalogCaller): Promise<ShopVoucherResponse | undefined> {
+  async voucher(
+    poolId: number,
+    options: { channel: ShopChannel } & CatalogCaller,
+  ): Promise<ShopVoucherResponse | undefined> {
     const [voucher] = await this.vouchersByIds([poolId], { ...options, now: this.deps.clock.now() });
     return voucher;
   }
 
   /** The listed ones of `ids`, in the order given (for search results); ids not listed at `now` are left out. */
-  async vouchersByIds(ids: number[], options: { channel: ShopChannel; userId?: string; merchantId: string; now: Date }): Promise<ShopVoucherResponse[]> {
+  async vouchersByIds(
+    ids: number[],
+    options: { channel: ShopChannel; userId?: string; merchantId: string; now: Date },
+  ): Promise<ShopVoucherResponse[]> {
     if (ids.length === 0) return [];
     const records = await this.deps.readModel.vouchersByIds(ids, options.now, this.buyer(options, options.now));
     const byId = new Map(records.map((r) => [r.poolId, r]));
@@ -208,7 +251,12 @@ export class CatalogQueries {
   /** Endpoint 4: shown campaigns with a CAROUSEL banner on the channel, banners of that channel. */
   async carousel(query: PageRequest & { channel: ShopChannel }): Promise<Page<ShopCampaignResponse>> {
     const now = this.deps.clock.now();
-    const { records, total } = await this.deps.readModel.listCampaigns({ carouselChannel: query.channel }, query.channel, now, sliceOf(query));
+    const { records, total } = await this.deps.readModel.listCampaigns(
+      { carouselChannel: query.channel },
+      query.channel,
+      now,
+      sliceOf(query),
+    );
     return page(
       records.map((r) => this.campaignResponse(r, now, null)),
       query,
@@ -219,7 +267,12 @@ export class CatalogQueries {
   /** Endpoint 5. */
   async listCampaigns(query: CampaignListQuery, caller: CatalogCaller): Promise<Page<ShopCampaignResponse>> {
     const now = this.deps.clock.now();
-    const { records, total } = await this.deps.readModel.listCampaigns({ tags: query.tags }, query.channel, now, sliceOf(query));
+    const { records, total } = await this.deps.readModel.listCampaigns(
+      { tags: query.tags },
+      query.channel,
+      now,
+      sliceOf(query),
+    );
     let vouchers: Map<number, ShopVoucherResponse[]> | undefined;
     if (query.includeVouchers && records.length > 0) {
       const listed = await this.deps.readModel.vouchersOfCampaigns(
@@ -247,7 +300,11 @@ export class CatalogQueries {
 
   private buyer(caller: CatalogCaller, now: Date): Buyer | undefined {
     if (caller.userId === undefined) return undefined;
-    return { merchantId: caller.merchantId, userId: caller.userId, day: purchaseDay(now, this.deps.dayUtcOffsetMinutes) };
+    return {
+      merchantId: caller.merchantId,
+      userId: caller.userId,
+      day: purchaseDay(now, this.deps.dayUtcOffsetMinutes),
+    };
   }
 
   private vouchers(records: CatalogVoucherRecord[], now: Date): ShopVoucherResponse[] {
@@ -267,12 +324,19 @@ export class CatalogQueries {
         displayPriority: campaign.displayPriority,
         validity: { startAt: campaign.startAt, endAt: campaign.endAt },
         countdown: countdownTags.has(campaign.tag)
-          ? { endAt: campaign.endAt, remainingSeconds: Math.max(0, Math.floor((Date.parse(campaign.endAt) - now.getTime()) / 1000)) }
+          ? {
+              endAt: campaign.endAt,
+              remainingSeconds: Math.max(0, Math.floor((Date.parse(campaign.endAt) - now.getTime()) / 1000)),
+            }
           : null,
       },
       display: r.display,
       pricing: { ...r.pricing, discountPercentage: discountPercentage(r.pricing) },
-      inventory: { totalQuantity: r.totalQuantity, remainingQuantity: r.remainingQuantity, isOutOfStock: r.remainingQuantity <= 0 },
+      inventory: {
+        totalQuantity: r.totalQuantity,
+        remainingQuantity: r.remainingQuantity,
+        isOutOfStock: r.remainingQuantity <= 0,
+      },
       userPurchaseUsage: r.purchased ? purchaseUsage(r.terms, r.purchased) : null,
       validity: r.validity,
       terms: r.terms,
@@ -280,7 +344,11 @@ export class CatalogQueries {
   }
 
   /** displayedCount: the pools the voucher listing shows for the campaign now, none before startAt (presale). */
-  private campaignResponse(r: CatalogCampaignRecord, now: Date, vouchers: ShopVoucherResponse[] | null): ShopCampaignResponse {
+  private campaignResponse(
+    r: CatalogCampaignRecord,
+    now: Date,
+    vouchers: ShopVoucherResponse[] | null,
+  ): ShopCampaignResponse {
     const live = Date.parse(r.startAt) <= now.getTime();
     return {
       id: r.id,
@@ -294,7 +362,12 @@ export class CatalogQueries {
       endAt: r.endAt,
       presale: r.presale,
       banners: r.banners,
-      voucherSummary: { totalCount: r.pools.total, availableCount: r.pools.inStock, soldCount: r.pools.sold, displayedCount: live ? r.pools.total : 0 },
+      voucherSummary: {
+        totalCount: r.pools.total,
+        availableCount: r.pools.inStock,
+        soldCount: r.pools.sold,
+        displayedCount: live ? r.pools.total : 0,
+      },
       vouchers,
     };
   }

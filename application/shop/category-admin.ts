@@ -23,10 +23,16 @@ export interface CategoryView {
   updatedAt: string;
 }
 
-const view = (c: VoucherCategory): CategoryView => ({ id: c.categoryId, name: c.name, createdAt: c.createdAt, updatedAt: c.updatedAt });
+const view = (c: VoucherCategory): CategoryView => ({
+  id: c.categoryId,
+  name: c.name,
+  createdAt: c.createdAt,
+  updatedAt: c.updatedAt,
+});
 
 function assertOperator(operator: unknown): asserts operator is string {
-  if (typeof operator !== 'string' || !operator.trim()) throw new DomainError('INVALID_INPUT', 'operator is required', { field: 'operator' });
+  if (typeof operator !== 'string' || !operator.trim())
+    throw new DomainError('INVALID_INPUT', 'operator is required', { field: 'operator' });
 }
 
 function notFound(categoryId: number): DomainError {
@@ -47,7 +53,10 @@ async function indexedCategoryIds(store: EventStore): Promise<number[]> {
 export async function assertCategoryAssignable(store: EventStore, categoryId: number): Promise<void> {
   const known = await indexedCategoryIds(store);
   if (known.length > 0 && !known.includes(categoryId)) {
-    throw shopError('INVALID_POOL', `categoryId ${categoryId} is not a voucher category`, { field: 'categoryId', reason: 'no such category' });
+    throw shopError('INVALID_POOL', `categoryId ${categoryId} is not a voucher category`, {
+      field: 'categoryId',
+      reason: 'no such category',
+    });
   }
 }
 
@@ -66,11 +75,21 @@ export class CategoryAdmin {
     const name = categoryName(input?.name);
     const [categoryId] = await this.deps.ids.next('voucherCategory');
     const now = this.deps.clock.now().toISOString();
-    const events = voucherCategoryDecider.decide({ type: 'CreateVoucherCategory', categoryId: categoryId!, name, now }, null);
-    const indexed: VoucherCategoryIndexed = { type: 'VoucherCategoryIndexed', data: { categoryId: categoryId!, indexedAt: now } };
+    const events = voucherCategoryDecider.decide(
+      { type: 'CreateVoucherCategory', categoryId: categoryId!, name, now },
+      null,
+    );
+    const indexed: VoucherCategoryIndexed = {
+      type: 'VoucherCategoryIndexed',
+      data: { categoryId: categoryId!, indexedAt: now },
+    };
     const metadata: EventMetadata = { occurredAt: now, actor: { operator } };
     await this.deps.store.appendMany([
-      { streamName: streams.category(categoryId!), events: events.map((e) => ({ id: randomUUID(), ...e, metadata })), expectedVersion: 'no_stream' },
+      {
+        streamName: streams.category(categoryId!),
+        events: events.map((e) => ({ id: randomUUID(), ...e, metadata })),
+        expectedVersion: 'no_stream',
+      },
       { streamName: categoryIndexStream, events: [{ id: randomUUID(), ...indexed, metadata }], expectedVersion: 'any' },
     ]);
     return view(fold(voucherCategoryDecider, events)!);

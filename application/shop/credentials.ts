@@ -2,7 +2,13 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../shared/clock.js';
 import type { EventStore } from '../shared/event-store.js';
 import { BoundedCache } from './bounded-cache.js';
-import { apiKeyAccess, apiKeyStream, evolveApiKeyLookup, type ApiKeyLookup, type ApiKeyLookupEvent } from '../../domain/shop/merchant.js';
+import {
+  apiKeyAccess,
+  apiKeyStream,
+  evolveApiKeyLookup,
+  type ApiKeyLookup,
+  type ApiKeyLookupEvent,
+} from '../../domain/shop/merchant.js';
 
 export const sha256 = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
 
@@ -36,7 +42,9 @@ export class ApiKeyDirectory {
     if (hit && hit.until > nowMs) return hit.lookup;
     const generation = this.generation;
     const events = await this.store.readStream(apiKeyStream(keyHash));
-    const lookup = events.map((e) => ({ type: e.type, data: e.data }) as ApiKeyLookupEvent).reduce(evolveApiKeyLookup, null);
+    const lookup = events
+      .map((e) => ({ type: e.type, data: e.data }) as ApiKeyLookupEvent)
+      .reduce(evolveApiKeyLookup, null);
     // Unknown keys are not cached: random guesses must not fill memory.
     if (lookup && generation === this.generation) {
       this.cache.set(keyHash, { lookup, until: nowMs + this.ttlMs });
@@ -91,14 +99,17 @@ export class ShopCredentials {
   private readonly clients: { id: Buffer; secret: Buffer }[];
   private readonly apiKeys: ApiKeyDirectory;
 
-  constructor(private readonly deps: { store: EventStore; clock: Clock; clients: { clientId: string; clientSecret: string }[] }) {
+  constructor(
+    private readonly deps: { store: EventStore; clock: Clock; clients: { clientId: string; clientSecret: string }[] },
+  ) {
     this.clients = deps.clients.map((c) => ({ id: sha256(c.clientId), secret: sha256(c.clientSecret) }));
     this.apiKeys = apiKeyDirectoryFor(deps.store);
   }
 
   async check(headers: ShopCredentialHeaders): Promise<CredentialCheck> {
     if (!headers.clientId || !headers.clientSecret) return { ok: false, reason: 'CLIENT_CREDENTIALS_MISSING' };
-    if (!this.knownClient(headers.clientId, headers.clientSecret)) return { ok: false, reason: 'CLIENT_CREDENTIALS_INVALID' };
+    if (!this.knownClient(headers.clientId, headers.clientSecret))
+      return { ok: false, reason: 'CLIENT_CREDENTIALS_INVALID' };
     if (!headers.apiKey) return { ok: false, reason: 'API_KEY_MISSING' };
     if (!headers.merchantId) return { ok: false, reason: 'MERCHANT_ID_MISSING' };
     if (headers.apiKey.length > maxApiKeyLength) return { ok: false, reason: 'API_KEY_INVALID' };

@@ -20,7 +20,8 @@ export class IdReservoir {
   async take(count: number): Promise<number[]> {
     if (this.ids.length < count) {
       await this.refill;
-      if (this.ids.length < count) this.ids.push(...(await this.generator.next(this.sequence, Math.max(count - this.ids.length, this.blockSize))));
+      if (this.ids.length < count)
+        this.ids.push(...(await this.generator.next(this.sequence, Math.max(count - this.ids.length, this.blockSize))));
     }
     const taken = this.ids.splice(0, count);
     if (!this.refill && this.ids.length < this.blockSize / 2) {

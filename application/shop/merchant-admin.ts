@@ -1,6 +1,12 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Clock } from '../shared/clock.js';
-import { WrongExpectedVersionError, type EventMetadata, type EventStore, type EventToAppend, type StreamWrite } from '../shared/event-store.js';
+import {
+  WrongExpectedVersionError,
+  type EventMetadata,
+  type EventStore,
+  type EventToAppend,
+  type StreamWrite,
+} from '../shared/event-store.js';
 import type { NumericIdGenerator } from '../shared/ids.js';
 import { fold } from '../../domain/shared/decider.js';
 import { DomainError } from '../../domain/shared/errors.js';
@@ -58,7 +64,8 @@ export interface RegisteredMerchant {
 }
 
 function assertOperator(operator: unknown): asserts operator is string {
-  if (typeof operator !== 'string' || !operator.trim()) throw new DomainError('INVALID_INPUT', 'operator is required', { field: 'operator' });
+  if (typeof operator !== 'string' || !operator.trim())
+    throw new DomainError('INVALID_INPUT', 'operator is required', { field: 'operator' });
 }
 
 /** The same UUID for the same name: a lookup event appended again by a retry is recognised as already written. */
@@ -94,7 +101,10 @@ export class MerchantAdmin {
     this.apiKeys = apiKeyDirectoryFor(deps.store);
   }
 
-  async register(operator: string, input: { merchantId: string; name: string; apiKeyExpiresAt?: string | null }): Promise<RegisteredMerchant> {
+  async register(
+    operator: string,
+    input: { merchantId: string; name: string; apiKeyExpiresAt?: string | null },
+  ): Promise<RegisteredMerchant> {
     assertOperator(operator);
     assertMerchantId(input.merchantId);
     const { key, apiKey } = await this.newApiKey(input.apiKeyExpiresAt ?? null);
@@ -106,14 +116,27 @@ export class MerchantAdmin {
       now: this.deps.clock.now().toISOString(),
     });
     const issued = state!.apiKeys.at(-1)!;
-    return { merchantId: state!.merchantId, name: state!.name, apiKey: { id: issued.apiKeyId, key, prefix: issued.prefix, expiresAt: issued.expiresAt } };
+    return {
+      merchantId: state!.merchantId,
+      name: state!.name,
+      apiKey: { id: issued.apiKeyId, key, prefix: issued.prefix, expiresAt: issued.expiresAt },
+    };
   }
 
-  async issueApiKey(operator: string, merchantId: string, input: { expiresAt?: string | null } = {}): Promise<IssuedApiKeyView> {
+  async issueApiKey(
+    operator: string,
+    merchantId: string,
+    input: { expiresAt?: string | null } = {},
+  ): Promise<IssuedApiKeyView> {
     assertOperator(operator);
     assertMerchantId(merchantId);
     const { key, apiKey } = await this.newApiKey(input.expiresAt ?? null);
-    const { state } = await this.execute(operator, { type: 'IssueApiKey', merchantId, apiKey, now: this.deps.clock.now().toISOString() });
+    const { state } = await this.execute(operator, {
+      type: 'IssueApiKey',
+      merchantId,
+      apiKey,
+      now: this.deps.clock.now().toISOString(),
+    });
     const issued = state!.apiKeys.at(-1)!;
     return { id: issued.apiKeyId, key, prefix: issued.prefix, expiresAt: issued.expiresAt };
   }
@@ -122,7 +145,12 @@ export class MerchantAdmin {
   async revokeApiKey(operator: string, merchantId: string, apiKeyId: number): Promise<ApiKeyView> {
     assertOperator(operator);
     assertMerchantId(merchantId);
-    const { state } = await this.execute(operator, { type: 'RevokeApiKey', merchantId, apiKeyId, now: this.deps.clock.now().toISOString() });
+    const { state } = await this.execute(operator, {
+      type: 'RevokeApiKey',
+      merchantId,
+      apiKeyId,
+      now: this.deps.clock.now().toISOString(),
+    });
     const key = state!.apiKeys.find((k) => k.apiKeyId === apiKeyId)!;
     this.apiKeys.forget(key.keyHash);
     return keyView(key);
@@ -133,13 +161,26 @@ export class MerchantAdmin {
     assertMerchantId(merchantId);
     const { state: merchant } = await this.load(merchantId);
     if (!merchant) throw new DomainError('MERCHANT_NOT_FOUND', `merchant ${merchantId} does not exist`, { merchantId });
-    return { merchantId: merchant.merchantId, name: merchant.name, registeredAt: merchant.registeredAt, apiKeys: merchant.apiKeys.map(keyView) };
+    return {
+      merchantId: merchant.merchantId,
+      name: merchant.name,
+      registeredAt: merchant.registeredAt,
+      apiKeys: merchant.apiKeys.map(keyView),
+    };
   }
 
   private async newApiKey(expiresAt: string | null): Promise<{ key: string; apiKey: NewApiKey }> {
     const key = keyPrefix + randomBytes(32).toString('base64url');
     const [apiKeyId] = await this.deps.ids.next('merchantApiKey');
-    return { key, apiKey: { apiKeyId: apiKeyId!, prefix: key.slice(0, keyPrefix.length + shownRandomChars), keyHash: apiKeyHash(key), expiresAt } };
+    return {
+      key,
+      apiKey: {
+        apiKeyId: apiKeyId!,
+        prefix: key.slice(0, keyPrefix.length + shownRandomChars),
+        keyHash: apiKeyHash(key),
+        expiresAt,
+      },
+    };
   }
 
   private async load(merchantId: string): Promise<{ state: MerchantState; version: number }> {
@@ -169,13 +210,23 @@ export class MerchantAdmin {
         await this.deps.store.appendMany([...lookups, merchantWrite]);
         return { state: events.reduce(merchantDecider.evolve, state) };
       } catch (e) {
-        if (!(e instanceof WrongExpectedVersionError) || e.streamName !== streamName || attempt === maxAttempts) throw e;
+        if (!(e instanceof WrongExpectedVersionError) || e.streamName !== streamName || attempt === maxAttempts)
+          throw e;
       }
     }
   }
 }
 
 function lookupWrite(keyHash: string, event: ApiKeyLookupEvent, metadata: EventMetadata): StreamWrite {
-  const append: EventToAppend = { id: nameBasedUuid(`${event.type}:${keyHash}`), type: event.type, data: event.data, metadata };
-  return { streamName: apiKeyStream(keyHash), events: [append], expectedVersion: event.type === 'ApiKeyClaimed' ? 'no_stream' : 'stream_exists' };
+  const append: EventToAppend = {
+    id: nameBasedUuid(`${event.type}:${keyHash}`),
+    type: event.type,
+    data: event.data,
+    metadata,
+  };
+  return {
+    streamName: apiKeyStream(keyHash),
+    events: [append],
+    expectedVersion: event.type === 'ApiKeyClaimed' ? 'no_stream' : 'stream_exists',
+  };
 }

@@ -34,7 +34,12 @@
 import { randomUUID } from 'node:crypto';
 import type { DomainEvent } from '../../domain/shared/decider.js';
 import { DomainError } from '../../domain/shared/errors.js';
-import { streams, type ReservedItem, type ShopReservationEvent, type VoucherPoolEvent } from '../../domain/shop/events.js';
+import {
+  streams,
+  type ReservedItem,
+  type ShopReservationEvent,
+  type VoucherPoolEvent,
+} from '../../domain/shop/events.js';
 import { shopError } from '../../domain/shop/errors.js';
 import { purchaseDay } from '../../domain/shop/purchase-day.js';
 import type { PurchaseRequest } from '../../domain/shop/purchase-request.js';
@@ -45,9 +50,21 @@ import {
   type ReservationDetails,
   type ShopReservationState,
 } from '../../domain/shop/reservation.js';
-import { voucherPoolDecider, type VoucherPool, type VoucherPoolCommand, type VoucherPoolState } from '../../domain/shop/voucher-pool.js';
+import {
+  voucherPoolDecider,
+  type VoucherPool,
+  type VoucherPoolCommand,
+  type VoucherPoolState,
+} from '../../domain/shop/voucher-pool.js';
 import type { Clock } from '../shared/clock.js';
-import { catchUp, expectedVersionOf, loadAggregate, nameBasedUuid, type CommandContext, type Loaded } from '../shared/command-handler.js';
+import {
+  catchUp,
+  expectedVersionOf,
+  loadAggregate,
+  nameBasedUuid,
+  type CommandContext,
+  type Loaded,
+} from '../shared/command-handler.js';
 import {
   WrongExpectedVersionError,
   type AppendResult,
@@ -237,7 +254,14 @@ export class PurchaseExecutor {
   private inFlight = 0;
   private drained: (() => void)[] = [];
 
-  constructor(deps: { store: EventStore; ids: NumericIdGenerator; clock: Clock; codes: VoucherCodeCipher; settings: ExecutorSettings; maxAttempts?: number }) {
+  constructor(deps: {
+    store: EventStore;
+    ids: NumericIdGenerator;
+    clock: Clock;
+    codes: VoucherCodeCipher;
+    settings: ExecutorSettings;
+    maxAttempts?: number;
+  }) {
     this.store = deps.store;
     this.issuedIds = new IdReservoir(deps.ids, 'issuedPromotion');
     this.clock = deps.clock;
@@ -246,8 +270,20 @@ export class PurchaseExecutor {
     this.maxAttempts = deps.maxAttempts ?? 20;
   }
 
-  reserve(caller: ExecutorCaller, idempotencyKey: string, request: PurchaseRequest, requestHash: string): Promise<ReserveOutcome> {
-    return this.submit<ReserveOutcome>({ kind: 'reserve', caller, idempotencyKey, request, requestHash, checkGuards: false });
+  reserve(
+    caller: ExecutorCaller,
+    idempotencyKey: string,
+    request: PurchaseRequest,
+    requestHash: string,
+  ): Promise<ReserveOutcome> {
+    return this.submit<ReserveOutcome>({
+      kind: 'reserve',
+      caller,
+      idempotencyKey,
+      request,
+      requestHash,
+      checkGuards: false,
+    });
   }
 
   commit(caller: ExecutorCaller, reservationKey: string): Promise<Reservation> {
@@ -281,11 +317,21 @@ export class PurchaseExecutor {
     if (this.inFlight > 0) await new Promise<void>((resolve) => this.drained.push(resolve));
   }
 
-  private submit<T>(spec: Omit<ReserveJob, keyof JobBase> | Omit<ReservationJob, keyof JobBase> | Omit<PoolJob, keyof JobBase>): Promise<T> {
+  private submit<T>(
+    spec: Omit<ReserveJob, keyof JobBase> | Omit<ReservationJob, keyof JobBase> | Omit<PoolJob, keyof JobBase>,
+  ): Promise<T> {
     if (this.stopped) return Promise.reject(new Error('the purchase executor is stopped'));
     return new Promise<T>((resolve, reject) => {
       this.inFlight++;
-      const job = { ...spec, attempts: 0, solo: false, settled: false, absentPools: new Set<number>(), resolve, reject } as Job;
+      const job = {
+        ...spec,
+        attempts: 0,
+        solo: false,
+        settled: false,
+        absentPools: new Set<number>(),
+        resolve,
+        reject,
+      } as Job;
       this.schedule(job);
     });
   }
@@ -319,7 +365,10 @@ export class PurchaseExecutor {
   private async prepare(job: Job): Promise<boolean> {
     switch (job.kind) {
       case 'reserve':
-        await Promise.all([...job.request.items.map((i) => this.ensurePool(job, i.voucherPoolId)), job.checkGuards ? this.loadGuards(job) : undefined]);
+        await Promise.all([
+          ...job.request.items.map((i) => this.ensurePool(job, i.voucherPoolId)),
+          job.checkGuards ? this.loadGuards(job) : undefined,
+        ]);
         return true;
       case 'pool':
         await this.ensurePool(job, job.poolId);
@@ -352,7 +401,9 @@ export class PurchaseExecutor {
   /** Reads a pool (from its cached revision on, if any); false when it has no stream. */
   private async loadPool(poolId: number, from: PoolSlot | undefined): Promise<boolean> {
     const stream = streams.voucherPool(poolId);
-    const loaded = from ? await catchUp(this.store, voucherPoolDecider, stream, from) : await loadAggregate(this.store, voucherPoolDecider, stream);
+    const loaded = from
+      ? await catchUp(this.store, voucherPoolDecider, stream, from)
+      : await loadAggregate(this.store, voucherPoolDecider, stream);
     if (loaded.revision < 0) return false;
     // Install only over the entry the read started from: the loop may have stored newer state meanwhile.
     if (this.pools.get(poolId) === from) this.pools.set(poolId, { ...loaded, stale: false });
@@ -370,7 +421,10 @@ export class PurchaseExecutor {
   }
 
   private async loadGuards(job: ReserveJob): Promise<void> {
-    const names = [streams.idempotencyGuard(job.caller.merchantId, job.idempotencyKey), streams.orderGuard(job.caller.merchantId, job.request.orderId)];
+    const names = [
+      streams.idempotencyGuard(job.caller.merchantId, job.idempotencyKey),
+      streams.orderGuard(job.caller.merchantId, job.request.orderId),
+    ];
     await Promise.all(
       names.map(async (name) => {
         const [first] = await this.store.readStream(name);
@@ -411,7 +465,11 @@ export class PurchaseExecutor {
         const batch = this.takeBatch();
         try {
           const now = this.clock.now();
-          const time: BatchTime = { now, at: now.toISOString(), day: purchaseDay(now, this.settings.dayUtcOffsetMinutes) };
+          const time: BatchTime = {
+            now,
+            at: now.toISOString(),
+            day: purchaseDay(now, this.settings.dayUtcOffsetMinutes),
+          };
           const draft = new Draft(appending?.draft);
           const decisions: [Job, Decision][] = batch.map((job) => [job, this.decideSafely(job, draft, time)]);
           const issued = await this.issueVouchers(draft, time).then(
@@ -457,7 +515,11 @@ export class PurchaseExecutor {
     try {
       const { writes, owners } = this.writesOf(draft);
       const toCheck = [
-        ...new Set(decisions.flatMap(([, d]) => (d.kind === 'refused' && d.poolId !== undefined && !draft.pools.has(d.poolId) ? [d.poolId] : []))),
+        ...new Set(
+          decisions.flatMap(([, d]) =>
+            d.kind === 'refused' && d.poolId !== undefined && !draft.pools.has(d.poolId) ? [d.poolId] : [],
+          ),
+        ),
       ];
       const [appended, ...checks] = await Promise.allSettled([
         writes.length > 0 ? this.store.appendMany(writes.map((w) => w.write)) : Promise.resolve([] as AppendResult[]),
@@ -468,14 +530,17 @@ export class PurchaseExecutor {
         return false;
       }
       appended!.value.forEach((result, i) => writes[i]!.stored(result));
-      const current = new Map(toCheck.map((poolId, i) => [poolId, checks[i]!.status === 'fulfilled' && checks[i]!.value === true]));
+      const current = new Map(
+        toCheck.map((poolId, i) => [poolId, checks[i]!.status === 'fulfilled' && checks[i]!.value === true]),
+      );
       for (const [job, d] of decisions) {
         if (d.kind === 'write') {
           if (d.error) this.settle(job, false, d.error);
           else this.settle(job, true, d.value());
         } else if (d.kind === 'final') this.settle(job, d.ok, d.value);
         else if (d.kind === 'again') this.schedule(job);
-        else if (d.poolId === undefined || draft.pools.has(d.poolId) || current.get(d.poolId)) this.settle(job, false, d.error);
+        else if (d.poolId === undefined || draft.pools.has(d.poolId) || current.get(d.poolId))
+          this.settle(job, false, d.error);
         else this.schedule(job); // the pool moved on: decide again on its current state
       }
       return true;
@@ -485,7 +550,12 @@ export class PurchaseExecutor {
     }
   }
 
-  private afterFailedBatch(decisions: [Job, Decision][], draft: Draft, error: unknown, owners = new Map<string, StreamOwner>()): void {
+  private afterFailedBatch(
+    decisions: [Job, Decision][],
+    draft: Draft,
+    error: unknown,
+    owners = new Map<string, StreamOwner>(),
+  ): void {
     const conflict = error instanceof WrongExpectedVersionError;
     const culprit = conflict ? owners.get(error.streamName) : undefined;
     if (culprit) culprit.markStale();
@@ -517,10 +587,15 @@ export class PurchaseExecutor {
   /** Whether the cached pool is still the stored one; if not, catches the cache up. */
   private async isCurrent(poolId: number): Promise<boolean> {
     const slot = this.pools.get(poolId);
-    const events = await this.store.readStream(streams.voucherPool(poolId), { fromRevision: (slot?.revision ?? -1) + 1 });
+    const events = await this.store.readStream(streams.voucherPool(poolId), {
+      fromRevision: (slot?.revision ?? -1) + 1,
+    });
     if (events.length === 0) return true;
     if (slot && this.pools.get(poolId) === slot) {
-      const state = events.reduce((s, e) => voucherPoolDecider.evolve(s, { type: e.type, data: e.data } as VoucherPoolEvent), slot.state);
+      const state = events.reduce(
+        (s, e) => voucherPoolDecider.evolve(s, { type: e.type, data: e.data } as VoucherPoolEvent),
+        slot.state,
+      );
       this.pools.set(poolId, { state, revision: events[events.length - 1]!.revision, stale: false });
     }
     return false;
@@ -573,16 +648,24 @@ export class PurchaseExecutor {
     const used = this.guards.get(keyGuard);
     if (used) {
       if (this.settings.idempotencyMode === 'replay' && used.requestHash === job.requestHash) {
-        return { kind: 'final', ok: true, value: { kind: 'replay', reservationKey: used.reservationKey } satisfies ReserveOutcome };
+        return {
+          kind: 'final',
+          ok: true,
+          value: { kind: 'replay', reservationKey: used.reservationKey } satisfies ReserveOutcome,
+        };
       }
-      const error = shopError('IDEMPOTENCY_KEY_REUSED', 'this X-Idempotency-Key was already used', { idempotencyKey: job.idempotencyKey });
+      const error = shopError('IDEMPOTENCY_KEY_REUSED', 'this X-Idempotency-Key was already used', {
+        idempotencyKey: job.idempotencyKey,
+      });
       return { kind: 'final', ok: false, value: error };
     }
     if (this.guards.get(orderGuard)) {
       return {
         kind: 'final',
         ok: false,
-        value: shopError('ORDER_ID_USED', `order id ${request.orderId} is already used by another reservation`, { orderId: request.orderId }),
+        value: shopError('ORDER_ID_USED', `order id ${request.orderId} is already used by another reservation`, {
+          orderId: request.orderId,
+        }),
       };
     }
 
@@ -613,7 +696,8 @@ export class PurchaseExecutor {
       }
     }
     // Every pool agreed: only now does the batch change.
-    for (const { poolId, base, events } of decided) this.addPoolEvents(draft, poolId, base, events, (e) => `${e.type}/${reservationKey}`, metadata);
+    for (const { poolId, base, events } of decided)
+      this.addPoolEvents(draft, poolId, base, events, (e) => `${e.type}/${reservationKey}`, metadata);
     draft.placements.push({
       job,
       reservationKey,
@@ -634,14 +718,24 @@ export class PurchaseExecutor {
     };
     const orderClaimed: DomainEvent = {
       type: 'ShopOrderIdClaimed',
-      data: { merchantId: caller.merchantId, orderId: request.orderId, reservationKey, requestHash: job.requestHash, claimedAt: at },
+      data: {
+        merchantId: caller.merchantId,
+        orderId: request.orderId,
+        reservationKey,
+        requestHash: job.requestHash,
+        claimedAt: at,
+      },
     };
     // Guard event ids name the reservation: a guard left by an earlier attempt is a conflict, never "the same append again".
     draft.guards.set(keyGuard, { record, event: envelope(keyGuard, reservationKey, keyUsed, metadata), job });
     draft.guards.set(orderGuard, { record, event: envelope(orderGuard, reservationKey, orderClaimed, metadata), job });
     return {
       kind: 'write',
-      value: () => ({ kind: 'placed', reservation: draft.reservations.get(reservationKey)!.state as Reservation }) satisfies ReserveOutcome,
+      value: () =>
+        ({
+          kind: 'placed',
+          reservation: draft.reservations.get(reservationKey)!.state as Reservation,
+        }) satisfies ReserveOutcome,
     };
   }
 
@@ -684,7 +778,10 @@ export class PurchaseExecutor {
         items,
       };
       const stream = streams.reservation(reservationKey);
-      const events = shopReservationDecider.decide({ type: 'PlaceReservation', details }, shopReservationDecider.initialState);
+      const events = shopReservationDecider.decide(
+        { type: 'PlaceReservation', details },
+        shopReservationDecider.initialState,
+      );
       draft.reservations.set(reservationKey, {
         job,
         revision: -1,
@@ -699,12 +796,18 @@ export class PurchaseExecutor {
     const base = draft.reservations.get(key) ?? draft.inheritedReservation(key) ?? this.reservations.get(key);
     if (!base) throw notReady;
     const at = (job.now ?? now).toISOString();
-    const metadata = job.caller ? callerMetadata(job.caller, at) : { correlationId: key, actor: { operator: 'reservation-expiry' }, occurredAt: at };
+    const metadata = job.caller
+      ? callerMetadata(job.caller, at)
+      : { correlationId: key, actor: { operator: 'reservation-expiry' }, occurredAt: at };
     const reservation = base.state;
     if (reservation.status === 'NONE') throw notReady;
     const { details } = reservation;
     if (job.caller && (details.merchantId !== job.caller.merchantId || details.userId !== job.caller.userId)) {
-      return { kind: 'final', ok: false, value: shopError('RESERVATION_NOT_FOUND', "reservation missing or not the caller's") };
+      return {
+        kind: 'final',
+        ok: false,
+        value: shopError('RESERVATION_NOT_FOUND', "reservation missing or not the caller's"),
+      };
     }
 
     let state: ShopReservationState = reservation;
@@ -717,7 +820,11 @@ export class PurchaseExecutor {
     const changeStock = (command: (reservationKey: string) => VoucherPoolCommand) => {
       for (const { voucherPoolId } of details.items) {
         const pool = this.poolIn(draft, job, voucherPoolId);
-        poolChanges.push({ poolId: voucherPoolId, base: pool, events: voucherPoolDecider.decide(command(key), pool.state) });
+        poolChanges.push({
+          poolId: voucherPoolId,
+          base: pool,
+          events: voucherPoolDecider.decide(command(key), pool.state),
+        });
       }
     };
     const { autoExpiry } = this.settings;
@@ -728,10 +835,17 @@ export class PurchaseExecutor {
     let error: DomainError | undefined;
     try {
       if (job.kind === 'commit') {
-        apply(shopReservationDecider.decide({ type: 'CommitReservation', caller: job.caller!, now: at, autoExpiry }, state));
+        apply(
+          shopReservationDecider.decide({ type: 'CommitReservation', caller: job.caller!, now: at, autoExpiry }, state),
+        );
         changeStock((reservationKey) => ({ type: 'SellVoucherStock', reservationKey, at }));
       } else if (job.kind === 'release') {
-        apply(shopReservationDecider.decide({ type: 'ReleaseReservation', caller: job.caller!, reason: job.reason, now: at, autoExpiry }, state));
+        apply(
+          shopReservationDecider.decide(
+            { type: 'ReleaseReservation', caller: job.caller!, reason: job.reason, now: at, autoExpiry },
+            state,
+          ),
+        );
         changeStock((reservationKey) => ({ type: 'ReleaseVoucherStock', reservationKey, reason: 'RELEASED', at }));
       }
     } catch (e) {
@@ -746,7 +860,8 @@ export class PurchaseExecutor {
     entry.state = state;
     entry.events.push(...events.map((e) => envelope(stream, e.type, e, metadata)));
     draft.reservations.set(key, entry);
-    for (const change of poolChanges) this.addPoolEvents(draft, change.poolId, change.base, change.events, (e) => `${e.type}/${key}`, metadata);
+    for (const change of poolChanges)
+      this.addPoolEvents(draft, change.poolId, change.base, change.events, (e) => `${e.type}/${key}`, metadata);
     const after = state;
     return { kind: 'write', value: () => (job.kind === 'expire' ? true : after), error };
   }
@@ -761,7 +876,14 @@ export class PurchaseExecutor {
       throw error;
     }
     const after = events.reduce(voucherPoolDecider.evolve, base.state) as VoucherPool;
-    this.addPoolEvents(draft, job.poolId, base, events, (e) => `${job.context.commandId}/${e.type}`, job.context.metadata);
+    this.addPoolEvents(
+      draft,
+      job.poolId,
+      base,
+      events,
+      (e) => `${job.context.commandId}/${e.type}`,
+      job.context.metadata,
+    );
     return { kind: 'write', value: () => after };
   }
 
@@ -771,18 +893,25 @@ export class PurchaseExecutor {
    * likeliest conflict, stops the batch before anything else is written —
    * each with what to do once stored and what went stale if it conflicts.
    */
-  private writesOf(draft: Draft): { writes: { write: StreamWrite; stored: (result: AppendResult) => void }[]; owners: Map<string, StreamOwner> } {
+  private writesOf(draft: Draft): {
+    writes: { write: StreamWrite; stored: (result: AppendResult) => void }[];
+    owners: Map<string, StreamOwner>;
+  } {
     const writes: { write: StreamWrite; stored: (result: AppendResult) => void }[] = [];
     const owners = new Map<string, StreamOwner>();
     for (const [streamName, { record, event, job }] of draft.guards) {
-      writes.push({ write: { streamName, events: [event], expectedVersion: 'no_stream' }, stored: () => this.guards.set(streamName, record) });
+      writes.push({
+        write: { streamName, events: [event], expectedVersion: 'no_stream' },
+        stored: () => this.guards.set(streamName, record),
+      });
       owners.set(streamName, { markStale: () => (job.checkGuards = true), job });
     }
     for (const [poolId, entry] of draft.pools) {
       const streamName = streams.voucherPool(poolId);
       writes.push({
         write: { streamName, events: entry.events, expectedVersion: expectedVersionOf(entry.revision) },
-        stored: (result) => this.pools.set(poolId, { state: entry.state, revision: result.nextExpectedVersion, stale: false }),
+        stored: (result) =>
+          this.pools.set(poolId, { state: entry.state, revision: result.nextExpectedVersion, stale: false }),
       });
       owners.set(streamName, { markStale: () => this.markPoolStale(poolId) });
     }
@@ -790,7 +919,8 @@ export class PurchaseExecutor {
       const streamName = streams.reservation(key);
       writes.push({
         write: { streamName, events: entry.events, expectedVersion: expectedVersionOf(entry.revision) },
-        stored: (result) => this.reservations.set(key, { state: entry.state as Reservation, revision: result.nextExpectedVersion }),
+        stored: (result) =>
+          this.reservations.set(key, { state: entry.state as Reservation, revision: result.nextExpectedVersion }),
       });
       owners.set(streamName, { markStale: () => this.reservations.delete(key), job: entry.job });
     }

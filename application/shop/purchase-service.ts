@@ -48,7 +48,13 @@ export function reserveRequestHash(userId: string, request: ReserveRequest): str
   const items = [...request.items]
     .sort((a, b) => a.voucherPoolId - b.voucherPoolId)
     .map((i) => ({ voucherPoolId: i.voucherPoolId, unitPrice: i.unitPrice, quantity: i.quantity }));
-  const canonical = JSON.stringify({ userId, orderId: request.orderId, amount: request.amount, currency: request.currency, items });
+  const canonical = JSON.stringify({
+    userId,
+    orderId: request.orderId,
+    amount: request.amount,
+    currency: request.currency,
+    items,
+  });
   return createHash('sha256').update(canonical).digest('hex');
 }
 
@@ -93,13 +99,24 @@ export class PurchaseService {
 
   async reserve(caller: ShopCaller, idempotencyKey: string, request: ReserveRequest): Promise<ReservationView> {
     if (typeof idempotencyKey !== 'string' || idempotencyKey.length === 0) {
-      throw shopError('INVALID_REQUEST', 'idempotencyKey is required', { field: 'idempotencyKey', reason: 'is required' });
+      throw shopError('INVALID_REQUEST', 'idempotencyKey is required', {
+        field: 'idempotencyKey',
+        reason: 'is required',
+      });
     }
     validatePurchaseRequest(request);
-    const outcome = await this.executor.reserve(caller, idempotencyKey, request, reserveRequestHash(caller.userId, request));
+    const outcome = await this.executor.reserve(
+      caller,
+      idempotencyKey,
+      request,
+      reserveRequestHash(caller.userId, request),
+    );
     if (outcome.kind === 'placed') return toReservationView(outcome.reservation, this.codes);
     const first = await this.reservation(caller, outcome.reservationKey);
-    if (!first) throw new Error(`idempotency key ${idempotencyKey} names reservation ${outcome.reservationKey}, which is not stored`);
+    if (!first)
+      throw new Error(
+        `idempotency key ${idempotencyKey} names reservation ${outcome.reservationKey}, which is not stored`,
+      );
     return toReservationView(first, this.codes);
   }
 
@@ -146,7 +163,12 @@ export class PurchaseService {
 
   private async reservation(caller: ShopCaller, reservationKey: string): Promise<Reservation | undefined> {
     const { state } = await loadAggregate(this.store, shopReservationDecider, streams.reservation(reservationKey));
-    if (state.status === 'NONE' || state.details.merchantId !== caller.merchantId || state.details.userId !== caller.userId) return undefined;
+    if (
+      state.status === 'NONE' ||
+      state.details.merchantId !== caller.merchantId ||
+      state.details.userId !== caller.userId
+    )
+      return undefined;
     return state;
   }
 }

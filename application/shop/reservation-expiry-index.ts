@@ -1,7 +1,12 @@
 import type { EventStore } from '../shared/event-store.js';
 import type { ShopReservationEvent } from '../../domain/shop/events.js';
 
-const types = new Set<string>(['ShopReservationPlaced', 'ShopReservationCommitted', 'ShopReservationReleased', 'ShopReservationExpired']);
+const types = new Set<string>([
+  'ShopReservationPlaced',
+  'ShopReservationCommitted',
+  'ShopReservationReleased',
+  'ShopReservationExpired',
+]);
 
 /**
  * Which reservations are still open and when each expires, read from the
@@ -33,7 +38,8 @@ export class ReservationExpiryIndex {
       for (const recorded of page) {
         if (!types.has(recorded.type)) continue;
         const event = { type: recorded.type, data: recorded.data } as ShopReservationEvent;
-        if (event.type === 'ShopReservationPlaced') this.open.set(event.data.reservationKey, Date.parse(event.data.expiresAt));
+        if (event.type === 'ShopReservationPlaced')
+          this.open.set(event.data.reservationKey, Date.parse(event.data.expiresAt));
         else this.open.delete(event.data.reservationKey);
       }
       if (page.length > 0) this.checkpoint = page[page.length - 1]!.position;

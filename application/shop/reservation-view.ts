@@ -27,7 +27,10 @@ export interface ReservationView {
 }
 
 /** The reservation as its owner sees it, voucher codes decrypted. */
-export function toReservationView(state: Exclude<ShopReservationState, { status: 'NONE' }>, codes: VoucherCodeCipher): ReservationView {
+export function toReservationView(
+  state: Exclude<ShopReservationState, { status: 'NONE' }>,
+  codes: VoucherCodeCipher,
+): ReservationView {
   const d = state.details;
   return {
     reservationKey: d.reservationKey,

@@ -62,14 +62,19 @@ function view(pool: VoucherPool): VoucherPoolView {
  * (assertCategoryAssignable).
  */
 export class VoucherPoolAdmin {
-  constructor(private readonly deps: { store: EventStore; ids: NumericIdGenerator; clock: Clock; pools: PoolCommands }) {}
+  constructor(
+    private readonly deps: { store: EventStore; ids: NumericIdGenerator; clock: Clock; pools: PoolCommands },
+  ) {}
 
   /** Validates, checks the campaign and category exist, then takes a pool id from the `voucherPool` sequence. */
   async create(operator: string, definition: PoolDefinition): Promise<VoucherPoolView> {
     assertValidDefinition(definition);
     const campaign = await this.deps.store.readStream(streams.campaign(definition.campaignId));
     if (campaign.length === 0) {
-      throw shopError('INVALID_POOL', `campaign ${definition.campaignId} does not exist`, { field: 'campaignId', reason: 'no such campaign' });
+      throw shopError('INVALID_POOL', `campaign ${definition.campaignId} does not exist`, {
+        field: 'campaignId',
+        reason: 'no such campaign',
+      });
     }
     await assertCategoryAssignable(this.deps.store, definition.categoryId);
     const [poolId] = await this.deps.ids.next('voucherPool');
@@ -92,7 +97,8 @@ export class VoucherPoolAdmin {
 
   /** `changes`: some of display, terms (both may be partial), categoryId, miniAppIds, validity. */
   async update(operator: string, poolId: number, changes: unknown): Promise<VoucherPoolView> {
-    const categoryId = changes && typeof changes === 'object' ? (changes as { categoryId?: unknown }).categoryId : undefined;
+    const categoryId =
+      changes && typeof changes === 'object' ? (changes as { categoryId?: unknown }).categoryId : undefined;
     if (typeof categoryId === 'number') await assertCategoryAssignable(this.deps.store, categoryId);
     return this.run(operator, poolId, (at) => ({ type: 'UpdateVoucherPool', changes, at }));
   }
@@ -101,11 +107,19 @@ export class VoucherPoolAdmin {
     return this.run(operator, poolId, (at) => ({ type: 'DeleteVoucherPool', at }));
   }
 
-  private async run(operator: string, poolId: number, command: (at: string) => VoucherPoolCommand): Promise<VoucherPoolView> {
-    if (typeof operator !== 'string' || !operator.trim()) throw shopError('INVALID_POOL', 'operator is required', { field: 'operator', reason: 'is required' });
+  private async run(
+    operator: string,
+    poolId: number,
+    command: (at: string) => VoucherPoolCommand,
+  ): Promise<VoucherPoolView> {
+    if (typeof operator !== 'string' || !operator.trim())
+      throw shopError('INVALID_POOL', 'operator is required', { field: 'operator', reason: 'is required' });
     const at = this.deps.clock.now().toISOString();
     const commandId = randomUUID();
-    const pool = await this.deps.pools.execute(poolId, command(at), { commandId, metadata: { correlationId: commandId, actor: { operator }, occurredAt: at } });
+    const pool = await this.deps.pools.execute(poolId, command(at), {
+      commandId,
+      metadata: { correlationId: commandId, actor: { operator }, occurredAt: at },
+    });
     return view(pool);
   }
 }

@@ -19,7 +19,14 @@ import { DomainError, isDomainError } from '../../domain/shared/errors.js';
 import { keywordLength, searchTerms, withinOneTypo, type SearchTerm } from '../../domain/shop/vietnamese-text.js';
 import type { Clock } from '../shared/clock.js';
 import { BoundedCache } from './bounded-cache.js';
-import type { CatalogCaller, CatalogQueries, Page, PageRequest, ShopChannel, ShopVoucherResponse } from './catalog-queries.js';
+import type {
+  CatalogCaller,
+  CatalogQueries,
+  Page,
+  PageRequest,
+  ShopChannel,
+  ShopVoucherResponse,
+} from './catalog-queries.js';
 
 /**
  * The keyword: at least minLength characters (Unicode code points of the
@@ -36,8 +43,10 @@ export const isKeywordTooShort = (e: unknown): e is DomainError => isDomainError
 function keywordTerms(q: string): SearchTerm[] {
   const length = keywordLength(q);
   const refuse = (code: string, rule: string) => new DomainError(code, `q must be ${rule}`, { field: 'q' });
-  if (length < keywordLimits.minLength) throw refuse('KEYWORD_TOO_SHORT', `at least ${keywordLimits.minLength} characters`);
-  if (length > keywordLimits.maxLength) throw refuse('INVALID_KEYWORD', `at most ${keywordLimits.maxLength} characters`);
+  if (length < keywordLimits.minLength)
+    throw refuse('KEYWORD_TOO_SHORT', `at least ${keywordLimits.minLength} characters`);
+  if (length > keywordLimits.maxLength)
+    throw refuse('INVALID_KEYWORD', `at most ${keywordLimits.maxLength} characters`);
   const terms = searchTerms(q);
   if (terms.length > keywordLimits.maxWords) throw refuse('INVALID_KEYWORD', `at most ${keywordLimits.maxWords} words`);
   return terms;
@@ -115,7 +124,11 @@ export class VoucherSearch {
   private epochRead: Promise<Epoch> | undefined;
 
   constructor(
-    private readonly deps: { readModel: VoucherSearchReadModel; catalog: Pick<CatalogQueries, 'vouchersByIds'>; clock: Clock },
+    private readonly deps: {
+      readModel: VoucherSearchReadModel;
+      catalog: Pick<CatalogQueries, 'vouchersByIds'>;
+      clock: Clock;
+    },
     options: VoucherSearchOptions = {},
   ) {
     const entries = options.cacheEntries ?? 2000;
@@ -127,13 +140,28 @@ export class VoucherSearch {
     const terms = keywordTerms(query.q);
     const now = this.deps.clock.now();
     const { poolIds, total } = terms.length === 0 ? { poolIds: [], total: 0 } : await this.rankedIds(terms, query, now);
-    const content = await this.deps.catalog.vouchersByIds(poolIds, { channel: query.channel, userId: caller.userId, merchantId: caller.merchantId, now });
-    return { content, page: { size: query.size, number: query.page, totalElements: total, totalPages: Math.ceil(total / query.size) } };
+    const content = await this.deps.catalog.vouchersByIds(poolIds, {
+      channel: query.channel,
+      userId: caller.userId,
+      merchantId: caller.merchantId,
+      now,
+    });
+    return {
+      content,
+      page: { size: query.size, number: query.page, totalElements: total, totalPages: Math.ceil(total / query.size) },
+    };
   }
 
   private async rankedIds(terms: SearchTerm[], query: VoucherSearchQuery, now: Date): Promise<SearchIds> {
     const offset = query.page * query.size;
-    const run = async () => this.deps.readModel.search({ terms: await this.withTypos(terms), tags: query.tags, now, offset, limit: query.size });
+    const run = async () =>
+      this.deps.readModel.search({
+        terms: await this.withTypos(terms),
+        tags: query.tags,
+        now,
+        offset,
+        limit: query.size,
+      });
     if (!this.cache) return run();
     const key = JSON.stringify([terms.map((t) => t.typed), query.tags ?? null, offset, query.size]);
     const epoch = await this.epochAt(now.getTime());
@@ -150,17 +178,21 @@ export class VoucherSearch {
 
   private async withTypos(terms: SearchTerm[]): Promise<RankedTerm[]> {
     const tolerant = terms.filter((t) => t.typoTolerant).map((t) => t.folded);
-    const candidates = tolerant.length > 0 ? await this.deps.readModel.typoCandidates(tolerant) : new Map<string, string[]>();
+    const candidates =
+      tolerant.length > 0 ? await this.deps.readModel.typoCandidates(tolerant) : new Map<string, string[]>();
     return terms.map((t) => ({
       ...t,
-      typos: t.typoTolerant ? (candidates.get(t.folded) ?? []).filter((word) => word !== t.folded && withinOneTypo(word, t.folded)) : [],
+      typos: t.typoTolerant
+        ? (candidates.get(t.folded) ?? []).filter((word) => word !== t.folded && withinOneTypo(word, t.folded))
+        : [],
     }));
   }
 
   /** The epoch `now` is in: the current one, or a new one when the version changed or now left it; undefined if a concurrent read made one that does not fit. */
   private async epochAt(now: number): Promise<Epoch | undefined> {
     const version = await this.version();
-    const fits = (e: Epoch | undefined): e is Epoch => e !== undefined && e.version === version && now >= e.from && now < e.until;
+    const fits = (e: Epoch | undefined): e is Epoch =>
+      e !== undefined && e.version === version && now >= e.from && now < e.until;
     if (fits(this.epoch)) return this.epoch;
     this.epochRead ??= this.deps.readModel
       .nextWindowChange(new Date(now))

@@ -15,6 +15,9 @@ export interface DomainEvent<Type extends string = string, Data = unknown> {
   readonly data: Data;
 }
 
-export function fold<State, Event>(decider: Pick<Decider<unknown, State, Event>, 'evolve' | 'initialState'>, events: readonly Event[]): State {
+export function fold<State, Event>(
+  decider: Pick<Decider<unknown, State, Event>, 'evolve' | 'initialState'>,
+  events: readonly Event[],
+): State {
   return events.reduce((s, e) => decider.evolve(s, e), decider.initialState);
 }

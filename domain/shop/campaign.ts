@@ -69,27 +69,64 @@ export interface NewCampaign {
 
 export type CampaignCreated = DomainEvent<
   'CampaignCreated',
-  Omit<NewCampaign, 'banners'> & { campaignId: number; status: CampaignStatus; banners: CampaignBanner[]; createdAt: string }
+  Omit<NewCampaign, 'banners'> & {
+    campaignId: number;
+    status: CampaignStatus;
+    banners: CampaignBanner[];
+    createdAt: string;
+  }
 >;
-export type CampaignStatusChanged = DomainEvent<'CampaignStatusChanged', { campaignId: number; from: CampaignStatus; to: CampaignStatus; changedAt: string }>;
+export type CampaignStatusChanged = DomainEvent<
+  'CampaignStatusChanged',
+  { campaignId: number; from: CampaignStatus; to: CampaignStatus; changedAt: string }
+>;
 
 /** What an operator may change of a campaign after creation (its code and type are fixed). */
-export const campaignDetailFields = ['name', 'description', 'campaignTag', 'displayPriority', 'themeUrl', 'startAt', 'endAt', 'presale'] as const;
+export const campaignDetailFields = [
+  'name',
+  'description',
+  'campaignTag',
+  'displayPriority',
+  'themeUrl',
+  'startAt',
+  'endAt',
+  'presale',
+] as const;
 export type CampaignDetails = Pick<NewCampaign, (typeof campaignDetailFields)[number]>;
 
 /** Carries every detail as it is after the change, so a reader needs no earlier event to apply it. */
-export type CampaignDetailsUpdated = DomainEvent<'CampaignDetailsUpdated', CampaignDetails & { campaignId: number; updatedAt: string }>;
-export type CampaignBannerAdded = DomainEvent<'CampaignBannerAdded', { campaignId: number; banner: CampaignBanner; addedAt: string }>;
+export type CampaignDetailsUpdated = DomainEvent<
+  'CampaignDetailsUpdated',
+  CampaignDetails & { campaignId: number; updatedAt: string }
+>;
+export type CampaignBannerAdded = DomainEvent<
+  'CampaignBannerAdded',
+  { campaignId: number; banner: CampaignBanner; addedAt: string }
+>;
 /** The banner whole, as it is after the change. */
-export type CampaignBannerUpdated = DomainEvent<'CampaignBannerUpdated', { campaignId: number; banner: CampaignBanner; updatedAt: string }>;
-export type CampaignBannerRemoved = DomainEvent<'CampaignBannerRemoved', { campaignId: number; bannerId: number; removedAt: string }>;
+export type CampaignBannerUpdated = DomainEvent<
+  'CampaignBannerUpdated',
+  { campaignId: number; banner: CampaignBanner; updatedAt: string }
+>;
+export type CampaignBannerRemoved = DomainEvent<
+  'CampaignBannerRemoved',
+  { campaignId: number; bannerId: number; removedAt: string }
+>;
 
 export type CampaignEvent =
-  CampaignCreated | CampaignStatusChanged | CampaignDetailsUpdated | CampaignBannerAdded | CampaignBannerUpdated | CampaignBannerRemoved;
+  | CampaignCreated
+  | CampaignStatusChanged
+  | CampaignDetailsUpdated
+  | CampaignBannerAdded
+  | CampaignBannerUpdated
+  | CampaignBannerRemoved;
 
 // ---- campaignCode-<CODE> ----
 
-export type CampaignCodeClaimed = DomainEvent<'CampaignCodeClaimed', { code: string; campaignId: number; claimedAt: string }>;
+export type CampaignCodeClaimed = DomainEvent<
+  'CampaignCodeClaimed',
+  { code: string; campaignId: number; claimedAt: string }
+>;
 
 export const campaignCodeStream = (code: string) => `campaignCode-${code.toUpperCase()}`;
 
@@ -128,7 +165,8 @@ function invalid(field: string, message: string): DomainError {
 
 function text(value: unknown, field: string, { min, max }: { min: number; max: number }): string {
   const s = typeof value === 'string' ? value.trim() : undefined;
-  if (s === undefined || s.length < min || s.length > max) throw invalid(field, `${field} must be a string of ${min} to ${max} characters`);
+  if (s === undefined || s.length < min || s.length > max)
+    throw invalid(field, `${field} must be a string of ${min} to ${max} characters`);
   return s;
 }
 
@@ -148,7 +186,8 @@ function flag(value: unknown, field: string): boolean {
 }
 
 function integer(value: unknown, field: string, min: number): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) throw invalid(field, `${field} must be an integer >= ${min}`);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min)
+    throw invalid(field, `${field} must be an integer >= ${min}`);
   return value;
 }
 
@@ -167,7 +206,10 @@ function url(value: unknown, field: string, webOnly: boolean): string {
 
 /** Epoch ms of an ISO 8601 date-time with an explicit offset (a bare local time would depend on the server's zone); NaN otherwise. */
 function parseDateTime(value: unknown): number {
-  const m = typeof value === 'string' ? /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.exec(value) : null;
+  const m =
+    typeof value === 'string'
+      ? /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.exec(value)
+      : null;
   if (!m) return NaN;
   const day = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
   if (day.getUTCMonth() !== Number(m[2]) - 1 || day.getUTCDate() !== Number(m[3])) return NaN; // 2024-02-30 and the like
@@ -199,7 +241,8 @@ function presale(value: unknown, campaignStartAt: string): CampaignPresale | nul
 /** A banner's fields, checked; `field` prefixes the names in errors (e.g. banners[0]), '' for none. */
 function banner(value: unknown, field: string): Omit<CampaignBanner, 'id'> {
   const at = (name: string) => (field ? `${field}.${name}` : name);
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw invalid(field || 'banner', `${field || 'banner'} must be an object`);
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw invalid(field || 'banner', `${field || 'banner'} must be an object`);
   const b = value as Record<string, unknown>;
   return {
     channelCode: oneOf(b.channelCode, bannerChannels, at('channelCode')),
@@ -221,14 +264,20 @@ export function validateNewCampaign(input: NewCampaign): NewCampaign {
   const code = matching(input.code, codePattern, 'code', '1 to 64 letters, digits, "_" or "-"');
   const name = text(input.name, 'name', { min: 1, max: 200 });
   const description = text(input.description, 'description', { min: 0, max: 5000 });
-  const campaignTag = matching(input.campaignTag, enumCodePattern, 'campaignTag', '1 to 32 upper-case letters, digits or "_" (e.g. HOT_DEAL, FLASH_SALE)');
+  const campaignTag = matching(
+    input.campaignTag,
+    enumCodePattern,
+    'campaignTag',
+    '1 to 32 upper-case letters, digits or "_" (e.g. HOT_DEAL, FLASH_SALE)',
+  );
   const type = matching(input.type, enumCodePattern, 'type', '1 to 32 upper-case letters, digits or "_" (e.g. SELL)');
   const displayPriority = integer(input.displayPriority, 'displayPriority', 1);
   const themeUrl = url(input.themeUrl, 'themeUrl', true);
   const startAt = dateTime(input.startAt, 'startAt');
   const endAt = dateTime(input.endAt, 'endAt');
   if (endAt <= startAt) throw invalid('endAt', 'endAt must be after startAt');
-  if (!Array.isArray(input.banners) || input.banners.length > maxBanners) throw invalid('banners', `banners must be an array of at most ${maxBanners}`);
+  if (!Array.isArray(input.banners) || input.banners.length > maxBanners)
+    throw invalid('banners', `banners must be an array of at most ${maxBanners}`);
   return {
     code,
     name,
@@ -252,7 +301,10 @@ function existing(state: CampaignState, campaignId: number): Campaign {
 /** Campaign changes stop once it ENDED: what it showed stays as it was. */
 function editable(state: CampaignState, campaignId: number): Campaign {
   const campaign = existing(state, campaignId);
-  if (campaign.status === 'ENDED') throw new DomainError('CAMPAIGN_ENDED', `campaign ${campaignId} has ended and can no longer change`, { campaignId });
+  if (campaign.status === 'ENDED')
+    throw new DomainError('CAMPAIGN_ENDED', `campaign ${campaignId} has ended and can no longer change`, {
+      campaignId,
+    });
   return campaign;
 }
 
@@ -262,7 +314,8 @@ function changeSet(value: unknown, allowed: readonly string[], what: string): Re
   const changes = value as Record<string, unknown>;
   const keys = Object.keys(changes);
   const unknown = keys.find((k) => !allowed.includes(k));
-  if (unknown !== undefined) throw invalid(unknown, `${unknown} cannot be changed here; changeable: ${allowed.join(', ')}`);
+  if (unknown !== undefined)
+    throw invalid(unknown, `${unknown} cannot be changed here; changeable: ${allowed.join(', ')}`);
   if (keys.length === 0) throw invalid(what, `${what} must name at least one of ${allowed.join(', ')}`);
   return changes;
 }
@@ -282,14 +335,24 @@ function changedDetails(current: CampaignDetails, input: unknown): CampaignDetai
   if (endAt <= startAt) throw invalid(has('endAt') ? 'endAt' : 'startAt', 'endAt must be after startAt');
   let presaleSettings = current.presale;
   if (has('presale')) presaleSettings = presale(changes.presale, startAt);
-  else if (presaleSettings && presaleSettings.startAt >= startAt) throw invalid('startAt', 'startAt must be after presale.startAt');
+  else if (presaleSettings && presaleSettings.startAt >= startAt)
+    throw invalid('startAt', 'startAt must be after presale.startAt');
   return {
     name: has('name') ? text(changes.name, 'name', { min: 1, max: 200 }) : current.name,
-    description: has('description') ? text(changes.description, 'description', { min: 0, max: 5000 }) : current.description,
+    description: has('description')
+      ? text(changes.description, 'description', { min: 0, max: 5000 })
+      : current.description,
     campaignTag: has('campaignTag')
-      ? matching(changes.campaignTag, enumCodePattern, 'campaignTag', '1 to 32 upper-case letters, digits or "_" (e.g. HOT_DEAL, FLASH_SALE)')
+      ? matching(
+          changes.campaignTag,
+          enumCodePattern,
+          'campaignTag',
+          '1 to 32 upper-case letters, digits or "_" (e.g. HOT_DEAL, FLASH_SALE)',
+        )
       : current.campaignTag,
-    displayPriority: has('displayPriority') ? integer(changes.displayPriority, 'displayPriority', 1) : current.displayPriority,
+    displayPriority: has('displayPriority')
+      ? integer(changes.displayPriority, 'displayPriority', 1)
+      : current.displayPriority,
     themeUrl: has('themeUrl') ? url(changes.themeUrl, 'themeUrl', true) : current.themeUrl,
     startAt,
     endAt,
@@ -297,12 +360,23 @@ function changedDetails(current: CampaignDetails, input: unknown): CampaignDetai
   };
 }
 
-const bannerFields = ['channelCode', 'positionCode', 'assetUrl', 'assetType', 'altText', 'clickUrl', 'displayOrder'] as const;
+const bannerFields = [
+  'channelCode',
+  'positionCode',
+  'assetUrl',
+  'assetType',
+  'altText',
+  'clickUrl',
+  'displayOrder',
+] as const;
 
 function existingBanner(campaign: Campaign, bannerId: number): CampaignBanner {
   const found = campaign.banners.find((b) => b.id === bannerId);
   if (!found)
-    throw new DomainError('BANNER_NOT_FOUND', `campaign ${campaign.campaignId} has no banner ${bannerId}`, { campaignId: campaign.campaignId, bannerId });
+    throw new DomainError('BANNER_NOT_FOUND', `campaign ${campaign.campaignId} has no banner ${bannerId}`, {
+      campaignId: campaign.campaignId,
+      bannerId,
+    });
   return found;
 }
 
@@ -317,23 +391,41 @@ export const campaignDecider: Decider<CampaignCommand, CampaignState, CampaignEv
   decide(command, state) {
     switch (command.type) {
       case 'CreateCampaign': {
-        if (state) throw new DomainError('CAMPAIGN_EXISTS', `campaign ${command.campaignId} already exists`, { campaignId: command.campaignId });
+        if (state)
+          throw new DomainError('CAMPAIGN_EXISTS', `campaign ${command.campaignId} already exists`, {
+            campaignId: command.campaignId,
+          });
         const campaign = validateNewCampaign(command.campaign);
-        if (command.bannerIds.length !== campaign.banners.length) throw new Error('one banner id per banner is required');
+        if (command.bannerIds.length !== campaign.banners.length)
+          throw new Error('one banner id per banner is required');
         const banners = campaign.banners.map((b, i) => ({ id: command.bannerIds[i]!, ...b }));
-        return [{ type: 'CampaignCreated', data: { campaignId: command.campaignId, ...campaign, banners, status: 'DRAFT', createdAt: command.now } }];
+        return [
+          {
+            type: 'CampaignCreated',
+            data: { campaignId: command.campaignId, ...campaign, banners, status: 'DRAFT', createdAt: command.now },
+          },
+        ];
       }
       case 'ChangeCampaignStatus': {
         const campaign = existing(state, command.campaignId);
         const to = oneOf(command.status, campaignStatuses, 'status');
         if (!campaignTransitions[campaign.status].includes(to)) {
-          throw new DomainError('INVALID_STATUS_TRANSITION', `campaign ${campaign.campaignId} cannot go from ${campaign.status} to ${to}`, {
-            campaignId: campaign.campaignId,
-            from: campaign.status,
-            to,
-          });
+          throw new DomainError(
+            'INVALID_STATUS_TRANSITION',
+            `campaign ${campaign.campaignId} cannot go from ${campaign.status} to ${to}`,
+            {
+              campaignId: campaign.campaignId,
+              from: campaign.status,
+              to,
+            },
+          );
         }
-        return [{ type: 'CampaignStatusChanged', data: { campaignId: campaign.campaignId, from: campaign.status, to, changedAt: command.now } }];
+        return [
+          {
+            type: 'CampaignStatusChanged',
+            data: { campaignId: campaign.campaignId, from: campaign.status, to, changedAt: command.now },
+          },
+        ];
       }
       case 'UpdateCampaignDetails': {
         const campaign = editable(state, command.campaignId);
@@ -341,16 +433,27 @@ export const campaignDecider: Decider<CampaignCommand, CampaignState, CampaignEv
         const details = changedDetails(current, command.changes);
         // Nothing different: no event, so a retried update succeeds without a trace.
         if (sameJson(details, current)) return [];
-        return [{ type: 'CampaignDetailsUpdated', data: { campaignId: campaign.campaignId, ...details, updatedAt: command.now } }];
+        return [
+          {
+            type: 'CampaignDetailsUpdated',
+            data: { campaignId: campaign.campaignId, ...details, updatedAt: command.now },
+          },
+        ];
       }
       case 'AddCampaignBanner': {
         const campaign = editable(state, command.campaignId);
-        if (campaign.banners.length >= maxBanners) throw invalid('banners', `a campaign has at most ${maxBanners} banners`);
-        if (campaign.banners.some((b) => b.id === command.bannerId)) throw new Error(`banner id ${command.bannerId} is already used`);
+        if (campaign.banners.length >= maxBanners)
+          throw invalid('banners', `a campaign has at most ${maxBanners} banners`);
+        if (campaign.banners.some((b) => b.id === command.bannerId))
+          throw new Error(`banner id ${command.bannerId} is already used`);
         return [
           {
             type: 'CampaignBannerAdded',
-            data: { campaignId: campaign.campaignId, banner: { id: command.bannerId, ...banner(command.banner, '') }, addedAt: command.now },
+            data: {
+              campaignId: campaign.campaignId,
+              banner: { id: command.bannerId, ...banner(command.banner, '') },
+              addedAt: command.now,
+            },
           },
         ];
       }
@@ -359,12 +462,22 @@ export const campaignDecider: Decider<CampaignCommand, CampaignState, CampaignEv
         const { id, ...current } = existingBanner(campaign, command.bannerId);
         const updated = { id, ...banner({ ...current, ...changeSet(command.changes, bannerFields, 'banner') }, '') };
         if (sameJson(updated, { id, ...current })) return [];
-        return [{ type: 'CampaignBannerUpdated', data: { campaignId: campaign.campaignId, banner: updated, updatedAt: command.now } }];
+        return [
+          {
+            type: 'CampaignBannerUpdated',
+            data: { campaignId: campaign.campaignId, banner: updated, updatedAt: command.now },
+          },
+        ];
       }
       case 'RemoveCampaignBanner': {
         const campaign = editable(state, command.campaignId);
         existingBanner(campaign, command.bannerId);
-        return [{ type: 'CampaignBannerRemoved', data: { campaignId: campaign.campaignId, bannerId: command.bannerId, removedAt: command.now } }];
+        return [
+          {
+            type: 'CampaignBannerRemoved',
+            data: { campaignId: campaign.campaignId, bannerId: command.bannerId, removedAt: command.now },
+          },
+        ];
       }
     }
   },
@@ -388,7 +501,11 @@ export const campaignDecider: Decider<CampaignCommand, CampaignState, CampaignEv
         return { ...state!, banners: state!.banners.map((b) => (b.id === updated.id ? updated : b)), updatedAt };
       }
       case 'CampaignBannerRemoved':
-        return { ...state!, banners: state!.banners.filter((b) => b.id !== event.data.bannerId), updatedAt: event.data.removedAt };
+        return {
+          ...state!,
+          banners: state!.banners.filter((b) => b.id !== event.data.bannerId),
+          updatedAt: event.data.removedAt,
+        };
     }
   },
 };

@@ -15,8 +15,14 @@ const maxNameLength = 100;
 
 // ---- category-<categoryId> ----
 
-export type VoucherCategoryCreated = DomainEvent<'VoucherCategoryCreated', { categoryId: number; name: string; createdAt: string }>;
-export type VoucherCategoryRenamed = DomainEvent<'VoucherCategoryRenamed', { categoryId: number; name: string; renamedAt: string }>;
+export type VoucherCategoryCreated = DomainEvent<
+  'VoucherCategoryCreated',
+  { categoryId: number; name: string; createdAt: string }
+>;
+export type VoucherCategoryRenamed = DomainEvent<
+  'VoucherCategoryRenamed',
+  { categoryId: number; name: string; renamedAt: string }
+>;
 
 export type VoucherCategoryEvent = VoucherCategoryCreated | VoucherCategoryRenamed;
 
@@ -46,7 +52,9 @@ export type VoucherCategoryCommand =
 export function categoryName(value: unknown): string {
   const name = typeof value === 'string' ? value.trim() : '';
   if (!name || name.length > maxNameLength)
-    throw new DomainError('INVALID_INPUT', `name must be a string of 1 to ${maxNameLength} characters`, { field: 'name' });
+    throw new DomainError('INVALID_INPUT', `name must be a string of 1 to ${maxNameLength} characters`, {
+      field: 'name',
+    });
   return name;
 }
 
@@ -56,15 +64,28 @@ export const voucherCategoryDecider: Decider<VoucherCategoryCommand, VoucherCate
   decide(command, state) {
     switch (command.type) {
       case 'CreateVoucherCategory': {
-        if (state) throw new DomainError('CATEGORY_EXISTS', `category ${command.categoryId} already exists`, { categoryId: command.categoryId });
-        return [{ type: 'VoucherCategoryCreated', data: { categoryId: command.categoryId, name: categoryName(command.name), createdAt: command.now } }];
+        if (state)
+          throw new DomainError('CATEGORY_EXISTS', `category ${command.categoryId} already exists`, {
+            categoryId: command.categoryId,
+          });
+        return [
+          {
+            type: 'VoucherCategoryCreated',
+            data: { categoryId: command.categoryId, name: categoryName(command.name), createdAt: command.now },
+          },
+        ];
       }
       case 'RenameVoucherCategory': {
-        if (!state) throw new DomainError('CATEGORY_NOT_FOUND', `category ${command.categoryId} does not exist`, { categoryId: command.categoryId });
+        if (!state)
+          throw new DomainError('CATEGORY_NOT_FOUND', `category ${command.categoryId} does not exist`, {
+            categoryId: command.categoryId,
+          });
         const name = categoryName(command.name);
         // The same name again changes nothing, so a retried rename succeeds.
         if (name === state.name) return [];
-        return [{ type: 'VoucherCategoryRenamed', data: { categoryId: state.categoryId, name, renamedAt: command.now } }];
+        return [
+          { type: 'VoucherCategoryRenamed', data: { categoryId: state.categoryId, name, renamedAt: command.now } },
+        ];
       }
     }
   },
@@ -72,7 +93,12 @@ export const voucherCategoryDecider: Decider<VoucherCategoryCommand, VoucherCate
   evolve(state, event) {
     switch (event.type) {
       case 'VoucherCategoryCreated':
-        return { categoryId: event.data.categoryId, name: event.data.name, createdAt: event.data.createdAt, updatedAt: event.data.createdAt };
+        return {
+          categoryId: event.data.categoryId,
+          name: event.data.name,
+          createdAt: event.data.createdAt,
+          updatedAt: event.data.createdAt,
+        };
       case 'VoucherCategoryRenamed':
         return { ...state!, name: event.data.name, updatedAt: event.data.renamedAt };
     }

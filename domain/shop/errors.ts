@@ -35,5 +35,9 @@ export function shopError(code: ShopErrorCode, message: string, details: Record<
 }
 
 export function isShopError(e: unknown, code?: ShopErrorCode): e is ShopError {
-  return e instanceof DomainError && (shopErrorCodes as readonly string[]).includes(e.code) && (code === undefined || e.code === code);
+  return (
+    e instanceof DomainError &&
+    (shopErrorCodes as readonly string[]).includes(e.code) &&
+    (code === undefined || e.code === code)
+  );
 }

@@ -69,8 +69,14 @@ export type VoucherPoolCreated = DomainEvent<
     createdAt: string;
   }
 >;
-export type VoucherPoolStockAdded = DomainEvent<'VoucherPoolStockAdded', { poolId: number; quantity: number; addedAt: string }>;
-export type VoucherPoolRepriced = DomainEvent<'VoucherPoolRepriced', { poolId: number; pricing: PoolPricing; repricedAt: string }>;
+export type VoucherPoolStockAdded = DomainEvent<
+  'VoucherPoolStockAdded',
+  { poolId: number; quantity: number; addedAt: string }
+>;
+export type VoucherPoolRepriced = DomainEvent<
+  'VoucherPoolRepriced',
+  { poolId: number; pricing: PoolPricing; repricedAt: string }
+>;
 export type VoucherPoolDeleted = DomainEvent<'VoucherPoolDeleted', { poolId: number; deletedAt: string }>;
 
 /** Stock held for a reservation; counts towards the user's limits until released. */
@@ -103,14 +109,29 @@ export type VoucherStockReleased = DomainEvent<
   }
 >;
 /** Held stock sold for good (reservation committed). */
-export type VoucherStockSold = DomainEvent<'VoucherStockSold', { poolId: number; reservationKey: string; quantity: number; soldAt: string }>;
+export type VoucherStockSold = DomainEvent<
+  'VoucherStockSold',
+  { poolId: number; reservationKey: string; quantity: number; soldAt: string }
+>;
 
 /** Operator changes after creation; each carries the new value whole (see voucher-pool.ts, UpdateVoucherPool). */
-export type VoucherPoolDisplayUpdated = DomainEvent<'VoucherPoolDisplayUpdated', { poolId: number; display: PoolDisplay; updatedAt: string }>;
+export type VoucherPoolDisplayUpdated = DomainEvent<
+  'VoucherPoolDisplayUpdated',
+  { poolId: number; display: PoolDisplay; updatedAt: string }
+>;
 /** New limits apply to reserves from now on; what buyers already hold stays theirs. */
-export type VoucherPoolTermsUpdated = DomainEvent<'VoucherPoolTermsUpdated', { poolId: number; terms: PoolTerms; updatedAt: string }>;
-export type VoucherPoolCategoryChanged = DomainEvent<'VoucherPoolCategoryChanged', { poolId: number; categoryId: number; updatedAt: string }>;
-export type VoucherPoolMiniAppsChanged = DomainEvent<'VoucherPoolMiniAppsChanged', { poolId: number; miniAppIds: string[]; updatedAt: string }>;
+export type VoucherPoolTermsUpdated = DomainEvent<
+  'VoucherPoolTermsUpdated',
+  { poolId: number; terms: PoolTerms; updatedAt: string }
+>;
+export type VoucherPoolCategoryChanged = DomainEvent<
+  'VoucherPoolCategoryChanged',
+  { poolId: number; categoryId: number; updatedAt: string }
+>;
+export type VoucherPoolMiniAppsChanged = DomainEvent<
+  'VoucherPoolMiniAppsChanged',
+  { poolId: number; miniAppIds: string[]; updatedAt: string }
+>;
 export type VoucherPoolValidityChanged = DomainEvent<
   'VoucherPoolValidityChanged',
   { poolId: number; validity: { startAt: string; endAt: string } | null; updatedAt: string }
@@ -167,11 +188,21 @@ export type ShopReservationPlaced = DomainEvent<
     items: ReservedItem[];
   }
 >;
-export type ShopReservationCommitted = DomainEvent<'ShopReservationCommitted', { reservationKey: string; committedAt: string }>;
-export type ShopReservationReleased = DomainEvent<'ShopReservationReleased', { reservationKey: string; releasedAt: string; reason: string | null }>;
-export type ShopReservationExpired = DomainEvent<'ShopReservationExpired', { reservationKey: string; expiredAt: string }>;
+export type ShopReservationCommitted = DomainEvent<
+  'ShopReservationCommitted',
+  { reservationKey: string; committedAt: string }
+>;
+export type ShopReservationReleased = DomainEvent<
+  'ShopReservationReleased',
+  { reservationKey: string; releasedAt: string; reason: string | null }
+>;
+export type ShopReservationExpired = DomainEvent<
+  'ShopReservationExpired',
+  { reservationKey: string; expiredAt: string }
+>;
 
-export type ShopReservationEvent = ShopReservationPlaced | ShopReservationCommitted | ShopReservationReleased | ShopReservationExpired;
+export type ShopReservationEvent =
+  ShopReservationPlaced | ShopReservationCommitted | ShopReservationReleased | ShopReservationExpired;
 
 // ---- guards ----
 
@@ -181,7 +212,14 @@ export type ShopOrderIdClaimed = DomainEvent<
 >;
 export type ShopIdempotencyKeyUsed = DomainEvent<
   'ShopIdempotencyKeyUsed',
-  { merchantId: string; idempotencyKey: string; requestHash: string; reservationKey: string; orderId: string; usedAt: string }
+  {
+    merchantId: string;
+    idempotencyKey: string;
+    requestHash: string;
+    reservationKey: string;
+    orderId: string;
+    usedAt: string;
+  }
 >;
 
 export type ShopEvent =

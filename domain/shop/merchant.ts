@@ -18,7 +18,10 @@ const maxNameLength = 200;
 
 /** Epoch ms of an ISO 8601 date-time with an explicit offset (a bare local time would depend on the server's zone); NaN otherwise. */
 function parseDateTime(value: unknown): number {
-  const m = typeof value === 'string' ? /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.exec(value) : null;
+  const m =
+    typeof value === 'string'
+      ? /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.exec(value)
+      : null;
   if (!m) return NaN;
   const day = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
   if (day.getUTCMonth() !== Number(m[2]) - 1 || day.getUTCDate() !== Number(m[3])) return NaN; // 2024-02-30 and the like
@@ -38,18 +41,27 @@ export interface NewApiKey {
 
 // ---- merchant-<merchantId> ----
 
-export type MerchantRegistered = DomainEvent<'MerchantRegistered', { merchantId: string; name: string; registeredAt: string }>;
+export type MerchantRegistered = DomainEvent<
+  'MerchantRegistered',
+  { merchantId: string; name: string; registeredAt: string }
+>;
 export type MerchantApiKeyIssued = DomainEvent<
   'MerchantApiKeyIssued',
   { merchantId: string; apiKeyId: number; prefix: string; keyHash: string; expiresAt: string | null; issuedAt: string }
 >;
-export type MerchantApiKeyRevoked = DomainEvent<'MerchantApiKeyRevoked', { merchantId: string; apiKeyId: number; keyHash: string; revokedAt: string }>;
+export type MerchantApiKeyRevoked = DomainEvent<
+  'MerchantApiKeyRevoked',
+  { merchantId: string; apiKeyId: number; keyHash: string; revokedAt: string }
+>;
 
 export type MerchantEvent = MerchantRegistered | MerchantApiKeyIssued | MerchantApiKeyRevoked;
 
 // ---- apiKey-<keyHash> ----
 
-export type ApiKeyClaimed = DomainEvent<'ApiKeyClaimed', { merchantId: string; apiKeyId: number; expiresAt: string | null; claimedAt: string }>;
+export type ApiKeyClaimed = DomainEvent<
+  'ApiKeyClaimed',
+  { merchantId: string; apiKeyId: number; expiresAt: string | null; claimedAt: string }
+>;
 export type ApiKeyRevoked = DomainEvent<'ApiKeyRevoked', { merchantId: string; apiKeyId: number; revokedAt: string }>;
 
 export type ApiKeyLookupEvent = ApiKeyClaimed | ApiKeyRevoked;
@@ -129,9 +141,13 @@ export const merchantDecider: Decider<MerchantCommand, MerchantState, MerchantEv
     assertMerchantId(command.merchantId);
     switch (command.type) {
       case 'RegisterMerchant': {
-        if (state) throw new DomainError('MERCHANT_EXISTS', `merchant ${command.merchantId} already exists`, { merchantId: command.merchantId });
+        if (state)
+          throw new DomainError('MERCHANT_EXISTS', `merchant ${command.merchantId} already exists`, {
+            merchantId: command.merchantId,
+          });
         const name = typeof command.name === 'string' ? command.name.trim() : '';
-        if (!name || name.length > maxNameLength) throw invalid('name', `name must be 1 to ${maxNameLength} characters`);
+        if (!name || name.length > maxNameLength)
+          throw invalid('name', `name must be 1 to ${maxNameLength} characters`);
         return [
           { type: 'MerchantRegistered', data: { merchantId: command.merchantId, name, registeredAt: command.now } },
           issued(command.merchantId, command.apiKey, command.now, 'apiKeyExpiresAt'),
@@ -143,11 +159,23 @@ export const merchantDecider: Decider<MerchantCommand, MerchantState, MerchantEv
       case 'RevokeApiKey': {
         const key = existing(state, command.merchantId).apiKeys.find((k) => k.apiKeyId === command.apiKeyId);
         if (!key)
-          throw new DomainError('API_KEY_NOT_FOUND', `merchant ${command.merchantId} has no API key ${command.apiKeyId}`, { apiKeyId: command.apiKeyId });
+          throw new DomainError(
+            'API_KEY_NOT_FOUND',
+            `merchant ${command.merchantId} has no API key ${command.apiKeyId}`,
+            { apiKeyId: command.apiKeyId },
+          );
         // Revoking twice changes nothing, so a retried revocation succeeds.
         if (key.status === 'REVOKED') return [];
         return [
-          { type: 'MerchantApiKeyRevoked', data: { merchantId: command.merchantId, apiKeyId: key.apiKeyId, keyHash: key.keyHash, revokedAt: command.now } },
+          {
+            type: 'MerchantApiKeyRevoked',
+            data: {
+              merchantId: command.merchantId,
+              apiKeyId: key.apiKeyId,
+              keyHash: key.keyHash,
+              revokedAt: command.now,
+            },
+          },
         ];
       }
     }
@@ -156,17 +184,30 @@ export const merchantDecider: Decider<MerchantCommand, MerchantState, MerchantEv
   evolve(state, event) {
     switch (event.type) {
       case 'MerchantRegistered':
-        return { merchantId: event.data.merchantId, name: event.data.name, registeredAt: event.data.registeredAt, apiKeys: [] };
+        return {
+          merchantId: event.data.merchantId,
+          name: event.data.name,
+          registeredAt: event.data.registeredAt,
+          apiKeys: [],
+        };
       case 'MerchantApiKeyIssued': {
         const { apiKeyId, prefix, keyHash, expiresAt, issuedAt } = event.data;
         const merchant = state!;
-        return { ...merchant, apiKeys: [...merchant.apiKeys, { apiKeyId, prefix, keyHash, status: 'ACTIVE', expiresAt, issuedAt, revokedAt: null }] };
+        return {
+          ...merchant,
+          apiKeys: [
+            ...merchant.apiKeys,
+            { apiKeyId, prefix, keyHash, status: 'ACTIVE', expiresAt, issuedAt, revokedAt: null },
+          ],
+        };
       }
       case 'MerchantApiKeyRevoked': {
         const merchant = state!;
         return {
           ...merchant,
-          apiKeys: merchant.apiKeys.map((k) => (k.apiKeyId === event.data.apiKeyId ? { ...k, status: 'REVOKED', revokedAt: event.data.revokedAt } : k)),
+          apiKeys: merchant.apiKeys.map((k) =>
+            k.apiKeyId === event.data.apiKeyId ? { ...k, status: 'REVOKED', revokedAt: event.data.revokedAt } : k,
+          ),
         };
       }
     }
@@ -178,7 +219,10 @@ export function apiKeyLookupEventFor(event: MerchantEvent): { keyHash: string; e
   switch (event.type) {
     case 'MerchantApiKeyIssued': {
       const { merchantId, apiKeyId, keyHash, expiresAt, issuedAt } = event.data;
-      return { keyHash, event: { type: 'ApiKeyClaimed', data: { merchantId, apiKeyId, expiresAt, claimedAt: issuedAt } } };
+      return {
+        keyHash,
+        event: { type: 'ApiKeyClaimed', data: { merchantId, apiKeyId, expiresAt, claimedAt: issuedAt } },
+      };
     }
     case 'MerchantApiKeyRevoked': {
       const { merchantId, apiKeyId, keyHash, revokedAt } = event.data;
@@ -197,7 +241,12 @@ export type ApiKeyLookup = { merchantId: string; apiKeyId: number; expiresAt: st
 export function evolveApiKeyLookup(state: ApiKeyLookup, event: ApiKeyLookupEvent): ApiKeyLookup {
   switch (event.type) {
     case 'ApiKeyClaimed':
-      return { merchantId: event.data.merchantId, apiKeyId: event.data.apiKeyId, expiresAt: event.data.expiresAt, revoked: false };
+      return {
+        merchantId: event.data.merchantId,
+        apiKeyId: event.data.apiKeyId,
+        expiresAt: event.data.expiresAt,
+        revoked: false,
+      };
     case 'ApiKeyRevoked':
       return state && { ...state, revoked: true };
   }
@@ -209,6 +258,7 @@ export type ApiKeyAccess = { ok: true; merchantId: string } | { ok: false; reaso
 export function apiKeyAccess(lookup: ApiKeyLookup, now: string): ApiKeyAccess {
   if (!lookup) return { ok: false, reason: 'UNKNOWN' };
   if (lookup.revoked) return { ok: false, reason: 'REVOKED' };
-  if (lookup.expiresAt !== null && Date.parse(now) >= Date.parse(lookup.expiresAt)) return { ok: false, reason: 'EXPIRED' };
+  if (lookup.expiresAt !== null && Date.parse(now) >= Date.parse(lookup.expiresAt))
+    return { ok: false, reason: 'EXPIRED' };
   return { ok: true, merchantId: lookup.merchantId };
 }

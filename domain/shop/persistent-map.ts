@@ -79,10 +79,18 @@ export class PersistentMap<V> {
   }
 }
 
-function update<V>(node: Branch<V> | undefined, level: number, h: number, change: (leaf: Leaf<V> | undefined) => Leaf<V> | undefined): Branch<V> {
+function update<V>(
+  node: Branch<V> | undefined,
+  level: number,
+  h: number,
+  change: (leaf: Leaf<V> | undefined) => Leaf<V> | undefined,
+): Branch<V> {
   const copy = node ? node.slice() : new Array<Branch<V> | Leaf<V> | undefined>(width);
   const i = slot(h, level);
-  copy[i] = level === depth - 1 ? change(copy[i] as Leaf<V> | undefined) : update(copy[i] as Branch<V> | undefined, level + 1, h, change);
+  copy[i] =
+    level === depth - 1
+      ? change(copy[i] as Leaf<V> | undefined)
+      : update(copy[i] as Branch<V> | undefined, level + 1, h, change);
   return copy;
 }
 

@@ -19,23 +19,36 @@ export function assertValidPricing(input: PoolPricing | null | undefined): void 
   if (!isInteger(pricing.sellingPrice, 0)) throw invalid('pricing.sellingPrice', 'must be an integer >= 0');
   if (pricing.sellingPrice > pricing.faceValue) throw invalid('pricing.sellingPrice', 'must not exceed faceValue');
   if (pricing.discountedPrice !== null) {
-    if (!isInteger(pricing.discountedPrice, 0)) throw invalid('pricing.discountedPrice', 'must be null or an integer >= 0');
-    if (pricing.discountedPrice > pricing.sellingPrice) throw invalid('pricing.discountedPrice', 'must not exceed sellingPrice');
+    if (!isInteger(pricing.discountedPrice, 0))
+      throw invalid('pricing.discountedPrice', 'must be null or an integer >= 0');
+    if (pricing.discountedPrice > pricing.sellingPrice)
+      throw invalid('pricing.discountedPrice', 'must not exceed sellingPrice');
   }
-  if (!(currencies as readonly unknown[]).includes(pricing.currency)) throw invalid('pricing.currency', `must be one of ${currencies.join(', ')}`);
+  if (!(currencies as readonly unknown[]).includes(pricing.currency))
+    throw invalid('pricing.currency', `must be one of ${currencies.join(', ')}`);
 }
 
 export function assertValidTerms(input: PoolTerms | null | undefined): void {
   const terms = input ?? ({} as Partial<PoolTerms>);
-  if (terms.usageType !== 'ONLINE' && terms.usageType !== 'OFFLINE') throw invalid('terms.usageType', 'must be ONLINE or OFFLINE');
+  if (terms.usageType !== 'ONLINE' && terms.usageType !== 'OFFLINE')
+    throw invalid('terms.usageType', 'must be ONLINE or OFFLINE');
   if (typeof terms.termsAndConditions !== 'string') throw invalid('terms.termsAndConditions', 'must be a string');
   if (!isInteger(terms.validityDays, 1)) throw invalid('terms.validityDays', 'must be an integer >= 1');
   for (const limit of ['usageLimit', 'maxPerDay', 'maxPerOrder'] as const) {
-    if (terms[limit] !== null && !isInteger(terms[limit], 1)) throw invalid(`terms.${limit}`, 'must be null or an integer >= 1');
+    if (terms[limit] !== null && !isInteger(terms[limit], 1))
+      throw invalid(`terms.${limit}`, 'must be null or an integer >= 1');
   }
 }
 
-export const poolDisplayFields = ['title', 'shortTitle', 'brandName', 'logoUrl', 'bannerUrl', 'thumbnailUrl', 'description'] as const;
+export const poolDisplayFields = [
+  'title',
+  'shortTitle',
+  'brandName',
+  'logoUrl',
+  'bannerUrl',
+  'thumbnailUrl',
+  'description',
+] as const;
 
 export function assertValidDisplay(display: PoolDisplay | null | undefined): void {
   for (const key of poolDisplayFields) {
@@ -48,14 +61,17 @@ export function assertValidCategoryId(categoryId: unknown): asserts categoryId i
 }
 
 export function assertValidMiniAppIds(miniAppIds: unknown): asserts miniAppIds is string[] {
-  if (!Array.isArray(miniAppIds) || !miniAppIds.every((id) => typeof id === 'string')) throw invalid('miniAppIds', 'must be an array of strings');
+  if (!Array.isArray(miniAppIds) || !miniAppIds.every((id) => typeof id === 'string'))
+    throw invalid('miniAppIds', 'must be an array of strings');
 }
 
 export function assertValidValidity(validity: PoolValidity | undefined): void {
   if (validity === null) return;
-  if (validity === undefined || !isInstant(validity.startAt)) throw invalid('validity.startAt', 'must be an ISO 8601 time');
+  if (validity === undefined || !isInstant(validity.startAt))
+    throw invalid('validity.startAt', 'must be an ISO 8601 time');
   if (!isInstant(validity.endAt)) throw invalid('validity.endAt', 'must be an ISO 8601 time');
-  if (Date.parse(validity.endAt) <= Date.parse(validity.startAt)) throw invalid('validity.endAt', 'must be after startAt');
+  if (Date.parse(validity.endAt) <= Date.parse(validity.startAt))
+    throw invalid('validity.endAt', 'must be after startAt');
 }
 
 export function assertValidDefinition(d: PoolDefinition): void {

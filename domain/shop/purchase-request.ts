@@ -24,21 +24,30 @@ const isNonNegativeInteger = (n: unknown): n is number => Number.isSafeInteger(n
  * response line answers exactly one request line.
  */
 export function validatePurchaseRequest(request: PurchaseRequest): void {
-  const invalid = (field: string, reason: string) => shopError('INVALID_REQUEST', `${field} ${reason}`, { field, reason });
+  const invalid = (field: string, reason: string) =>
+    shopError('INVALID_REQUEST', `${field} ${reason}`, { field, reason });
   if (typeof request.orderId !== 'string' || request.orderId.length === 0) throw invalid('orderId', 'is required');
   if (!isNonNegativeInteger(request.amount)) throw invalid('amount', 'must be an integer >= 0');
-  if (!(currencies as readonly string[]).includes(request.currency)) throw invalid('currency', `must be one of ${currencies.join(', ')}`);
-  if (!Array.isArray(request.items) || request.items.length === 0) throw invalid('items', 'must hold at least one item');
+  if (!(currencies as readonly string[]).includes(request.currency))
+    throw invalid('currency', `must be one of ${currencies.join(', ')}`);
+  if (!Array.isArray(request.items) || request.items.length === 0)
+    throw invalid('items', 'must hold at least one item');
   const pools = new Set<number>();
   request.items.forEach((item, i) => {
-    if (!Number.isSafeInteger(item.voucherPoolId) || item.voucherPoolId < 1) throw invalid(`items[${i}].voucherPoolId`, 'must be a positive integer');
+    if (!Number.isSafeInteger(item.voucherPoolId) || item.voucherPoolId < 1)
+      throw invalid(`items[${i}].voucherPoolId`, 'must be a positive integer');
     if (!isNonNegativeInteger(item.unitPrice)) throw invalid(`items[${i}].unitPrice`, 'must be an integer >= 0');
-    if (!Number.isSafeInteger(item.quantity) || item.quantity < 1) throw invalid(`items[${i}].quantity`, 'must be an integer >= 1');
-    if (pools.has(item.voucherPoolId)) throw invalid(`items[${i}].voucherPoolId`, 'appears on another line of the same request');
+    if (!Number.isSafeInteger(item.quantity) || item.quantity < 1)
+      throw invalid(`items[${i}].quantity`, 'must be an integer >= 1');
+    if (pools.has(item.voucherPoolId))
+      throw invalid(`items[${i}].voucherPoolId`, 'appears on another line of the same request');
     pools.add(item.voucherPoolId);
   });
   const expected = request.items.reduce((sum, item) => sum + item.unitPrice * item.quantity, 0);
   if (request.amount !== expected) {
-    throw shopError('AMOUNT_MISMATCH', `amount ${request.amount} differs from the items' total ${expected}`, { amount: request.amount, expected });
+    throw shopError('AMOUNT_MISMATCH', `amount ${request.amount} differs from the items' total ${expected}`, {
+      amount: request.amount,
+      expected,
+    });
   }
 }

@@ -41,8 +41,15 @@ export function isExpiryDue(state: ShopReservationState, now: string, autoExpiry
   return autoExpiry && state.status === 'RESERVED' && Date.parse(now) >= Date.parse(state.details.expiresAt);
 }
 
-function owned(state: ShopReservationState, caller: ReservationCaller): Exclude<ShopReservationState, { status: 'NONE' }> {
-  if (state.status === 'NONE' || state.details.merchantId !== caller.merchantId || state.details.userId !== caller.userId) {
+function owned(
+  state: ShopReservationState,
+  caller: ReservationCaller,
+): Exclude<ShopReservationState, { status: 'NONE' }> {
+  if (
+    state.status === 'NONE' ||
+    state.details.merchantId !== caller.merchantId ||
+    state.details.userId !== caller.userId
+  ) {
     throw shopError('RESERVATION_NOT_FOUND', "reservation missing or not the caller's");
   }
   return state;
@@ -62,7 +69,10 @@ function decide(command: ShopReservationCommand, state: ShopReservationState): S
       const { reservationKey } = r.details;
       if (r.status === 'EXPIRED' || isExpiryDue(r, command.now, command.autoExpiry)) throw expired(reservationKey);
       if (r.status !== 'RESERVED')
-        throw shopError('RESERVATION_NOT_RESERVED', `reservation ${reservationKey} is ${r.status}`, { reservationKey, status: r.status });
+        throw shopError('RESERVATION_NOT_RESERVED', `reservation ${reservationKey} is ${r.status}`, {
+          reservationKey,
+          status: r.status,
+        });
       return [{ type: 'ShopReservationCommitted', data: { reservationKey, committedAt: command.now } }];
     }
     case 'ReleaseReservation': {
@@ -70,12 +80,22 @@ function decide(command: ShopReservationCommand, state: ShopReservationState): S
       const { reservationKey } = r.details;
       if (r.status === 'EXPIRED' || isExpiryDue(r, command.now, command.autoExpiry)) throw expired(reservationKey);
       if (r.status !== 'RESERVED')
-        throw shopError('RESERVATION_ALREADY_FINAL', `reservation ${reservationKey} is ${r.status}`, { reservationKey, status: r.status });
-      return [{ type: 'ShopReservationReleased', data: { reservationKey, releasedAt: command.now, reason: command.reason } }];
+        throw shopError('RESERVATION_ALREADY_FINAL', `reservation ${reservationKey} is ${r.status}`, {
+          reservationKey,
+          status: r.status,
+        });
+      return [
+        { type: 'ShopReservationReleased', data: { reservationKey, releasedAt: command.now, reason: command.reason } },
+      ];
     }
     case 'ExpireReservation':
       if (!isExpiryDue(state, command.now, command.autoExpiry) || state.status === 'NONE') return [];
-      return [{ type: 'ShopReservationExpired', data: { reservationKey: state.details.reservationKey, expiredAt: command.now } }];
+      return [
+        {
+          type: 'ShopReservationExpired',
+          data: { reservationKey: state.details.reservationKey, expiredAt: command.now },
+        },
+      ];
   }
 }
 

@@ -87,7 +87,10 @@ function byCharacter(text: string, table: Int32Array): string | undefined {
   let out = '';
   // In slices: a call takes only so many arguments.
   for (let from = 0; from < length; from += 8192)
-    out += String.fromCharCode.apply(null, scratch.subarray(from, Math.min(length, from + 8192)) as unknown as number[]);
+    out += String.fromCharCode.apply(
+      null,
+      scratch.subarray(from, Math.min(length, from + 8192)) as unknown as number[],
+    );
   return out;
 }
 
@@ -157,7 +160,8 @@ export function withinOneTypo(a: string, b: string): boolean {
   while (i < x.length && i < y.length && x[i] === y[i]) i++;
   if (i === x.length && i === y.length) return true;
   const rest = (p: number, q: number) => x.slice(p).join('') === y.slice(q).join('');
-  if (x.length === y.length) return rest(i + 1, i + 1) || (x[i] === y[i + 1] && x[i + 1] === y[i] && rest(i + 2, i + 2));
+  if (x.length === y.length)
+    return rest(i + 1, i + 1) || (x[i] === y[i + 1] && x[i + 1] === y[i] && rest(i + 2, i + 2));
   return x.length > y.length ? rest(i + 1, i) : rest(i, i + 1);
 }
 

@@ -5,7 +5,14 @@
  * purchase day and in total) and one per reservation still holding stock.
  */
 import type { Decider } from '../shared/decider.js';
-import type { Currency, PoolDisplay, PoolPricing, PoolTerms, VoucherPoolEvent, VoucherStockReleased } from './events.js';
+import type {
+  Currency,
+  PoolDisplay,
+  PoolPricing,
+  PoolTerms,
+  VoucherPoolEvent,
+  VoucherStockReleased,
+} from './events.js';
 import { shopError } from './errors.js';
 import { PersistentMap } from './persistent-map.js';
 import {
@@ -87,27 +94,50 @@ export function buyerKey(merchantId: string, userId: string): string {
 }
 
 /** What a buyer holds of the pool on `day` and in total (reserved or sold). */
-export function buyerUsage(pool: VoucherPool, merchantId: string, userId: string, day: string): { daily: number; total: number } {
+export function buyerUsage(
+  pool: VoucherPool,
+  merchantId: string,
+  userId: string,
+  day: string,
+): { daily: number; total: number } {
   const usage = pool.usage.get(buyerKey(merchantId, userId));
   return { daily: usage?.day === day ? usage.dayCount : 0, total: usage?.total ?? 0 };
 }
 
 /** What an operator may change of a pool besides stock and pricing (those have their own commands). */
 export const poolChangeFields = ['display', 'terms', 'categoryId', 'miniAppIds', 'validity'] as const;
-const termsFields = ['usageType', 'termsAndConditions', 'validityDays', 'usageLimit', 'maxPerDay', 'maxPerOrder'] as const;
+const termsFields = [
+  'usageType',
+  'termsAndConditions',
+  'validityDays',
+  'usageLimit',
+  'maxPerDay',
+  'maxPerOrder',
+] as const;
 
 function invalidChange(field: string, reason: string) {
   return shopError('INVALID_POOL', `${field} ${reason}`, { field, reason });
 }
 
 /** An object naming at least one of `allowed` (when `required`) and nothing else; `field` prefixes the names. */
-function changeSet(value: unknown, allowed: readonly string[], field: string, required: boolean): Record<string, unknown> {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw invalidChange(field || 'changes', 'must be an object');
+function changeSet(
+  value: unknown,
+  allowed: readonly string[],
+  field: string,
+  required: boolean,
+): Record<string, unknown> {
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw invalidChange(field || 'changes', 'must be an object');
   const changes = value as Record<string, unknown>;
   const keys = Object.keys(changes);
   const unknown = keys.find((k) => !allowed.includes(k));
-  if (unknown !== undefined) throw invalidChange(field ? `${field}.${unknown}` : unknown, `cannot be changed here; changeable: ${allowed.join(', ')}`);
-  if (required && keys.length === 0) throw invalidChange(field || 'changes', `must name at least one of ${allowed.join(', ')}`);
+  if (unknown !== undefined)
+    throw invalidChange(
+      field ? `${field}.${unknown}` : unknown,
+      `cannot be changed here; changeable: ${allowed.join(', ')}`,
+    );
+  if (required && keys.length === 0)
+    throw invalidChange(field || 'changes', `must name at least one of ${allowed.join(', ')}`);
   return changes;
 }
 
@@ -119,9 +149,13 @@ function update(pool: VoucherPool, input: unknown, updatedAt: string): VoucherPo
   const { poolId } = pool;
   const events: VoucherPoolEvent[] = [];
   if ('display' in changes) {
-    const display = { ...pool.display, ...changeSet(changes.display, poolDisplayFields, 'display', false) } as PoolDisplay;
+    const display = {
+      ...pool.display,
+      ...changeSet(changes.display, poolDisplayFields, 'display', false),
+    } as PoolDisplay;
     assertValidDisplay(display);
-    if (!same(display, pool.display)) events.push({ type: 'VoucherPoolDisplayUpdated', data: { poolId, display, updatedAt } });
+    if (!same(display, pool.display))
+      events.push({ type: 'VoucherPoolDisplayUpdated', data: { poolId, display, updatedAt } });
   }
   if ('terms' in changes) {
     const terms = { ...pool.terms, ...changeSet(changes.terms, termsFields, 'terms', false) } as PoolTerms;
@@ -131,17 +165,20 @@ function update(pool: VoucherPool, input: unknown, updatedAt: string): VoucherPo
   if ('categoryId' in changes) {
     const { categoryId } = changes;
     assertValidCategoryId(categoryId);
-    if (categoryId !== pool.categoryId) events.push({ type: 'VoucherPoolCategoryChanged', data: { poolId, categoryId, updatedAt } });
+    if (categoryId !== pool.categoryId)
+      events.push({ type: 'VoucherPoolCategoryChanged', data: { poolId, categoryId, updatedAt } });
   }
   if ('miniAppIds' in changes) {
     const { miniAppIds } = changes;
     assertValidMiniAppIds(miniAppIds);
-    if (!same(miniAppIds, pool.miniAppIds)) events.push({ type: 'VoucherPoolMiniAppsChanged', data: { poolId, miniAppIds, updatedAt } });
+    if (!same(miniAppIds, pool.miniAppIds))
+      events.push({ type: 'VoucherPoolMiniAppsChanged', data: { poolId, miniAppIds, updatedAt } });
   }
   if ('validity' in changes) {
     const validity = changes.validity as PoolValidity;
     assertValidValidity(validity);
-    if (!same(validity, pool.validity)) events.push({ type: 'VoucherPoolValidityChanged', data: { poolId, validity, updatedAt } });
+    if (!same(validity, pool.validity))
+      events.push({ type: 'VoucherPoolValidityChanged', data: { poolId, validity, updatedAt } });
   }
   return events;
 }
@@ -155,9 +192,15 @@ function decide(command: VoucherPoolCommand, state: VoucherPoolState): VoucherPo
   switch (command.type) {
     case 'CreateVoucherPool': {
       if (state.status !== 'NONE')
-        throw shopError('INVALID_POOL', `voucher pool ${command.poolId} already exists`, { field: 'poolId', reason: 'already exists' });
+        throw shopError('INVALID_POOL', `voucher pool ${command.poolId} already exists`, {
+          field: 'poolId',
+          reason: 'already exists',
+        });
       if (!Number.isSafeInteger(command.poolId) || command.poolId < 1) {
-        throw shopError('INVALID_POOL', 'poolId must be a positive integer', { field: 'poolId', reason: 'must be a positive integer' });
+        throw shopError('INVALID_POOL', 'poolId must be a positive integer', {
+          field: 'poolId',
+          reason: 'must be a positive integer',
+        });
       }
       const { type: _type, at, ...definition } = command;
       assertValidDefinition(definition);
@@ -166,14 +209,27 @@ function decide(command: VoucherPoolCommand, state: VoucherPoolState): VoucherPo
     case 'AddVoucherStock': {
       const pool = livePool(state);
       if (!Number.isSafeInteger(command.quantity) || command.quantity < 1) {
-        throw shopError('INVALID_POOL', 'quantity must be an integer >= 1', { field: 'quantity', reason: 'must be an integer >= 1' });
+        throw shopError('INVALID_POOL', 'quantity must be an integer >= 1', {
+          field: 'quantity',
+          reason: 'must be an integer >= 1',
+        });
       }
-      return [{ type: 'VoucherPoolStockAdded', data: { poolId: pool.poolId, quantity: command.quantity, addedAt: command.at } }];
+      return [
+        {
+          type: 'VoucherPoolStockAdded',
+          data: { poolId: pool.poolId, quantity: command.quantity, addedAt: command.at },
+        },
+      ];
     }
     case 'RepriceVoucherPool': {
       const pool = livePool(state);
       assertValidPricing(command.pricing);
-      return [{ type: 'VoucherPoolRepriced', data: { poolId: pool.poolId, pricing: command.pricing, repricedAt: command.at } }];
+      return [
+        {
+          type: 'VoucherPoolRepriced',
+          data: { poolId: pool.poolId, pricing: command.pricing, repricedAt: command.at },
+        },
+      ];
     }
     case 'DeleteVoucherPool': {
       const pool = livePool(state);
@@ -208,25 +264,44 @@ function decide(command: VoucherPoolCommand, state: VoucherPoolState): VoucherPo
       const hold = state.status === 'NONE' ? undefined : state.holds.get(command.reservationKey);
       if (state.status === 'NONE' || !hold) return [];
       return [
-        { type: 'VoucherStockSold', data: { poolId: state.poolId, reservationKey: command.reservationKey, quantity: hold.quantity, soldAt: command.at } },
+        {
+          type: 'VoucherStockSold',
+          data: {
+            poolId: state.poolId,
+            reservationKey: command.reservationKey,
+            quantity: hold.quantity,
+            soldAt: command.at,
+          },
+        },
       ];
     }
   }
 }
 
-function reserve(command: Extract<VoucherPoolCommand, { type: 'ReserveVoucherStock' }>, pool: VoucherPool): VoucherPoolEvent {
+function reserve(
+  command: Extract<VoucherPoolCommand, { type: 'ReserveVoucherStock' }>,
+  pool: VoucherPool,
+): VoucherPoolEvent {
   const { poolId, pricing, terms } = pool;
   const { quantity } = command;
   if (!Number.isSafeInteger(quantity) || quantity < 1) {
-    throw shopError('INVALID_REQUEST', 'quantity must be an integer >= 1', { field: 'quantity', reason: 'must be an integer >= 1' });
-  }
-  if (pool.holds.has(command.reservationKey)) throw new Error(`reservation ${command.reservationKey} already holds stock of pool ${poolId}`);
-  if (command.unitPrice !== pricing.sellingPrice) {
-    throw shopError('PRICE_MISMATCH', `unitPrice ${command.unitPrice} differs from the selling price ${pricing.sellingPrice}`, {
-      poolId,
-      unitPrice: command.unitPrice,
-      sellingPrice: pricing.sellingPrice,
+    throw shopError('INVALID_REQUEST', 'quantity must be an integer >= 1', {
+      field: 'quantity',
+      reason: 'must be an integer >= 1',
     });
+  }
+  if (pool.holds.has(command.reservationKey))
+    throw new Error(`reservation ${command.reservationKey} already holds stock of pool ${poolId}`);
+  if (command.unitPrice !== pricing.sellingPrice) {
+    throw shopError(
+      'PRICE_MISMATCH',
+      `unitPrice ${command.unitPrice} differs from the selling price ${pricing.sellingPrice}`,
+      {
+        poolId,
+        unitPrice: command.unitPrice,
+        sellingPrice: pricing.sellingPrice,
+      },
+    );
   }
   if (command.currency !== pricing.currency) {
     throw shopError('CURRENCY_MISMATCH', `currency ${command.currency} differs from the pool's ${pricing.currency}`, {
@@ -236,14 +311,25 @@ function reserve(command: Extract<VoucherPoolCommand, { type: 'ReserveVoucherSto
     });
   }
   if (pool.remaining < quantity) {
-    throw shopError('OUT_OF_STOCK', `only ${pool.remaining} left of pool ${poolId}`, { poolId, requested: quantity, remaining: pool.remaining });
+    throw shopError('OUT_OF_STOCK', `only ${pool.remaining} left of pool ${poolId}`, {
+      poolId,
+      requested: quantity,
+      remaining: pool.remaining,
+    });
   }
   const exceeded = (limit: 'maxPerOrder' | 'maxPerDay' | 'usageLimit', allowed: number) =>
-    shopError('PURCHASE_LIMIT_EXCEEDED', `${limit} of pool ${poolId} exceeded`, { poolId, limit, allowed, requested: quantity });
+    shopError('PURCHASE_LIMIT_EXCEEDED', `${limit} of pool ${poolId} exceeded`, {
+      poolId,
+      limit,
+      allowed,
+      requested: quantity,
+    });
   if (terms.maxPerOrder !== null && quantity > terms.maxPerOrder) throw exceeded('maxPerOrder', terms.maxPerOrder);
   const usage = buyerUsage(pool, command.merchantId, command.userId, command.day);
-  if (terms.maxPerDay !== null && usage.daily + quantity > terms.maxPerDay) throw exceeded('maxPerDay', terms.maxPerDay - usage.daily);
-  if (terms.usageLimit !== null && usage.total + quantity > terms.usageLimit) throw exceeded('usageLimit', terms.usageLimit - usage.total);
+  if (terms.maxPerDay !== null && usage.daily + quantity > terms.maxPerDay)
+    throw exceeded('maxPerDay', terms.maxPerDay - usage.daily);
+  if (terms.usageLimit !== null && usage.total + quantity > terms.usageLimit)
+    throw exceeded('usageLimit', terms.usageLimit - usage.total);
   return {
     type: 'VoucherStockReserved',
     data: {
@@ -262,14 +348,22 @@ function reserve(command: Extract<VoucherPoolCommand, { type: 'ReserveVoucherSto
 function countBought(usage: BuyerUsage | undefined, day: string, quantity: number): BuyerUsage {
   if (!usage || day > usage.day) return { day, dayCount: quantity, total: (usage?.total ?? 0) + quantity };
   // An event of an earlier day (clocks of two processes) only counts in the total.
-  return { day: usage.day, dayCount: usage.dayCount + (day === usage.day ? quantity : 0), total: usage.total + quantity };
+  return {
+    day: usage.day,
+    dayCount: usage.dayCount + (day === usage.day ? quantity : 0),
+    total: usage.total + quantity,
+  };
 }
 
 function countReturned(usage: BuyerUsage | undefined, day: string, quantity: number): BuyerUsage | undefined {
   if (!usage) return undefined;
   const total = usage.total - quantity;
   if (total <= 0) return undefined;
-  return { day: usage.day, dayCount: usage.day === day ? Math.max(0, usage.dayCount - quantity) : usage.dayCount, total };
+  return {
+    day: usage.day,
+    dayCount: usage.day === day ? Math.max(0, usage.dayCount - quantity) : usage.dayCount,
+    total,
+  };
 }
 
 function evolve(state: VoucherPoolState, event: VoucherPoolEvent): VoucherPoolState {
@@ -296,7 +390,11 @@ function evolve(state: VoucherPoolState, event: VoucherPoolEvent): VoucherPoolSt
   if (state.status === 'NONE') return state;
   switch (event.type) {
     case 'VoucherPoolStockAdded':
-      return { ...state, totalQuantity: state.totalQuantity + event.data.quantity, remaining: state.remaining + event.data.quantity };
+      return {
+        ...state,
+        totalQuantity: state.totalQuantity + event.data.quantity,
+        remaining: state.remaining + event.data.quantity,
+      };
     case 'VoucherPoolRepriced':
       return { ...state, pricing: event.data.pricing };
     case 'VoucherPoolDeleted':

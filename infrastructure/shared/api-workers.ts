@@ -21,7 +21,8 @@ type Message =
   | { type: 'api-workers:own-metrics'; id: number }
   | { type: 'api-workers:own-metrics-answer'; id: number; metrics: unknown[] };
 
-const isMessage = (m: unknown): m is Message => typeof m === 'object' && m !== null && String((m as { type?: unknown }).type).startsWith('api-workers:');
+const isMessage = (m: unknown): m is Message =>
+  typeof m === 'object' && m !== null && String((m as { type?: unknown }).type).startsWith('api-workers:');
 
 const askTimeoutMs = 5_000;
 
@@ -66,7 +67,9 @@ export async function startApiWorkers(options: {
   async function serviceMetrics(): Promise<string> {
     const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && w.isConnected());
     const parts = await Promise.all([registry.getMetricsAsJSON(), ...workers.map(ownMetrics)]);
-    return AggregatorRegistry.aggregate(parts.filter((p) => p.length > 0) as Parameters<typeof AggregatorRegistry.aggregate>[0]).metrics();
+    return AggregatorRegistry.aggregate(
+      parts.filter((p) => p.length > 0) as Parameters<typeof AggregatorRegistry.aggregate>[0],
+    ).metrics();
   }
 
   cluster.on('message', (worker, message: unknown) => {
@@ -74,9 +77,16 @@ export async function startApiWorkers(options: {
     if (message.type === 'api-workers:own-metrics-answer') waiting.get(message.id)?.(message.metrics);
     if (message.type === 'api-workers:service-metrics') {
       serviceMetrics().then(
-        (text) => worker.isConnected() && worker.send({ type: 'api-workers:service-metrics-answer', id: message.id, text } satisfies Message),
+        (text) =>
+          worker.isConnected() &&
+          worker.send({ type: 'api-workers:service-metrics-answer', id: message.id, text } satisfies Message),
         (error: unknown) =>
-          worker.isConnected() && worker.send({ type: 'api-workers:service-metrics-answer', id: message.id, error: String(error) } satisfies Message),
+          worker.isConnected() &&
+          worker.send({
+            type: 'api-workers:service-metrics-answer',
+            id: message.id,
+            error: String(error),
+          } satisfies Message),
       );
     }
   });
@@ -94,17 +104,23 @@ export async function startApiWorkers(options: {
       worker.once('exit', (code, signal) => {
         if (stopping) return;
         const how = signal ?? `code ${code}`;
-        if (!listening && !replacement) return failedToStart?.(new Error(`an api worker exited before it listened (${how})`));
-        logger.error(listening ? 'api worker exited; starting another' : 'api worker failed to start; trying again', { pid: worker.process.pid, how });
+        if (!listening && !replacement)
+          return failedToStart?.(new Error(`an api worker exited before it listened (${how})`));
+        logger.error(listening ? 'api worker exited; starting another' : 'api worker failed to start; trying again', {
+          pid: worker.process.pid,
+          how,
+        });
         setTimeout(() => stopping || void fork(true), listening ? 1000 : 5000).unref();
       });
     });
 
   const failed = new Promise<never>((_, reject) => (failedToStart = reject));
-  const ports = await Promise.race([Promise.all(Array.from({ length: count }, () => fork())), failed]).catch(async (error: unknown) => {
-    await stopAll();
-    throw error;
-  });
+  const ports = await Promise.race([Promise.all(Array.from({ length: count }, () => fork())), failed]).catch(
+    async (error: unknown) => {
+      await stopAll();
+      throw error;
+    },
+  );
   logger.info('api workers listening', { workers: count, port: ports[0] });
 
   async function stopAll(): Promise<void> {
@@ -134,7 +150,11 @@ export function workerMetrics(registry: Registry): Pick<Registry, 'contentType' 
   process.on('message', (message: unknown) => {
     if (!isMessage(message)) return;
     if (message.type === 'api-workers:own-metrics')
-      void registry.getMetricsAsJSON().then((metrics) => process.send?.({ type: 'api-workers:own-metrics-answer', id: message.id, metrics } satisfies Message));
+      void registry
+        .getMetricsAsJSON()
+        .then((metrics) =>
+          process.send?.({ type: 'api-workers:own-metrics-answer', id: message.id, metrics } satisfies Message),
+        );
     if (message.type === 'api-workers:service-metrics-answer') waiting.get(message.id)?.(message);
   });
   return {

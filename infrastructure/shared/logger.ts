@@ -21,7 +21,12 @@ export type Logger = winston.Logger;
 export function createLogger(level = process.env.LOG_LEVEL ?? 'info'): Logger {
   return winston.createLogger({
     level,
-    format: winston.format.combine(withContext(), winston.format.timestamp(), winston.format.errors({ stack: true }), winston.format.json()),
+    format: winston.format.combine(
+      withContext(),
+      winston.format.timestamp(),
+      winston.format.errors({ stack: true }),
+      winston.format.json(),
+    ),
     transports: [new winston.transports.Console({ silent: process.env.LOG_SILENT === 'true' })],
   });
 }

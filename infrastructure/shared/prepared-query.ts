@@ -37,14 +37,18 @@ function statementOf(text: string): Statement {
   if (!statement) {
     let n = 0;
     const numbered = text.replace(/\?/g, () => `$${++n}`);
-    statement = { name: `r${generation}_${createHash('sha1').update(numbered).digest('hex').slice(0, 20)}`, text: numbered };
+    statement = {
+      name: `r${generation}_${createHash('sha1').update(numbered).digest('hex').slice(0, 20)}`,
+      text: numbered,
+    };
     statements.set(text, statement);
   }
   return statement;
 }
 
 const resultTypeChanged = (error: unknown) =>
-  (error as { code?: string }).code === '0A000' && /cached plan must not change result type/.test((error as Error).message);
+  (error as { code?: string }).code === '0A000' &&
+  /cached plan must not change result type/.test((error as Error).message);
 
 export async function preparedRows<Row>(knex: Knex, text: string, values: readonly unknown[]): Promise<Row[]> {
   const client = knex.client as PoolClient;

@@ -2,9 +2,22 @@ import type { Knex } from 'knex';
 import type { BusConsumer, BusMessage, EventBus } from '../../application/shared/event-bus.js';
 import type { EventStore } from '../../application/shared/event-store.js';
 import { systemClock, type Clock } from '../../application/shared/clock.js';
-import { announceChanges, type PhysicalNames, type ProjectedEvent, type Projector, type ReadModelTable } from '../../projections/shared/projector.js';
+import {
+  announceChanges,
+  type PhysicalNames,
+  type ProjectedEvent,
+  type Projector,
+  type ReadModelTable,
+} from '../../projections/shared/projector.js';
 import type { Logger } from './logger.js';
-import { projectionDeadLetters, projectionEventsApplied, projectionLagEvents, projectionLagSeconds, projectionPosition, setPositionInfo } from './metrics.js';
+import {
+  projectionDeadLetters,
+  projectionEventsApplied,
+  projectionLagEvents,
+  projectionLagSeconds,
+  projectionPosition,
+  setPositionInfo,
+} from './metrics.js';
 import { defaultLeaseOwner, Lease } from './messaging/lease.js';
 import { pause } from './pause.js';
 
@@ -166,7 +179,9 @@ export class ProjectionRunner {
     await Promise.all(firstTries);
     if (signal.aborted) return;
     this.metricsTimer = setInterval(() => {
-      this.refreshMetrics().catch((error: unknown) => this.deps.logger?.warn('projection metrics refresh failed', { error }));
+      this.refreshMetrics().catch((error: unknown) =>
+        this.deps.logger?.warn('projection metrics refresh failed', { error }),
+      );
     }, this.metricsIntervalMs);
     this.metricsTimer.unref();
   }
@@ -192,7 +207,8 @@ export class ProjectionRunner {
       const pending = await consumer.pending();
       const { position, recordedAt } = this.progress.get(name) ?? { position: null, recordedAt: null };
       projectionLagEvents.set({ projector: name }, pending);
-      const behind = pending > 0 && recordedAt !== null ? (this.clock.now().getTime() - Date.parse(recordedAt)) / 1000 : 0;
+      const behind =
+        pending > 0 && recordedAt !== null ? (this.clock.now().getTime() - Date.parse(recordedAt)) / 1000 : 0;
       projectionLagSeconds.set({ projector: name }, Math.max(0, behind));
       if (position !== null) setPositionInfo(projectionPosition, { projector: name }, position);
     }
@@ -208,7 +224,8 @@ export class ProjectionRunner {
   async rebuild(name: string): Promise<void> {
     const slot = this.slots.get(name);
     if (!slot) throw new Error(`unknown projector ${name}`);
-    if (!this.holds(name)) throw new Error(`projector ${name} is applied by another runner (lease ${slot.lease.name}); rebuild it there`);
+    if (!this.holds(name))
+      throw new Error(`projector ${name} is applied by another runner (lease ${slot.lease.name}); rebuild it there`);
     await this.rebuildHolding(slot, slot.term!.signal);
   }
 
@@ -218,19 +235,30 @@ export class ProjectionRunner {
     while (!stopping.aborted) {
       try {
         if (await lease.acquire()) {
-          this.deps.logger?.info('projection runner holds the lease', { projector: projector.name, owner: lease.ownerId });
+          this.deps.logger?.info('projection runner holds the lease', {
+            projector: projector.name,
+            owner: lease.ownerId,
+          });
           await this.lead(slot, stopping, tried);
           if (!stopping.aborted)
-            this.deps.logger?.warn('projection runner lost the lease; stopped applying', { projector: projector.name, owner: lease.ownerId });
+            this.deps.logger?.warn('projection runner lost the lease; stopped applying', {
+              projector: projector.name,
+              owner: lease.ownerId,
+            });
         }
       } catch (error) {
-        if (!stopping.aborted) this.deps.logger?.error('projection runner failed; retrying', { projector: projector.name, error });
+        if (!stopping.aborted)
+          this.deps.logger?.error('projection runner failed; retrying', { projector: projector.name, error });
       }
       if (!stopping.aborted) lease.drop();
       tried();
       await pause(this.retryDelayMs, stopping);
     }
-    await lease.release().catch((error: unknown) => this.deps.logger?.warn('projection lease release failed', { projector: projector.name, error }));
+    await lease
+      .release()
+      .catch((error: unknown) =>
+        this.deps.logger?.warn('projection lease release failed', { projector: projector.name, error }),
+      );
   }
 
   /**
@@ -282,7 +310,9 @@ export class ProjectionRunner {
         return false;
       });
       let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), lease.remainingMs - this.leaseTtlMs / 3)));
+      const late = new Promise<false>(
+        (resolve) => (timer = setTimeout(() => resolve(false), lease.remainingMs - this.leaseTtlMs / 3)),
+      );
       const renewed = await Promise.race([renewal, late]).finally(() => clearTimeout(timer));
       if (!renewed) term.abort();
     }
@@ -293,14 +323,25 @@ export class ProjectionRunner {
     const { projector } = slot;
     const row = await this.checkpoint(this.deps.knex, projector.name);
     if (!row || row.version !== projector.version) {
-      this.deps.logger?.info('rebuilding projection', { projector: projector.name, from: row?.version ?? null, to: projector.version });
+      this.deps.logger?.info('rebuilding projection', {
+        projector: projector.name,
+        from: row?.version ?? null,
+        to: projector.version,
+      });
       await this.rebuildHolding(slot, term);
     } else {
-      this.progress.set(projector.name, { position: row.position, recordedAt: row.last_recorded_at?.toISOString() ?? null });
+      this.progress.set(projector.name, {
+        position: row.position,
+        recordedAt: row.last_recorded_at?.toISOString() ?? null,
+      });
     }
     if (term.aborted) return;
     slot.consumer = await this.deps.bus.consume(
-      { durableName: this.consumerPrefix + projector.name, startAfter: this.progress.get(projector.name)!.position, batchSize: this.batchSize },
+      {
+        durableName: this.consumerPrefix + projector.name,
+        startAfter: this.progress.get(projector.name)!.position,
+        batchSize: this.batchSize,
+      },
       (messages) => this.handle(slot, messages),
     );
   }
@@ -334,10 +375,10 @@ export class ProjectionRunner {
         progress = await fenced((trx) => this.replay(trx, projector, names, events));
       }
       progress = await fenced(async (trx) => {
-        await trx.raw(`INSERT INTO projection_checkpoints (projector, version, generation) VALUES (?, ?, 0) ON CONFLICT (projector) DO NOTHING`, [
-          name,
-          projector.version,
-        ]);
+        await trx.raw(
+          `INSERT INTO projection_checkpoints (projector, version, generation) VALUES (?, ?, 0) ON CONFLICT (projector) DO NOTHING`,
+          [name, projector.version],
+        );
         const row = (await this.checkpoint(trx, name, true))!;
         if (row.generation !== from) throw new Error(`projector ${name} was rebuilt by someone else meanwhile`);
         for (;;) {
@@ -349,7 +390,8 @@ export class ProjectionRunner {
           await trx.raw(`DROP VIEW IF EXISTS ${quoteIdent(table.name)}`);
           await trx.raw(`CREATE VIEW ${quoteIdent(table.name)} AS SELECT * FROM ${quoteIdent(names[table.name]!)}`);
           await comment(trx, 'VIEW', table.name, table);
-          if (from > 0) await trx.raw(`DROP TABLE IF EXISTS ${quoteIdent(physicalNames(projector, from)[table.name]!)}`);
+          if (from > 0)
+            await trx.raw(`DROP TABLE IF EXISTS ${quoteIdent(physicalNames(projector, from)[table.name]!)}`);
         }
         // Every row may have changed: caches in front of the read model start afresh.
         await announceChanges(trx, name, new Set(['*']));
@@ -365,7 +407,11 @@ export class ProjectionRunner {
         return progress;
       });
       this.progress.set(name, progress);
-      this.deps.logger?.info('projection rebuilt', { projector: name, generation: from + 1, position: progress.position });
+      this.deps.logger?.info('projection rebuilt', {
+        projector: name,
+        generation: from + 1,
+        position: progress.position,
+      });
     } finally {
       this.rebuilding.delete(name);
     }
@@ -376,7 +422,12 @@ export class ProjectionRunner {
     return lock ? query.forUpdate() : query;
   }
 
-  private async replay(trx: Knex.Transaction, projector: Projector, names: PhysicalNames, events: ProjectedEvent[]): Promise<Progress> {
+  private async replay(
+    trx: Knex.Transaction,
+    projector: Projector,
+    names: PhysicalNames,
+    events: ProjectedEvent[],
+  ): Promise<Progress> {
     const handled = events.filter((e) => projector.eventTypes.has(e.type));
     if (handled.length > 0) await projector.apply(trx, handled, names);
     const last = events[events.length - 1]!;
@@ -404,15 +455,23 @@ export class ProjectionRunner {
         try {
           if (handled.length > 0) await trx.transaction((savepoint) => projector.apply(savepoint, handled, names));
           outcome.applied = handled.length;
-          if (fresh.length > 0) progress = { position: fresh.at(-1)!.event.position, recordedAt: fresh.at(-1)!.event.recordedAt };
+          if (fresh.length > 0)
+            progress = { position: fresh.at(-1)!.event.position, recordedAt: fresh.at(-1)!.event.recordedAt };
         } catch (error) {
-          this.deps.logger?.warn('projection failed to apply a batch; applying its events one by one', { projector: projector.name, error });
+          this.deps.logger?.warn('projection failed to apply a batch; applying its events one by one', {
+            projector: projector.name,
+            error,
+          });
           ({ outcome, progress } = await this.oneByOne(trx, projector, names, messages, fresh, from));
         }
         if (progress.position !== row.position) {
           await trx('projection_checkpoints')
             .where({ projector: projector.name })
-            .update({ position: progress.position, last_recorded_at: progress.recordedAt, updated_at: this.clock.now() });
+            .update({
+              position: progress.position,
+              last_recorded_at: progress.recordedAt,
+              updated_at: this.clock.now(),
+            });
         }
         if (!(await lease.heldIn(trx))) throw new LeaseLostError(lease);
         return progress;
@@ -426,7 +485,8 @@ export class ProjectionRunner {
     this.progress.set(projector.name, progress);
     projectionEventsApplied.inc({ projector: projector.name }, applied);
     projectionDeadLetters.inc({ projector: projector.name }, dead.size);
-    if (progress.position !== null) setPositionInfo(projectionPosition, { projector: projector.name }, progress.position);
+    if (progress.position !== null)
+      setPositionInfo(projectionPosition, { projector: projector.name }, progress.position);
     const settled = failedAt < 0 ? messages : messages.slice(0, failedAt);
     // Settled all at once, not one await each: the NATS client then sends them in one write, not one per message.
     await Promise.all(settled.map((m) => (dead.has(m) ? m.term() : m.ack())));
@@ -491,14 +551,27 @@ export class ProjectionRunner {
 
   /** A batch this runner may no longer commit: nak it whole (it comes again, in order, to the lease holder) and end the hold. */
   private async refuse(slot: Slot, messages: BusMessage[]): Promise<void> {
-    this.deps.logger?.warn('projection batch not committed: the lease is gone', { projector: slot.projector.name, owner: slot.lease.ownerId });
+    this.deps.logger?.warn('projection batch not committed: the lease is gone', {
+      projector: slot.projector.name,
+      owner: slot.lease.ownerId,
+    });
     slot.term?.abort();
     await Promise.all(messages.map((m) => m.nak()));
   }
 
-  private async deadLetter(trx: Knex.Transaction, projector: string, message: BusMessage, error: unknown): Promise<void> {
+  private async deadLetter(
+    trx: Knex.Transaction,
+    projector: string,
+    message: BusMessage,
+    error: unknown,
+  ): Promise<void> {
     const { event } = message;
-    this.deps.logger?.error('projection gave up on an event; dead-lettered', { projector, eventId: event.id, position: event.position, error });
+    this.deps.logger?.error('projection gave up on an event; dead-lettered', {
+      projector,
+      eventId: event.id,
+      position: event.position,
+      error,
+    });
     await trx('dead_letters').insert({
       projector,
       event_id: event.id,

@@ -95,7 +95,10 @@ export class PostgresChangeFeed implements ChangeSource {
     if (this.client === client) {
       this.client = undefined;
       this.everything();
-      if (this.running) this.deps.logger?.warn('read model change feed disconnected; caches bypassed until it reconnects', { error: error.message });
+      if (this.running)
+        this.deps.logger?.warn('read model change feed disconnected; caches bypassed until it reconnects', {
+          error: error.message,
+        });
     }
     this.wake?.();
   }

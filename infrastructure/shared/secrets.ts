@@ -22,7 +22,8 @@ export function loadSecrets(config: Config, dataDir: string): Secrets {
     !config.OPERATOR_TOKENS && 'OPERATOR_TOKENS',
     !config.VOUCHER_CODE_KEY && 'VOUCHER_CODE_KEY',
   ].filter(Boolean);
-  if (missing.length && config.NODE_ENV === 'production') throw new ConfigError(`invalid configuration: ${missing.join(', ')} must be set in production`);
+  if (missing.length && config.NODE_ENV === 'production')
+    throw new ConfigError(`invalid configuration: ${missing.join(', ')} must be set in production`);
 
   const file = path.resolve(dataDir, 'dev-secrets.json');
   let dev: Record<string, string> = {};
@@ -36,7 +37,12 @@ export function loadSecrets(config: Config, dataDir: string): Secrets {
     fs.writeFileSync(file, JSON.stringify(dev, null, 2), { mode: 0o600 });
   }
   return {
-    shopClients: [{ clientId: config.SHOP_CLIENT_ID ?? dev.clientId!, clientSecret: config.SHOP_CLIENT_SECRET ?? dev.clientSecret! }],
+    shopClients: [
+      {
+        clientId: config.SHOP_CLIENT_ID ?? dev.clientId!,
+        clientSecret: config.SHOP_CLIENT_SECRET ?? dev.clientSecret!,
+      },
+    ],
     operatorTokens: config.OPERATOR_TOKENS ?? [{ name: 'dev-operator', token: dev.operatorToken! }],
     voucherCodeKey: config.VOUCHER_CODE_KEY ?? dev.voucherCodeKey!,
   };

@@ -38,7 +38,11 @@ export interface Ranking {
 
 /** The ranking's campaigns as objects. */
 export const rankedCampaigns = (ranking: Ranking): RankedCampaign[] =>
-  Array.from(ranking.ids, (id, i) => ({ id, pools: ranking.before[i + 1]! - ranking.before[i]!, before: ranking.before[i]! }));
+  Array.from(ranking.ids, (id, i) => ({
+    id,
+    pools: ranking.before[i + 1]! - ranking.before[i]!,
+    before: ranking.before[i]!,
+  }));
 
 /** The voucher list's order of campaigns: displayPriority, then id. */
 const inListOrder = (a: CountedCampaign, b: CountedCampaign) => a.priority - b.priority || a.id - b.id;
@@ -49,11 +53,15 @@ const inListOrder = (a: CountedCampaign, b: CountedCampaign) => a.priority - b.p
  * list of all-category counts; each list in list order (inListOrder), so that
  * a single list, the common case, is only filtered.
  */
-export function rank(counts: readonly (readonly CountedCampaign[])[], filter: Pick<VoucherFilter, 'tags' | 'campaignIds' | 'excludeCampaignIds'>): Ranking {
+export function rank(
+  counts: readonly (readonly CountedCampaign[])[],
+  filter: Pick<VoucherFilter, 'tags' | 'campaignIds' | 'excludeCampaignIds'>,
+): Ranking {
   const tags = filter.tags && new Set(filter.tags);
   const only = filter.campaignIds && new Set(filter.campaignIds);
   const excluded = filter.excludeCampaignIds && new Set(filter.excludeCampaignIds);
-  const matches = (c: CountedCampaign) => c.pools > 0 && (!tags || tags.has(c.tag)) && (!only || only.has(c.id)) && !excluded?.has(c.id);
+  const matches = (c: CountedCampaign) =>
+    c.pools > 0 && (!tags || tags.has(c.tag)) && (!only || only.has(c.id)) && !excluded?.has(c.id);
   const ordered = (counts.length === 1 ? counts[0]! : merged(counts)).filter(matches);
   const ids = new Float64Array(ordered.length);
   const before = new Float64Array(ordered.length + 1);
@@ -89,6 +97,7 @@ export function pageCampaigns(ranking: Ranking, slice: Slice): { id: number; ski
     else high = middle;
   }
   const page: { id: number; skip: number }[] = [];
-  for (let i = low; i < ids.length && before[i]! < end; i++) page.push({ id: ids[i]!, skip: Math.max(0, slice.offset - before[i]!) });
+  for (let i = low; i < ids.length && before[i]! < end; i++)
+    page.push({ id: ids[i]!, skip: Math.max(0, slice.offset - before[i]!) });
   return page;
 }

@@ -232,14 +232,22 @@ const scalars = (ids: readonly number[]) => ids.map(() => '?').join(', ');
 
 /** A voucher filter as a key of the rankings and pages kept. */
 const filterKey = (filter: VoucherFilter) =>
-  JSON.stringify([filter.categoryIds ?? null, filter.tags ?? null, filter.campaignIds ?? null, filter.excludeCampaignIds ?? null]);
+  JSON.stringify([
+    filter.categoryIds ?? null,
+    filter.tags ?? null,
+    filter.campaignIds ?? null,
+    filter.excludeCampaignIds ?? null,
+  ]);
 
 /**
  * Conditions on campaign `c` for its vouchers to be listed at `now`, and the
  * campaign-level filters; `c` is a shop_campaigns row or a count row (which
  * carries the same campaign columns).
  */
-function listedCampaign(now: Date, filter: Pick<VoucherFilter, 'tags' | 'campaignIds' | 'excludeCampaignIds'> = {}): Sql {
+function listedCampaign(
+  now: Date,
+  filter: Pick<VoucherFilter, 'tags' | 'campaignIds' | 'excludeCampaignIds'> = {},
+): Sql {
   const conditions = [sql(`c.status = 'ACTIVE' AND c.type = 'SELL' AND c.start_at <= ? AND c.end_at > ?`, now, now)];
   if (filter.tags) conditions.push(sql('c.campaign_tag = ANY(?::text[])', filter.tags));
   if (filter.campaignIds) conditions.push(sql('c.campaign_id = ANY(?::bigint[])', filter.campaignIds));
@@ -248,7 +256,8 @@ function listedCampaign(now: Date, filter: Pick<VoucherFilter, 'tags' | 'campaig
 }
 
 /** Campaign `c` (a shop_campaigns row) is shown at `now`. */
-const shownCampaign = (now: Date) => sql(`c.status = 'ACTIVE' AND c.type = 'SELL' AND c.shown_from <= ? AND c.end_at > ?`, now, now);
+const shownCampaign = (now: Date) =>
+  sql(`c.status = 'ACTIVE' AND c.type = 'SELL' AND c.shown_from <= ? AND c.end_at > ?`, now, now);
 
 /** Pool-level conditions on listing row `l`. */
 function listedPool(filter: Pick<VoucherFilter, 'categoryIds'> = {}): Sql {
@@ -285,10 +294,18 @@ function poolPart(r: ListingRow & { deleted: boolean }): PoolPart {
         thumbnailUrl: r.thumbnail_url,
         description: r.description,
       }),
-      pricing: freeze({ faceValue: r.face_value, sellingPrice: r.selling_price, discountedPrice: r.discounted_price, currency: r.currency }),
+      pricing: freeze({
+        faceValue: r.face_value,
+        sellingPrice: r.selling_price,
+        discountedPrice: r.discounted_price,
+        currency: r.currency,
+      }),
       totalQuantity: r.total_quantity,
       remainingQuantity: r.remaining_quantity,
-      validity: r.validity_start_at && r.validity_end_at ? freeze({ startAt: r.validity_start_at, endAt: r.validity_end_at }) : null,
+      validity:
+        r.validity_start_at && r.validity_end_at
+          ? freeze({ startAt: r.validity_start_at, endAt: r.validity_end_at })
+          : null,
       terms: freeze({
         usageType: r.usage_type,
         termsAndConditions: r.terms_and_conditions,
@@ -414,13 +431,26 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
     return parts;
   }
 
-  async listVouchers(filter: VoucherFilter, now: Date, slice: Slice, buyer?: Buyer): Promise<{ records: CatalogVoucherRecord[]; total: number }> {
+  async listVouchers(
+    filter: VoucherFilter,
+    now: Date,
+    slice: Slice,
+    buyer?: Buyer,
+  ): Promise<{ records: CatalogVoucherRecord[]; total: number }> {
     for (let attempt = 0; attempt < 2; attempt++) {
       const counts = await this.countsFor(filter.categoryIds, now);
       if (!counts) continue;
       const key = filterKey(filter);
       const ranking = this.rankingOf(counts, key, filter);
-      const page = await this.pageOf(ranking, counts.epoch, `${key}|${slice.offset}|${slice.limit}`, filter, slice, now, buyer);
+      const page = await this.pageOf(
+        ranking,
+        counts.epoch,
+        `${key}|${slice.offset}|${slice.limit}`,
+        filter,
+        slice,
+        now,
+        buyer,
+      );
       if (page.version === counts.epoch.version) return { records: page.records, total: ranking.total };
       this.epoch = undefined;
     }
@@ -433,7 +463,10 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
    * epoch, loading what it lacks; undefined when the counts moved on while
    * some were kept (ask again).
    */
-  private async countsFor(categoryIds: number[] | undefined, now: Date): Promise<{ epoch: CountsEpoch; lists: CountedCampaign[][] } | undefined> {
+  private async countsFor(
+    categoryIds: number[] | undefined,
+    now: Date,
+  ): Promise<{ epoch: CountsEpoch; lists: CountedCampaign[][] } | undefined> {
     const at = now.getTime();
     let epoch = this.epoch && at >= this.epoch.from && at < this.epoch.until ? this.epoch : undefined;
     const missing = categoryIds ? categoryIds.filter((id) => !epoch?.byCategory.has(id)) : epoch?.all ? [] : undefined;
@@ -456,11 +489,18 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
       this.epoch = epoch;
     }
     const current = epoch!;
-    return { epoch: current, lists: categoryIds ? categoryIds.map((id) => current.byCategory.get(id)!) : [current.all!] };
+    return {
+      epoch: current,
+      lists: categoryIds ? categoryIds.map((id) => current.byCategory.get(id)!) : [current.all!],
+    };
   }
 
   /** The ranking for `filter`, kept with the counts it comes from. */
-  private rankingOf(counts: { epoch: CountsEpoch; lists: CountedCampaign[][] }, key: string, filter: VoucherFilter): Ranking {
+  private rankingOf(
+    counts: { epoch: CountsEpoch; lists: CountedCampaign[][] },
+    key: string,
+    filter: VoucherFilter,
+  ): Ranking {
     const { rankings } = counts.epoch;
     let ranking = rankings.get(key);
     if (!ranking) {
@@ -474,7 +514,13 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
   private async loadCounts(
     now: Date,
     categoryIds: number[] | undefined,
-  ): Promise<{ version: string; from: number; until: number; all?: CountedCampaign[]; byCategory: Map<number, CountedCampaign[]> }> {
+  ): Promise<{
+    version: string;
+    from: number;
+    until: number;
+    all?: CountedCampaign[];
+    byCategory: Map<number, CountedCampaign[]>;
+  }> {
     const source = categoryIds
       ? sql('FROM shop_campaign_category_pool_counts c WHERE category_id = ANY(?::bigint[]) AND', categoryIds)
       : sql('FROM shop_campaign_pool_counts c WHERE');
@@ -500,7 +546,12 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
       ],
       '\n',
     );
-    type Row = { version: string; window_from: Date | null; window_until: Date | null; counts: [number, string, number, number, number | null][] };
+    type Row = {
+      version: string;
+      window_from: Date | null;
+      window_until: Date | null;
+      counts: [number, string, number, number, number | null][];
+    };
     const [row] = await this.rows<Row>(query);
     const byCategory = new Map<number, CountedCampaign[]>();
     const all: CountedCampaign[] = [];
@@ -534,7 +585,9 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
     buyer: Buyer | undefined,
   ): Promise<{ version: string; records: CatalogVoucherRecord[] }> {
     const kept = this.countsVersion.get('counts') === epoch.version ? epoch.pages.get(pageKey) : undefined;
-    const { version, ids } = kept ? { version: epoch.version, ids: kept } : await this.pageIds(ranking, epoch, pageKey, filter, slice);
+    const { version, ids } = kept
+      ? { version: epoch.version, ids: kept }
+      : await this.pageIds(ranking, epoch, pageKey, filter, slice);
     const [parts, purchased] = await Promise.all([this.partsOf(ids), buyer && this.purchasedOf(buyer, ids)]);
     return { version, records: this.assemble(ids, parts, now, purchased) };
   }
@@ -607,14 +660,18 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
         )
       : join(
           [
-            sql('SELECT campaign_id, display_priority, pool_count AS pools FROM shop_campaign_pool_counts c WHERE pool_count > 0 AND'),
+            sql(
+              'SELECT campaign_id, display_priority, pool_count AS pools FROM shop_campaign_pool_counts c WHERE pool_count > 0 AND',
+            ),
             listedCampaign(now, filter),
           ],
           '\n',
         );
     const query = join(
       [
-        sql('WITH ranked AS (SELECT m.*, sum(m.pools) OVER (ORDER BY m.display_priority, m.campaign_id ROWS UNBOUNDED PRECEDING) - m.pools AS before FROM ('),
+        sql(
+          'WITH ranked AS (SELECT m.*, sum(m.pools) OVER (ORDER BY m.display_priority, m.campaign_id ROWS UNBOUNDED PRECEDING) - m.pools AS before FROM (',
+        ),
         matching,
         sql(
           `) m)
@@ -646,7 +703,10 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
       '\n',
     );
     const rows = await this.rows<ListingRow & { total: number }>(query);
-    return { records: await this.withPurchases(rows.filter((r) => r.pool_id !== null).map(voucherRecord), buyer), total: rows[0]!.total };
+    return {
+      records: await this.withPurchases(rows.filter((r) => r.pool_id !== null).map(voucherRecord), buyer),
+      total: rows[0]!.total,
+    };
   }
 
   async vouchersByIds(poolIds: number[], now: Date, buyer?: Buyer): Promise<CatalogVoucherRecord[]> {
@@ -655,12 +715,18 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
   }
 
   /** The vouchers of `poolIds` listed at `now`, in that order, with what the buyer holds of each when `purchased` is given. */
-  private assemble(poolIds: number[], parts: Map<number, [PoolPart, CampaignPart]>, now: Date, purchased?: Map<number, Purchased>): CatalogVoucherRecord[] {
+  private assemble(
+    poolIds: number[],
+    parts: Map<number, [PoolPart, CampaignPart]>,
+    now: Date,
+    purchased?: Map<number, Purchased>,
+  ): CatalogVoucherRecord[] {
     const at = now.getTime();
     const records: CatalogVoucherRecord[] = [];
     for (const id of poolIds) {
       const [pool, campaign] = parts.get(id) ?? [];
-      if (!pool || !campaign || pool.deleted || !campaign.selling || at < campaign.from || at >= campaign.until) continue;
+      if (!pool || !campaign || pool.deleted || !campaign.selling || at < campaign.from || at >= campaign.until)
+        continue;
       const record: CatalogVoucherRecord = { ...pool.record, campaign: campaign.campaign };
       if (purchased) record.purchased = purchased.get(id) ?? { daily: 0, total: 0 };
       records.push(record);
@@ -700,13 +766,19 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
     for (const id of poolIds) {
       const days = holdings.get(id);
       if (days)
-        purchased.set(id, { daily: days.reduce((n, d) => (d.day === buyer.day ? n + d.quantity : n), 0), total: days.reduce((n, d) => n + d.quantity, 0) });
+        purchased.set(id, {
+          daily: days.reduce((n, d) => (d.day === buyer.day ? n + d.quantity : n), 0),
+          total: days.reduce((n, d) => n + d.quantity, 0),
+        });
     }
     return purchased;
   }
 
   /** `records` (made for this call) with what `buyer` holds of each, when a buyer was given. */
-  private async withPurchases(records: CatalogVoucherRecord[], buyer: Buyer | undefined): Promise<CatalogVoucherRecord[]> {
+  private async withPurchases(
+    records: CatalogVoucherRecord[],
+    buyer: Buyer | undefined,
+  ): Promise<CatalogVoucherRecord[]> {
     if (!buyer) return records;
     const purchased = await this.purchasedOf(
       buyer,
@@ -729,12 +801,18 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
       ),
     );
     const holdings: Holdings = new Map();
-    for (const r of rows) holdings.set(r.pool_id, [...(holdings.get(r.pool_id) ?? []), { day: r.day, quantity: r.quantity }]);
+    for (const r of rows)
+      holdings.set(r.pool_id, [...(holdings.get(r.pool_id) ?? []), { day: r.day, quantity: r.quantity }]);
     this.holdings.put(key, holdings, mark);
     return holdings;
   }
 
-  async vouchersOfCampaigns(campaignIds: number[], perCampaign: number, now: Date, buyer?: Buyer): Promise<CatalogVoucherRecord[]> {
+  async vouchersOfCampaigns(
+    campaignIds: number[],
+    perCampaign: number,
+    now: Date,
+    buyer?: Buyer,
+  ): Promise<CatalogVoucherRecord[]> {
     const query = join(
       [
         sql(
@@ -755,7 +833,12 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
     return this.withPurchases((await this.rows<ListingRow>(query)).map(voucherRecord), buyer);
   }
 
-  async listCampaigns(filter: CampaignFilter, channel: ShopChannel, now: Date, slice: Slice): Promise<{ records: CatalogCampaignRecord[]; total: number }> {
+  async listCampaigns(
+    filter: CampaignFilter,
+    channel: ShopChannel,
+    now: Date,
+    slice: Slice,
+  ): Promise<{ records: CatalogCampaignRecord[]; total: number }> {
     const conditions = [shownCampaign(now)];
     if (filter.tags) conditions.push(sql('c.campaign_tag = ANY(?::text[])', filter.tags));
     if (filter.carouselChannel) conditions.push(sql('? = ANY(c.carousel_channels)', filter.carouselChannel));
@@ -773,12 +856,19 @@ export class PostgresCatalogReadModel implements CatalogReadModel {
     const total =
       rows.length > 0
         ? rows[0]!.total
-        : (await this.rows<{ total: number }>(join([sql('SELECT count(*)::int AS total FROM shop_campaigns c WHERE'), matching], '\n')))[0]!.total;
+        : (
+            await this.rows<{ total: number }>(
+              join([sql('SELECT count(*)::int AS total FROM shop_campaigns c WHERE'), matching], '\n'),
+            )
+          )[0]!.total;
     return { records: rows.map(campaignRecord), total };
   }
 
   async campaign(campaignId: number, channel: ShopChannel, now: Date): Promise<CatalogCampaignRecord | undefined> {
-    const one = join([sql('SELECT c.*, 1 AS total FROM shop_campaigns c WHERE c.campaign_id = ? AND', campaignId), shownCampaign(now)], '\n');
+    const one = join(
+      [sql('SELECT c.*, 1 AS total FROM shop_campaigns c WHERE c.campaign_id = ? AND', campaignId), shownCampaign(now)],
+      '\n',
+    );
     const [row] = await this.decoratedCampaigns(one, channel);
     return row && campaignRecord(row);
   }

@@ -16,7 +16,13 @@ export interface DemoData {
   /** The first pools of the flash sale, to try a purchase with. */
   pools: { id: number; title: string; sellingPrice: number; currency: string }[];
   /** Absent in files written by earlier versions of the seed. */
-  catalog?: { flashSaleCampaignId: number; presaleCampaignId: number; campaignIds: number[]; categoryIds: number[]; poolCount: number };
+  catalog?: {
+    flashSaleCampaignId: number;
+    presaleCampaignId: number;
+    campaignIds: number[];
+    categoryIds: number[];
+    poolCount: number;
+  };
 }
 
 export interface DemoServices {
@@ -94,7 +100,8 @@ const campaigns: DemoCampaign[] = [
     key: 'flash',
     code: 'FLASH-GIO-VANG',
     name: 'Flash Sale giờ vàng – giảm đến 50%',
-    description: 'Săn voucher điện thoại, ẩm thực và di chuyển giá sốc trong vài giờ. Số lượng có hạn, nhanh tay kẻo lỡ!',
+    description:
+      'Săn voucher điện thoại, ẩm thực và di chuyển giá sốc trong vài giờ. Số lượng có hạn, nhanh tay kẻo lỡ!',
     tag: 'FLASH_SALE',
     priority: 1,
     startIn: -hour,
@@ -573,7 +580,10 @@ function campaignInput(c: DemoCampaign, now: number): CampaignInput {
     assetUrl: `${art}/${channelCode.toLowerCase()}-${positionCode.toLowerCase()}.${c.key === 'flash' && positionCode === 'DETAIL_TOP' ? 'mp4' : 'jpg'}`,
     assetType: (c.key === 'flash' && positionCode === 'DETAIL_TOP' ? 'VIDEO' : 'IMAGE') as 'VIDEO' | 'IMAGE',
     altText: c.name,
-    clickUrl: channelCode === 'APP' ? `superapp://shop/campaigns/${slug(c.code)}` : `https://shop.example.vn/khuyen-mai/${slug(c.code)}`,
+    clickUrl:
+      channelCode === 'APP'
+        ? `superapp://shop/campaigns/${slug(c.code)}`
+        : `https://shop.example.vn/khuyen-mai/${slug(c.code)}`,
     displayOrder,
   });
   return {
@@ -589,8 +599,19 @@ function campaignInput(c: DemoCampaign, now: number): CampaignInput {
     presale:
       c.presaleIn === undefined
         ? null
-        : { enabled: true, startAt: iso(now + c.presaleIn), countdownEnabled: true, teaserText: c.teaser ?? '', teaserImageUrl: `${art}/teaser.jpg` },
-    banners: [banner('APP', 'CAROUSEL', 1), banner('WEB', 'CAROUSEL', 1), banner('APP', 'DETAIL_TOP', 2), banner('WEB', 'DETAIL_TOP', 2)],
+        : {
+            enabled: true,
+            startAt: iso(now + c.presaleIn),
+            countdownEnabled: true,
+            teaserText: c.teaser ?? '',
+            teaserImageUrl: `${art}/teaser.jpg`,
+          },
+    banners: [
+      banner('APP', 'CAROUSEL', 1),
+      banner('WEB', 'CAROUSEL', 1),
+      banner('APP', 'DETAIL_TOP', 2),
+      banner('WEB', 'DETAIL_TOP', 2),
+    ],
   };
 }
 
@@ -663,14 +684,27 @@ export async function seedDemo(services: DemoServices, dataDir: string, clock: C
           thumbnailUrl: `${brandArt}/thumb.jpg`,
           description: p.description,
         },
-        pricing: { faceValue: p.faceValue, sellingPrice: p.sellingPrice, discountedPrice: p.discountedPrice ?? null, currency: p.currency ?? 'VND' },
+        pricing: {
+          faceValue: p.faceValue,
+          sellingPrice: p.sellingPrice,
+          discountedPrice: p.discountedPrice ?? null,
+          currency: p.currency ?? 'VND',
+        },
         totalQuantity: p.stock,
         terms: { ...defaultTerms, ...p.terms },
-        validity: p.validForDays === undefined ? null : { startAt: iso(now + c.startIn), endAt: iso(now + p.validForDays * day) },
+        validity:
+          p.validForDays === undefined
+            ? null
+            : { startAt: iso(now + c.startIn), endAt: iso(now + p.validForDays * day) },
       });
       poolCount++;
       if (c.key === 'flash' && featured.length < 4 && p.stock > 0) {
-        featured.push({ id: pool.poolId, title: p.title, sellingPrice: p.sellingPrice, currency: pool.pricing.currency });
+        featured.push({
+          id: pool.poolId,
+          title: p.title,
+          sellingPrice: p.sellingPrice,
+          currency: pool.pricing.currency,
+        });
       }
     }
     await services.campaigns.changeStatus(operator, campaign.id, 'APPROVED');
@@ -696,7 +730,11 @@ export async function seedDemo(services: DemoServices, dataDir: string, clock: C
 }
 
 /** Moves a run-out flash sale to end in 3 hours again, and a started presale campaign back into presale. */
-async function refreshWindows(campaigns: CampaignAdmin, catalog: NonNullable<DemoData['catalog']>, now: number): Promise<void> {
+async function refreshWindows(
+  campaigns: CampaignAdmin,
+  catalog: NonNullable<DemoData['catalog']>,
+  now: number,
+): Promise<void> {
   const flash = await campaigns.get(catalog.flashSaleCampaignId);
   if (flash.status === 'ACTIVE' && Date.parse(flash.endAt) < now + hour) {
     await campaigns.updateDetails(operator, flash.id, { startAt: iso(now - hour), endAt: iso(now + 3 * hour) });

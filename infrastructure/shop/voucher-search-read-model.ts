@@ -1,5 +1,9 @@
 import type { Knex } from 'knex';
-import type { RankedTerm, VoucherSearchCriteria, VoucherSearchReadModel } from '../../application/shop/voucher-search.js';
+import type {
+  RankedTerm,
+  VoucherSearchCriteria,
+  VoucherSearchReadModel,
+} from '../../application/shop/voucher-search.js';
 import { deletionKeys, wordKey } from '../../domain/shop/vietnamese-text.js';
 import { preparedRows } from '../shared/prepared-query.js';
 import { ChangeTrackedCache, type ChangeSource } from '../shared/read-model-changes.js';
@@ -79,7 +83,10 @@ export class PostgresVoucherSearchReadModel implements VoucherSearchReadModel {
              coalesce((SELECT array_agg(pool_id ORDER BY score DESC, priority, pool_id)
                        FROM (SELECT pool_id, score, priority FROM matches ORDER BY score DESC, priority, pool_id
                              LIMIT ${bind(criteria.limit)} OFFSET ${bind(criteria.offset)}) page), '{}') AS pool_ids`;
-    const { rows } = await this.knex.raw<{ rows: { total: number; pool_ids: (number | string)[] }[] }>(sql, bindings as Knex.RawBinding[]);
+    const { rows } = await this.knex.raw<{ rows: { total: number; pool_ids: (number | string)[] }[] }>(
+      sql,
+      bindings as Knex.RawBinding[],
+    );
     const [row] = rows;
     return { total: row!.total, poolIds: row!.pool_ids.map(Number) };
   }
@@ -117,7 +124,11 @@ export class PostgresVoucherSearchReadModel implements VoucherSearchReadModel {
     const kept = this.versions.get('version');
     if (kept !== undefined) return kept;
     const mark = this.versions.mark();
-    const [row] = await preparedRows<{ last_change_position: string | null }>(this.knex, `SELECT last_change_position FROM ${changes}`, []);
+    const [row] = await preparedRows<{ last_change_position: string | null }>(
+      this.knex,
+      `SELECT last_change_position FROM ${changes}`,
+      [],
+    );
     const version = row?.last_change_position ?? '';
     this.versions.put('version', version, mark);
     return version;
@@ -169,7 +180,9 @@ const campaignWeight = (found: string) => `CASE WHEN ${found} THEN ${weight.camp
  */
 function termScore(term: RankedTerm, i: number): string {
   const typo =
-    term.typos.length > 0 ? `WHEN t${i} IS NOT NULL OR ct${i} THEN GREATEST(${poolFieldWeight(`t${i}`, 'folded')}, ${campaignWeight(`ct${i}`)}) ` : '';
+    term.typos.length > 0
+      ? `WHEN t${i} IS NOT NULL OR ct${i} THEN GREATEST(${poolFieldWeight(`t${i}`, 'folded')}, ${campaignWeight(`ct${i}`)}) `
+      : '';
   return (
     `(CASE WHEN e${i} > 0 OR ce${i} THEN ${exactScore} + GREATEST(${poolFieldWeight(`e${i}`, 'words')}, ${campaignWeight(`ce${i}`)}) ` +
     `WHEN f${i} > 0 OR cf${i} THEN ${foldedScore} + GREATEST(${poolFieldWeight(`f${i}`, 'folded')}, ${campaignWeight(`cf${i}`)}) ` +

@@ -13,7 +13,10 @@
  * applying them one by one does. A change to a row that does not exist
  * applies nowhere.
  */
-export function guardedChanges(table: { key: string; keyType: string }, columns: Readonly<Record<string, string>>): string {
+export function guardedChanges(
+  table: { key: string; keyType: string },
+  columns: Readonly<Record<string, string>>,
+): string {
   const { key, keyType } = table;
   const definitions = Object.entries({ ordinal: 'int', [key]: keyType, position: 'text COLLATE "C"', ...columns })
     .map(([column, type]) => `${column} ${type}`)

@@ -99,8 +99,15 @@ const maxPayload = 7_000;
  * not at all if it rolls back: caches in front of the read model drop those
  * entries when the new rows are there to be read.
  */
-export async function announceChanges(trx: Knex.Transaction, projector: string, keys: ReadonlySet<string>): Promise<void> {
+export async function announceChanges(
+  trx: Knex.Transaction,
+  projector: string,
+  keys: ReadonlySet<string>,
+): Promise<void> {
   if (keys.size === 0) return;
   const listed = keys.has('*') ? '*' : JSON.stringify([...keys]);
-  await trx.raw('SELECT pg_notify(?, ?)', [changeChannel(projector), Buffer.byteLength(listed) > maxPayload ? '*' : listed]);
+  await trx.raw('SELECT pg_notify(?, ?)', [
+    changeChannel(projector),
+    Buffer.byteLength(listed) > maxPayload ? '*' : listed,
+  ]);
 }

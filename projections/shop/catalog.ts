@@ -1,8 +1,21 @@
 import type { Knex } from 'knex';
-import type { CampaignBanner, CampaignCreated, CampaignEvent, CampaignStatusChanged } from '../../domain/shop/campaign.js';
+import type {
+  CampaignBanner,
+  CampaignCreated,
+  CampaignEvent,
+  CampaignStatusChanged,
+} from '../../domain/shop/campaign.js';
 import type { VoucherPoolCreated, VoucherPoolEvent } from '../../domain/shop/events.js';
 import { guardedChanges } from '../shared/guarded-changes.js';
-import { announceChanges, firstOfEach, physical, runs, type PhysicalNames, type ProjectedEvent, type Projector } from '../shared/projector.js';
+import {
+  announceChanges,
+  firstOfEach,
+  physical,
+  runs,
+  type PhysicalNames,
+  type ProjectedEvent,
+  type Projector,
+} from '../shared/projector.js';
 
 /**
  * The shop catalog's read models: campaigns, their banners, one listing row
@@ -61,7 +74,8 @@ export const catalogProjector: Projector = {
         campaign_tag: 'Classification tag, e.g. HOT_DEAL, FLASH_SALE.',
         type: 'Campaign type; the shop shows only SELL campaigns.',
         status: 'DRAFT, APPROVED, ACTIVE, PAUSED or ENDED; the shop shows only ACTIVE ones.',
-        display_priority: 'Display order, 1 = highest; the voucher listing sorts on it, then on campaign_id and pool_id.',
+        display_priority:
+          'Display order, 1 = highest; the voucher listing sorts on it, then on campaign_id and pool_id.',
         theme_url: 'Theme/background image URL.',
         start_at: 'Start of the campaign window: its vouchers are listed from then.',
         end_at: 'End of the campaign window (exclusive).',
@@ -70,8 +84,10 @@ export const catalogProjector: Projector = {
         presale_countdown_enabled: 'Presale shows a countdown; null without presale settings.',
         presale_teaser_text: 'Presale teaser text; null without presale settings.',
         presale_teaser_image_url: 'Presale teaser image URL; null without presale settings.',
-        shown_from: 'When the shop starts showing the campaign: presale_start_at when presale is enabled, else start_at.',
-        carousel_channels: 'Channels (APP, WEB) on which the campaign has a CAROUSEL banner: where the home carousel shows it.',
+        shown_from:
+          'When the shop starts showing the campaign: presale_start_at when presale is enabled, else start_at.',
+        carousel_channels:
+          'Channels (APP, WEB) on which the campaign has a CAROUSEL banner: where the home carousel shows it.',
         created_at: 'When the campaign was created.',
         updated_at: 'Event time of the last change.',
         last_position: 'Global position of the last event of the campaign stream applied to this row.',
@@ -176,7 +192,9 @@ export const catalogProjector: Projector = {
   ],
 
   async createTables(knex: Knex, names: PhysicalNames) {
-    const [c, b, l, n, s, v] = [campaigns, banners, listings, campaignCounts, categoryCounts, countsVersion].map((t) => physical(names, t));
+    const [c, b, l, n, s, v] = [campaigns, banners, listings, campaignCounts, categoryCounts, countsVersion].map((t) =>
+      physical(names, t),
+    );
     await knex.raw(`
       CREATE TABLE ${q(c!)} (
         campaign_id bigint PRIMARY KEY,
@@ -402,7 +420,9 @@ async function applyOne(trx: Knex.Transaction, t: Tables, event: ProjectedEvent)
     case 'CampaignBannerUpdated': {
       const { campaignId, banner, updatedAt } = e.data;
       if (!(await advanceCampaign(trx, t.campaigns, campaignId, position, { updated_at: updatedAt }))) return;
-      await trx(t.banners).where({ campaign_id: campaignId, banner_id: banner.id }).update(bannerRow(campaignId, banner));
+      await trx(t.banners)
+        .where({ campaign_id: campaignId, banner_id: banner.id })
+        .update(bannerRow(campaignId, banner));
       await refreshCarouselChannels(trx, t, campaignId);
       return;
     }
@@ -415,20 +435,28 @@ async function applyOne(trx: Knex.Transaction, t: Tables, event: ProjectedEvent)
     }
     case 'VoucherPoolStockAdded': {
       const { poolId, quantity, addedAt } = e.data;
-      await changePool(trx, t, poolId, position, addedAt, 'total_quantity = l.total_quantity + ?, remaining_quantity = l.remaining_quantity + ?', [
-        quantity,
-        quantity,
-      ]);
+      await changePool(
+        trx,
+        t,
+        poolId,
+        position,
+        addedAt,
+        'total_quantity = l.total_quantity + ?, remaining_quantity = l.remaining_quantity + ?',
+        [quantity, quantity],
+      );
       return;
     }
     case 'VoucherPoolRepriced': {
       const { poolId, pricing, repricedAt } = e.data;
-      await changePool(trx, t, poolId, position, repricedAt, 'face_value = ?, selling_price = ?, discounted_price = ?, currency = ?', [
-        pricing.faceValue,
-        pricing.sellingPrice,
-        pricing.discountedPrice,
-        pricing.currency,
-      ]);
+      await changePool(
+        trx,
+        t,
+        poolId,
+        position,
+        repricedAt,
+        'face_value = ?, selling_price = ?, discounted_price = ?, currency = ?',
+        [pricing.faceValue, pricing.sellingPrice, pricing.discountedPrice, pricing.currency],
+      );
       return;
     }
     case 'VoucherPoolDisplayUpdated': {
@@ -453,7 +481,14 @@ async function applyOne(trx: Knex.Transaction, t: Tables, event: ProjectedEvent)
         position,
         updatedAt,
         'usage_type = ?, terms_and_conditions = ?, validity_days = ?, usage_limit = ?, max_per_day = ?, max_per_order = ?',
-        [terms.usageType, terms.termsAndConditions, terms.validityDays, terms.usageLimit, terms.maxPerDay, terms.maxPerOrder],
+        [
+          terms.usageType,
+          terms.termsAndConditions,
+          terms.validityDays,
+          terms.usageLimit,
+          terms.maxPerDay,
+          terms.maxPerOrder,
+        ],
       );
       return;
     }
@@ -462,13 +497,22 @@ async function applyOne(trx: Knex.Transaction, t: Tables, event: ProjectedEvent)
       await changePool(trx, t, e.data.poolId, position, e.data.updatedAt, 'category_id = ?', [e.data.categoryId]);
       return;
     case 'VoucherPoolMiniAppsChanged':
-      await changePool(trx, t, e.data.poolId, position, e.data.updatedAt, 'mini_app_ids = ARRAY(SELECT jsonb_array_elements_text(?::jsonb))', [
-        JSON.stringify(e.data.miniAppIds),
-      ]);
+      await changePool(
+        trx,
+        t,
+        e.data.poolId,
+        position,
+        e.data.updatedAt,
+        'mini_app_ids = ARRAY(SELECT jsonb_array_elements_text(?::jsonb))',
+        [JSON.stringify(e.data.miniAppIds)],
+      );
       return;
     case 'VoucherPoolValidityChanged': {
       const { poolId, validity, updatedAt } = e.data;
-      await changePool(trx, t, poolId, position, updatedAt, 'validity_start_at = ?, validity_end_at = ?', [validity?.startAt ?? null, validity?.endAt ?? null]);
+      await changePool(trx, t, poolId, position, updatedAt, 'validity_start_at = ?, validity_end_at = ?', [
+        validity?.startAt ?? null,
+        validity?.endAt ?? null,
+      ]);
       return;
     }
     case 'VoucherPoolDeleted':
@@ -476,26 +520,41 @@ async function applyOne(trx: Knex.Transaction, t: Tables, event: ProjectedEvent)
       return;
     case 'VoucherStockReserved': {
       const { poolId, quantity, reservedAt } = e.data;
-      await changePool(trx, t, poolId, position, reservedAt, 'reserved_quantity = l.reserved_quantity + ?, remaining_quantity = l.remaining_quantity - ?', [
-        quantity,
-        quantity,
-      ]);
+      await changePool(
+        trx,
+        t,
+        poolId,
+        position,
+        reservedAt,
+        'reserved_quantity = l.reserved_quantity + ?, remaining_quantity = l.remaining_quantity - ?',
+        [quantity, quantity],
+      );
       return;
     }
     case 'VoucherStockReleased': {
       const { poolId, quantity, releasedAt } = e.data;
-      await changePool(trx, t, poolId, position, releasedAt, 'reserved_quantity = l.reserved_quantity - ?, remaining_quantity = l.remaining_quantity + ?', [
-        quantity,
-        quantity,
-      ]);
+      await changePool(
+        trx,
+        t,
+        poolId,
+        position,
+        releasedAt,
+        'reserved_quantity = l.reserved_quantity - ?, remaining_quantity = l.remaining_quantity + ?',
+        [quantity, quantity],
+      );
       return;
     }
     case 'VoucherStockSold': {
       const { poolId, quantity, soldAt } = e.data;
-      await changePool(trx, t, poolId, position, soldAt, 'reserved_quantity = l.reserved_quantity - ?, sold_quantity = l.sold_quantity + ?', [
-        quantity,
-        quantity,
-      ]);
+      await changePool(
+        trx,
+        t,
+        poolId,
+        position,
+        soldAt,
+        'reserved_quantity = l.reserved_quantity - ?, sold_quantity = l.sold_quantity + ?',
+        [quantity, quantity],
+      );
       return;
     }
     default:
@@ -537,7 +596,13 @@ async function changeStatuses(trx: Knex.Transaction, t: Tables, run: readonly Pr
  * Moves the campaign row to `position` with `changes`, unless it already
  * applied that event (or a later one of its stream); answers whether it did.
  */
-async function advanceCampaign(trx: Knex.Transaction, table: string, campaignId: number, position: string, changes: Record<string, unknown>): Promise<boolean> {
+async function advanceCampaign(
+  trx: Knex.Transaction,
+  table: string,
+  campaignId: number,
+  position: string,
+  changes: Record<string, unknown>,
+): Promise<boolean> {
   const updated = await trx(table)
     .where({ campaign_id: campaignId })
     .where('last_position', '<', position)
@@ -567,7 +632,9 @@ function presaleColumns(presale: CampaignCreated['data']['presale']) {
 /** A campaign's row as CampaignCreated makes it. */
 function campaignRow(d: CampaignCreated['data'], position: string) {
   // As refreshCarouselChannels has them: distinct, sorted (APP, WEB sort alike in any collation).
-  const carousel = [...new Set(d.banners.filter((b) => b.positionCode === 'CAROUSEL').map((b) => b.channelCode))].sort();
+  const carousel = [
+    ...new Set(d.banners.filter((b) => b.positionCode === 'CAROUSEL').map((b) => b.channelCode)),
+  ].sort();
   return {
     campaign_id: d.campaignId,
     code: d.code,
@@ -612,7 +679,15 @@ async function createCampaigns(trx: Knex.Transaction, t: Tables, run: readonly P
      banners AS (
        INSERT INTO ?? SELECT b.* FROM json_populate_recordset(NULL::??, ?::json) b WHERE b.campaign_id IN (SELECT campaign_id FROM changed)
      )${copyIntoCounts}`,
-    [t.campaigns, t.campaigns, JSON.stringify(rows), t.banners, t.banners, JSON.stringify(bannerRows), ...countTables(t)],
+    [
+      t.campaigns,
+      t.campaigns,
+      JSON.stringify(rows),
+      t.banners,
+      t.banners,
+      JSON.stringify(bannerRows),
+      ...countTables(t),
+    ],
   );
 }
 
@@ -634,7 +709,14 @@ async function changeCampaign(
        RETURNING campaign_id, ${copiedColumns}
      ),
      applied AS (SELECT campaign_id FROM changed)${copyIntoCounts}`,
-    [t.campaigns, ...columns.flatMap((column) => [column, changes[column]]), position, campaignId, position, ...countTables(t)],
+    [
+      t.campaigns,
+      ...columns.flatMap((column) => [column, changes[column]]),
+      position,
+      campaignId,
+      position,
+      ...countTables(t),
+    ],
   );
 }
 
@@ -737,7 +819,9 @@ function listingRow(d: VoucherPoolCreated['data'], position: string) {
  * and their contribution to the counts, which goes in with the rows, once.
  */
 async function createPools(trx: Knex.Transaction, t: Tables, run: readonly ProjectedEvent[]): Promise<void> {
-  const rows = firstOfEach(run, (e) => (e.data as VoucherPoolCreated['data']).poolId).map((e) => listingRow(e.data as VoucherPoolCreated['data'], e.position));
+  const rows = firstOfEach(run, (e) => (e.data as VoucherPoolCreated['data']).poolId).map((e) =>
+    listingRow(e.data as VoucherPoolCreated['data'], e.position),
+  );
   const columns = Object.keys(rows[0]!).join(', ');
   await trx.raw(
     `WITH inserted AS (

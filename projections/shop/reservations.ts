@@ -8,7 +8,12 @@ const table = 'shop_reservations';
 export const reservationsProjector: Projector = {
   name: 'shop-reservations',
   version: 1,
-  eventTypes: new Set<ShopReservationEvent['type']>(['ShopReservationPlaced', 'ShopReservationCommitted', 'ShopReservationReleased', 'ShopReservationExpired']),
+  eventTypes: new Set<ShopReservationEvent['type']>([
+    'ShopReservationPlaced',
+    'ShopReservationCommitted',
+    'ShopReservationReleased',
+    'ShopReservationExpired',
+  ]),
   tables: [
     {
       name: table,
@@ -102,10 +107,18 @@ async function applyOne(trx: Knex.Transaction, t: string, event: ProjectedEvent)
       await advance(e.data.reservationKey, { status: 'COMMITTED', committed_at: e.data.committedAt });
       return;
     case 'ShopReservationReleased':
-      await advance(e.data.reservationKey, { status: 'RELEASED', released_at: e.data.releasedAt, release_reason: e.data.reason });
+      await advance(e.data.reservationKey, {
+        status: 'RELEASED',
+        released_at: e.data.releasedAt,
+        release_reason: e.data.reason,
+      });
       return;
     case 'ShopReservationExpired':
-      await advance(e.data.reservationKey, { status: 'EXPIRED', released_at: e.data.expiredAt, release_reason: 'EXPIRED' });
+      await advance(e.data.reservationKey, {
+        status: 'EXPIRED',
+        released_at: e.data.expiredAt,
+        release_reason: 'EXPIRED',
+      });
       return;
     default:
       return;

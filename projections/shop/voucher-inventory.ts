@@ -1,6 +1,14 @@
 import type { Knex } from 'knex';
 import type { VoucherPoolCreated, VoucherPoolEvent } from '../../domain/shop/events.js';
-import { announceChanges, firstOfEach, physical, runs, type PhysicalNames, type ProjectedEvent, type Projector } from '../shared/projector.js';
+import {
+  announceChanges,
+  firstOfEach,
+  physical,
+  runs,
+  type PhysicalNames,
+  type ProjectedEvent,
+  type Projector,
+} from '../shared/projector.js';
 
 const inventory = 'shop_voucher_inventory';
 const purchases = 'shop_user_pool_purchases';
@@ -32,7 +40,8 @@ export const voucherInventoryProjector: Projector = {
         remaining_quantity: 'Vouchers still available: total - reserved - sold.',
         deleted: 'True once the pool was deleted (soft delete).',
         updated_at: 'Time of the last event that changed the pool (event time).',
-        last_position: 'Global position of the last event of the pool stream applied to this row; an event at or before it is not applied again.',
+        last_position:
+          'Global position of the last event of the pool stream applied to this row; an event at or before it is not applied again.',
       },
     },
     {
@@ -123,11 +132,10 @@ async function createPools(trx: Knex.Transaction, names: PhysicalNames, run: rea
   );
   const columns = Object.keys(rows[0]!).join(', ');
   const table = physical(names, inventory);
-  await trx.raw(`INSERT INTO ?? (${columns}) SELECT ${columns} FROM json_populate_recordset(NULL::??, ?::json) ON CONFLICT (pool_id) DO NOTHING`, [
-    table,
-    table,
-    JSON.stringify(rows),
-  ]);
+  await trx.raw(
+    `INSERT INTO ?? (${columns}) SELECT ${columns} FROM json_populate_recordset(NULL::??, ?::json) ON CONFLICT (pool_id) DO NOTHING`,
+    [table, table, JSON.stringify(rows)],
+  );
 }
 
 /**
@@ -135,7 +143,14 @@ async function createPools(trx: Knex.Transaction, names: PhysicalNames, run: rea
  * has this event (or a later one of the pool's stream); returns the pool_id
  * of the row it changed, if any.
  */
-function advancePool(table: string, event: ProjectedEvent, poolId: number, at: string, set = '', values: number[] = []) {
+function advancePool(
+  table: string,
+  event: ProjectedEvent,
+  poolId: number,
+  at: string,
+  set = '',
+  values: number[] = [],
+) {
   return {
     sql: `UPDATE ?? SET ${set && `${set}, `}updated_at = ?, last_position = ? WHERE pool_id = ? AND last_position < ? RETURNING pool_id`,
     bindings: [table, ...values, at, event.position, poolId, event.position],
@@ -153,7 +168,14 @@ async function applyOne(trx: Knex.Transaction, names: PhysicalNames, event: Proj
     case 'VoucherPoolStockAdded': {
       const { poolId, quantity, addedAt } = e.data;
       await run(
-        advancePool(pools, event, poolId, addedAt, 'total_quantity = total_quantity + ?, remaining_quantity = remaining_quantity + ?', [quantity, quantity]),
+        advancePool(
+          pools,
+          event,
+          poolId,
+          addedAt,
+          'total_quantity = total_quantity + ?, remaining_quantity = remaining_quantity + ?',
+          [quantity, quantity],
+        ),
       );
       return;
     }
@@ -165,10 +187,14 @@ async function applyOne(trx: Knex.Transaction, names: PhysicalNames, event: Proj
       return;
     case 'VoucherStockReserved': {
       const { poolId, quantity, reservedAt, merchantId, userId, day } = e.data;
-      const pool = advancePool(pools, event, poolId, reservedAt, 'reserved_quantity = reserved_quantity + ?, remaining_quantity = remaining_quantity - ?', [
-        quantity,
-        quantity,
-      ]);
+      const pool = advancePool(
+        pools,
+        event,
+        poolId,
+        reservedAt,
+        'reserved_quantity = reserved_quantity + ?, remaining_quantity = remaining_quantity - ?',
+        [quantity, quantity],
+      );
       await run({
         sql: `WITH pool AS (${pool.sql})
               INSERT INTO ?? AS p (merchant_id, user_id, pool_id, day, quantity) SELECT ?::text, ?::text, pool_id, ?::date, ?::int FROM pool
@@ -179,10 +205,14 @@ async function applyOne(trx: Knex.Transaction, names: PhysicalNames, event: Proj
     }
     case 'VoucherStockReleased': {
       const { poolId, quantity, releasedAt, merchantId, userId, day } = e.data;
-      const pool = advancePool(pools, event, poolId, releasedAt, 'reserved_quantity = reserved_quantity - ?, remaining_quantity = remaining_quantity + ?', [
-        quantity,
-        quantity,
-      ]);
+      const pool = advancePool(
+        pools,
+        event,
+        poolId,
+        releasedAt,
+        'reserved_quantity = reserved_quantity - ?, remaining_quantity = remaining_quantity + ?',
+        [quantity, quantity],
+      );
       await run({
         sql: `WITH pool AS (${pool.sql})
               UPDATE ?? p SET quantity = p.quantity - ? FROM pool WHERE p.merchant_id = ? AND p.user_id = ? AND p.pool_id = pool.pool_id AND p.day = ?`,
@@ -193,7 +223,14 @@ async function applyOne(trx: Knex.Transaction, names: PhysicalNames, event: Proj
     case 'VoucherStockSold': {
       const { poolId, quantity, soldAt } = e.data;
       await run(
-        advancePool(pools, event, poolId, soldAt, 'reserved_quantity = reserved_quantity - ?, sold_quantity = sold_quantity + ?', [quantity, quantity]),
+        advancePool(
+          pools,
+          event,
+          poolId,
+          soldAt,
+          'reserved_quantity = reserved_quantity - ?, sold_quantity = sold_quantity + ?',
+          [quantity, quantity],
+        ),
       );
       return;
     }

@@ -1,9 +1,24 @@
 import type { Knex } from 'knex';
 import type { CampaignCreated, CampaignEvent, CampaignStatusChanged } from '../../domain/shop/campaign.js';
 import type { PoolDisplay, VoucherPoolCreated, VoucherPoolEvent } from '../../domain/shop/events.js';
-import { deletionKeys, distinctWords, fold, inTypoVocabulary, lowercaseWords, wordKey } from '../../domain/shop/vietnamese-text.js';
+import {
+  deletionKeys,
+  distinctWords,
+  fold,
+  inTypoVocabulary,
+  lowercaseWords,
+  wordKey,
+} from '../../domain/shop/vietnamese-text.js';
 import { guardedChanges } from '../shared/guarded-changes.js';
-import { announceChanges, firstOfEach, physical, runs, type PhysicalNames, type ProjectedEvent, type Projector } from '../shared/projector.js';
+import {
+  announceChanges,
+  firstOfEach,
+  physical,
+  runs,
+  type PhysicalNames,
+  type ProjectedEvent,
+  type Projector,
+} from '../shared/projector.js';
 
 const pools = 'shop_voucher_search';
 const campaigns = 'shop_voucher_search_campaigns';
@@ -23,7 +38,8 @@ const foldedForm = `folded: lower case, no diacritics, đ as d, words separated 
  */
 const listedPredicate = `campaign_status = 'ACTIVE' AND campaign_type = 'SELL' AND NOT pool_deleted`;
 const searchedKeys = '(pool_word_keys || campaign_name_word_keys)';
-const keysForm = 'keys (domain/shop/vietnamese-text.ts wordKey: 32-bit FNV-1a of the word) of the distinct folded words';
+const keysForm =
+  'keys (domain/shop/vietnamese-text.ts wordKey: 32-bit FNV-1a of the word) of the distinct folded words';
 
 const pad = (text: string) => ` ${text} `;
 const codePoints = (text: string) => [...text].length;
@@ -54,7 +70,14 @@ function forms(text: string): TextForms {
     const words = pad(lowercaseWords(text));
     const folded = pad(fold(text));
     const foldedWords = distinctWords(folded);
-    known = { words, wordsLength: codePoints(words), folded, foldedLength: codePoints(folded), foldedWords, foldedKeys: foldedWords.map(wordKey) };
+    known = {
+      words,
+      wordsLength: codePoints(words),
+      folded,
+      foldedLength: codePoints(folded),
+      foldedWords,
+      foldedKeys: foldedWords.map(wordKey),
+    };
     recentForms.set(text, known);
   }
   return known;
@@ -110,7 +133,8 @@ export const voucherSearchProjector: Projector = {
         campaign_id: 'Campaign the pool belongs to.',
         pool_words: `Title, brand name and description of the pool (display.title, display.brandName, display.description), in that order, ${wordsForm}.`,
         words_title_end: 'Characters of pool_words that hold the title (1 to this).',
-        words_brand_end: 'Characters of pool_words up to the end of the brand name (words_title_end + 1 to this); the description follows.',
+        words_brand_end:
+          'Characters of pool_words up to the end of the brand name (words_title_end + 1 to this); the description follows.',
         pool_folded: `The same text ${foldedForm}.`,
         folded_title_end: 'Characters of pool_folded that hold the title.',
         folded_brand_end: 'Characters of pool_folded up to the end of the brand name.',
@@ -119,14 +143,16 @@ export const voucherSearchProjector: Projector = {
         pool_word_keys: `The ${keysForm} of pool_folded; the search finds candidate rows by them and checks each against the text.`,
         campaign_name_word_keys: `The ${keysForm} of campaign_name_folded; '{}' until the campaign is known.`,
         pool_deleted: 'True once the pool was deleted (soft delete); never listed then.',
-        campaign_status: 'Campaign status (DRAFT, APPROVED, ACTIVE, PAUSED, ENDED); null until the campaign is known. Listed only when ACTIVE.',
+        campaign_status:
+          'Campaign status (DRAFT, APPROVED, ACTIVE, PAUSED, ENDED); null until the campaign is known. Listed only when ACTIVE.',
         campaign_type: 'Campaign type (e.g. SELL); listed only when SELL.',
         campaign_tag: 'Campaign tag (e.g. HOT_DEAL, FLASH_SALE), for the tag filter.',
         campaign_display_priority: 'Campaign display priority (1 = highest): orders equally ranked results.',
         campaign_start_at: 'Start of the campaign window; listed from then.',
         campaign_end_at: 'End of the campaign window; listed until before then.',
         updated_at: 'Time of the last event that changed the row (event time).',
-        last_position: 'Global position of the last event of the pool stream applied to this row; an event at or before it is not applied again.',
+        last_position:
+          'Global position of the last event of the pool stream applied to this row; an event at or before it is not applied again.',
       },
     },
     {
@@ -144,7 +170,8 @@ export const voucherSearchProjector: Projector = {
         start_at: 'Start of the campaign window.',
         end_at: 'End of the campaign window.',
         updated_at: 'Time of the last event that changed the campaign (event time).',
-        last_position: 'Global position of the last event of the campaign stream applied to this row; an event at or before it is not applied again.',
+        last_position:
+          'Global position of the last event of the campaign stream applied to this row; an event at or before it is not applied again.',
       },
     },
     {
@@ -167,7 +194,8 @@ export const voucherSearchProjector: Projector = {
       name: changes,
       comment: `One row: the position of the last event that changed what the search finds, so that cached results are reused until the next such change. ${fed('the events of shop_voucher_search')}`,
       columns: {
-        last_change_position: 'Global position of the last event that changed shop_voucher_search or its vocabulary; null before the first.',
+        last_change_position:
+          'Global position of the last event that changed shop_voucher_search or its vocabulary; null before the first.',
       },
     },
   ],
@@ -253,7 +281,11 @@ const campaignRun = new Set(['CampaignCreated', 'CampaignStatusChanged']);
  * creation comes first; a creation seen after a change of its campaign is a
  * redelivery, which changes nothing), and different campaigns' events commute.
  */
-async function applyCampaignRun(trx: Knex.Transaction, names: PhysicalNames, run: readonly ProjectedEvent[]): Promise<void> {
+async function applyCampaignRun(
+  trx: Knex.Transaction,
+  names: PhysicalNames,
+  run: readonly ProjectedEvent[],
+): Promise<void> {
   const created = run.filter((e) => e.type === 'CampaignCreated');
   const statusChanges = run.filter((e) => e.type === 'CampaignStatusChanged');
   if (created.length > 0) await createCampaigns(trx, names, created);
@@ -262,7 +294,14 @@ async function applyCampaignRun(trx: Knex.Transaction, names: PhysicalNames, run
 
 /** A pool's search row as VoucherPoolCreated makes it, but for its campaign's fields. */
 function poolRow(d: VoucherPoolCreated['data'], position: string) {
-  return { pool_id: d.poolId, campaign_id: d.campaignId, ...poolText(d.display), pool_deleted: false, updated_at: d.createdAt, last_position: position };
+  return {
+    pool_id: d.poolId,
+    campaign_id: d.campaignId,
+    ...poolText(d.display),
+    pool_deleted: false,
+    updated_at: d.createdAt,
+    last_position: position,
+  };
 }
 
 /**
@@ -272,10 +311,15 @@ function poolRow(d: VoucherPoolCreated['data'], position: string) {
  * words of the vocabularies (then the new typo words' deletion keys).
  */
 async function createPools(trx: Knex.Transaction, names: PhysicalNames, run: readonly ProjectedEvent[]): Promise<void> {
-  const rows = firstOfEach(run, (e) => (e.data as VoucherPoolCreated['data']).poolId).map((e) => poolRow(e.data as VoucherPoolCreated['data'], e.position));
+  const rows = firstOfEach(run, (e) => (e.data as VoucherPoolCreated['data']).poolId).map((e) =>
+    poolRow(e.data as VoucherPoolCreated['data'], e.position),
+  );
   const columns = Object.keys(rows[0]!);
   const latest = run.reduce((max, e) => (e.position > max ? e.position : max), run[0]!.position);
-  const added = addingWords(names, wordsOf(run.flatMap((e) => displayTexts((e.data as VoucherPoolCreated['data']).display))));
+  const added = addingWords(
+    names,
+    wordsOf(run.flatMap((e) => displayTexts((e.data as VoucherPoolCreated['data']).display))),
+  );
   const { rows: addedTypoWords } = await trx.raw<{ rows: { word: string }[] }>(
     `WITH pool AS (
        INSERT INTO ?? (${columns.join(', ')}, campaign_name_words, campaign_name_folded, campaign_name_word_keys, campaign_status, campaign_type,
@@ -317,7 +361,11 @@ function wordsOf(texts: string[]): FoundWords {
   return { all, keys: [...keyOf.values()], typo: all.filter(inTypoVocabulary) };
 }
 
-const displayTexts = (display: Pick<PoolDisplay, 'title' | 'brandName' | 'description'>) => [display.title, display.brandName, display.description];
+const displayTexts = (display: Pick<PoolDisplay, 'title' | 'brandName' | 'description'>) => [
+  display.title,
+  display.brandName,
+  display.description,
+];
 
 /** Any other event, on its own. */
 async function applyOne(trx: Knex.Transaction, names: PhysicalNames, event: ProjectedEvent): Promise<void> {
@@ -333,12 +381,20 @@ async function applyOne(trx: Knex.Transaction, names: PhysicalNames, event: Proj
       return;
     }
     case 'VoucherPoolDeleted':
-      if (await advancePool(trx, names, e.data.poolId, position, { pool_deleted: true, updated_at: e.data.deletedAt })) await markChange(trx, names, position);
+      if (await advancePool(trx, names, e.data.poolId, position, { pool_deleted: true, updated_at: e.data.deletedAt }))
+        await markChange(trx, names, position);
       return;
     case 'CampaignDetailsUpdated': {
       const d = e.data;
       const name = campaignName(d.name);
-      const changed = { ...name, tag: d.campaignTag, display_priority: d.displayPriority, start_at: d.startAt, end_at: d.endAt, updated_at: d.updatedAt };
+      const changed = {
+        ...name,
+        tag: d.campaignTag,
+        display_priority: d.displayPriority,
+        start_at: d.startAt,
+        end_at: d.endAt,
+        updated_at: d.updatedAt,
+      };
       await changeCampaign(trx, names, d.campaignId, position, changed, wordsOf([d.name]));
       return;
     }
@@ -359,7 +415,11 @@ async function markChange(trx: Knex.Transaction, names: PhysicalNames, position:
  * not yet there with their keys; `new_words`, the typo words not yet known
  * under themselves, answering them (rows of `word`) for their deletion keys.
  */
-function addingWords(names: PhysicalNames, found: FoundWords, when = 'true'): { sql: string; bindings: Knex.RawBinding[] } {
+function addingWords(
+  names: PhysicalNames,
+  found: FoundWords,
+  when = 'true',
+): { sql: string; bindings: Knex.RawBinding[] } {
   return {
     sql: `vocabulary AS (
        INSERT INTO ?? (word, word_key) SELECT w, k FROM unnest(?::text[], ?::integer[]) AS v(w, k) WHERE ${when} ON CONFLICT DO NOTHING
@@ -374,7 +434,10 @@ function addingWords(names: PhysicalNames, found: FoundWords, when = 'true'): { 
 async function addWords(trx: Knex.Transaction, names: PhysicalNames, found: FoundWords): Promise<void> {
   if (found.all.length === 0) return;
   const added = addingWords(names, found);
-  const { rows } = await trx.raw<{ rows: { word: string }[] }>(`WITH ${added.sql} SELECT word FROM new_words`, added.bindings);
+  const { rows } = await trx.raw<{ rows: { word: string }[] }>(
+    `WITH ${added.sql} SELECT word FROM new_words`,
+    added.bindings,
+  );
   await addDeletionKeys(trx, names, rows);
 }
 
@@ -385,7 +448,13 @@ async function addDeletionKeys(trx: Knex.Transaction, names: PhysicalNames, adde
 }
 
 /** Applies a pool event's `changes` unless the row already has this event (or a later one); true if applied. */
-async function advancePool(trx: Knex.Transaction, names: PhysicalNames, poolId: number, position: string, changed: Record<string, unknown>): Promise<boolean> {
+async function advancePool(
+  trx: Knex.Transaction,
+  names: PhysicalNames,
+  poolId: number,
+  position: string,
+  changed: Record<string, unknown>,
+): Promise<boolean> {
   const updated = await trx(physical(names, pools))
     .where({ pool_id: poolId })
     .andWhere('last_position', '<', position)
@@ -415,8 +484,14 @@ function campaignRow(d: CampaignCreated['data'], position: string) {
 }
 
 /** A run of CampaignCreated in one statement: the campaigns not there yet (a campaign already there, or twice in the run, keeps its first). */
-async function createCampaigns(trx: Knex.Transaction, names: PhysicalNames, run: readonly ProjectedEvent[]): Promise<void> {
-  const rows = firstOfEach(run, (e) => (e.data as CampaignCreated['data']).campaignId).map((e) => campaignRow(e.data as CampaignCreated['data'], e.position));
+async function createCampaigns(
+  trx: Knex.Transaction,
+  names: PhysicalNames,
+  run: readonly ProjectedEvent[],
+): Promise<void> {
+  const rows = firstOfEach(run, (e) => (e.data as CampaignCreated['data']).campaignId).map((e) =>
+    campaignRow(e.data as CampaignCreated['data'], e.position),
+  );
   const columns = Object.keys(rows[0]!).join(', ');
   const table = physical(names, campaigns);
   await changeCampaigns(
@@ -432,7 +507,11 @@ async function createCampaigns(trx: Knex.Transaction, names: PhysicalNames, run:
 }
 
 /** A run of CampaignStatusChanged in one statement, as applying them one by one (guardedChanges). */
-async function changeStatuses(trx: Knex.Transaction, names: PhysicalNames, run: readonly ProjectedEvent[]): Promise<void> {
+async function changeStatuses(
+  trx: Knex.Transaction,
+  names: PhysicalNames,
+  run: readonly ProjectedEvent[],
+): Promise<void> {
   const statusChanges = run.map((e, ordinal) => {
     const d = e.data as CampaignStatusChanged['data'];
     return { ordinal, campaign_id: d.campaignId, position: e.position, status: d.to, updated_at: d.changedAt };
@@ -468,7 +547,13 @@ async function changeCampaign(
        UPDATE ?? SET ${columns.map(() => '?? = ?').join(', ')}, last_position = ? WHERE campaign_id = ? AND last_position < ? RETURNING *
      ),
      applied AS (SELECT campaign_id, last_position AS position, updated_at FROM changed)`,
-    [physical(names, campaigns), ...columns.flatMap((column) => [column, changed[column]!]), position, campaignId, position],
+    [
+      physical(names, campaigns),
+      ...columns.flatMap((column) => [column, changed[column]!]),
+      position,
+      campaignId,
+      position,
+    ],
     newWordsOfIt,
   );
 }
@@ -481,7 +566,13 @@ async function changeCampaign(
  * to the last of those events whose campaign has pools, and, if it wrote any,
  * adds `found` to the vocabularies (then the new typo words' deletion keys).
  */
-async function changeCampaigns(trx: Knex.Transaction, names: PhysicalNames, write: string, bindings: Knex.RawBinding[], found: FoundWords): Promise<void> {
+async function changeCampaigns(
+  trx: Knex.Transaction,
+  names: PhysicalNames,
+  write: string,
+  bindings: Knex.RawBinding[],
+  found: FoundWords,
+): Promise<void> {
   const added = addingWords(names, found, 'EXISTS (SELECT 1 FROM changed)');
   const { rows } = await trx.raw<{ rows: { word: string }[] }>(
     `WITH ${write},

@@ -9,7 +9,17 @@ import { purchaseRouter } from '../../api/shop/purchase-router.js';
 import { committedData, releasedData, reservationData, reservedData, shopSuccess } from '../../api/shop/schemas.js';
 import { createLogger } from '../../infrastructure/shared/logger.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { call, campaignInput, expectEnvelope, OperatorApi, poolInput, reserveBody, Shopper, unique, type HttpResult } from './support.js';
+import {
+  call,
+  campaignInput,
+  expectEnvelope,
+  OperatorApi,
+  poolInput,
+  reserveBody,
+  Shopper,
+  unique,
+  type HttpResult,
+} from './support.js';
 
 /** The parts of an OpenAPI 3.0 document these tests read. */
 interface Operation {
@@ -17,7 +27,10 @@ interface Operation {
   security?: Record<string, string[]>[];
   parameters?: { name: string; in: string; required?: boolean }[];
   requestBody?: { required?: boolean; content: Record<string, unknown> };
-  responses: Record<string, { description: string; content?: Record<string, { schema: { properties?: { code?: { enum?: string[] } } } }> }>;
+  responses: Record<
+    string,
+    { description: string; content?: Record<string, { schema: { properties?: { code?: { enum?: string[] } } } }> }
+  >;
 }
 interface Document {
   openapi: string;
@@ -40,11 +53,14 @@ function routesOf(prefix: string, router: Router): string[] {
 /** "METHOD /path" and the operation of every documented operation whose tag starts with `tagPrefix`. */
 function operationsOf(doc: Document, tagPrefix: string): [string, Operation][] {
   return Object.entries(doc.paths).flatMap(([path, item]) =>
-    methods.filter((m) => item[m]?.tags?.some((t) => t.startsWith(tagPrefix))).map((m): [string, Operation] => [`${m.toUpperCase()} ${path}`, item[m]!]),
+    methods
+      .filter((m) => item[m]?.tags?.some((t) => t.startsWith(tagPrefix)))
+      .map((m): [string, Operation] => [`${m.toUpperCase()} ${path}`, item[m]!]),
   );
 }
 
-const codesOf = (operation: Operation, status: number) => operation.responses[status]?.content?.['application/json']?.schema.properties?.code?.enum ?? [];
+const codesOf = (operation: Operation, status: number) =>
+  operation.responses[status]?.content?.['application/json']?.schema.properties?.code?.enum ?? [];
 
 describe('OpenAPI document and /docs', () => {
   let app: TestApp;
@@ -79,17 +95,26 @@ describe('OpenAPI document and /docs', () => {
         'GET /api/v1/campaigns',
         'GET /api/v1/campaigns/{id}',
       ]) {
-        const op = operation(key) as { tags: string[]; parameters: { name: string; in: string }[]; responses: Record<string, unknown> };
+        const op = operation(key) as {
+          tags: string[];
+          parameters: { name: string; in: string }[];
+          responses: Record<string, unknown>;
+        };
         expect(op.tags).to.deep.equal(['Shop: catalog']);
         expect(op.parameters.filter((p) => p.in === 'query').map((p) => p.name)).to.include('channel');
         expect(op.responses).to.include.keys('200', '400', '401', '403');
       }
-      const search = operation('GET /api/v1/vouchers/search') as { parameters: { name: string }[]; responses: Record<string, { description: string }> };
+      const search = operation('GET /api/v1/vouchers/search') as {
+        parameters: { name: string }[];
+        responses: Record<string, { description: string }>;
+      };
       expect(search.parameters.map((p) => p.name)).to.include.members(['q', 'tag', 'page', 'size']);
       expect(search.responses['400']!.description).to.include('SHOP-VOU-002');
-      expect((operation('GET /api/v1/campaigns/{id}') as { responses: Record<string, { description: string }> }).responses['404']!.description).to.include(
-        'SHOP-CAM-001',
-      );
+      expect(
+        (operation('GET /api/v1/campaigns/{id}') as { responses: Record<string, { description: string }> }).responses[
+          '404'
+        ]!.description,
+      ).to.include('SHOP-CAM-001');
     });
 
     it('is a valid OpenAPI 3.0 document (schema and $refs)', async () => {
@@ -99,7 +124,10 @@ describe('OpenAPI document and /docs', () => {
 
     it('documents exactly the routes of the purchase and operator routers, with their methods', () => {
       const { container } = app;
-      const shop = routesOf('/api/v1', purchaseRouter({ purchases: container.purchases, credentials: container.credentials }));
+      const shop = routesOf(
+        '/api/v1',
+        purchaseRouter({ purchases: container.purchases, credentials: container.credentials }),
+      );
       const operator = routesOf(
         '/operator/v1',
         operatorRouter({
@@ -125,13 +153,19 @@ describe('OpenAPI document and /docs', () => {
             `${key}: path parameter ${name}`,
           ).to.include({ required: true });
         }
-        if (key.startsWith('POST') && !key.endsWith('/revoke')) expect(op.requestBody?.content, key).to.have.key('application/json');
+        if (key.startsWith('POST') && !key.endsWith('/revoke'))
+          expect(op.requestBody?.content, key).to.have.key('application/json');
       }
     });
 
     it('gives the shop headers as apiKey-in-header schemes and the operator token as a bearer scheme', () => {
       expect(doc.components.securitySchemes).to.deep.include({
-        clientId: { type: 'apiKey', in: 'header', name: 'client_id', description: 'gateway client id (SHOP_CLIENT_ID)' },
+        clientId: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'client_id',
+          description: 'gateway client id (SHOP_CLIENT_ID)',
+        },
       });
       const headerNames = Object.values(doc.components.securitySchemes)
         .filter((s) => s.type === 'apiKey' && s.in === 'header')
@@ -142,7 +176,9 @@ describe('OpenAPI document and /docs', () => {
 
     it('gives every shop purchase operation its credentials, headers and error statuses with their codes', () => {
       for (const [key, op] of operationsOf(doc, 'Shop: purchase')) {
-        expect(op.security, key).to.deep.equal([{ clientId: [], clientSecret: [], promotionApiKey: [], merchantId: [] }]);
+        expect(op.security, key).to.deep.equal([
+          { clientId: [], clientSecret: [], promotionApiKey: [], merchantId: [] },
+        ]);
         const headers = (op.parameters ?? []).filter((p) => p.in === 'header' && p.required).map((p) => p.name);
         expect(headers, key).to.include.members(['X-Request-Id', 'X-User-Id']);
         expect(codesOf(op, 400), key).to.include('SHOP-REQ-001');
@@ -155,10 +191,17 @@ describe('OpenAPI document and /docs', () => {
         }
       }
       const reserve = operation('POST /api/v1/vouchers/reserve');
-      expect(reserve.parameters!.find((p) => p.name === 'X-Idempotency-Key')).to.include({ in: 'header', required: true });
+      expect(reserve.parameters!.find((p) => p.name === 'X-Idempotency-Key')).to.include({
+        in: 'header',
+        required: true,
+      });
       // The spec's error table per endpoint (000, endpoints 7 to 10).
       const spec: [string, number, string[]][] = [
-        ['POST /api/v1/vouchers/reserve', 400, ['SHOP-PUR-001', 'SHOP-PUR-012', 'SHOP-PUR-014', 'SHOP-PUR-015', 'SHOP-PUR-016']],
+        [
+          'POST /api/v1/vouchers/reserve',
+          400,
+          ['SHOP-PUR-001', 'SHOP-PUR-012', 'SHOP-PUR-014', 'SHOP-PUR-015', 'SHOP-PUR-016'],
+        ],
         ['POST /api/v1/vouchers/reserve', 404, ['SHOP-VOU-001']],
         ['POST /api/v1/vouchers/reserve', 409, ['SHOP-PUR-011']],
         ['POST /api/v1/vouchers/commit', 400, ['SHOP-PUR-006']],
@@ -167,7 +210,8 @@ describe('OpenAPI document and /docs', () => {
         ['POST /api/v1/vouchers/release', 404, ['SHOP-PUR-003']],
         ['GET /api/v1/vouchers/reservation/{key}', 404, ['SHOP-PUR-003']],
       ];
-      for (const [key, status, codes] of spec) expect(codesOf(operation(key), status), `${key} ${status}`).to.include.members(codes);
+      for (const [key, status, codes] of spec)
+        expect(codesOf(operation(key), status), `${key} ${status}`).to.include.members(codes);
     });
 
     it('gives every operator operation its token, error statuses and codes', () => {
@@ -185,7 +229,11 @@ describe('OpenAPI document and /docs', () => {
           expect(codesOf(op, 404), key).to.deep.equal(['OPS-NOT-FOUND']);
         }
       }
-      for (const key of ['POST /operator/v1/merchants', 'POST /operator/v1/campaigns', 'POST /operator/v1/campaigns/{campaignId}/status']) {
+      for (const key of [
+        'POST /operator/v1/merchants',
+        'POST /operator/v1/campaigns',
+        'POST /operator/v1/campaigns/{campaignId}/status',
+      ]) {
         expect(codesOf(operation(key), 409), key).to.deep.equal(['OPS-CONFLICT']);
       }
     });
@@ -208,9 +256,14 @@ describe('OpenAPI document and /docs', () => {
     it('operator API: merchants, keys, campaigns and pools, including refusals', async () => {
       const operator = new OperatorApi(app.baseUrl);
       const merchantId = unique('M');
-      const registered = await operator.call<{ apiKey: { id: number } }>('POST', '/merchants', { json: { merchantId, name: 'Docs' } });
+      const registered = await operator.call<{ apiKey: { id: number } }>('POST', '/merchants', {
+        json: { merchantId, name: 'Docs' },
+      });
       expectDocumented('POST /operator/v1/merchants', registered, operatorSuccess(merchantSchemas.registered));
-      expectDocumented('POST /operator/v1/merchants', await operator.call('POST', '/merchants', { json: { merchantId, name: 'Docs' } }));
+      expectDocumented(
+        'POST /operator/v1/merchants',
+        await operator.call('POST', '/merchants', { json: { merchantId, name: 'Docs' } }),
+      );
       expectDocumented(
         'GET /operator/v1/merchants/{merchantId}',
         await operator.call('GET', `/merchants/${merchantId}`),
@@ -243,14 +296,29 @@ describe('OpenAPI document and /docs', () => {
         teaserText: 'Soon',
         teaserImageUrl: 'https://cdn.example.vn/t.png',
       };
-      const created = await operator.call<{ id: number }>('POST', '/campaigns', { json: campaignInput({ presale, banners: [banner] }) });
+      const created = await operator.call<{ id: number }>('POST', '/campaigns', {
+        json: campaignInput({ presale, banners: [banner] }),
+      });
       expectDocumented('POST /operator/v1/campaigns', created, operatorSuccess(campaignSchema));
       const campaignId = created.body!.data.id;
-      expectDocumented('GET /operator/v1/campaigns/{campaignId}', await operator.call('GET', `/campaigns/${campaignId}`), operatorSuccess(campaignSchema));
-      const status = (value: string) => operator.call('POST', `/campaigns/${campaignId}/status`, { json: { status: value } });
+      expectDocumented(
+        'GET /operator/v1/campaigns/{campaignId}',
+        await operator.call('GET', `/campaigns/${campaignId}`),
+        operatorSuccess(campaignSchema),
+      );
+      const status = (value: string) =>
+        operator.call('POST', `/campaigns/${campaignId}/status`, { json: { status: value } });
       expectDocumented('POST /operator/v1/campaigns/{campaignId}/status', await status('ACTIVE'));
-      expectDocumented('POST /operator/v1/campaigns/{campaignId}/status', await status('APPROVED'), operatorSuccess(campaignSchema));
-      expectDocumented('POST /operator/v1/campaigns/{campaignId}/status', await status('ACTIVE'), operatorSuccess(campaignSchema));
+      expectDocumented(
+        'POST /operator/v1/campaigns/{campaignId}/status',
+        await status('APPROVED'),
+        operatorSuccess(campaignSchema),
+      );
+      expectDocumented(
+        'POST /operator/v1/campaigns/{campaignId}/status',
+        await status('ACTIVE'),
+        operatorSuccess(campaignSchema),
+      );
 
       const pool = await operator.call<{ poolId: number }>('POST', '/voucher-pools', { json: poolInput(campaignId) });
       expectDocumented('POST /operator/v1/voucher-pools', pool, operatorSuccess(poolSchema));
@@ -259,7 +327,11 @@ describe('OpenAPI document and /docs', () => {
         'POST /operator/v1/voucher-pools',
         await operator.call('POST', '/voucher-pools', { json: poolInput(campaignId, { totalQuantity: -1 }) }),
       );
-      expectDocumented('GET /operator/v1/voucher-pools/{poolId}', await operator.call('GET', `/voucher-pools/${poolId}`), operatorSuccess(poolSchema));
+      expectDocumented(
+        'GET /operator/v1/voucher-pools/{poolId}',
+        await operator.call('GET', `/voucher-pools/${poolId}`),
+        operatorSuccess(poolSchema),
+      );
       expectDocumented('GET /operator/v1/voucher-pools/{poolId}', await operator.call('GET', '/voucher-pools/x'));
       expectDocumented(
         'POST /operator/v1/voucher-pools/{poolId}/stock',
@@ -275,11 +347,24 @@ describe('OpenAPI document and /docs', () => {
       );
       expectDocumented(
         'POST /operator/v1/voucher-pools/{poolId}/pricing',
-        await operator.call('POST', `/voucher-pools/${poolId}/pricing`, { rawBody: 'faceValue=1', headers: { 'Content-Type': 'text/plain' } }),
+        await operator.call('POST', `/voucher-pools/${poolId}/pricing`, {
+          rawBody: 'faceValue=1',
+          headers: { 'Content-Type': 'text/plain' },
+        }),
       );
-      expectDocumented('DELETE /operator/v1/voucher-pools/{poolId}', await operator.call('DELETE', `/voucher-pools/${poolId}`), operatorSuccess(poolSchema));
-      expectDocumented('DELETE /operator/v1/voucher-pools/{poolId}', await operator.call('DELETE', `/voucher-pools/${poolId}`));
-      expectDocumented('GET /operator/v1/campaigns/{campaignId}', await call(app.baseUrl, 'GET', `/operator/v1/campaigns/${campaignId}`));
+      expectDocumented(
+        'DELETE /operator/v1/voucher-pools/{poolId}',
+        await operator.call('DELETE', `/voucher-pools/${poolId}`),
+        operatorSuccess(poolSchema),
+      );
+      expectDocumented(
+        'DELETE /operator/v1/voucher-pools/{poolId}',
+        await operator.call('DELETE', `/voucher-pools/${poolId}`),
+      );
+      expectDocumented(
+        'GET /operator/v1/campaigns/{campaignId}',
+        await call(app.baseUrl, 'GET', `/operator/v1/campaigns/${campaignId}`),
+      );
     });
 
     it('shop purchase flow: reserve, lookup, commit, release, including refusals', async () => {
@@ -292,8 +377,14 @@ describe('OpenAPI document and /docs', () => {
       const first = await buyer.reserve(reserveBody([{ pool, quantity: 2 }]));
       expectDocumented('POST /api/v1/vouchers/reserve', first, shopSuccess(reservedData));
       expectDocumented('POST /api/v1/vouchers/reserve', await buyer.reserve(reserveBody([{ pool, quantity: 20 }])));
-      expectDocumented('POST /api/v1/vouchers/reserve', await buyer.reserve(reserveBody([{ pool }], first.body!.data.orderId)));
-      expectDocumented('POST /api/v1/vouchers/reserve', await buyer.reserve(reserveBody([{ pool }]), { headers: { 'X-Merchant-Id': 'SOMEONE-ELSE' } }));
+      expectDocumented(
+        'POST /api/v1/vouchers/reserve',
+        await buyer.reserve(reserveBody([{ pool }], first.body!.data.orderId)),
+      );
+      expectDocumented(
+        'POST /api/v1/vouchers/reserve',
+        await buyer.reserve(reserveBody([{ pool }]), { headers: { 'X-Merchant-Id': 'SOMEONE-ELSE' } }),
+      );
       const key = first.body!.data.reservationKey;
       expectDocumented('GET /api/v1/vouchers/reservation/{key}', await buyer.lookup(key), shopSuccess(reservationData));
       expectDocumented('POST /api/v1/vouchers/commit', await buyer.commit(key), shopSuccess(committedData));
@@ -302,10 +393,21 @@ describe('OpenAPI document and /docs', () => {
       expectDocumented('GET /api/v1/vouchers/reservation/{key}', await buyer.lookup(key), shopSuccess(reservationData));
 
       const second = (await buyer.reserve(reserveBody([{ pool }]))).body!.data.reservationKey;
-      expectDocumented('POST /api/v1/vouchers/release', await buyer.release(second, 'USER_CANCELLED'), shopSuccess(releasedData));
-      expectDocumented('GET /api/v1/vouchers/reservation/{key}', await buyer.lookup(second), shopSuccess(reservationData));
+      expectDocumented(
+        'POST /api/v1/vouchers/release',
+        await buyer.release(second, 'USER_CANCELLED'),
+        shopSuccess(releasedData),
+      );
+      expectDocumented(
+        'GET /api/v1/vouchers/reservation/{key}',
+        await buyer.lookup(second),
+        shopSuccess(reservationData),
+      );
       expectDocumented('GET /api/v1/vouchers/reservation/{key}', await buyer.lookup('not-a-uuid'));
-      expectDocumented('GET /api/v1/vouchers/reservation/{key}', await new Shopper(app.baseUrl, merchant).lookup(second));
+      expectDocumented(
+        'GET /api/v1/vouchers/reservation/{key}',
+        await new Shopper(app.baseUrl, merchant).lookup(second),
+      );
     });
   });
 
@@ -335,16 +437,36 @@ describe('OpenAPI document and /docs', () => {
         'merchantId',
         /^merchantId: Expected string, received number$/,
       );
-      await expectField(operator.call('POST', `/merchants/${merchant.merchantId}/api-keys`, { json: { expiresAt: 5 } }), 'expiresAt', /expiresAt/);
+      await expectField(
+        operator.call('POST', `/merchants/${merchant.merchantId}/api-keys`, { json: { expiresAt: 5 } }),
+        'expiresAt',
+        /expiresAt/,
+      );
       await expectField(
         operator.call('POST', '/campaigns', { json: campaignInput({ banners: [banner] }) }),
         'banners[0].displayOrder',
         /banners\[0\]\.displayOrder/,
       );
-      await expectField(operator.call('POST', '/campaigns', { json: campaignInput({ presale: { enabled: 'yes' } }) }), 'presale.enabled', /presale\.enabled/);
-      await expectField(operator.call('POST', `/campaigns/${campaign.id}/status`, { json: { status: 5 } }), 'status', /status/);
-      await expectField(operator.call('POST', `/voucher-pools/${pool.poolId}/stock`, { json: { quantity: '5' } }), 'quantity', /quantity/);
-      await expectField(operator.call('POST', `/voucher-pools/${pool.poolId}/stock`, { json: { quantity: 1.5 } }), 'quantity', /integer/);
+      await expectField(
+        operator.call('POST', '/campaigns', { json: campaignInput({ presale: { enabled: 'yes' } }) }),
+        'presale.enabled',
+        /presale\.enabled/,
+      );
+      await expectField(
+        operator.call('POST', `/campaigns/${campaign.id}/status`, { json: { status: 5 } }),
+        'status',
+        /status/,
+      );
+      await expectField(
+        operator.call('POST', `/voucher-pools/${pool.poolId}/stock`, { json: { quantity: '5' } }),
+        'quantity',
+        /quantity/,
+      );
+      await expectField(
+        operator.call('POST', `/voucher-pools/${pool.poolId}/stock`, { json: { quantity: 1.5 } }),
+        'quantity',
+        /integer/,
+      );
       const { currency: _currency, ...withoutCurrency } = pool.pricing;
       await expectField(
         operator.call('POST', `/voucher-pools/${pool.poolId}/pricing`, { json: withoutCurrency }),

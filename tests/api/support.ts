@@ -37,7 +37,8 @@ export async function call<T = unknown>(
   let body = options.rawBody;
   if (options.json !== undefined) {
     body = JSON.stringify(options.json);
-    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
+    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+      headers['Content-Type'] = 'application/json';
   }
   const res = await fetch(baseUrl + path, { method, headers, body });
   const text = await res.text();
@@ -92,7 +93,14 @@ export interface MerchantData {
   merchantId: string;
   name: string;
   registeredAt: string;
-  apiKeys: { id: number; prefix: string; status: 'ACTIVE' | 'REVOKED'; expiresAt: string | null; issuedAt: string; revokedAt: string | null }[];
+  apiKeys: {
+    id: number;
+    prefix: string;
+    status: 'ACTIVE' | 'REVOKED';
+    expiresAt: string | null;
+    issuedAt: string;
+    revokedAt: string | null;
+  }[];
 }
 
 export interface CampaignData {
@@ -171,7 +179,15 @@ export function poolInput(
     },
     pricing: { faceValue: 100_000, sellingPrice: 90_000, discountedPrice: null, currency: 'VND', ...overrides.pricing },
     totalQuantity: overrides.totalQuantity ?? 100,
-    terms: { usageType: 'ONLINE', termsAndConditions: 'One use', validityDays: 30, usageLimit: null, maxPerDay: null, maxPerOrder: null, ...overrides.terms },
+    terms: {
+      usageType: 'ONLINE',
+      termsAndConditions: 'One use',
+      validityDays: 30,
+      usageLimit: null,
+      maxPerDay: null,
+      maxPerOrder: null,
+      ...overrides.terms,
+    },
     validity: null,
   };
 }
@@ -183,11 +199,20 @@ export class OperatorApi {
     readonly token = operatorToken,
   ) {}
 
-  call<T>(method: string, path: string, options: { json?: unknown; rawBody?: string; headers?: HeaderSet } = {}): Promise<HttpResult<T>> {
-    return call<T>(this.baseUrl, method, `/operator/v1${path}`, { ...options, headers: { ...operatorHeaders(this.token), ...options.headers } });
+  call<T>(
+    method: string,
+    path: string,
+    options: { json?: unknown; rawBody?: string; headers?: HeaderSet } = {},
+  ): Promise<HttpResult<T>> {
+    return call<T>(this.baseUrl, method, `/operator/v1${path}`, {
+      ...options,
+      headers: { ...operatorHeaders(this.token), ...options.headers },
+    });
   }
 
-  async createMerchant(input: { merchantId?: string; name?: string; apiKeyExpiresAt?: string | null } = {}): Promise<ShopMerchant> {
+  async createMerchant(
+    input: { merchantId?: string; name?: string; apiKeyExpiresAt?: string | null } = {},
+  ): Promise<ShopMerchant> {
     const res = await this.call<{ merchantId: string; apiKey: IssuedKeyData }>('POST', '/merchants', {
       json: { merchantId: unique('M'), name: 'Merchant', ...input },
     });
@@ -197,13 +222,21 @@ export class OperatorApi {
 
   /** A campaign taken through DRAFT → APPROVED → ACTIVE. */
   async createActiveCampaign(overrides: Record<string, unknown> = {}): Promise<CampaignData> {
-    const created = expectOk(await this.call<CampaignData>('POST', '/campaigns', { json: campaignInput(overrides) }), 201);
+    const created = expectOk(
+      await this.call<CampaignData>('POST', '/campaigns', { json: campaignInput(overrides) }),
+      201,
+    );
     expectOk(await this.call('POST', `/campaigns/${created.id}/status`, { json: { status: 'APPROVED' } }));
-    return expectOk(await this.call<CampaignData>('POST', `/campaigns/${created.id}/status`, { json: { status: 'ACTIVE' } }));
+    return expectOk(
+      await this.call<CampaignData>('POST', `/campaigns/${created.id}/status`, { json: { status: 'ACTIVE' } }),
+    );
   }
 
   async createPool(campaignId: number, overrides: Parameters<typeof poolInput>[1] = {}): Promise<PoolData> {
-    return expectOk(await this.call<PoolData>('POST', '/voucher-pools', { json: poolInput(campaignId, overrides) }), 201);
+    return expectOk(
+      await this.call<PoolData>('POST', '/voucher-pools', { json: poolInput(campaignId, overrides) }),
+      201,
+    );
   }
 
   async pool(poolId: number): Promise<PoolData> {
@@ -242,9 +275,21 @@ export interface ReserveBody {
 }
 
 /** A reserve body for `quantity` vouchers of each pool at its selling price; amount is their total. */
-export function reserveBody(lines: { pool: Pick<PoolData, 'poolId' | 'pricing'>; quantity?: number }[], orderId = unique('ORD-')): ReserveBody {
-  const items = lines.map(({ pool, quantity = 1 }) => ({ voucherPoolId: pool.poolId, unitPrice: pool.pricing.sellingPrice, quantity }));
-  return { orderId, amount: items.reduce((sum, i) => sum + i.unitPrice * i.quantity, 0), currency: lines[0]!.pool.pricing.currency, items };
+export function reserveBody(
+  lines: { pool: Pick<PoolData, 'poolId' | 'pricing'>; quantity?: number }[],
+  orderId = unique('ORD-'),
+): ReserveBody {
+  const items = lines.map(({ pool, quantity = 1 }) => ({
+    voucherPoolId: pool.poolId,
+    unitPrice: pool.pricing.sellingPrice,
+    quantity,
+  }));
+  return {
+    orderId,
+    amount: items.reduce((sum, i) => sum + i.unitPrice * i.quantity, 0),
+    currency: lines[0]!.pool.pricing.currency,
+    items,
+  };
 }
 
 /** Every header a shop purchase call needs, for `merchant` and `userId`, with a fresh X-Request-Id. */
@@ -273,7 +318,10 @@ export class Shopper {
     return shopHeaders(this.merchant, this.userId, overrides);
   }
 
-  reserve(body: unknown, options: { idempotencyKey?: string; headers?: HeaderSet } = {}): Promise<HttpResult<ReservationData>> {
+  reserve(
+    body: unknown,
+    options: { idempotencyKey?: string; headers?: HeaderSet } = {},
+  ): Promise<HttpResult<ReservationData>> {
     return call<ReservationData>(this.baseUrl, 'POST', '/api/v1/vouchers/reserve', {
       json: body,
       headers: this.headers({ 'X-Idempotency-Key': options.idempotencyKey ?? randomUUID(), ...options.headers }),
@@ -286,20 +334,33 @@ export class Shopper {
   }
 
   commit(reservationKey: unknown): Promise<HttpResult<ReservationData>> {
-    return call<ReservationData>(this.baseUrl, 'POST', '/api/v1/vouchers/commit', { json: { reservationKey }, headers: this.headers() });
+    return call<ReservationData>(this.baseUrl, 'POST', '/api/v1/vouchers/commit', {
+      json: { reservationKey },
+      headers: this.headers(),
+    });
   }
 
   release(reservationKey: unknown, reason?: string): Promise<HttpResult<ReservationData>> {
-    return call<ReservationData>(this.baseUrl, 'POST', '/api/v1/vouchers/release', { json: { reservationKey, reason }, headers: this.headers() });
+    return call<ReservationData>(this.baseUrl, 'POST', '/api/v1/vouchers/release', {
+      json: { reservationKey, reason },
+      headers: this.headers(),
+    });
   }
 
   lookup(reservationKey: string): Promise<HttpResult<ReservationData>> {
-    return call<ReservationData>(this.baseUrl, 'GET', `/api/v1/vouchers/reservation/${encodeURIComponent(reservationKey)}`, { headers: this.headers() });
+    return call<ReservationData>(
+      this.baseUrl,
+      'GET',
+      `/api/v1/vouchers/reservation/${encodeURIComponent(reservationKey)}`,
+      { headers: this.headers() },
+    );
   }
 }
 
 /** A merchant with an active campaign: what most shop tests start from. */
-export async function shopScene(baseUrl: string): Promise<{ operator: OperatorApi; merchant: ShopMerchant; campaign: CampaignData }> {
+export async function shopScene(
+  baseUrl: string,
+): Promise<{ operator: OperatorApi; merchant: ShopMerchant; campaign: CampaignData }> {
   const operator = new OperatorApi(baseUrl);
   const merchant = await operator.createMerchant();
   const campaign = await operator.createActiveCampaign();

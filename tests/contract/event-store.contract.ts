@@ -48,7 +48,12 @@ async function conflict(attempt: Promise<unknown>): Promise<WrongExpectedVersion
 }
 
 /** Everything in the global log after `checkpoint` that belongs to `streams`, read in pages of `limit`. */
-async function readAllOf(store: EventStore, checkpoint: string, streams: string[], limit = 100): Promise<RecordedEvent[]> {
+async function readAllOf(
+  store: EventStore,
+  checkpoint: string,
+  streams: string[],
+  limit = 100,
+): Promise<RecordedEvent[]> {
   const wanted = new Set(streams);
   const found: RecordedEvent[] = [];
   let position = checkpoint;
@@ -119,7 +124,9 @@ export function eventStoreContract(name: string, factory: () => Promise<EventSto
         const given = events(5);
         await store.append(stream, given, 'no_stream');
 
-        expect((await store.readStream(stream, { fromRevision: 2 })).map((e) => [e.revision, e.id])).to.deep.equal([2, 3, 4].map((r) => [r, given[r]!.id]));
+        expect((await store.readStream(stream, { fromRevision: 2 })).map((e) => [e.revision, e.id])).to.deep.equal(
+          [2, 3, 4].map((r) => [r, given[r]!.id]),
+        );
         expect(await store.readStream(stream, { fromRevision: 5 })).to.deep.equal([]);
         expect(await store.readStream(newStream('missing'))).to.deep.equal([]);
       });
@@ -175,17 +182,23 @@ export function eventStoreContract(name: string, factory: () => Promise<EventSto
         const won = outcomes.filter((o) => o.status === 'fulfilled');
         const lost = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
         expect(won).to.have.length(1);
-        expect(lost.every((o) => o.reason instanceof WrongExpectedVersionError && o.reason.actual === 1)).to.equal(true);
+        expect(lost.every((o) => o.reason instanceof WrongExpectedVersionError && o.reason.actual === 1)).to.equal(
+          true,
+        );
         expect(await store.readStream(stream)).to.have.length(2);
       });
 
       it("of 20 concurrent 'no_stream' appends to a new stream exactly one wins", async () => {
         const stream = newStream('guard');
 
-        const outcomes = await Promise.allSettled(Array.from({ length: 20 }, () => store.append(stream, events(1), 'no_stream')));
+        const outcomes = await Promise.allSettled(
+          Array.from({ length: 20 }, () => store.append(stream, events(1), 'no_stream')),
+        );
 
         expect(outcomes.filter((o) => o.status === 'fulfilled')).to.have.length(1);
-        expect(outcomes.filter((o) => o.status === 'rejected' && o.reason instanceof WrongExpectedVersionError)).to.have.length(19);
+        expect(
+          outcomes.filter((o) => o.status === 'rejected' && o.reason instanceof WrongExpectedVersionError),
+        ).to.have.length(19);
         expect(await store.readStream(stream)).to.have.length(1);
       });
     });
@@ -356,7 +369,9 @@ export function eventStoreContract(name: string, factory: () => Promise<EventSto
         stopped = true;
         const late = events(1);
         await store.append(stream, late, 3);
-        await eventually(async () => expect((await store.readAll(received[3]!.position, 10)).map((e) => e.id)).to.include(late[0]!.id));
+        await eventually(async () =>
+          expect((await store.readAll(received[3]!.position, 10)).map((e) => e.id)).to.include(late[0]!.id),
+        );
 
         expect(received.map((e) => e.id)).to.deep.equal([...stored, ...live].map((e) => e.id));
         expect(overlapped).to.equal(false);

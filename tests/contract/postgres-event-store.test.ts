@@ -18,7 +18,11 @@ import { eventually } from '../support/eventually.js';
 eventStoreContract('PostgresEventStore', async () => {
   const db = await createTestDatabase();
   await migrate(db.knex);
-  return { store: new PostgresEventStore(db.knex, { pollIntervalMs: 100 }), atomicAppendMany: true, dispose: () => db.drop() };
+  return {
+    store: new PostgresEventStore(db.knex, { pollIntervalMs: 100 }),
+    atomicAppendMany: true,
+    dispose: () => db.drop(),
+  };
 });
 
 function event(type = 'Happened', data: unknown = {}): EventToAppend {
@@ -41,7 +45,10 @@ describe('PostgresEventStore (PostgreSQL specifics)', () => {
 
   it('stores payload and metadata as written: keys in their order, text unchanged, read back equal', async () => {
     const data = { zeta: 1, alpha: { b: [1, 2], a: 'Điện thoại "khuyến mãi"' }, middle: null };
-    const written = { ...event('Written', data), metadata: { requestId: 'r-1', actor: { operator: 'alice' }, occurredAt: '2025-01-02T03:04:05.000Z' } };
+    const written = {
+      ...event('Written', data),
+      metadata: { requestId: 'r-1', actor: { operator: 'alice' }, occurredAt: '2025-01-02T03:04:05.000Z' },
+    };
     const streamName = `written-${randomUUID()}`;
     await store.appendMany([{ streamName, events: [written], expectedVersion: 'no_stream' }]);
     const { rows } = await db.knex.raw<{ rows: { data: string; metadata: string }[] }>(
@@ -84,9 +91,11 @@ describe('PostgresEventStore (PostgreSQL specifics)', () => {
     const delivered: string[] = [];
     const subscription = store.subscribeToAll(from, async (e) => void delivered.push(e.id));
     const listeners = async () =>
-      (await db.knex.raw<{ rows: { pid: number }[] }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'`)).rows.map(
-        (r) => r.pid,
-      );
+      (
+        await db.knex.raw<{ rows: { pid: number }[] }>(
+          `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'`,
+        )
+      ).rows.map((r) => r.pid);
     const [first] = await eventually(async () => {
       const pids = await listeners();
       expect(pids).to.have.length(1);
@@ -109,11 +118,19 @@ describe('PostgresEventStore (PostgreSQL specifics)', () => {
   /** One flash-sale batch: `reservations` events on an existing pool, three new single-event streams per reservation. */
   function flashSaleBatch(pool: string, revision: number, reservations: number): StreamWrite[] {
     const writes: StreamWrite[] = [
-      { streamName: pool, events: Array.from({ length: reservations }, () => event('VoucherStockReserved')), expectedVersion: revision },
+      {
+        streamName: pool,
+        events: Array.from({ length: reservations }, () => event('VoucherStockReserved')),
+        expectedVersion: revision,
+      },
     ];
     for (let i = 0; i < reservations; i++) {
       for (const category of ['shopReservation', 'shopOrder', 'shopIdempotency']) {
-        writes.push({ streamName: `${category}-${randomUUID()}`, events: [event(`${category}Claimed`)], expectedVersion: 'no_stream' });
+        writes.push({
+          streamName: `${category}-${randomUUID()}`,
+          events: [event(`${category}Claimed`)],
+          expectedVersion: 'no_stream',
+        });
       }
     }
     return writes;
@@ -145,9 +162,15 @@ describe('PostgresEventStore (PostgreSQL specifics)', () => {
 
       for (const [i, write] of writes.entries()) {
         const last = (await store.readStream(write.streamName)).at(-1)!;
-        expect([last.id, last.revision, last.position]).to.deep.equal([write.events.at(-1)!.id, results[i]!.nextExpectedVersion, results[i]!.position]);
+        expect([last.id, last.revision, last.position]).to.deep.equal([
+          write.events.at(-1)!.id,
+          results[i]!.nextExpectedVersion,
+          results[i]!.position,
+        ]);
       }
-      expect((await store.readStream(pool)).map((e) => e.revision)).to.deep.equal(Array.from({ length: 51 }, (_, r) => r));
+      expect((await store.readStream(pool)).map((e) => e.revision)).to.deep.equal(
+        Array.from({ length: 51 }, (_, r) => r),
+      );
       expect(results.slice(1).every((r, i) => results[i]!.position < r.position)).to.equal(true);
     });
 
@@ -158,7 +181,9 @@ describe('PostgresEventStore (PostgreSQL specifics)', () => {
         `EXPLAIN (FORMAT JSON) ${appendStatement}`,
         appendParameters(writes),
       );
-      const { rows: settings } = await db.knex.raw<{ rows: { jit_above_cost: string }[] }>(`SELECT current_setting('jit_above_cost') AS jit_above_cost`);
+      const { rows: settings } = await db.knex.raw<{ rows: { jit_above_cost: string }[] }>(
+        `SELECT current_setting('jit_above_cost') AS jit_above_cost`,
+      );
 
       expect(rows[0]!['QUERY PLAN'][0].Plan['Total Cost']).to.be.below(Number(settings[0]!.jit_above_cost));
     });
@@ -174,7 +199,10 @@ describe('PostgresEventStore (PostgreSQL specifics)', () => {
       );
 
       expect(error).to.be.instanceOf(WrongExpectedVersionError);
-      expect([(error as WrongExpectedVersionError).streamName, (error as WrongExpectedVersionError).actual]).to.deep.equal([pool, 1]);
+      expect([
+        (error as WrongExpectedVersionError).streamName,
+        (error as WrongExpectedVersionError).actual,
+      ]).to.deep.equal([pool, 1]);
       const { rows } = await db.knex.raw<{ rows: { count: string }[] }>(
         'SELECT count(*)::text AS count FROM event_streams WHERE stream_name = ANY(?::text[])',
         [writes.slice(1).map((w) => w.streamName)],
@@ -186,15 +214,20 @@ describe('PostgresEventStore (PostgreSQL specifics)', () => {
 
     it('never deadlocks with a concurrent batch naming the same new streams in the opposite order: one wins, the other conflicts', async () => {
       const rounds = Array.from({ length: 5 }, () => Array.from({ length: 300 }, () => `shopOrder-${randomUUID()}`));
-      const batch = (names: string[]): StreamWrite[] => names.map((streamName) => ({ streamName, events: [event()], expectedVersion: 'no_stream' }));
+      const batch = (names: string[]): StreamWrite[] =>
+        names.map((streamName) => ({ streamName, events: [event()], expectedVersion: 'no_stream' }));
 
       const outcomes = await Promise.all(
-        rounds.map((names) => Promise.allSettled([store.appendMany(batch(names)), store.appendMany(batch([...names].reverse()))])),
+        rounds.map((names) =>
+          Promise.allSettled([store.appendMany(batch(names)), store.appendMany(batch([...names].reverse()))]),
+        ),
       );
 
       for (const pair of outcomes) {
         expect(pair.filter((o) => o.status === 'fulfilled')).to.have.length(1);
-        expect(pair.filter((o) => o.status === 'rejected' && o.reason instanceof WrongExpectedVersionError)).to.have.length(1);
+        expect(
+          pair.filter((o) => o.status === 'rejected' && o.reason instanceof WrongExpectedVersionError),
+        ).to.have.length(1);
       }
     });
   });
@@ -228,7 +261,10 @@ describe('PostgresEventStore (PostgreSQL specifics)', () => {
       );
 
     expect(error).to.be.instanceOf(WrongExpectedVersionError);
-    expect([(error as WrongExpectedVersionError).expected, (error as WrongExpectedVersionError).actual]).to.deep.equal(['no_stream', 2]);
+    expect([(error as WrongExpectedVersionError).expected, (error as WrongExpectedVersionError).actual]).to.deep.equal([
+      'no_stream',
+      2,
+    ]);
     expect(await store.readStream(pool)).to.have.length(1);
   });
 

@@ -24,7 +24,12 @@ export async function appendNoise(store: EventStore, count: number, category = '
   // The global log shows an event once every older transaction on the server ended: wait for that.
   return eventually(async () => {
     const all: RecordedEvent[] = [];
-    for (let page = await store.readAll(null, 1000); page.length > 0; page = await store.readAll(page[page.length - 1]!.position, 1000)) all.push(...page);
+    for (
+      let page = await store.readAll(null, 1000);
+      page.length > 0;
+      page = await store.readAll(page[page.length - 1]!.position, 1000)
+    )
+      all.push(...page);
     const found = all.filter((e) => wanted.has(e.id));
     if (found.length !== appended.length)
       throw new Error(
@@ -37,12 +42,32 @@ export async function appendNoise(store: EventStore, count: number, category = '
 /** Every event of the store, in order. */
 export async function readEverything(store: EventStore): Promise<RecordedEvent[]> {
   const all: RecordedEvent[] = [];
-  for (let page = await store.readAll(null, 1000); page.length > 0; page = await store.readAll(page[page.length - 1]!.position, 1000)) all.push(...page);
+  for (
+    let page = await store.readAll(null, 1000);
+    page.length > 0;
+    page = await store.readAll(page[page.length - 1]!.position, 1000)
+  )
+    all.push(...page);
   return all;
 }
 
-const display = { title: 't', shortTitle: 't', brandName: 'b', logoUrl: 'u', bannerUrl: 'u', thumbnailUrl: 'u', description: 'd' };
-const terms = { usageType: 'ONLINE' as const, termsAndConditions: '', validityDays: 30, usageLimit: null, maxPerDay: null, maxPerOrder: null };
+const display = {
+  title: 't',
+  shortTitle: 't',
+  brandName: 'b',
+  logoUrl: 'u',
+  bannerUrl: 'u',
+  thumbnailUrl: 'u',
+  description: 'd',
+};
+const terms = {
+  usageType: 'ONLINE' as const,
+  termsAndConditions: '',
+  validityDays: 30,
+  usageLimit: null,
+  maxPerDay: null,
+  maxPerOrder: null,
+};
 
 /** The shop events of one pool and two reservations (one committed, one released), stream by stream. */
 export function shopStory(poolId: number, campaignId = 7): Array<{ stream: string; events: ShopEvent[] }> {
@@ -87,28 +112,63 @@ export function shopStory(poolId: number, campaignId = 7): Array<{ stream: strin
         { type: 'VoucherPoolStockAdded', data: { poolId, quantity: 5, addedAt: at(0) } },
         {
           type: 'VoucherStockReserved',
-          data: { poolId, reservationKey: r1, merchantId: 'M1', userId: 'U1', quantity: 2, unitPrice: 1000, day: '2025-03-01', reservedAt: at(1) },
+          data: {
+            poolId,
+            reservationKey: r1,
+            merchantId: 'M1',
+            userId: 'U1',
+            quantity: 2,
+            unitPrice: 1000,
+            day: '2025-03-01',
+            reservedAt: at(1),
+          },
         },
         {
           type: 'VoucherStockReserved',
-          data: { poolId, reservationKey: r2, merchantId: 'M1', userId: 'U1', quantity: 3, unitPrice: 1000, day: '2025-03-01', reservedAt: at(1) },
+          data: {
+            poolId,
+            reservationKey: r2,
+            merchantId: 'M1',
+            userId: 'U1',
+            quantity: 3,
+            unitPrice: 1000,
+            day: '2025-03-01',
+            reservedAt: at(1),
+          },
         },
       ],
     },
     { stream: `shopReservation-${r1}`, events: [placed(r1, `order-${r1}`, 2)] },
     { stream: `shopReservation-${r2}`, events: [placed(r2, `order-${r2}`, 3)] },
-    { stream: `shopReservation-${r1}`, events: [{ type: 'ShopReservationCommitted', data: { reservationKey: r1, committedAt: at(5) } }] },
-    { stream: `voucherPool-${poolId}`, events: [{ type: 'VoucherStockSold', data: { poolId, reservationKey: r1, quantity: 2, soldAt: at(5) } }] },
+    {
+      stream: `shopReservation-${r1}`,
+      events: [{ type: 'ShopReservationCommitted', data: { reservationKey: r1, committedAt: at(5) } }],
+    },
+    {
+      stream: `voucherPool-${poolId}`,
+      events: [{ type: 'VoucherStockSold', data: { poolId, reservationKey: r1, quantity: 2, soldAt: at(5) } }],
+    },
     {
       stream: `shopReservation-${r2}`,
-      events: [{ type: 'ShopReservationReleased', data: { reservationKey: r2, releasedAt: at(6), reason: 'USER_CANCELLED' } }],
+      events: [
+        { type: 'ShopReservationReleased', data: { reservationKey: r2, releasedAt: at(6), reason: 'USER_CANCELLED' } },
+      ],
     },
     {
       stream: `voucherPool-${poolId}`,
       events: [
         {
           type: 'VoucherStockReleased',
-          data: { poolId, reservationKey: r2, merchantId: 'M1', userId: 'U1', quantity: 3, day: '2025-03-01', reason: 'RELEASED', releasedAt: at(6) },
+          data: {
+            poolId,
+            reservationKey: r2,
+            merchantId: 'M1',
+            userId: 'U1',
+            quantity: 3,
+            day: '2025-03-01',
+            reason: 'RELEASED',
+            releasedAt: at(6),
+          },
         },
       ],
     },
@@ -116,7 +176,10 @@ export function shopStory(poolId: number, campaignId = 7): Array<{ stream: strin
 }
 
 /** Appends a story in order. */
-export async function appendStory(store: EventStore, story: Array<{ stream: string; events: ShopEvent[] }>): Promise<void> {
+export async function appendStory(
+  store: EventStore,
+  story: Array<{ stream: string; events: ShopEvent[] }>,
+): Promise<void> {
   for (const step of story) await store.append(step.stream, step.events.map(toAppend), 'any');
 }
 

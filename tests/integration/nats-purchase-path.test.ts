@@ -40,7 +40,12 @@ describe('Purchase path over HTTP with NATS JetStream: store → relay → NATS 
 
     const inventory = () => knex('shop_voucher_inventory').where({ pool_id: pool.poolId }).first();
     const held = await until(inventory, (r) => r?.reserved_quantity === 3);
-    expect(held, 'inventory projected within 10 s').to.include({ total_quantity: 20, reserved_quantity: 3, sold_quantity: 0, remaining_quantity: 17 });
+    expect(held, 'inventory projected within 10 s').to.include({
+      total_quantity: 20,
+      reserved_quantity: 3,
+      sold_quantity: 0,
+      remaining_quantity: 17,
+    });
 
     const committed = expectOk(await buyer.commit(reservation.reservationKey));
     const committedRow = await until(row, (r) => r?.status === 'COMMITTED');

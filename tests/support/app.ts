@@ -22,7 +22,9 @@ export interface TestApp {
  * { SHOP_IDEMPOTENCY_MODE: 'reject' }); background roles start unless
  * `background: false`.
  */
-export async function startTestApp(options: { env?: Record<string, string>; clock?: Clock; background?: boolean } = {}): Promise<TestApp> {
+export async function startTestApp(
+  options: { env?: Record<string, string>; clock?: Clock; background?: boolean } = {},
+): Promise<TestApp> {
   const db = await createTestDatabase();
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -35,7 +37,13 @@ export async function startTestApp(options: { env?: Record<string, string>; cloc
     operatorTokens: [{ name: 'alice', token: 'alice-operator-token-0123456789' }],
     voucherCodeKey: randomBytes(32).toString('hex'),
   };
-  const container = await buildContainer({ config, databaseUrl: db.url, secrets, logger: createLogger('error'), clock: options.clock });
+  const container = await buildContainer({
+    config,
+    databaseUrl: db.url,
+    secrets,
+    logger: createLogger('error'),
+    clock: options.clock,
+  });
   if (options.background !== false) await container.startBackground();
   const server = await listen(container.app, 0, '127.0.0.1');
   return {

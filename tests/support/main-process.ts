@@ -4,7 +4,11 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Polls `probe` every 100 ms until it answers something other than undefined. */
-export async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 20_000): Promise<T> {
+export async function until<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  ms = 20_000,
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await probe();

@@ -26,7 +26,8 @@ function reachable(url: string): Promise<boolean> {
  */
 export async function requireNats(ctx: Mocha.Context): Promise<string> {
   if (await reachable(testNatsUrl)) return testNatsUrl;
-  if (process.env.CI === 'true') throw new Error(`NATS is not reachable at ${testNatsUrl} and CI=true: NATS tests must run in CI`);
+  if (process.env.CI === 'true')
+    throw new Error(`NATS is not reachable at ${testNatsUrl} and CI=true: NATS tests must run in CI`);
   console.warn(`NOTICE: NATS not reachable at ${testNatsUrl}; skipping "${ctx.test?.parent?.title}"`);
   ctx.skip();
   return testNatsUrl;

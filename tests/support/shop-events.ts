@@ -1,5 +1,16 @@
-import type { CampaignCreated, CampaignDetailsUpdated, CampaignEvent, CampaignStatus, CampaignStatusChanged } from '../../domain/shop/campaign.js';
-import type { VoucherPoolCreated, VoucherPoolEvent, VoucherPoolRepriced, VoucherStockReserved } from '../../domain/shop/events.js';
+import type {
+  CampaignCreated,
+  CampaignDetailsUpdated,
+  CampaignEvent,
+  CampaignStatus,
+  CampaignStatusChanged,
+} from '../../domain/shop/campaign.js';
+import type {
+  VoucherPoolCreated,
+  VoucherPoolEvent,
+  VoucherPoolRepriced,
+  VoucherStockReserved,
+} from '../../domain/shop/events.js';
 import { formatPosition } from '../../infrastructure/shared/eventstore/positions.js';
 import type { ProjectedEvent } from '../../projections/shared/projector.js';
 
@@ -7,7 +18,10 @@ import type { ProjectedEvent } from '../../projections/shared/projector.js';
  * Shop events for projection tests. Campaigns: a DRAFT campaign of type SELL with a
  * year-long window and no banners unless `data` says otherwise.
  */
-export function campaignCreated(campaignId: number, data: Partial<Omit<CampaignCreated['data'], 'campaignId' | 'status'>> = {}): CampaignCreated {
+export function campaignCreated(
+  campaignId: number,
+  data: Partial<Omit<CampaignCreated['data'], 'campaignId' | 'status'>> = {},
+): CampaignCreated {
   return {
     type: 'CampaignCreated',
     data: {
@@ -30,7 +44,12 @@ export function campaignCreated(campaignId: number, data: Partial<Omit<CampaignC
   };
 }
 
-export const statusChanged = (campaignId: number, from: CampaignStatus, to: CampaignStatus, changedAt: string): CampaignStatusChanged => ({
+export const statusChanged = (
+  campaignId: number,
+  from: CampaignStatus,
+  to: CampaignStatus,
+  changedAt: string,
+): CampaignStatusChanged => ({
   type: 'CampaignStatusChanged',
   data: { campaignId, from, to, changedAt },
 });
@@ -65,7 +84,14 @@ export function poolCreated(
       },
       pricing: { faceValue: 100_000, sellingPrice: 90_000, discountedPrice: null, currency: 'VND' },
       totalQuantity: options.totalQuantity ?? 10,
-      terms: { usageType: 'ONLINE', termsAndConditions: 'T&C', validityDays: 30, usageLimit: null, maxPerDay: null, maxPerOrder: null },
+      terms: {
+        usageType: 'ONLINE',
+        termsAndConditions: 'T&C',
+        validityDays: 30,
+        usageLimit: null,
+        maxPerDay: null,
+        maxPerOrder: null,
+      },
       validity: null,
       createdAt: '2026-02-02T00:00:00.000Z',
     },
@@ -74,7 +100,11 @@ export function poolCreated(
 
 export const repriced = (poolId: number, sellingPrice: number): VoucherPoolRepriced => ({
   type: 'VoucherPoolRepriced',
-  data: { poolId, pricing: { faceValue: 100_000, sellingPrice, discountedPrice: null, currency: 'VND' }, repricedAt: '2026-03-01T00:00:00.000Z' },
+  data: {
+    poolId,
+    pricing: { faceValue: 100_000, sellingPrice, discountedPrice: null, currency: 'VND' },
+    repricedAt: '2026-03-01T00:00:00.000Z',
+  },
 });
 
 /** Campaign `campaignId` (as campaignCreated makes it) renamed. */
@@ -105,7 +135,15 @@ export const reserved = (
   reservationKey = `r-${poolId}-${buyer.userId}`,
 ): VoucherStockReserved => ({
   type: 'VoucherStockReserved',
-  data: { poolId, reservationKey, ...buyer, quantity, unitPrice: 90_000, day: '2026-03-01', reservedAt: '2026-03-01T00:00:00.000Z' },
+  data: {
+    poolId,
+    reservationKey,
+    ...buyer,
+    quantity,
+    unitPrice: 90_000,
+    day: '2026-03-01',
+    reservedAt: '2026-03-01T00:00:00.000Z',
+  },
 });
 
 /** Two live campaigns: pools 101 and 102 in campaign 1, pool 103 in campaign 2 (10 vouchers each). */

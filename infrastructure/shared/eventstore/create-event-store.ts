@@ -14,5 +14,7 @@ export interface CreateEventStoreOptions {
 
 /** The event store adapter the configuration asks for. */
 export function createEventStore({ knex, eventStoreUrl, logger }: CreateEventStoreOptions): EventStore {
-  return eventStoreUrl ? new EventStoreDbEventStore(eventStoreUrl, { logger }) : new PostgresEventStore(knex, { logger });
+  return eventStoreUrl
+    ? new EventStoreDbEventStore(eventStoreUrl, { logger })
+    : new PostgresEventStore(knex, { logger });
 }

@@ -52,8 +52,11 @@ function isSystem(event: EsdbRecordedEvent): boolean {
 }
 
 function toRecordedEvent(event: EsdbRecordedEvent): RecordedEvent {
-  if (!event.position) throw new Error('EventStoreDB returned an event without its position: the server must be 22.6 or later');
-  const { [schemaVersionKey]: schemaVersion, ...metadata } = (event.metadata ?? {}) as EventMetadata & { [schemaVersionKey]?: number };
+  if (!event.position)
+    throw new Error('EventStoreDB returned an event without its position: the server must be 22.6 or later');
+  const { [schemaVersionKey]: schemaVersion, ...metadata } = (event.metadata ?? {}) as EventMetadata & {
+    [schemaVersionKey]?: number;
+  };
   return {
     id: event.id,
     streamName: event.streamId,
@@ -142,8 +145,11 @@ export class EventStoreDbEventStore implements EventStore {
 
   /** The original result when the stream already ends with exactly these events (a retried append). */
   private async storedAtTail(streamName: string, events: EventToAppend[]): Promise<AppendResult | undefined> {
-    const tail = (await this.read(streamName, { direction: BACKWARDS, fromRevision: END, maxCount: events.length })).reverse();
-    if (tail.length !== events.length || tail.some((e, i) => e.id.toLowerCase() !== events[i]!.id.toLowerCase())) return undefined;
+    const tail = (
+      await this.read(streamName, { direction: BACKWARDS, fromRevision: END, maxCount: events.length })
+    ).reverse();
+    if (tail.length !== events.length || tail.some((e, i) => e.id.toLowerCase() !== events[i]!.id.toLowerCase()))
+      return undefined;
     const last = tail[tail.length - 1]!;
     return { nextExpectedVersion: last.revision, position: last.position };
   }
@@ -163,13 +169,17 @@ export class EventStoreDbEventStore implements EventStore {
 
   async readStream(streamName: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
     const fromRevision = options.fromRevision ?? 0;
-    if (!Number.isSafeInteger(fromRevision) || fromRevision < 0) throw new RangeError(`invalid fromRevision: ${fromRevision}`);
+    if (!Number.isSafeInteger(fromRevision) || fromRevision < 0)
+      throw new RangeError(`invalid fromRevision: ${fromRevision}`);
     return this.read(streamName, { direction: FORWARDS, fromRevision: BigInt(fromRevision) });
   }
 
   async readAll(checkpoint: string | null, limit: number): Promise<RecordedEvent[]> {
     if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`invalid limit: ${limit}`);
-    const reading = this.client.readAll({ direction: FORWARDS, fromPosition: checkpoint === null ? START : toPosition(checkpoint) });
+    const reading = this.client.readAll({
+      direction: FORWARDS,
+      fromPosition: checkpoint === null ? START : toPosition(checkpoint),
+    });
     const found: RecordedEvent[] = [];
     try {
       for await (const resolved of reading) {
@@ -192,7 +202,11 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   /** Catch-up subscription to $all; resubscribes from the last handled event when the server drops it. */
-  private async deliver(checkpoint: string | null, handler: (event: RecordedEvent) => Promise<void>, signal: AbortSignal): Promise<void> {
+  private async deliver(
+    checkpoint: string | null,
+    handler: (event: RecordedEvent) => Promise<void>,
+    signal: AbortSignal,
+  ): Promise<void> {
     let position = checkpoint;
     let failures = 0;
     while (!signal.aborted) {

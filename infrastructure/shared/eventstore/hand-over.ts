@@ -39,7 +39,10 @@ export async function handOver(
 }
 
 /** Starts a subscription's delivery loop; stop() aborts it, waits for it and forgets it. */
-export function trackSubscription(subscriptions: Set<Subscription>, run: (signal: AbortSignal) => Promise<void>): Subscription {
+export function trackSubscription(
+  subscriptions: Set<Subscription>,
+  run: (signal: AbortSignal) => Promise<void>,
+): Subscription {
   const controller = new AbortController();
   const running = run(controller.signal);
   const subscription: Subscription = {

@@ -157,7 +157,9 @@ export class PostgresEventStore implements EventStore {
    * Which writes are already stored exactly as asked (a retry), with their
    * original results, and the first event id stored anywhere else.
    */
-  private async findEarlierAppends(writes: StreamWrite[]): Promise<{ retried: Map<number, AppendResult>; misplaced?: DuplicateEventIdError }> {
+  private async findEarlierAppends(
+    writes: StreamWrite[],
+  ): Promise<{ retried: Map<number, AppendResult>; misplaced?: DuplicateEventIdError }> {
     const ids = writes.flatMap((w) => w.events.map((e) => e.id.toLowerCase()));
     const { rows } = await this.knex.raw<{ rows: StoredEvent[] }>(
       `SELECT id, stream_name, revision, transaction_id::text AS transaction_id, transaction_sequence::text AS transaction_sequence
@@ -171,10 +173,15 @@ export class PostgresEventStore implements EventStore {
       const found = write.events.map((e) => stored.get(e.id.toLowerCase()));
       if (found.every((f) => f === undefined)) return;
       const first = found[0] ? Number(found[0].revision) : NaN;
-      const exact = found.every((f, i) => f !== undefined && f.stream_name === write.streamName && Number(f.revision) === first + i);
+      const exact = found.every(
+        (f, i) => f !== undefined && f.stream_name === write.streamName && Number(f.revision) === first + i,
+      );
       if (exact && expectedVersionHolds(write.expectedVersion, first - 1)) {
         const last = found[found.length - 1]!;
-        retried.set(index, { nextExpectedVersion: Number(last.revision), position: formatPosition(last.transaction_id, last.transaction_sequence) });
+        retried.set(index, {
+          nextExpectedVersion: Number(last.revision),
+          position: formatPosition(last.transaction_id, last.transaction_sequence),
+        });
       } else {
         const clash = found.find((f) => f !== undefined)!;
         misplaced ??= new DuplicateEventIdError(clash.id, clash.stream_name);
@@ -185,11 +192,12 @@ export class PostgresEventStore implements EventStore {
 
   async readStream(streamName: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
     const fromRevision = options.fromRevision ?? 0;
-    if (!Number.isSafeInteger(fromRevision) || fromRevision < 0) throw new RangeError(`invalid fromRevision: ${fromRevision}`);
-    const { rows } = await this.knex.raw<{ rows: EventRow[] }>(`SELECT ${eventColumns} FROM events WHERE stream_name = ? AND revision >= ? ORDER BY revision`, [
-      streamName,
-      fromRevision,
-    ]);
+    if (!Number.isSafeInteger(fromRevision) || fromRevision < 0)
+      throw new RangeError(`invalid fromRevision: ${fromRevision}`);
+    const { rows } = await this.knex.raw<{ rows: EventRow[] }>(
+      `SELECT ${eventColumns} FROM events WHERE stream_name = ? AND revision >= ? ORDER BY revision`,
+      [streamName, fromRevision],
+    );
     return rows.map(toRecordedEvent);
   }
 
@@ -214,7 +222,11 @@ export class PostgresEventStore implements EventStore {
     return trackSubscription(this.subscriptions, (signal) => this.deliver(checkpoint, handler, signal));
   }
 
-  private async deliver(checkpoint: string | null, handler: (event: RecordedEvent) => Promise<void>, signal: AbortSignal): Promise<void> {
+  private async deliver(
+    checkpoint: string | null,
+    handler: (event: RecordedEvent) => Promise<void>,
+    signal: AbortSignal,
+  ): Promise<void> {
     const wakeUp = new WakeUp();
     let listener: Listener | undefined;
     try {
@@ -256,7 +268,10 @@ export class PostgresEventStore implements EventStore {
 
   /** LISTENs on a connection of its own, borrowed from the knex pool. */
   private async listen(onNotify: () => void): Promise<Listener> {
-    const client = this.knex.client as { acquireConnection(): Promise<pg.Client>; releaseConnection(c: pg.Client): Promise<void> };
+    const client = this.knex.client as {
+      acquireConnection(): Promise<pg.Client>;
+      releaseConnection(c: pg.Client): Promise<void>;
+    };
     const connection = await client.acquireConnection();
     const onNotification = (message: pg.Notification) => {
       if (message.channel === notifyChannel) onNotify();

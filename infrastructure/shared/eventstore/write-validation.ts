@@ -4,7 +4,8 @@ const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function assertExpectedVersion(expected: ExpectedVersion): void {
   if (expected === 'any' || expected === 'no_stream' || expected === 'stream_exists') return;
-  if (!Number.isSafeInteger(expected) || expected < -1) throw new RangeError(`invalid expected version: ${String(expected)}`);
+  if (!Number.isSafeInteger(expected) || expected < -1)
+    throw new RangeError(`invalid expected version: ${String(expected)}`);
 }
 
 /** Rejects writes no adapter should attempt: caller bugs, not conflicts. */

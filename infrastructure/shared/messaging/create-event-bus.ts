@@ -12,7 +12,11 @@ export async function createEventBus(
   deps: { store: EventStore; knex: Knex; logger?: Pick<Logger, 'error' | 'warn'> },
 ): Promise<EventBus> {
   if (config.NATS_URL) {
-    return NatsEventBus.connect(config.NATS_URL, { stream: config.NATS_STREAM, subjectPrefix: config.NATS_SUBJECT_PREFIX, logger: deps.logger });
+    return NatsEventBus.connect(config.NATS_URL, {
+      stream: config.NATS_STREAM,
+      subjectPrefix: config.NATS_SUBJECT_PREFIX,
+      logger: deps.logger,
+    });
   }
   return new InProcessEventBus(deps.store, deps.knex, { logger: deps.logger });
 }

@@ -81,7 +81,9 @@ export class InProcessEventBus implements EventBus {
 
   async lastPublishedPosition(): Promise<string | null> {
     if (this.published === undefined) {
-      const row = await this.knex('relay_checkpoints').where({ name: this.name }).first<{ position: string } | undefined>('position');
+      const row = await this.knex('relay_checkpoints')
+        .where({ name: this.name })
+        .first<{ position: string } | undefined>('position');
       this.published = row?.position ?? null;
     }
     return this.published;
@@ -196,7 +198,8 @@ class InProcessConsumer implements BusConsumer {
       while (due < this.redeliveries.length && due < this.batchSize && this.redeliveries[due]!.dueAt <= now) due++;
       return this.redeliveries.splice(0, due);
     }
-    const events = this.bus.eventsAfter(this.cursor, this.batchSize) ?? (await this.store.readAll(this.cursor, this.batchSize));
+    const events =
+      this.bus.eventsAfter(this.cursor, this.batchSize) ?? (await this.store.readAll(this.cursor, this.batchSize));
     if (events.length === 0) {
       await this.bus.nextPublish(this.settings.pollIntervalMs, signal);
       return [];
@@ -220,7 +223,9 @@ class InProcessConsumer implements BusConsumer {
       const delay = s === undefined ? this.settings.redeliveryDelayMs : s.nakDelayMs;
       this.redeliveries.push({ event: d.event, deliveryCount: d.deliveryCount + 1, dueAt: now + delay });
     });
-    this.redeliveries.sort((a, b) => (a.event.position < b.event.position ? -1 : a.event.position > b.event.position ? 1 : 0));
+    this.redeliveries.sort((a, b) =>
+      a.event.position < b.event.position ? -1 : a.event.position > b.event.position ? 1 : 0,
+    );
   }
 }
 

@@ -95,7 +95,11 @@ export class Lease {
   private async attempt(sql: string): Promise<boolean> {
     const asked = performance.now();
     try {
-      const { rows } = await this.knex.raw<{ rows: unknown[] }>(sql, { name: this.name, owner: this.ownerId, ttl: this.ttlMs });
+      const { rows } = await this.knex.raw<{ rows: unknown[] }>(sql, {
+        name: this.name,
+        owner: this.ownerId,
+        ttl: this.ttlMs,
+      });
       const ok = rows.length === 1;
       this.heldUntil = ok ? asked + this.ttlMs : 0;
       if (ok) this.renewedAt = asked;

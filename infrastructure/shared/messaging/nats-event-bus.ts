@@ -102,7 +102,11 @@ export class NatsEventBus implements EventBus {
     const duplicateWindow = nanos(this.options.duplicateWindowMs ?? 120_000);
     try {
       const { config } = await this.jsm.streams.info(this.options.stream);
-      if (config.subjects?.length !== 1 || config.subjects[0] !== subject || config.duplicate_window !== duplicateWindow) {
+      if (
+        config.subjects?.length !== 1 ||
+        config.subjects[0] !== subject ||
+        config.duplicate_window !== duplicateWindow
+      ) {
         await this.jsm.streams.update(this.options.stream, { subjects: [subject], duplicate_window: duplicateWindow });
       }
     } catch (error) {
@@ -130,9 +134,13 @@ export class NatsEventBus implements EventBus {
       this.expectedLastSeq = undefined;
       const last = remaining.length - 1;
       for (let i = 0; i < last; i++)
-        this.nc.publish(this.subjectOf(remaining[i]!), JSON.stringify(remaining[i]), { headers: this.headersOf(remaining[i]!, base + i) });
+        this.nc.publish(this.subjectOf(remaining[i]!), JSON.stringify(remaining[i]), {
+          headers: this.headersOf(remaining[i]!, base + i),
+        });
       const ack = await this.js
-        .publish(this.subjectOf(remaining[last]!), JSON.stringify(remaining[last]), { headers: this.headersOf(remaining[last]!, base + last) })
+        .publish(this.subjectOf(remaining[last]!), JSON.stringify(remaining[last]), {
+          headers: this.headersOf(remaining[last]!, base + last),
+        })
         .catch(() => undefined);
       if (ack && !ack.duplicate && ack.seq === base + remaining.length) {
         this.expectedLastSeq = ack.seq;
@@ -140,7 +148,10 @@ export class NatsEventBus implements EventBus {
       }
       const stored = await this.lastPublishedPosition();
       const at = remaining.findIndex((e) => e.position === stored);
-      if (at < 0) throw new Error(`stream ${this.options.stream}: publishing stopped before these events; the stream's last position is ${stored}`);
+      if (at < 0)
+        throw new Error(
+          `stream ${this.options.stream}: publishing stopped before these events; the stream's last position is ${stored}`,
+        );
       remaining = remaining.slice(at + 1);
     }
   }
@@ -152,7 +163,9 @@ export class NatsEventBus implements EventBus {
     const message = await this.jsm.streams.getMessage(this.options.stream, { seq: state.last_seq });
     const position = message?.header.get(positionHeader);
     if (!position)
-      throw new Error(`stream ${this.options.stream}: last message ${state.last_seq} is gone or has no ${positionHeader}; cannot tell where the relay stopped`);
+      throw new Error(
+        `stream ${this.options.stream}: last message ${state.last_seq} is gone or has no ${positionHeader}; cannot tell where the relay stopped`,
+      );
     return position;
   }
 
@@ -286,9 +299,19 @@ class NatsConsumer implements BusConsumer {
         from,
       });
       await this.jsm.consumers.delete(this.stream, this.options.durableName);
-      await this.jsm.consumers.add(this.stream, { ...config, deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: from });
-    } else if (existing.config.ack_wait !== config.ack_wait || existing.config.max_ack_pending !== config.max_ack_pending) {
-      await this.jsm.consumers.update(this.stream, this.options.durableName, { ack_wait: config.ack_wait, max_ack_pending: config.max_ack_pending });
+      await this.jsm.consumers.add(this.stream, {
+        ...config,
+        deliver_policy: DeliverPolicy.StartSequence,
+        opt_start_seq: from,
+      });
+    } else if (
+      existing.config.ack_wait !== config.ack_wait ||
+      existing.config.max_ack_pending !== config.max_ack_pending
+    ) {
+      await this.jsm.consumers.update(this.stream, this.options.durableName, {
+        ack_wait: config.ack_wait,
+        max_ack_pending: config.max_ack_pending,
+      });
     }
     this.consumer = await this.js.consumers.get(this.stream, this.options.durableName);
   }
@@ -300,7 +323,10 @@ class NatsConsumer implements BusConsumer {
         if (failed) await this.recover();
         failed = false;
         const waiting = await this.pending();
-        this.fetching = await this.consumer!.fetch({ max_messages: Math.min(this.batchSize, Math.max(1, waiting)), expires: this.settings.fetchExpiresMs });
+        this.fetching = await this.consumer!.fetch({
+          max_messages: Math.min(this.batchSize, Math.max(1, waiting)),
+          expires: this.settings.fetchExpiresMs,
+        });
         if (signal.aborted) this.fetching.stop();
         const messages: JsMsg[] = [];
         for await (const m of this.fetching) messages.push(m);

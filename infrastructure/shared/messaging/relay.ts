@@ -76,7 +76,9 @@ export class Relay {
     await this.running;
     this.running = undefined;
     if (this.lease.held)
-      await this.lease.release().catch((error: unknown) => this.deps.logger?.warn('relay lease release failed', { relay: this.name, error }));
+      await this.lease
+        .release()
+        .catch((error: unknown) => this.deps.logger?.warn('relay lease release failed', { relay: this.name, error }));
   }
 
   private async run(signal: AbortSignal): Promise<void> {
@@ -88,7 +90,11 @@ export class Relay {
         }
         this.deps.logger?.info('relay holds the lease', { relay: this.name, owner: this.lease.ownerId });
         await this.relayWhileLeader(signal);
-        if (!signal.aborted) this.deps.logger?.warn('relay lost the lease; stopped publishing', { relay: this.name, owner: this.lease.ownerId });
+        if (!signal.aborted)
+          this.deps.logger?.warn('relay lost the lease; stopped publishing', {
+            relay: this.name,
+            owner: this.lease.ownerId,
+          });
       } catch (error) {
         this.lease.drop();
         this.deps.logger?.error('relay failed; retrying', { relay: this.name, error });

@@ -1,6 +1,15 @@
 import { expect } from 'chai';
 import { startTestApp, type TestApp } from '../../support/app.js';
-import { campaignInput, expectEnvelope, expectOk, expectRefusal, OperatorApi, poolInput, type CampaignData, type PoolData } from '../support.js';
+import {
+  campaignInput,
+  expectEnvelope,
+  expectOk,
+  expectRefusal,
+  OperatorApi,
+  poolInput,
+  type CampaignData,
+  type PoolData,
+} from '../support.js';
 
 describe('Operator API over HTTP: campaigns and voucher pools', () => {
   let app: TestApp;
@@ -12,7 +21,8 @@ describe('Operator API over HTTP: campaigns and voucher pools', () => {
   });
   after(() => app?.stop());
 
-  const changeStatus = (id: number | string, status: unknown) => operator.call<CampaignData>('POST', `/campaigns/${id}/status`, { json: { status } });
+  const changeStatus = (id: number | string, status: unknown) =>
+    operator.call<CampaignData>('POST', `/campaigns/${id}/status`, { json: { status } });
 
   describe('campaigns', () => {
     it('creates a campaign in DRAFT, with banner ids and times in UTC, readable by id', async () => {
@@ -31,7 +41,12 @@ describe('Operator API over HTTP: campaigns and voucher pools', () => {
         ],
       });
       const created = expectOk(await operator.call<CampaignData>('POST', '/campaigns', { json: input }), 201);
-      expect(created).to.include({ code: input.code, name: 'Flash sale', status: 'DRAFT', startAt: '2026-05-31T17:00:00.000Z' });
+      expect(created).to.include({
+        code: input.code,
+        name: 'Flash sale',
+        status: 'DRAFT',
+        startAt: '2026-05-31T17:00:00.000Z',
+      });
       expect(created.id).to.be.a('number');
       expect(created.banners).to.have.length(1);
       expect(created.banners[0]!.id).to.be.a('number');
@@ -42,7 +57,8 @@ describe('Operator API over HTTP: campaigns and voucher pools', () => {
     it('moves DRAFT → APPROVED → ACTIVE → PAUSED → ENDED; a transition the lifecycle lacks is 409 OPS-CONFLICT', async () => {
       const { id } = expectOk(await operator.call<CampaignData>('POST', '/campaigns', { json: campaignInput() }), 201);
       expectRefusal(await changeStatus(id, 'ACTIVE'), 409, 'OPS-CONFLICT', /DRAFT to ACTIVE/);
-      for (const status of ['APPROVED', 'ACTIVE', 'PAUSED', 'ENDED']) expect(expectOk(await changeStatus(id, status)).status).to.equal(status);
+      for (const status of ['APPROVED', 'ACTIVE', 'PAUSED', 'ENDED'])
+        expect(expectOk(await changeStatus(id, status)).status).to.equal(status);
       expectRefusal(await changeStatus(id, 'ACTIVE'), 409, 'OPS-CONFLICT', /ENDED to ACTIVE/);
       expect(expectOk(await operator.call<CampaignData>('GET', `/campaigns/${id}`)).status).to.equal('ENDED');
     });
@@ -56,7 +72,9 @@ describe('Operator API over HTTP: campaigns and voucher pools', () => {
     it('refuses a used campaign code (any case) with 409 OPS-CONFLICT', async () => {
       const input = campaignInput();
       expectOk(await operator.call('POST', '/campaigns', { json: input }), 201);
-      const again = await operator.call('POST', '/campaigns', { json: { ...input, code: String(input.code).toLowerCase() } });
+      const again = await operator.call('POST', '/campaigns', {
+        json: { ...input, code: String(input.code).toLowerCase() },
+      });
       expectRefusal(again, 409, 'OPS-CONFLICT', /already used/);
     });
 
@@ -82,12 +100,20 @@ describe('Operator API over HTTP: campaigns and voucher pools', () => {
 
     it('answers malformed JSON with 400, an unknown id with 404 OPS-NOT-FOUND and a non-numeric id with 400', async () => {
       expectRefusal(
-        await operator.call('POST', '/campaigns', { rawBody: '{"code":', headers: { 'Content-Type': 'application/json' } }),
+        await operator.call('POST', '/campaigns', {
+          rawBody: '{"code":',
+          headers: { 'Content-Type': 'application/json' },
+        }),
         400,
         'OPS-REQ-001',
         /JSON/,
       );
-      expectRefusal(await operator.call('POST', '/campaigns', { json: [campaignInput()] }), 400, 'OPS-REQ-001', /object/);
+      expectRefusal(
+        await operator.call('POST', '/campaigns', { json: [campaignInput()] }),
+        400,
+        'OPS-REQ-001',
+        /object/,
+      );
       expectRefusal(await operator.call('GET', '/campaigns/987654321'), 404, 'OPS-NOT-FOUND', /987654321/);
       expectRefusal(await changeStatus(987654321, 'APPROVED'), 404, 'OPS-NOT-FOUND');
       for (const id of ['abc', '0', '-1', '1e3', '99999999999999999999']) {
@@ -103,22 +129,43 @@ describe('Operator API over HTTP: campaigns and voucher pools', () => {
     });
 
     it('creates a pool with its full stock, readable by id', async () => {
-      const res = await operator.call<PoolData>('POST', '/voucher-pools', { json: poolInput(campaign.id, { totalQuantity: 40, terms: { maxPerDay: 5 } }) });
+      const res = await operator.call<PoolData>('POST', '/voucher-pools', {
+        json: poolInput(campaign.id, { totalQuantity: 40, terms: { maxPerDay: 5 } }),
+      });
       const pool = expectOk(res, 201);
-      expect(pool).to.include({ campaignId: campaign.id, status: 'ACTIVE', totalQuantity: 40, remainingQuantity: 40, reservedQuantity: 0, soldQuantity: 0 });
+      expect(pool).to.include({
+        campaignId: campaign.id,
+        status: 'ACTIVE',
+        totalQuantity: 40,
+        remainingQuantity: 40,
+        reservedQuantity: 0,
+        soldQuantity: 0,
+      });
       expect(pool.poolId).to.be.a('number');
-      expect(pool.pricing).to.deep.equal({ faceValue: 100_000, sellingPrice: 90_000, discountedPrice: null, currency: 'VND' });
+      expect(pool.pricing).to.deep.equal({
+        faceValue: 100_000,
+        sellingPrice: 90_000,
+        discountedPrice: null,
+        currency: 'VND',
+      });
       expect(pool.terms).to.include({ validityDays: 30, maxPerDay: 5, usageLimit: null });
       expect(await operator.pool(pool.poolId)).to.deep.equal(pool);
     });
 
     it('restocks, reprices and soft-deletes a pool', async () => {
       const pool = await operator.createPool(campaign.id, { totalQuantity: 10 });
-      const restocked = expectOk(await operator.call<PoolData>('POST', `/voucher-pools/${pool.poolId}/stock`, { json: { quantity: 5 } }));
+      const restocked = expectOk(
+        await operator.call<PoolData>('POST', `/voucher-pools/${pool.poolId}/stock`, { json: { quantity: 5 } }),
+      );
       expect(restocked).to.include({ totalQuantity: 15, remainingQuantity: 15 });
       const pricing = { faceValue: 100_000, sellingPrice: 80_000, discountedPrice: 75_000, currency: 'VND' };
-      expect(expectOk(await operator.call<PoolData>('POST', `/voucher-pools/${pool.poolId}/pricing`, { json: pricing })).pricing).to.deep.equal(pricing);
-      expect(expectOk(await operator.call<PoolData>('DELETE', `/voucher-pools/${pool.poolId}`)).status).to.equal('DELETED');
+      expect(
+        expectOk(await operator.call<PoolData>('POST', `/voucher-pools/${pool.poolId}/pricing`, { json: pricing }))
+          .pricing,
+      ).to.deep.equal(pricing);
+      expect(expectOk(await operator.call<PoolData>('DELETE', `/voucher-pools/${pool.poolId}`)).status).to.equal(
+        'DELETED',
+      );
       expect((await operator.pool(pool.poolId)).status).to.equal('DELETED');
     });
 
@@ -134,7 +181,10 @@ describe('Operator API over HTTP: campaigns and voucher pools', () => {
         [{ ...poolInput(campaign.id), display: { title: 'only a title' } }, 'display.shortTitle'],
       ];
       for (const [json, field] of cases) {
-        expect(expectEnvelope(await operator.call('POST', '/voucher-pools', { json }), 400, 'OPS-REQ-001'), field).to.deep.equal({ field });
+        expect(
+          expectEnvelope(await operator.call('POST', '/voucher-pools', { json }), 400, 'OPS-REQ-001'),
+          field,
+        ).to.deep.equal({ field });
       }
     });
 
@@ -150,13 +200,20 @@ describe('Operator API over HTTP: campaigns and voucher pools', () => {
         [{ ...poolInput(campaign.id), terms: null }, 'terms.usageType'],
       ];
       for (const [json, field] of cases) {
-        expect(expectEnvelope(await operator.call('POST', '/voucher-pools', { json }), 400, 'OPS-REQ-001'), field).to.deep.equal({ field });
+        expect(
+          expectEnvelope(await operator.call('POST', '/voucher-pools', { json }), 400, 'OPS-REQ-001'),
+          field,
+        ).to.deep.equal({ field });
       }
     });
 
     it('answers an unknown pool with 404 OPS-NOT-FOUND and a non-numeric id with 400 OPS-REQ-001', async () => {
       expectRefusal(await operator.call('GET', '/voucher-pools/987654321'), 404, 'OPS-NOT-FOUND', /987654321/);
-      expectRefusal(await operator.call('POST', '/voucher-pools/987654321/stock', { json: { quantity: 1 } }), 404, 'OPS-NOT-FOUND');
+      expectRefusal(
+        await operator.call('POST', '/voucher-pools/987654321/stock', { json: { quantity: 1 } }),
+        404,
+        'OPS-NOT-FOUND',
+      );
       expectRefusal(await operator.call('DELETE', '/voucher-pools/987654321'), 404, 'OPS-NOT-FOUND');
       expectRefusal(await operator.call('GET', '/voucher-pools/12x'), 400, 'OPS-REQ-001', /poolId/);
     });

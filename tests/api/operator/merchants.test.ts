@@ -35,18 +35,30 @@ describe('Operator API over HTTP: authentication, merchants and API keys', () =>
     });
 
     it('refuses a wrong bearer token with 401 OPS-AUTH-001, before reading the body', async () => {
-      const res = await new OperatorApi(app.baseUrl, 'mallory-token-0123456789abcdef').call('POST', '/merchants', { json: { merchantId: 'X', name: 'X' } });
+      const res = await new OperatorApi(app.baseUrl, 'mallory-token-0123456789abcdef').call('POST', '/merchants', {
+        json: { merchantId: 'X', name: 'X' },
+      });
       expectRefusal(res, 401, 'OPS-AUTH-001', /invalid/);
-      expectRefusal(await call(app.baseUrl, 'GET', '/operator/v1/merchants/X', { headers: { Authorization: 'Basic YWxpY2U6cHc=' } }), 401, 'OPS-AUTH-001');
+      expectRefusal(
+        await call(app.baseUrl, 'GET', '/operator/v1/merchants/X', {
+          headers: { Authorization: 'Basic YWxpY2U6cHc=' },
+        }),
+        401,
+        'OPS-AUTH-001',
+      );
     });
   });
 
   describe('merchants', () => {
     it('creates a merchant and shows its API key once: the GET lists the key without it', async () => {
       const merchantId = unique('M');
-      const res = await operator.call<{ merchantId: string; name: string; apiKey: IssuedKeyData }>('POST', '/merchants', {
-        json: { merchantId, name: '  Cửa hàng Một  ' },
-      });
+      const res = await operator.call<{ merchantId: string; name: string; apiKey: IssuedKeyData }>(
+        'POST',
+        '/merchants',
+        {
+          json: { merchantId, name: '  Cửa hàng Một  ' },
+        },
+      );
       const created = expectOk(res, 201);
       expect(created.merchantId).to.equal(merchantId);
       expect(created.name).to.equal('Cửa hàng Một');
@@ -61,14 +73,24 @@ describe('Operator API over HTTP: authentication, merchants and API keys', () =>
       expect(merchant.registeredAt).to.match(isoInstant);
       expect(merchant.apiKeys).to.have.length(1);
       expect(merchant.apiKeys[0]).to.have.all.keys('id', 'prefix', 'status', 'expiresAt', 'issuedAt', 'revokedAt');
-      expect(merchant.apiKeys[0]).to.include({ id: created.apiKey.id, prefix: created.apiKey.prefix, status: 'ACTIVE', revokedAt: null });
+      expect(merchant.apiKeys[0]).to.include({
+        id: created.apiKey.id,
+        prefix: created.apiKey.prefix,
+        status: 'ACTIVE',
+        revokedAt: null,
+      });
       expect(read.text).not.to.include(created.apiKey.key);
       expect(read.text).not.to.include(created.apiKey.key.slice(created.apiKey.prefix.length));
     });
 
     it('refuses a second merchant with the same id with 409 OPS-CONFLICT', async () => {
       const { merchantId } = await operator.createMerchant();
-      expectRefusal(await operator.call('POST', '/merchants', { json: { merchantId, name: 'Again' } }), 409, 'OPS-CONFLICT', new RegExp(merchantId));
+      expectRefusal(
+        await operator.call('POST', '/merchants', { json: { merchantId, name: 'Again' } }),
+        409,
+        'OPS-CONFLICT',
+        new RegExp(merchantId),
+      );
     });
 
     it('names the offending field of invalid input in data.field with 400 OPS-REQ-001', async () => {
@@ -87,21 +109,33 @@ describe('Operator API over HTTP: authentication, merchants and API keys', () =>
     });
 
     it('answers malformed JSON with 400 OPS-REQ-001 and a non-JSON content type with 415', async () => {
-      const malformed = await operator.call('POST', '/merchants', { rawBody: '{"merchantId": "M1", ', headers: { 'Content-Type': 'application/json' } });
+      const malformed = await operator.call('POST', '/merchants', {
+        rawBody: '{"merchantId": "M1", ',
+        headers: { 'Content-Type': 'application/json' },
+      });
       expectRefusal(malformed, 400, 'OPS-REQ-001', /JSON/);
-      const text = await operator.call('POST', '/merchants', { rawBody: 'merchantId=M1', headers: { 'Content-Type': 'text/plain' } });
+      const text = await operator.call('POST', '/merchants', {
+        rawBody: 'merchantId=M1',
+        headers: { 'Content-Type': 'text/plain' },
+      });
       expectRefusal(text, 415, 'OPS-REQ-415', /application\/json/);
     });
 
     it('answers a body in another charset or compressed with 415 OPS-REQ-415, and a malformed path with 400 OPS-REQ-001', async () => {
       const json = JSON.stringify({ merchantId: unique('M'), name: 'Latin' });
       expectRefusal(
-        await operator.call('POST', '/merchants', { rawBody: json, headers: { 'Content-Type': 'application/json; charset=latin1' } }),
+        await operator.call('POST', '/merchants', {
+          rawBody: json,
+          headers: { 'Content-Type': 'application/json; charset=latin1' },
+        }),
         415,
         'OPS-REQ-415',
       );
       expectRefusal(
-        await operator.call('POST', '/merchants', { rawBody: json, headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'br' } }),
+        await operator.call('POST', '/merchants', {
+          rawBody: json,
+          headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'br' },
+        }),
         415,
         'OPS-REQ-415',
       );
@@ -110,8 +144,17 @@ describe('Operator API over HTTP: authentication, merchants and API keys', () =>
     });
 
     it('answers an unknown merchant with 404 OPS-NOT-FOUND', async () => {
-      expectRefusal(await operator.call('GET', '/merchants/NO-SUCH-MERCHANT'), 404, 'OPS-NOT-FOUND', /NO-SUCH-MERCHANT/);
-      expectRefusal(await operator.call('POST', '/merchants/NO-SUCH-MERCHANT/api-keys', { json: {} }), 404, 'OPS-NOT-FOUND');
+      expectRefusal(
+        await operator.call('GET', '/merchants/NO-SUCH-MERCHANT'),
+        404,
+        'OPS-NOT-FOUND',
+        /NO-SUCH-MERCHANT/,
+      );
+      expectRefusal(
+        await operator.call('POST', '/merchants/NO-SUCH-MERCHANT/api-keys', { json: {} }),
+        404,
+        'OPS-NOT-FOUND',
+      );
     });
   });
 
@@ -133,11 +176,17 @@ describe('Operator API over HTTP: authentication, merchants and API keys', () =>
 
     it('revokes a key: the shop refuses it with 401 SHOP-AUTH-002 while the other key still works; revoking again changes nothing', async () => {
       const merchant = await operator.createMerchant();
-      const second = expectOk(await operator.call<IssuedKeyData>('POST', `/merchants/${merchant.merchantId}/api-keys`, { json: {} }), 201);
+      const second = expectOk(
+        await operator.call<IssuedKeyData>('POST', `/merchants/${merchant.merchantId}/api-keys`, { json: {} }),
+        201,
+      );
       expectRefusal(await shopCallWith(merchant), 404, 'SHOP-PUR-003');
 
       const revoked = expectOk(
-        await operator.call<MerchantData['apiKeys'][number]>('POST', `/merchants/${merchant.merchantId}/api-keys/${merchant.apiKeyId}/revoke`),
+        await operator.call<MerchantData['apiKeys'][number]>(
+          'POST',
+          `/merchants/${merchant.merchantId}/api-keys/${merchant.apiKeyId}/revoke`,
+        ),
       );
       expect(revoked).to.include({ id: merchant.apiKeyId, status: 'REVOKED' });
       expect(revoked.revokedAt).to.match(isoInstant);
@@ -146,16 +195,33 @@ describe('Operator API over HTTP: authentication, merchants and API keys', () =>
       expectRefusal(await shopCallWith({ ...merchant, apiKey: second.key, apiKeyId: second.id }), 404, 'SHOP-PUR-003');
 
       const again = expectOk(
-        await operator.call<MerchantData['apiKeys'][number]>('POST', `/merchants/${merchant.merchantId}/api-keys/${merchant.apiKeyId}/revoke`),
+        await operator.call<MerchantData['apiKeys'][number]>(
+          'POST',
+          `/merchants/${merchant.merchantId}/api-keys/${merchant.apiKeyId}/revoke`,
+        ),
       );
       expect(again).to.deep.equal(revoked);
     });
 
     it('answers an unknown key id with 404 OPS-NOT-FOUND and a non-numeric one with 400 OPS-REQ-001', async () => {
       const merchant = await operator.createMerchant();
-      expectRefusal(await operator.call('POST', `/merchants/${merchant.merchantId}/api-keys/999999999/revoke`), 404, 'OPS-NOT-FOUND');
-      expectRefusal(await operator.call('POST', `/merchants/${merchant.merchantId}/api-keys/abc/revoke`), 400, 'OPS-REQ-001', /apiKeyId/);
-      expectRefusal(await operator.call('POST', `/merchants/${merchant.merchantId}/api-keys/1.5/revoke`), 400, 'OPS-REQ-001', /apiKeyId/);
+      expectRefusal(
+        await operator.call('POST', `/merchants/${merchant.merchantId}/api-keys/999999999/revoke`),
+        404,
+        'OPS-NOT-FOUND',
+      );
+      expectRefusal(
+        await operator.call('POST', `/merchants/${merchant.merchantId}/api-keys/abc/revoke`),
+        400,
+        'OPS-REQ-001',
+        /apiKeyId/,
+      );
+      expectRefusal(
+        await operator.call('POST', `/merchants/${merchant.merchantId}/api-keys/1.5/revoke`),
+        400,
+        'OPS-REQ-001',
+        /apiKeyId/,
+      );
     });
   });
 });

@@ -2,7 +2,15 @@ import { expect } from 'chai';
 import { fixedClock } from '../../../application/shared/clock.js';
 import type { ShopCampaignResponse, ShopVoucherResponse } from '../../../application/shop/catalog-queries.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
-import { expectOk, expectRefusal, OperatorApi, reserveBody, Shopper, type CampaignData, type PoolData } from '../support.js';
+import {
+  expectOk,
+  expectRefusal,
+  OperatorApi,
+  reserveBody,
+  Shopper,
+  type CampaignData,
+  type PoolData,
+} from '../support.js';
 import { banner, CatalogClient, campaignIn, live, poolIn } from './catalog-support.js';
 
 /**
@@ -44,9 +52,17 @@ describe('Shop catalog over HTTP: campaigns, carousel and campaign detail', () =
       campaignTag: 'HOT_DEAL',
       displayPriority: 1,
       themeUrl: 'https://cdn.example.vn/p1.png',
-      banners: [banner('APP', 'CAROUSEL', 2, 'app://deals'), banner('APP', 'DETAIL_TOP', 1), banner('WEB', 'CAROUSEL', 1)],
+      banners: [
+        banner('APP', 'CAROUSEL', 2, 'app://deals'),
+        banner('APP', 'DETAIL_TOP', 1),
+        banner('WEB', 'CAROUSEL', 1),
+      ],
     });
-    p2 = await campaignIn(operator, live, { campaignTag: 'FLASH_SALE', displayPriority: 2, banners: [banner('WEB', 'DETAIL_TOP', 0)] });
+    p2 = await campaignIn(operator, live, {
+      campaignTag: 'FLASH_SALE',
+      displayPriority: 2,
+      banners: [banner('WEB', 'DETAIL_TOP', 0)],
+    });
     p3 = await campaignIn(operator, live, {
       campaignTag: 'HOT_DEAL',
       displayPriority: 3,
@@ -70,7 +86,11 @@ describe('Shop catalog over HTTP: campaigns, carousel and campaign detail', () =
 
     const carousel = [banner('APP', 'CAROUSEL', 1)];
     const others: [string, string[], Record<string, unknown>][] = [
-      ['presale disabled, not started', live, { startAt: '2026-06-10T00:00:00Z', presale: { ...presale, enabled: false } }],
+      [
+        'presale disabled, not started',
+        live,
+        { startAt: '2026-06-10T00:00:00Z', presale: { ...presale, enabled: false } },
+      ],
       ['DRAFT', [], {}],
       ['APPROVED, not ACTIVE', ['APPROVED'], {}],
       ['PAUSED', ['APPROVED', 'ACTIVE', 'PAUSED'], {}],
@@ -97,7 +117,10 @@ describe('Shop catalog over HTTP: campaigns, carousel and campaign detail', () =
     it('answers every field of ShopCampaignResponse; banners of the APP channel by default, by displayOrder', async () => {
       const got = (await shop.campaigns()).content[0]!;
       const campaignBanners = expectOk(
-        await new OperatorApi(app.baseUrl).call<CampaignData & { banners: ShopCampaignResponse['banners'] }>('GET', `/campaigns/${p1.id}`),
+        await new OperatorApi(app.baseUrl).call<CampaignData & { banners: ShopCampaignResponse['banners'] }>(
+          'GET',
+          `/campaigns/${p1.id}`,
+        ),
       ).banners;
       const expected: ShopCampaignResponse = {
         id: p1.id,
@@ -123,7 +146,11 @@ describe('Shop catalog over HTTP: campaigns, carousel and campaign detail', () =
 
     it('filters banners by channel', async () => {
       const web = await shop.campaigns('?channel=WEB');
-      expect(web.content.map((c) => c.banners.map((b) => `${b.channelCode} ${b.positionCode}`))).to.deep.equal([['WEB CAROUSEL'], ['WEB DETAIL_TOP'], []]);
+      expect(web.content.map((c) => c.banners.map((b) => `${b.channelCode} ${b.positionCode}`))).to.deep.equal([
+        ['WEB CAROUSEL'],
+        ['WEB DETAIL_TOP'],
+        [],
+      ]);
       const appBanners = (await shop.campaigns('?channel=APP')).content.map((c) => c.banners.length);
       expect(appBanners).to.deep.equal([2, 0, 1]);
       expectRefusal(await shop.get('/campaigns?channel=TV'), 400, 'SHOP-REQ-001', /channel/);
@@ -151,7 +178,10 @@ describe('Shop catalog over HTTP: campaigns, carousel and campaign detail', () =
       expect(ids(await shop.campaigns('?tag=FLASH_SALE'))).to.deep.equal([p2.id]);
       expect(ids(await shop.campaigns('?tags=FLASH_SALE,HOT_DEAL'))).to.deep.equal([p1.id, p2.id, p3.id]);
       expect(ids(await shop.campaigns('?tag=HOT_DEAL&tags=FLASH_SALE'))).to.deep.equal([p2.id]);
-      expect(await shop.campaigns('?tag=NOPE')).to.deep.equal({ content: [], page: { size: 20, number: 0, totalElements: 0, totalPages: 0 } });
+      expect(await shop.campaigns('?tag=NOPE')).to.deep.equal({
+        content: [],
+        page: { size: 20, number: 0, totalElements: 0, totalPages: 0 },
+      });
       expectRefusal(await shop.get('/campaigns?tags=hot'), 400, 'SHOP-REQ-001', /tags/);
     });
 
@@ -162,12 +192,20 @@ describe('Shop catalog over HTTP: campaigns, carousel and campaign detail', () =
       const detail = await shop.ok<ShopVoucherResponse>(`/vouchers/${p1c.poolId}`);
       expect(page.content[0]!.vouchers![2]).to.deep.equal(detail);
       expect(detail.inventory).to.deep.equal({ totalQuantity: 5, remainingQuantity: 0, isOutOfStock: true });
-      expect((await shop.campaigns('?includeVouchers=false')).content.map((c) => c.vouchers)).to.deep.equal([null, null, null]);
+      expect((await shop.campaigns('?includeVouchers=false')).content.map((c) => c.vouchers)).to.deep.equal([
+        null,
+        null,
+        null,
+      ]);
     });
 
     it('vouchersPerCampaign: at most that many per campaign, 10 by default, clamped to 50; with X-User-Id each carries the usage', async () => {
       const two = await shop.campaigns('?includeVouchers=true&vouchersPerCampaign=2');
-      expect(two.content.map((c) => c.vouchers!.map((v) => v.id))).to.deep.equal([[p1a.poolId, p1b.poolId], [p2a.poolId], []]);
+      expect(two.content.map((c) => c.vouchers!.map((v) => v.id))).to.deep.equal([
+        [p1a.poolId, p1b.poolId],
+        [p2a.poolId],
+        [],
+      ]);
       const clamped = await shop.campaigns('?includeVouchers=true&vouchersPerCampaign=51');
       expect(clamped).to.deep.equal(await shop.campaigns('?includeVouchers=true'));
       const mine = await shop.ok<{ content: ShopCampaignResponse[] }>('/campaigns?includeVouchers=true', buyer.userId);
@@ -190,9 +228,18 @@ describe('Shop catalog over HTTP: campaigns, carousel and campaign detail', () =
       const second = await shop.campaigns('?size=1&page=1');
       expect(ids(second)).to.deep.equal([p2.id]);
       expect(second.page).to.deep.equal({ size: 1, number: 1, totalElements: 3, totalPages: 3 });
-      expect(await shop.campaigns('?size=2&page=2')).to.deep.equal({ content: [], page: { size: 2, number: 2, totalElements: 3, totalPages: 2 } });
+      expect(await shop.campaigns('?size=2&page=2')).to.deep.equal({
+        content: [],
+        page: { size: 2, number: 2, totalElements: 3, totalPages: 2 },
+      });
       expect((await shop.campaigns('?size=51')).page.size).to.equal(50);
-      expect((await shop.campaigns('?page=99999999999999999999&vouchersPerCampaign=99999999999999999999&includeVouchers=true')).page).to.deep.equal({
+      expect(
+        (
+          await shop.campaigns(
+            '?page=99999999999999999999&vouchersPerCampaign=99999999999999999999&includeVouchers=true',
+          )
+        ).page,
+      ).to.deep.equal({
         size: 20,
         number: Number.MAX_SAFE_INTEGER,
         totalElements: 3,
@@ -213,7 +260,9 @@ describe('Shop catalog over HTTP: campaigns, carousel and campaign detail', () =
 
       const webCarousel = await shop.carousel('?channel=WEB');
       expect(ids(webCarousel)).to.deep.equal([p1.id]);
-      expect(webCarousel.content[0]!.banners.map((b) => `${b.channelCode} ${b.positionCode}`)).to.deep.equal(['WEB CAROUSEL']);
+      expect(webCarousel.content[0]!.banners.map((b) => `${b.channelCode} ${b.positionCode}`)).to.deep.equal([
+        'WEB CAROUSEL',
+      ]);
     });
 
     it('pages the same way', async () => {

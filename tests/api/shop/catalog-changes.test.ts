@@ -3,7 +3,16 @@ import { fixedClock } from '../../../application/shared/clock.js';
 import type { ShopCampaignResponse, ShopVoucherResponse } from '../../../application/shop/catalog-queries.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
 import { natsTestApp } from '../../support/nats.js';
-import { expectOk, expectRefusal, OperatorApi, reserveBody, Shopper, type CampaignData, type PoolData, type ShopMerchant } from '../support.js';
+import {
+  expectOk,
+  expectRefusal,
+  OperatorApi,
+  reserveBody,
+  Shopper,
+  type CampaignData,
+  type PoolData,
+  type ShopMerchant,
+} from '../support.js';
 import { banner, CatalogClient, campaignIn, live, poolIn, projectionsCaughtUp } from './catalog-support.js';
 
 /** The catalog following what happens after a pool is listed: purchases, lifecycle, operator changes, time, rebuilds. */
@@ -45,18 +54,44 @@ describe('Shop catalog over HTTP: following purchases and changes', () => {
     const buyer = new Shopper(app.baseUrl, merchant);
 
     const first = await buyer.reserved(reserveBody([{ pool, quantity: 3 }]));
-    expect((await voucher(pool)).inventory).to.deep.equal({ totalQuantity: 5, remainingQuantity: 2, isOutOfStock: false });
+    expect((await voucher(pool)).inventory).to.deep.equal({
+      totalQuantity: 5,
+      remainingQuantity: 2,
+      isOutOfStock: false,
+    });
     const second = await buyer.reserved(reserveBody([{ pool, quantity: 2 }]));
-    expect((await voucher(pool)).inventory).to.deep.equal({ totalQuantity: 5, remainingQuantity: 0, isOutOfStock: true });
-    expect((await campaign(c)).voucherSummary).to.deep.equal({ totalCount: 1, availableCount: 0, soldCount: 0, displayedCount: 1 });
+    expect((await voucher(pool)).inventory).to.deep.equal({
+      totalQuantity: 5,
+      remainingQuantity: 0,
+      isOutOfStock: true,
+    });
+    expect((await campaign(c)).voucherSummary).to.deep.equal({
+      totalCount: 1,
+      availableCount: 0,
+      soldCount: 0,
+      displayedCount: 1,
+    });
 
     expectOk(await buyer.release(first.reservationKey, 'USER_CANCELLED'));
     expectOk(await buyer.commit(second.reservationKey));
-    expect((await shop.vouchers(`?campaignIds=${c.id}`)).content[0]!.inventory).to.deep.equal({ totalQuantity: 5, remainingQuantity: 3, isOutOfStock: false });
-    expect((await campaign(c)).voucherSummary).to.deep.equal({ totalCount: 1, availableCount: 1, soldCount: 2, displayedCount: 1 });
+    expect((await shop.vouchers(`?campaignIds=${c.id}`)).content[0]!.inventory).to.deep.equal({
+      totalQuantity: 5,
+      remainingQuantity: 3,
+      isOutOfStock: false,
+    });
+    expect((await campaign(c)).voucherSummary).to.deep.equal({
+      totalCount: 1,
+      availableCount: 1,
+      soldCount: 2,
+      displayedCount: 1,
+    });
 
     expectOk(await operator.call('POST', `/voucher-pools/${pool.poolId}/stock`, { json: { quantity: 4 } }));
-    expect((await voucher(pool)).inventory).to.deep.equal({ totalQuantity: 9, remainingQuantity: 7, isOutOfStock: false });
+    expect((await voucher(pool)).inventory).to.deep.equal({
+      totalQuantity: 9,
+      remainingQuantity: 7,
+      isOutOfStock: false,
+    });
   });
 
   it("userPurchaseUsage: the caller's vouchers of the pool today and in total, what the limits leave, per merchant and user", async () => {
@@ -90,7 +125,10 @@ describe('Shop catalog over HTTP: following purchases and changes', () => {
     expect(listed.map((v) => v.userPurchaseUsage!.totalPurchasedQty)).to.deep.equal([2, 0]);
     expect((await voucher(limited, 'someone-else')).userPurchaseUsage!.totalPurchasedQty).to.equal(0);
     const otherMerchant = new CatalogClient(app, await operator.createMerchant());
-    expect((await otherMerchant.ok<ShopVoucherResponse>(`/vouchers/${limited.poolId}`, buyer.userId)).userPurchaseUsage!.totalPurchasedQty).to.equal(0);
+    expect(
+      (await otherMerchant.ok<ShopVoucherResponse>(`/vouchers/${limited.poolId}`, buyer.userId)).userPurchaseUsage!
+        .totalPurchasedQty,
+    ).to.equal(0);
 
     // The next day in UTC+7 starts at 17:00 UTC: the daily count starts again; the day's allowance is capped by what the total leaves.
     clock.set('2026-06-01T17:00:00.000Z');
@@ -120,7 +158,8 @@ describe('Shop catalog over HTTP: following purchases and changes', () => {
   it('follows the campaign lifecycle: PAUSED hides, ACTIVE again shows, ENDED hides for good', async () => {
     const c = await campaignIn(operator, live);
     const pool = await poolIn(operator, c.id);
-    const status = async (to: string) => expectOk(await operator.call('POST', `/campaigns/${c.id}/status`, { json: { status: to } }));
+    const status = async (to: string) =>
+      expectOk(await operator.call('POST', `/campaigns/${c.id}/status`, { json: { status: to } }));
     const shown = async () => {
       const listed = (await shop.voucherIds(`?campaignIds=${c.id}`)).length === 1;
       const detail = (await shop.get(`/vouchers/${pool.poolId}`)).status === 200;
@@ -156,14 +195,22 @@ describe('Shop catalog over HTTP: following purchases and changes', () => {
   });
 
   it("follows the operator's changes to campaign details, banners and pools", async () => {
-    const first = await campaignIn(operator, live, { campaignTag: 'EARLY', displayPriority: 1, banners: [banner('APP', 'CAROUSEL', 1)] });
+    const first = await campaignIn(operator, live, {
+      campaignTag: 'EARLY',
+      displayPriority: 1,
+      banners: [banner('APP', 'CAROUSEL', 1)],
+    });
     const second = await campaignIn(operator, live, { campaignTag: 'EARLY', displayPriority: 2 });
     const a = await poolIn(operator, first.id, { categoryId: 21 });
     const b = await poolIn(operator, second.id, { categoryId: 21 });
     expect(await shop.voucherIds('?tag=EARLY')).to.deep.equal([a.poolId, b.poolId]);
 
     // Details: the second campaign moves ahead and changes tag; its vouchers follow.
-    expectOk(await operator.call('PATCH', `/campaigns/${second.id}`, { json: { displayPriority: 1, name: 'Renamed', campaignTag: 'LATE' } }));
+    expectOk(
+      await operator.call('PATCH', `/campaigns/${second.id}`, {
+        json: { displayPriority: 1, name: 'Renamed', campaignTag: 'LATE' },
+      }),
+    );
     expectOk(await operator.call('PATCH', `/campaigns/${first.id}`, { json: { displayPriority: 3 } }));
     expect(await shop.voucherIds('?tags=EARLY,LATE')).to.deep.equal([b.poolId, a.poolId]);
     expect((await voucher(b)).campaign).to.deep.include({ name: 'Renamed', tag: 'LATE', displayPriority: 1 });
@@ -171,13 +218,24 @@ describe('Shop catalog over HTTP: following purchases and changes', () => {
 
     // Banners.
     const added = expectOk(
-      await operator.call<{ banners: { id: number }[] }>('POST', `/campaigns/${first.id}/banners`, { json: banner('WEB', 'CAROUSEL', 5) }),
+      await operator.call<{ banners: { id: number }[] }>('POST', `/campaigns/${first.id}/banners`, {
+        json: banner('WEB', 'CAROUSEL', 5),
+      }),
       201,
     );
     const webBanner = added.banners.find((x) => !(first.banners.map((f) => f.id) as number[]).includes(x.id))!;
-    expect((await shop.ok<ShopCampaignResponse>(`/campaigns/${first.id}?channel=WEB`)).banners.map((x) => x.id)).to.deep.equal([webBanner.id]);
-    expectOk(await operator.call('PATCH', `/campaigns/${first.id}/banners/${webBanner.id}`, { json: { altText: 'Đổi', displayOrder: 9 } }));
-    expect((await shop.ok<ShopCampaignResponse>(`/campaigns/${first.id}?channel=WEB`)).banners[0]).to.deep.include({ altText: 'Đổi', displayOrder: 9 });
+    expect(
+      (await shop.ok<ShopCampaignResponse>(`/campaigns/${first.id}?channel=WEB`)).banners.map((x) => x.id),
+    ).to.deep.equal([webBanner.id]);
+    expectOk(
+      await operator.call('PATCH', `/campaigns/${first.id}/banners/${webBanner.id}`, {
+        json: { altText: 'Đổi', displayOrder: 9 },
+      }),
+    );
+    expect((await shop.ok<ShopCampaignResponse>(`/campaigns/${first.id}?channel=WEB`)).banners[0]).to.deep.include({
+      altText: 'Đổi',
+      displayOrder: 9,
+    });
     expect((await shop.carousel('?channel=WEB')).content.map((x) => x.id)).to.include(first.id);
     expectOk(await operator.call('DELETE', `/campaigns/${first.id}/banners/${webBanner.id}`));
     expect((await shop.ok<ShopCampaignResponse>(`/campaigns/${first.id}?channel=WEB`)).banners).to.deep.equal([]);
@@ -208,18 +266,33 @@ describe('Shop catalog over HTTP: following purchases and changes', () => {
     });
     expect(changed.display.title).to.equal('Trà sữa');
     expect(changed.terms.maxPerDay).to.equal(2);
-    expect(changed.pricing).to.deep.equal({ faceValue: 50_000, sellingPrice: 45_000, discountedPrice: 40_000, currency: 'VND', discountPercentage: 20 });
+    expect(changed.pricing).to.deep.equal({
+      faceValue: 50_000,
+      sellingPrice: 45_000,
+      discountedPrice: 40_000,
+      currency: 'VND',
+      discountPercentage: 20,
+    });
     expect(await shop.voucherIds('?categoryIds=22')).to.deep.equal([a.poolId]);
     expect((await shop.vouchers('?categoryIds=21&tags=EARLY,LATE')).page.totalElements).to.equal(1);
 
     expectOk(await operator.call('DELETE', `/voucher-pools/${a.poolId}`));
-    expect((await campaign(first)).voucherSummary).to.deep.equal({ totalCount: 0, availableCount: 0, soldCount: 0, displayedCount: 0 });
+    expect((await campaign(first)).voucherSummary).to.deep.equal({
+      totalCount: 0,
+      availableCount: 0,
+      soldCount: 0,
+      displayedCount: 0,
+    });
     expect(await shop.voucherIds('?categoryIds=22')).to.deep.equal([]);
     expectRefusal(await shop.get(`/vouchers/${a.poolId}`), 404, 'SHOP-VOU-001');
   });
 
   it('answers the same after the catalog projection is rebuilt from the event store', async () => {
-    const queries = ['/vouchers?size=50', '/campaigns?size=50&includeVouchers=true', '/campaigns/carousel?size=50&channel=WEB'];
+    const queries = [
+      '/vouchers?size=50',
+      '/campaigns?size=50&includeVouchers=true',
+      '/campaigns/carousel?size=50&channel=WEB',
+    ];
     const before = await Promise.all(queries.map((q) => shop.ok(q)));
     await app.container.projections.rebuild('shop-catalog');
     const after = await Promise.all(queries.map((q) => shop.ok(q)));
@@ -228,7 +301,9 @@ describe('Shop catalog over HTTP: following purchases and changes', () => {
   });
 
   it('comments every table, view and column of the catalog read models', async () => {
-    const { rows } = await app.container.knex.raw<{ rows: { relation: string; column: string | null; comment: string | null }[] }>(
+    const { rows } = await app.container.knex.raw<{
+      rows: { relation: string; column: string | null; comment: string | null }[];
+    }>(
       `SELECT c.relname AS relation, NULL AS column, obj_description(c.oid) AS comment FROM pg_class c
          WHERE c.relname ~ '^shop_(campaigns|campaign_banners|voucher_listings|campaign_pool_counts|campaign_category_pool_counts|catalog_counts_version)(_g[0-9]+){0,1}$'
        UNION ALL

@@ -36,15 +36,22 @@ export async function projectionsCaughtUp(app: TestApp, timeoutMs = 30_000): Pro
       { column: 'transaction_id', order: 'desc' },
       { column: 'transaction_sequence', order: 'desc' },
     ])
-    .first<{ transaction_id: string; transaction_sequence: number } | undefined>('transaction_id', 'transaction_sequence');
+    .first<{ transaction_id: string; transaction_sequence: number } | undefined>(
+      'transaction_id',
+      'transaction_sequence',
+    );
   if (!head) return;
   const target = formatPosition(head.transaction_id, String(head.transaction_sequence));
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const rows: { projector: string; position: string | null }[] = await knex('projection_checkpoints').select('projector', 'position');
+    const rows: { projector: string; position: string | null }[] = await knex('projection_checkpoints').select(
+      'projector',
+      'position',
+    );
     const behind = rows.filter((r) => r.position === null || r.position < target);
     if (rows.length > 0 && behind.length === 0) return;
-    if (Date.now() > deadline) expect.fail(`projections not caught up with ${target} within ${timeoutMs} ms: ${JSON.stringify(behind)}`);
+    if (Date.now() > deadline)
+      expect.fail(`projections not caught up with ${target} within ${timeoutMs} ms: ${JSON.stringify(behind)}`);
     await sleep(20);
   }
 }
@@ -93,15 +100,30 @@ export class CatalogClient {
 }
 
 /** Creates a campaign (DRAFT) and walks it through `statuses`, e.g. ['APPROVED', 'ACTIVE', 'PAUSED']. */
-export async function campaignIn(operator: OperatorApi, statuses: string[], overrides: Record<string, unknown> = {}): Promise<CampaignData> {
-  let campaign = expectOk(await operator.call<CampaignData>('POST', '/campaigns', { json: campaignInput(overrides) }), 201);
-  for (const status of statuses) campaign = expectOk(await operator.call<CampaignData>('POST', `/campaigns/${campaign.id}/status`, { json: { status } }));
+export async function campaignIn(
+  operator: OperatorApi,
+  statuses: string[],
+  overrides: Record<string, unknown> = {},
+): Promise<CampaignData> {
+  let campaign = expectOk(
+    await operator.call<CampaignData>('POST', '/campaigns', { json: campaignInput(overrides) }),
+    201,
+  );
+  for (const status of statuses)
+    campaign = expectOk(
+      await operator.call<CampaignData>('POST', `/campaigns/${campaign.id}/status`, { json: { status } }),
+    );
   return campaign;
 }
 
 export const live = ['APPROVED', 'ACTIVE'];
 
-export function banner(channelCode: 'APP' | 'WEB', positionCode: 'CAROUSEL' | 'DETAIL_TOP', displayOrder: number, clickUrl: string | null = null) {
+export function banner(
+  channelCode: 'APP' | 'WEB',
+  positionCode: 'CAROUSEL' | 'DETAIL_TOP',
+  displayOrder: number,
+  clickUrl: string | null = null,
+) {
   return {
     channelCode,
     positionCode,
@@ -124,8 +146,16 @@ export interface PoolOverrides {
 }
 
 /** Creates a pool in the campaign through the operator API. */
-export async function poolIn(operator: OperatorApi, campaignId: number, overrides: PoolOverrides = {}): Promise<PoolData> {
-  const base = poolInput(campaignId, { pricing: overrides.pricing, terms: overrides.terms, totalQuantity: overrides.totalQuantity });
+export async function poolIn(
+  operator: OperatorApi,
+  campaignId: number,
+  overrides: PoolOverrides = {},
+): Promise<PoolData> {
+  const base = poolInput(campaignId, {
+    pricing: overrides.pricing,
+    terms: overrides.terms,
+    totalQuantity: overrides.totalQuantity,
+  });
   const json = {
     ...base,
     categoryId: overrides.categoryId ?? base.categoryId,

@@ -2,7 +2,15 @@ import { expect } from 'chai';
 import { fixedClock } from '../../../application/shared/clock.js';
 import type { ShopVoucherResponse } from '../../../application/shop/catalog-queries.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
-import { call, expectRefusal, OperatorApi, shopHeaders, type CampaignData, type PoolData, type ShopMerchant } from '../support.js';
+import {
+  call,
+  expectRefusal,
+  OperatorApi,
+  shopHeaders,
+  type CampaignData,
+  type PoolData,
+  type ShopMerchant,
+} from '../support.js';
 import { CatalogClient, campaignIn, live, poolIn } from './catalog-support.js';
 
 /**
@@ -30,7 +38,12 @@ describe('Shop catalog over HTTP: voucher list and detail', () => {
     merchant = await operator.createMerchant();
     shop = new CatalogClient(app, merchant);
 
-    b = await campaignIn(operator, live, { name: 'Flash', campaignTag: 'FLASH_SALE', displayPriority: 1, endAt: '2026-06-01T01:00:00Z' });
+    b = await campaignIn(operator, live, {
+      name: 'Flash',
+      campaignTag: 'FLASH_SALE',
+      displayPriority: 1,
+      endAt: '2026-06-01T01:00:00Z',
+    });
     a = await campaignIn(operator, live, { name: 'Hot deals', campaignTag: 'HOT_DEAL', displayPriority: 2 });
     c = await campaignIn(operator, live, { name: 'Tết', campaignTag: 'TET_DEAL', displayPriority: 3 });
     // Pools are created out of display order, so the order comes from priority and pool id only.
@@ -39,12 +52,32 @@ describe('Shop catalog over HTTP: voucher list and detail', () => {
       title: 'a1',
       miniAppIds: ['mini-1', 'mini-2'],
       validity: { startAt: '2026-06-01T00:00:00+07:00', endAt: '2026-12-31T23:59:59Z' },
-      terms: { usageType: 'OFFLINE', termsAndConditions: 'Dùng tại quầy', validityDays: 45, usageLimit: 5, maxPerDay: 2, maxPerOrder: 1 },
+      terms: {
+        usageType: 'OFFLINE',
+        termsAndConditions: 'Dùng tại quầy',
+        validityDays: 45,
+        usageLimit: 5,
+        maxPerDay: 2,
+        maxPerOrder: 1,
+      },
     });
     c1 = await poolIn(operator, c.id, { categoryId: 11, title: 'c1', pricing: { faceValue: 0, sellingPrice: 0 } });
-    a2 = await poolIn(operator, a.id, { categoryId: 12, title: 'a2', pricing: { faceValue: 200_000, sellingPrice: 150_000, discountedPrice: 150_000 } });
-    b1 = await poolIn(operator, b.id, { categoryId: 12, title: 'b1', pricing: { faceValue: 300_000, sellingPrice: 200_000 } });
-    a3 = await poolIn(operator, a.id, { categoryId: 11, title: 'a3', totalQuantity: 0, pricing: { currency: 'VPOINT', faceValue: 1000, sellingPrice: 995 } });
+    a2 = await poolIn(operator, a.id, {
+      categoryId: 12,
+      title: 'a2',
+      pricing: { faceValue: 200_000, sellingPrice: 150_000, discountedPrice: 150_000 },
+    });
+    b1 = await poolIn(operator, b.id, {
+      categoryId: 12,
+      title: 'b1',
+      pricing: { faceValue: 300_000, sellingPrice: 200_000 },
+    });
+    a3 = await poolIn(operator, a.id, {
+      categoryId: 11,
+      title: 'a3',
+      totalQuantity: 0,
+      pricing: { currency: 'VPOINT', faceValue: 1000, sellingPrice: 995 },
+    });
     b2 = await poolIn(operator, b.id, { categoryId: 13, title: 'b2' });
     const a4 = await poolIn(operator, a.id, { categoryId: 11, title: 'a4 deleted' });
     await operator.call('DELETE', `/voucher-pools/${a4.poolId}`);
@@ -60,7 +93,11 @@ describe('Shop catalog over HTTP: voucher list and detail', () => {
       ['campaign not of type SELL', live, { type: 'GIFT' }],
     ];
     for (const [why, statuses, overrides] of others) {
-      const campaign = await campaignIn(operator, statuses, { campaignTag: 'HOT_DEAL', displayPriority: 1, ...overrides });
+      const campaign = await campaignIn(operator, statuses, {
+        campaignTag: 'HOT_DEAL',
+        displayPriority: 1,
+        ...overrides,
+      });
       hidden[why] = await poolIn(operator, campaign.id, { categoryId: 11, title: why });
     }
   });
@@ -68,7 +105,14 @@ describe('Shop catalog over HTTP: voucher list and detail', () => {
 
   it('lists what is on sale by campaign displayPriority, then pool id', async () => {
     const page = await shop.vouchers();
-    expect(page.content.map((v) => v.id)).to.deep.equal([b1.poolId, b2.poolId, a1.poolId, a2.poolId, a3.poolId, c1.poolId]);
+    expect(page.content.map((v) => v.id)).to.deep.equal([
+      b1.poolId,
+      b2.poolId,
+      a1.poolId,
+      a2.poolId,
+      a3.poolId,
+      c1.poolId,
+    ]);
     expect(page.page).to.deep.equal({ size: 20, number: 0, totalElements: 6, totalPages: 1 });
   });
 
@@ -95,11 +139,24 @@ describe('Shop catalog over HTTP: voucher list and detail', () => {
         thumbnailUrl: 'https://cdn.example.vn/thumb.png',
         description: 'One coffee',
       },
-      pricing: { faceValue: 100_000, sellingPrice: 90_000, discountedPrice: null, currency: 'VND', discountPercentage: 10 },
+      pricing: {
+        faceValue: 100_000,
+        sellingPrice: 90_000,
+        discountedPrice: null,
+        currency: 'VND',
+        discountPercentage: 10,
+      },
       inventory: { totalQuantity: 100, remainingQuantity: 100, isOutOfStock: false },
       userPurchaseUsage: null,
       validity: { startAt: '2026-05-31T17:00:00.000Z', endAt: '2026-12-31T23:59:59.000Z' },
-      terms: { usageType: 'OFFLINE', termsAndConditions: 'Dùng tại quầy', validityDays: 45, usageLimit: 5, maxPerDay: 2, maxPerOrder: 1 },
+      terms: {
+        usageType: 'OFFLINE',
+        termsAndConditions: 'Dùng tại quầy',
+        validityDays: 45,
+        usageLimit: 5,
+        maxPerDay: 2,
+        maxPerOrder: 1,
+      },
     };
     expect(v).to.deep.equal(expected);
   });
@@ -107,7 +164,13 @@ describe('Shop catalog over HTTP: voucher list and detail', () => {
   it('derives discountPercentage from the discounted price if any, else the selling price; 0 for a zero face value', async () => {
     const byId = new Map((await shop.vouchers()).content.map((v) => [v.id, v.pricing]));
     expect(byId.get(a1.poolId)!.discountPercentage).to.equal(10); // 90,000 of 100,000
-    expect(byId.get(a2.poolId)).to.deep.equal({ faceValue: 200_000, sellingPrice: 150_000, discountedPrice: 150_000, currency: 'VND', discountPercentage: 25 });
+    expect(byId.get(a2.poolId)).to.deep.equal({
+      faceValue: 200_000,
+      sellingPrice: 150_000,
+      discountedPrice: 150_000,
+      currency: 'VND',
+      discountPercentage: 25,
+    });
     expect(byId.get(b1.poolId)!.discountPercentage).to.equal(33); // 33.3 rounded
     expect(byId.get(a3.poolId)).to.deep.include({ currency: 'VPOINT', discountPercentage: 1 }); // 0.5 rounds up
     expect(byId.get(c1.poolId)!.discountPercentage).to.equal(0);
@@ -176,9 +239,17 @@ describe('Shop catalog over HTTP: voucher list and detail', () => {
 
     it('campaignIds and excludeCampaignIds', async () => {
       expect(await shop.voucherIds(`?campaignIds=${c.id},${b.id}`)).to.deep.equal([b1.poolId, b2.poolId, c1.poolId]);
-      expect(await shop.voucherIds(`?campaignIds=${c.id}&campaignIds=${a.id}`)).to.deep.equal([a1.poolId, a2.poolId, a3.poolId, c1.poolId]);
+      expect(await shop.voucherIds(`?campaignIds=${c.id}&campaignIds=${a.id}`)).to.deep.equal([
+        a1.poolId,
+        a2.poolId,
+        a3.poolId,
+        c1.poolId,
+      ]);
       expect(await shop.voucherIds(`?excludeCampaignIds=${a.id},${b.id}`)).to.deep.equal([c1.poolId]);
-      expect(await shop.voucherIds(`?excludeCampaignIds=${a.id}&excludeCampaignIds=${c.id}`)).to.deep.equal([b1.poolId, b2.poolId]);
+      expect(await shop.voucherIds(`?excludeCampaignIds=${a.id}&excludeCampaignIds=${c.id}`)).to.deep.equal([
+        b1.poolId,
+        b2.poolId,
+      ]);
       // A campaign that is not on sale lists nothing even when asked for by id.
       expect(await shop.voucherIds(`?campaignIds=${hidden['PAUSED campaign']!.campaignId}`)).to.deep.equal([]);
     });
@@ -216,14 +287,24 @@ describe('Shop catalog over HTTP: voucher list and detail', () => {
     });
 
     it('an exact last page, and a filter that matches nothing: totalPages 0', async () => {
-      expect((await shop.vouchers('?size=3&page=1')).content.map((v) => v.id)).to.deep.equal((await shop.voucherIds()).slice(3));
+      expect((await shop.vouchers('?size=3&page=1')).content.map((v) => v.id)).to.deep.equal(
+        (await shop.voucherIds()).slice(3),
+      );
       expect((await shop.vouchers('?size=3')).page.totalPages).to.equal(2);
-      expect(await shop.vouchers('?tag=NONE')).to.deep.equal({ content: [], page: { size: 20, number: 0, totalElements: 0, totalPages: 0 } });
+      expect(await shop.vouchers('?tag=NONE')).to.deep.equal({
+        content: [],
+        page: { size: 20, number: 0, totalElements: 0, totalPages: 0 },
+      });
     });
 
     it('clamps a size above 50 to 50', async () => {
       expect((await shop.vouchers('?size=51')).page.size).to.equal(50);
-      expect((await shop.vouchers('?size=100000')).page).to.deep.equal({ size: 50, number: 0, totalElements: 6, totalPages: 1 });
+      expect((await shop.vouchers('?size=100000')).page).to.deep.equal({
+        size: 50,
+        number: 0,
+        totalElements: 6,
+        totalPages: 1,
+      });
     });
 
     it('takes integers too large to be exact as past any page or size: a clamped size, an empty page, no matching id', async () => {
@@ -271,10 +352,14 @@ describe('Shop catalog over HTTP: voucher list and detail', () => {
   });
 
   it('asks for the shop credentials; X-User-Id is optional', async () => {
-    const res = await call(app.baseUrl, 'GET', '/api/v1/vouchers', { headers: shopHeaders(merchant, undefined, { client_secret: 'wrong' }) });
+    const res = await call(app.baseUrl, 'GET', '/api/v1/vouchers', {
+      headers: shopHeaders(merchant, undefined, { client_secret: 'wrong' }),
+    });
     expectRefusal(res, 401, 'SHOP-AUTH-001');
     expectRefusal(
-      await call(app.baseUrl, 'GET', `/api/v1/vouchers/${a1.poolId}`, { headers: shopHeaders(merchant, undefined, { 'X-Request-Id': undefined }) }),
+      await call(app.baseUrl, 'GET', `/api/v1/vouchers/${a1.poolId}`, {
+        headers: shopHeaders(merchant, undefined, { 'X-Request-Id': undefined }),
+      }),
       400,
       'SHOP-REQ-001',
       /X-Request-Id/,

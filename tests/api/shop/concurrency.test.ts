@@ -1,6 +1,14 @@
 import { expect } from 'chai';
 import { startTestApp, type TestApp } from '../../support/app.js';
-import { expectOk, expectRefusal, reserveBody, shopScene, Shopper, type OperatorApi, type ShopMerchant } from '../support.js';
+import {
+  expectOk,
+  expectRefusal,
+  reserveBody,
+  shopScene,
+  Shopper,
+  type OperatorApi,
+  type ShopMerchant,
+} from '../support.js';
 
 describe('Shop API over HTTP: concurrent reserves on one pool', () => {
   let app: TestApp;
@@ -21,14 +29,22 @@ describe('Shop API over HTTP: concurrent reserves on one pool', () => {
     const buyers = Array.from({ length: 300 }, () => new Shopper(app.baseUrl, merchant));
     const answers = await Promise.all(buyers.map((b) => b.reserve(reserveBody([{ pool }]))));
 
-    const accepted = answers.flatMap((res, i) => (res.status === 200 ? [{ buyer: buyers[i]!, reservation: expectOk(res) }] : []));
+    const accepted = answers.flatMap((res, i) =>
+      res.status === 200 ? [{ buyer: buyers[i]!, reservation: expectOk(res) }] : [],
+    );
     expect(accepted).to.have.length(100);
     for (const res of answers) if (res.status !== 200) expectRefusal(res, 400, 'SHOP-PUR-012');
-    expect(await operator.pool(pool.poolId)).to.include({ totalQuantity: 100, remainingQuantity: 0, reservedQuantity: 100 });
+    expect(await operator.pool(pool.poolId)).to.include({
+      totalQuantity: 100,
+      remainingQuantity: 0,
+      reservedQuantity: 100,
+    });
 
     const codes = accepted.map((a) => a.reservation.items[0]!.vouchers[0]!.voucherCode);
     expect(new Set(codes).size).to.equal(100);
-    const lookups = await Promise.all(accepted.map(({ buyer, reservation }) => buyer.lookup(reservation.reservationKey)));
+    const lookups = await Promise.all(
+      accepted.map(({ buyer, reservation }) => buyer.lookup(reservation.reservationKey)),
+    );
     lookups.forEach((res, i) => {
       const data = expectOk(res);
       expect(data).to.include({ reservationKey: accepted[i]!.reservation.reservationKey, status: 'RESERVED' });

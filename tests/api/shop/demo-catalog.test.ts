@@ -54,7 +54,8 @@ describe('Shop catalog over HTTP on the demo data of npm start', () => {
     const page: VoucherPage = await shop.vouchers(`?categoryIds=${food!.id}&size=50`);
     expect(page.content.length).to.be.at.least(3);
     expect(page.content.every((v) => v.categoryId === food!.id)).to.equal(true);
-    for (const p of demo.pools) expect((await shop.ok<ShopVoucherResponse>(`/vouchers/${p.id}`)).display.title).to.equal(p.title);
+    for (const p of demo.pools)
+      expect((await shop.ok<ShopVoucherResponse>(`/vouchers/${p.id}`)).display.title).to.equal(p.title);
     const all = await shop.vouchers('?size=50');
     expect(all.content.some((v) => v.inventory.isOutOfStock)).to.equal(true);
   });

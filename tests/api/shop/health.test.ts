@@ -26,18 +26,28 @@ describe('HTTP API: health, readiness, metrics and unknown shop paths', () => {
     const res = await call(app.baseUrl, 'GET', '/metrics');
     expect(res.status).to.equal(200);
     expect(res.headers.get('content-type')).to.match(/^text\/plain/);
-    for (const name of ['projection_lag_events', 'projection_lag_seconds', 'projection_events_applied_total', 'relay_events_published_total']) {
+    for (const name of [
+      'projection_lag_events',
+      'projection_lag_seconds',
+      'projection_events_applied_total',
+      'relay_events_published_total',
+    ]) {
       expect(res.text).to.match(new RegExp(`^# TYPE ${name} (gauge|counter)$`, 'm'));
     }
   });
 
   it('GET /metrics times every answer per route pattern and status, ids left out', async () => {
     const { merchant } = await shopScene(app.baseUrl);
-    expectRefusal(await call(app.baseUrl, 'GET', '/api/v1/vouchers/987654321', { headers: shopHeaders(merchant, undefined) }), 404, 'SHOP-VOU-001');
+    expectRefusal(
+      await call(app.baseUrl, 'GET', '/api/v1/vouchers/987654321', { headers: shopHeaders(merchant, undefined) }),
+      404,
+      'SHOP-VOU-001',
+    );
     await call(app.baseUrl, 'GET', '/api/v1/no-such-thing-either');
     const { text } = await call(app.baseUrl, 'GET', '/metrics');
     expect(text).to.match(/^# TYPE http_request_duration_seconds histogram$/m);
-    const count = (labels: string) => Number(new RegExp(`^http_request_duration_seconds_count\\{${labels}\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+    const count = (labels: string) =>
+      Number(new RegExp(`^http_request_duration_seconds_count\\{${labels}\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
     expect(count('method="GET",route="/api/v1/vouchers/:id\\(.*\\)",status_code="404"')).to.be.at.least(1);
     expect(count('method="GET",route="unmatched",status_code="404"')).to.be.at.least(1);
     expect(text).not.to.contain('987654321');
@@ -47,7 +57,15 @@ describe('HTTP API: health, readiness, metrics and unknown shop paths', () => {
   it('answers an unknown /api/v1 path with 404 SHOP-REQ-404 in the shop envelope, credentials or not', async () => {
     expectRefusal(await call(app.baseUrl, 'GET', '/api/v1/no-such-thing'), 404, 'SHOP-REQ-404', /no-such-thing/);
     const { merchant } = await shopScene(app.baseUrl);
-    expectRefusal(await call(app.baseUrl, 'POST', '/api/v1/vouchers/refund', { headers: shopHeaders(merchant, 'u1'), json: {} }), 404, 'SHOP-REQ-404');
-    expectRefusal(await call(app.baseUrl, 'DELETE', '/api/v1/vouchers/reserve', { headers: shopHeaders(merchant, 'u1') }), 404, 'SHOP-REQ-404');
+    expectRefusal(
+      await call(app.baseUrl, 'POST', '/api/v1/vouchers/refund', { headers: shopHeaders(merchant, 'u1'), json: {} }),
+      404,
+      'SHOP-REQ-404',
+    );
+    expectRefusal(
+      await call(app.baseUrl, 'DELETE', '/api/v1/vouchers/reserve', { headers: shopHeaders(merchant, 'u1') }),
+      404,
+      'SHOP-REQ-404',
+    );
   });
 });

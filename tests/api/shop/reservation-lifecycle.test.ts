@@ -2,7 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { fixedClock } from '../../../application/shared/clock.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
-import { call, expectOk, expectRefusal, isoInstant, reserveBody, shopScene, Shopper, type OperatorApi, type PoolData, type ShopMerchant } from '../support.js';
+import {
+  call,
+  expectOk,
+  expectRefusal,
+  isoInstant,
+  reserveBody,
+  shopScene,
+  Shopper,
+  type OperatorApi,
+  type PoolData,
+  type ShopMerchant,
+} from '../support.js';
 
 describe('Shop API over HTTP: commit, release and reservation lookup', () => {
   let app: TestApp;
@@ -18,7 +29,9 @@ describe('Shop API over HTTP: commit, release and reservation lookup', () => {
   });
   after(() => app?.stop());
 
-  async function reserved(quantity = 2): Promise<{ buyer: Shopper; pool: PoolData; reservation: Awaited<ReturnType<Shopper['reserved']>> }> {
+  async function reserved(
+    quantity = 2,
+  ): Promise<{ buyer: Shopper; pool: PoolData; reservation: Awaited<ReturnType<Shopper['reserved']>> }> {
     const pool = await operator.createPool(campaignId, { totalQuantity: 10 });
     const buyer = new Shopper(app.baseUrl, merchant);
     return { buyer, pool, reservation: await buyer.reserved(reserveBody([{ pool, quantity }])) };
@@ -29,14 +42,20 @@ describe('Shop API over HTTP: commit, release and reservation lookup', () => {
     const data = expectOk(await buyer.lookup(reservation.reservationKey));
     expect(data).to.deep.equal({ ...reservation, status: 'RESERVED', committedAt: null, releasedAt: null });
     // Keys are compared case-insensitively.
-    expect(expectOk(await buyer.lookup(reservation.reservationKey.toUpperCase())).reservationKey).to.equal(reservation.reservationKey);
+    expect(expectOk(await buyer.lookup(reservation.reservationKey.toUpperCase())).reservationKey).to.equal(
+      reservation.reservationKey,
+    );
   });
 
   it('commits: COMMITTED with committedAt and the items; the held stock is sold', async () => {
     const { buyer, pool, reservation } = await reserved();
     const data = expectOk(await buyer.commit(reservation.reservationKey));
     expect(data).to.have.all.keys('reservationKey', 'orderId', 'committedAt', 'items');
-    expect(data).to.deep.include({ reservationKey: reservation.reservationKey, orderId: reservation.orderId, items: reservation.items });
+    expect(data).to.deep.include({
+      reservationKey: reservation.reservationKey,
+      orderId: reservation.orderId,
+      items: reservation.items,
+    });
     expect(data.committedAt).to.match(isoInstant);
     expect(Date.parse(data.committedAt!)).to.be.at.least(Date.parse(reservation.reservedAt));
     expect(await operator.pool(pool.poolId)).to.include({ remainingQuantity: 8, reservedQuantity: 0, soldQuantity: 2 });
@@ -60,19 +79,38 @@ describe('Shop API over HTTP: commit, release and reservation lookup', () => {
     expect(data).to.have.all.keys('reservationKey', 'orderId', 'releasedAt');
     expect(data).to.include({ reservationKey: reservation.reservationKey, orderId: reservation.orderId });
     expect(data.releasedAt).to.match(isoInstant);
-    expect(await operator.pool(pool.poolId)).to.include({ remainingQuantity: 10, reservedQuantity: 0, soldQuantity: 0 });
+    expect(await operator.pool(pool.poolId)).to.include({
+      remainingQuantity: 10,
+      reservedQuantity: 0,
+      soldQuantity: 0,
+    });
 
     expectRefusal(await buyer.release(reservation.reservationKey), 400, 'SHOP-PUR-007', /RELEASED/);
     expectRefusal(await buyer.commit(reservation.reservationKey), 400, 'SHOP-PUR-006', /RELEASED/);
     expect(await operator.pool(pool.poolId)).to.include({ remainingQuantity: 10, soldQuantity: 0 });
-    expect(expectOk(await buyer.lookup(reservation.reservationKey))).to.include({ status: 'RELEASED', releasedAt: data.releasedAt, committedAt: null });
+    expect(expectOk(await buyer.lookup(reservation.reservationKey))).to.include({
+      status: 'RELEASED',
+      releasedAt: data.releasedAt,
+      committedAt: null,
+    });
   });
 
   it('releases without a reason; refuses a reason that is not a short string with 400 SHOP-REQ-001', async () => {
     const { buyer, reservation } = await reserved(1);
-    const send = (json: unknown) => call(app.baseUrl, 'POST', '/api/v1/vouchers/release', { json, headers: buyer.headers() });
-    expectRefusal(await send({ reservationKey: reservation.reservationKey, reason: 42 }), 400, 'SHOP-REQ-001', /reason/);
-    expectRefusal(await send({ reservationKey: reservation.reservationKey, reason: 'x'.repeat(300) }), 400, 'SHOP-REQ-001', /reason/);
+    const send = (json: unknown) =>
+      call(app.baseUrl, 'POST', '/api/v1/vouchers/release', { json, headers: buyer.headers() });
+    expectRefusal(
+      await send({ reservationKey: reservation.reservationKey, reason: 42 }),
+      400,
+      'SHOP-REQ-001',
+      /reason/,
+    );
+    expectRefusal(
+      await send({ reservationKey: reservation.reservationKey, reason: 'x'.repeat(300) }),
+      400,
+      'SHOP-REQ-001',
+      /reason/,
+    );
     expectOk(await send({ reservationKey: reservation.reservationKey }));
   });
 
@@ -101,7 +139,9 @@ describe('Shop API over HTTP: commit, release and reservation lookup', () => {
       expectRefusal(await buyer.commit(bad), 400, 'SHOP-REQ-001', /reservationKey/);
       expectRefusal(await buyer.release(bad), 400, 'SHOP-REQ-001', /reservationKey/);
     }
-    const malformedPath = await call(app.baseUrl, 'GET', '/api/v1/vouchers/reservation/%ZZ', { headers: buyer.headers() });
+    const malformedPath = await call(app.baseUrl, 'GET', '/api/v1/vouchers/reservation/%ZZ', {
+      headers: buyer.headers(),
+    });
     expectRefusal(malformedPath, 400, 'SHOP-REQ-001', /path/);
     expectRefusal(await buyer.commit(undefined), 400, 'SHOP-REQ-001', /reservationKey is required/);
     expectRefusal(await buyer.commit(42), 400, 'SHOP-REQ-001', /reservationKey/);
@@ -109,7 +149,10 @@ describe('Shop API over HTTP: commit, release and reservation lookup', () => {
 
   it('answers concurrent commit and release of one reservation with exactly one success', async () => {
     const { buyer, pool, reservation } = await reserved();
-    const [commit, release] = await Promise.all([buyer.commit(reservation.reservationKey), buyer.release(reservation.reservationKey)]);
+    const [commit, release] = await Promise.all([
+      buyer.commit(reservation.reservationKey),
+      buyer.release(reservation.reservationKey),
+    ]);
     const outcomes = [commit.status, release.status].sort();
     expect(outcomes).to.deep.equal([200, 400]);
     const state = await operator.pool(pool.poolId);
@@ -132,7 +175,10 @@ describe('Shop API over HTTP: reservation expiry with SHOP_RESERVATION_AUTO_EXPI
   let campaignId: number;
 
   before(async () => {
-    app = await startTestApp({ clock, env: { SHOP_RESERVATION_AUTO_EXPIRY: 'true', SHOP_RESERVATION_TTL_SECONDS: '60' } });
+    app = await startTestApp({
+      clock,
+      env: { SHOP_RESERVATION_AUTO_EXPIRY: 'true', SHOP_RESERVATION_TTL_SECONDS: '60' },
+    });
     const scene = await shopScene(app.baseUrl);
     ({ operator, merchant } = scene);
     campaignId = scene.campaign.id;
@@ -151,7 +197,10 @@ describe('Shop API over HTTP: reservation expiry with SHOP_RESERVATION_AUTO_EXPI
     expectRefusal(await buyer.release(reservation.reservationKey, 'TIMEOUT'), 400, 'SHOP-PUR-006', /expired/);
     expectRefusal(await buyer.commit(reservation.reservationKey), 400, 'SHOP-PUR-006', /expired/);
     expect(await operator.pool(pool.poolId)).to.include({ remainingQuantity: 5, reservedQuantity: 0, soldQuantity: 0 });
-    expect(expectOk(await buyer.lookup(reservation.reservationKey))).to.include({ status: 'RELEASED', releasedAt: clock.now().toISOString() });
+    expect(expectOk(await buyer.lookup(reservation.reservationKey))).to.include({
+      status: 'RELEASED',
+      releasedAt: clock.now().toISOString(),
+    });
   });
 
   it('commits a reservation still inside its TTL', async () => {

@@ -52,7 +52,15 @@ describe('Shop API over HTTP: POST /api/v1/vouchers/reserve', () => {
     expect(item).to.include({ voucherPoolId: p.poolId, quantity: 2 });
     expect(item!.vouchers).to.have.length(2);
     for (const v of item!.vouchers) {
-      expect(v).to.have.all.keys('issuedPromotionId', 'voucherCode', 'faceValue', 'sellingPrice', 'currency', 'purchasedAt', 'expiresAt');
+      expect(v).to.have.all.keys(
+        'issuedPromotionId',
+        'voucherCode',
+        'faceValue',
+        'sellingPrice',
+        'currency',
+        'purchasedAt',
+        'expiresAt',
+      );
       expect(v.issuedPromotionId).to.be.a('number');
       expect(Number.isSafeInteger(v.issuedPromotionId)).to.equal(true);
       expect(v.voucherCode).to.be.a('string').with.length.greaterThan(5);
@@ -96,25 +104,43 @@ describe('Shop API over HTTP: POST /api/v1/vouchers/reserve', () => {
 
     it("refuses a unit price other than the pool's selling price with 400 SHOP-PUR-014", async () => {
       const p = await pool();
-      const body = { orderId: unique('ORD-'), amount: 80_000, currency: 'VND', items: [{ voucherPoolId: p.poolId, unitPrice: 80_000, quantity: 1 }] };
+      const body = {
+        orderId: unique('ORD-'),
+        amount: 80_000,
+        currency: 'VND',
+        items: [{ voucherPoolId: p.poolId, unitPrice: 80_000, quantity: 1 }],
+      };
       expectRefusal(await shopper().reserve(body), 400, 'SHOP-PUR-014');
       // After a reprice the old price is the wrong one.
-      await operator.call('POST', `/voucher-pools/${p.poolId}/pricing`, { json: { ...p.pricing, sellingPrice: 85_000 } });
+      await operator.call('POST', `/voucher-pools/${p.poolId}/pricing`, {
+        json: { ...p.pricing, sellingPrice: 85_000 },
+      });
       expectRefusal(await shopper().reserve(reserveBody([{ pool: p }])), 400, 'SHOP-PUR-014');
       await shopper().reserved(reserveBody([{ pool: { ...p, pricing: { ...p.pricing, sellingPrice: 85_000 } } }]));
     });
 
     it("refuses a currency other than the pool's with 400 SHOP-PUR-015, also when currency is left to its VND default", async () => {
       const p = await pool();
-      expectRefusal(await shopper().reserve({ ...reserveBody([{ pool: p }]), currency: 'VPOINT' }), 400, 'SHOP-PUR-015');
+      expectRefusal(
+        await shopper().reserve({ ...reserveBody([{ pool: p }]), currency: 'VPOINT' }),
+        400,
+        'SHOP-PUR-015',
+      );
       const points = await pool({ pricing: { currency: 'VPOINT', faceValue: 100, sellingPrice: 90 } });
       const { currency: _, ...withoutCurrency } = reserveBody([{ pool: points }]);
       expectRefusal(await shopper().reserve(withoutCurrency), 400, 'SHOP-PUR-015');
-      expect(expectOk(await shopper().reserve(reserveBody([{ pool: points }]))).items[0]!.vouchers[0]).to.include({ currency: 'VPOINT' });
+      expect(expectOk(await shopper().reserve(reserveBody([{ pool: points }]))).items[0]!.vouchers[0]).to.include({
+        currency: 'VPOINT',
+      });
     });
 
     it('answers a missing pool and a deleted pool with 404 SHOP-VOU-001', async () => {
-      const body = { orderId: unique('ORD-'), amount: 90_000, currency: 'VND', items: [{ voucherPoolId: 987654321, unitPrice: 90_000, quantity: 1 }] };
+      const body = {
+        orderId: unique('ORD-'),
+        amount: 90_000,
+        currency: 'VND',
+        items: [{ voucherPoolId: 987654321, unitPrice: 90_000, quantity: 1 }],
+      };
       expectRefusal(await shopper().reserve(body), 404, 'SHOP-VOU-001');
       const p = await pool();
       expectOk(await operator.call('DELETE', `/voucher-pools/${p.poolId}`));
@@ -136,7 +162,9 @@ describe('Shop API over HTTP: POST /api/v1/vouchers/reserve', () => {
 
     it('gives every voucher its own code and id across many reservations', async () => {
       const p = await pool({ totalQuantity: 200 });
-      const reservations = await Promise.all(Array.from({ length: 40 }, () => shopper().reserved(reserveBody([{ pool: p, quantity: 3 }]))));
+      const reservations = await Promise.all(
+        Array.from({ length: 40 }, () => shopper().reserved(reserveBody([{ pool: p, quantity: 3 }]))),
+      );
       const vouchers = reservations.flatMap((r) => r.items.flatMap((i) => i.vouchers));
       expect(vouchers).to.have.length(120);
       expect(new Set(vouchers.map((v) => v.voucherCode)).size).to.equal(120);
@@ -158,9 +186,17 @@ describe('Shop API over HTTP: POST /api/v1/vouchers/reserve', () => {
     it('requires X-Idempotency-Key as a UUID: 400 SHOP-REQ-001', async () => {
       const p = await pool();
       const s = shopper();
-      const without = await call(app.baseUrl, 'POST', '/api/v1/vouchers/reserve', { headers: s.headers(), json: reserveBody([{ pool: p }]) });
+      const without = await call(app.baseUrl, 'POST', '/api/v1/vouchers/reserve', {
+        headers: s.headers(),
+        json: reserveBody([{ pool: p }]),
+      });
       expectRefusal(without, 400, 'SHOP-REQ-001', /X-Idempotency-Key header is required/);
-      expectRefusal(await s.reserve(reserveBody([{ pool: p }]), { idempotencyKey: 'retry-1' }), 400, 'SHOP-REQ-001', /X-Idempotency-Key must be a UUID/);
+      expectRefusal(
+        await s.reserve(reserveBody([{ pool: p }]), { idempotencyKey: 'retry-1' }),
+        400,
+        'SHOP-REQ-001',
+        /X-Idempotency-Key must be a UUID/,
+      );
       expect(await operator.pool(p.poolId)).to.include({ remainingQuantity: 100 });
     });
 
@@ -187,8 +223,17 @@ describe('Shop API over HTTP: POST /api/v1/vouchers/reserve', () => {
       const key = randomUUID();
       const body = reserveBody([{ pool: p, quantity: 1 }]);
       expectOk(await s.reserve(body, { idempotencyKey: key }));
-      expectRefusal(await s.reserve(reserveBody([{ pool: p, quantity: 2 }], body.orderId), { idempotencyKey: key }), 409, 'SHOP-PUR-011', /X-Idempotency-Key/);
-      expectRefusal(await s.reserve({ ...body, orderId: unique('ORD-') }, { idempotencyKey: key }), 409, 'SHOP-PUR-011');
+      expectRefusal(
+        await s.reserve(reserveBody([{ pool: p, quantity: 2 }], body.orderId), { idempotencyKey: key }),
+        409,
+        'SHOP-PUR-011',
+        /X-Idempotency-Key/,
+      );
+      expectRefusal(
+        await s.reserve({ ...body, orderId: unique('ORD-') }, { idempotencyKey: key }),
+        409,
+        'SHOP-PUR-011',
+      );
       expectRefusal(await shopper().reserve(body, { idempotencyKey: key }), 409, 'SHOP-PUR-011');
       expect(await operator.pool(p.poolId)).to.include({ remainingQuantity: 99 });
     });
@@ -237,7 +282,11 @@ describe('Shop API over HTTP: POST /api/v1/vouchers/reserve', () => {
         ['voucherPoolId huge', withItem({ voucherPoolId: 2 ** 60 }), /items\.0\.voucherPoolId/],
         ['voucherPoolId 0', withItem({ voucherPoolId: 0 }), /items\.0\.voucherPoolId/],
         ['voucherPoolId missing', withItem({ voucherPoolId: undefined }), /items\.0\.voucherPoolId is required/],
-        ['one pool on two lines', { ...valid(), amount: 180_000, items: [valid().items[0], valid().items[0]] }, /items\[1\]\.voucherPoolId/],
+        [
+          'one pool on two lines',
+          { ...valid(), amount: 180_000, items: [valid().items[0], valid().items[0]] },
+          /items\[1\]\.voucherPoolId/,
+        ],
         ['a JSON array', [valid()], /body/],
         ['a JSON string', 'reserve please', /body/],
         ['JSON null', null, /body/],

@@ -1,7 +1,16 @@
 import { expect } from 'chai';
 import { fixedClock } from '../../../application/shared/clock.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
-import { call, expectOk, expectRefusal, OperatorApi, poolInput, type CampaignData, type PoolData, type ShopMerchant } from '../support.js';
+import {
+  call,
+  expectOk,
+  expectRefusal,
+  OperatorApi,
+  poolInput,
+  type CampaignData,
+  type PoolData,
+  type ShopMerchant,
+} from '../support.js';
 import { CatalogClient, campaignIn, live, projectionsCaughtUp, type VoucherPage } from './catalog-support.js';
 
 /**
@@ -18,9 +27,15 @@ describe('Shop search over HTTP: GET /vouchers/search', () => {
   let summer: CampaignData, phones: CampaignData;
   const pool: Record<string, PoolData> = {};
 
-  async function poolWith(campaignId: number, display: { title: string; brandName?: string; description?: string }): Promise<PoolData> {
+  async function poolWith(
+    campaignId: number,
+    display: { title: string; brandName?: string; description?: string },
+  ): Promise<PoolData> {
     const base = poolInput(campaignId);
-    const json = { ...base, display: { ...base.display, brandName: 'Cửa hàng', description: 'Áp dụng toàn quốc', ...display } };
+    const json = {
+      ...base,
+      display: { ...base.display, brandName: 'Cửa hàng', description: 'Áp dụng toàn quốc', ...display },
+    };
     return expectOk(await operator.call<PoolData>('POST', '/voucher-pools', { json }), 201);
   }
 
@@ -41,14 +56,23 @@ describe('Shop search over HTTP: GET /vouchers/search', () => {
     merchant = await operator.createMerchant();
     shop = new CatalogClient(app, merchant);
     summer = await campaignIn(operator, live, { name: 'Mùa hè rực rỡ', campaignTag: 'HOT_DEAL', displayPriority: 1 });
-    phones = await campaignIn(operator, live, { name: 'Siêu sale điện thoại', campaignTag: 'FLASH_SALE', displayPriority: 2 });
+    phones = await campaignIn(operator, live, {
+      name: 'Siêu sale điện thoại',
+      campaignTag: 'FLASH_SALE',
+      displayPriority: 2,
+    });
     pool.tea = await poolWith(summer.id, { title: 'Khuyến mãi trà sữa', brandName: 'Phúc Long' });
     pool.teaPlain = await poolWith(summer.id, { title: 'Khuyen mai tra sua', brandName: 'Gong Cha' });
     pool.galaxy = await poolWith(phones.id, { title: 'Samsung Galaxy giảm 1.000.000đ', brandName: 'Điện Máy Xanh' });
     pool.gift = await poolWith(phones.id, { title: 'Phiếu mua hàng', brandName: 'Samsung' });
-    pool.fpt = await poolWith(phones.id, { title: 'Phiếu quà tặng', brandName: 'FPT Shop', description: 'Áp dụng cho máy Samsung' });
+    pool.fpt = await poolWith(phones.id, {
+      title: 'Phiếu quà tặng',
+      brandName: 'FPT Shop',
+      description: 'Áp dụng cho máy Samsung',
+    });
     const combos = await campaignIn(operator, live, { name: 'Ẩm thực', campaignTag: 'HOT_DEAL', displayPriority: 3 });
-    for (let i = 1; i <= 25; i++) pool[`combo${i}`] = await poolWith(combos.id, { title: `Combo gà rán ${i}`, brandName: 'Jollibee' });
+    for (let i = 1; i <= 25; i++)
+      pool[`combo${i}`] = await poolWith(combos.id, { title: `Combo gà rán ${i}`, brandName: 'Jollibee' });
   });
   after(() => app?.stop());
 
@@ -57,10 +81,20 @@ describe('Shop search over HTTP: GET /vouchers/search', () => {
     expect(page.page).to.deep.equal({ size: 20, number: 0, totalElements: 1, totalPages: 1 });
     const [v] = page.content;
     expect(v).to.deep.include({ id: pool.galaxy!.poolId, categoryId: 1 });
-    expect(v!.campaign).to.deep.include({ id: phones.id, name: 'Siêu sale điện thoại', tag: 'FLASH_SALE', displayPriority: 2 });
+    expect(v!.campaign).to.deep.include({
+      id: phones.id,
+      name: 'Siêu sale điện thoại',
+      tag: 'FLASH_SALE',
+      displayPriority: 2,
+    });
     expect(v!.display.title).to.equal('Samsung Galaxy giảm 1.000.000đ');
     expect(v!.inventory).to.deep.equal({ totalQuantity: 100, remainingQuantity: 100, isOutOfStock: false });
-    expect(v!.userPurchaseUsage).to.deep.equal({ dailyPurchasedQty: 0, totalPurchasedQty: 0, dailyRemaining: null, totalRemaining: null });
+    expect(v!.userPurchaseUsage).to.deep.equal({
+      dailyPurchasedQty: 0,
+      totalPurchasedQty: 0,
+      dailyRemaining: null,
+      totalRemaining: null,
+    });
   });
 
   it('finds Vietnamese text whatever the diacritics, case and Unicode normalisation of the keyword', async () => {
@@ -73,7 +107,10 @@ describe('Shop search over HTTP: GET /vouchers/search', () => {
   it('reads a percent-encoded UTF-8 keyword, "+" as a space', async () => {
     const nfd = encodeURIComponent('khuyến mãi'.normalize('NFD'));
     expect(nfd).to.match(/%CC%81/); // combining acute accent: really decomposed
-    expect(expectOk(await searchRaw(`q=${nfd}`)).content.map((v) => v.id)).to.deep.equal([pool.tea!.poolId, pool.teaPlain!.poolId]);
+    expect(expectOk(await searchRaw(`q=${nfd}`)).content.map((v) => v.id)).to.deep.equal([
+      pool.tea!.poolId,
+      pool.teaPlain!.poolId,
+    ]);
     expect(expectOk(await searchRaw('q=khuyen+mai')).page.totalElements).to.equal(2);
   });
 
@@ -91,7 +128,10 @@ describe('Shop search over HTTP: GET /vouchers/search', () => {
   it('filters by campaign tag; tags (any of) wins over tag', async () => {
     expect(await ids('phieu', '&tag=FLASH_SALE')).to.deep.equal([pool.gift!.poolId, pool.fpt!.poolId]);
     expect(await ids('phieu', '&tag=HOT_DEAL')).to.deep.equal([]);
-    expect(await ids('phieu', '&tag=HOT_DEAL&tags=NEW,FLASH_SALE')).to.deep.equal([pool.gift!.poolId, pool.fpt!.poolId]);
+    expect(await ids('phieu', '&tag=HOT_DEAL&tags=NEW,FLASH_SALE')).to.deep.equal([
+      pool.gift!.poolId,
+      pool.fpt!.poolId,
+    ]);
     expect(await ids('phieu', '&tag=FLASH_SALE&tags=HOT_DEAL')).to.deep.equal([]);
     expectRefusal(await searchRaw('q=phieu&tag=hot%20deal'), 400, 'SHOP-REQ-001', /tag/);
   });
@@ -107,7 +147,10 @@ describe('Shop search over HTTP: GET /vouchers/search', () => {
     const beyond = expectOk(await searchRaw('q=combo&page=9&size=10'));
     expect(beyond).to.deep.equal({ content: [], page: { size: 10, number: 9, totalElements: 25, totalPages: 3 } });
     const farBeyond = expectOk(await searchRaw('q=combo&page=10000000000000000000000&size=10000000000000000000000'));
-    expect(farBeyond).to.deep.equal({ content: [], page: { size: 100, number: Number.MAX_SAFE_INTEGER, totalElements: 25, totalPages: 1 } });
+    expect(farBeyond).to.deep.equal({
+      content: [],
+      page: { size: 100, number: Number.MAX_SAFE_INTEGER, totalElements: 25, totalPages: 1 },
+    });
   });
 
   it('refuses paging and channel values that do not fit with SHOP-REQ-001 naming the parameter', async () => {
@@ -134,7 +177,12 @@ describe('Shop search over HTTP: GET /vouchers/search', () => {
     expectRefusal(await searchRaw('q=%ZZcombo'), 400, 'SHOP-REQ-001', /UTF-8/);
     expectRefusal(await searchRaw('q=combo&q=ga'), 400, 'SHOP-REQ-001', /once/);
     expectRefusal(await searchRaw(`q=${'a'.repeat(201)}`), 400, 'SHOP-REQ-001', /at most 200/);
-    expectRefusal(await searchRaw(`q=${encodeURIComponent('a b c d e f g h i j k')}`), 400, 'SHOP-REQ-001', /at most 10 words/);
+    expectRefusal(
+      await searchRaw(`q=${encodeURIComponent('a b c d e f g h i j k')}`),
+      400,
+      'SHOP-REQ-001',
+      /at most 10 words/,
+    );
   });
 
   it('finds nothing, successfully, for a keyword without letters or digits', async () => {
@@ -152,7 +200,11 @@ describe('Shop search over HTTP: GET /vouchers/search', () => {
     expectOk(await operator.call('DELETE', `/voucher-pools/${pool.fpt!.poolId}`));
     expect(await ids('samsung')).to.deep.equal([pool.galaxy!.poolId, pool.gift!.poolId]);
 
-    expectOk(await operator.call('PATCH', `/voucher-pools/${pool.gift!.poolId}`, { json: { display: { title: 'Phiếu Oppo', brandName: 'Oppo' } } }));
+    expectOk(
+      await operator.call('PATCH', `/voucher-pools/${pool.gift!.poolId}`, {
+        json: { display: { title: 'Phiếu Oppo', brandName: 'Oppo' } },
+      }),
+    );
     expect(await ids('samsung')).to.deep.equal([pool.galaxy!.poolId]);
     expect(await ids('oppo')).to.deep.equal([pool.gift!.poolId]);
 
@@ -179,7 +231,9 @@ describe('Shop search over HTTP: GET /vouchers/search', () => {
   });
 
   it('comments every table, view and column of the search read models', async () => {
-    const { rows } = await app.container.knex.raw<{ rows: { relation: string; column: string | null; comment: string | null }[] }>(
+    const { rows } = await app.container.knex.raw<{
+      rows: { relation: string; column: string | null; comment: string | null }[];
+    }>(
       `SELECT c.relname AS relation, NULL AS column, obj_description(c.oid) AS comment FROM pg_class c
          WHERE c.relkind IN ('r', 'v') AND c.relname ~ '^shop_voucher_search(_campaigns|_words|_vocabulary|_changes){0,1}(_g[0-9]+){0,1}$'
        UNION ALL

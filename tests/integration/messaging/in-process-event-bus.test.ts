@@ -59,16 +59,19 @@ describe('InProcessEventBus', () => {
     await bus.publish(events.slice(0, 4));
     const deliveries: Array<[string, number]> = [];
     let failedOnce = false;
-    const consumer = await bus.consume({ durableName: 'c', startAfter: null, batchSize: 4 }, async (messages: BusMessage[]) => {
-      for (const m of messages) deliveries.push([m.event.id, m.deliveryCount]);
-      if (!failedOnce) {
-        failedOnce = true;
-        await messages[0]!.ack();
-        await messages[1]!.nak();
-        return; // messages 2 and 3 left unsettled
-      }
-      for (const m of messages) await m.ack();
-    });
+    const consumer = await bus.consume(
+      { durableName: 'c', startAfter: null, batchSize: 4 },
+      async (messages: BusMessage[]) => {
+        for (const m of messages) deliveries.push([m.event.id, m.deliveryCount]);
+        if (!failedOnce) {
+          failedOnce = true;
+          await messages[0]!.ack();
+          await messages[1]!.nak();
+          return; // messages 2 and 3 left unsettled
+        }
+        for (const m of messages) await m.ack();
+      },
+    );
     await eventually(() => expect(deliveries).to.have.length(7));
     await bus.publish(events.slice(4, 6));
     await eventually(() => expect(deliveries).to.have.length(9));

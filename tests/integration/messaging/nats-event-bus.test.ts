@@ -29,7 +29,13 @@ describe('NatsEventBus (real NATS JetStream)', () => {
     const id = randomBytes(4).toString('hex');
     const stream = `TEST_EVENTS_${id}`;
     streams.push(stream);
-    const bus = await NatsEventBus.connect(url, { stream, subjectPrefix: `test_${id}`, fetchExpiresMs: 1000, retryDelayMs: 50, ...options });
+    const bus = await NatsEventBus.connect(url, {
+      stream,
+      subjectPrefix: `test_${id}`,
+      fetchExpiresMs: 1000,
+      retryDelayMs: 50,
+      ...options,
+    });
     return { bus, stream };
   }
 
@@ -70,7 +76,9 @@ describe('NatsEventBus (real NATS JetStream)', () => {
   });
 
   it('names subjects <prefix>.<category>.<type>', () => {
-    expect(subjectFor('events', { streamName: 'voucherPool-42', type: 'VoucherStockReserved' })).to.equal('events.voucherPool.VoucherStockReserved');
+    expect(subjectFor('events', { streamName: 'voucherPool-42', type: 'VoucherStockReserved' })).to.equal(
+      'events.voucherPool.VoucherStockReserved',
+    );
     expect(subjectFor('events', { streamName: 'order-M1-7', type: 'A.B' })).to.equal('events.order.A_B');
   });
 
@@ -105,19 +113,27 @@ describe('NatsEventBus (real NATS JetStream)', () => {
     await eventually(() => expect(published).to.include(events[5]!.id));
     await relay.stop();
     const more = await appendNoise(store, 2, 'relay');
-    const restarted = new Relay({ store, bus, knex: db.knex }, { name: relayName, pollIntervalMs: 20, retryDelayMs: 50 });
+    const restarted = new Relay(
+      { store, bus, knex: db.knex },
+      { name: relayName, pollIntervalMs: 20, retryDelayMs: 50 },
+    );
     restarted.start();
     await eventually(() => expect(published).to.include(more[1]!.id));
     await restarted.stop();
 
     expect(published).to.deep.equal([...events.slice(3), ...more].map((e) => e.id));
-    expect((await streamContents(stream)).map(([id]) => id)).to.deep.equal([...earlier, ...events, ...more].map((e) => e.id));
+    expect((await streamContents(stream)).map(([id]) => id)).to.deep.equal(
+      [...earlier, ...events, ...more].map((e) => e.id),
+    );
     await bus.close();
   });
 
   it('refuses a publish from a bus that did not see the stream’s last message (a relay that lost its lease)', async () => {
     const { bus: current, stream } = await freshBus();
-    const zombie = await NatsEventBus.connect(url, { stream, subjectPrefix: (await jsm.streams.info(stream)).config.subjects[0]!.slice(0, -2) });
+    const zombie = await NatsEventBus.connect(url, {
+      stream,
+      subjectPrefix: (await jsm.streams.info(stream)).config.subjects[0]!.slice(0, -2),
+    });
     const events = await appendNoise(store, 2, 'fence');
     await zombie.lastPublishedPosition();
     await current.publish([events[0]!]);
@@ -135,16 +151,19 @@ describe('NatsEventBus (real NATS JetStream)', () => {
     await bus.publish(events);
     const deliveries: Array<[string, number]> = [];
     let failedOnce = false;
-    const consumer = await bus.consume({ durableName: 'nak-test', startAfter: null, batchSize: 10 }, async (messages: BusMessage[]) => {
-      for (const m of messages) deliveries.push([m.event.id, m.deliveryCount]);
-      if (!failedOnce && messages.length === 4) {
-        failedOnce = true;
-        await messages[0]!.ack();
-        for (const m of messages.slice(1)) await m.nak();
-        return;
-      }
-      for (const m of messages) await m.ack();
-    });
+    const consumer = await bus.consume(
+      { durableName: 'nak-test', startAfter: null, batchSize: 10 },
+      async (messages: BusMessage[]) => {
+        for (const m of messages) deliveries.push([m.event.id, m.deliveryCount]);
+        if (!failedOnce && messages.length === 4) {
+          failedOnce = true;
+          await messages[0]!.ack();
+          for (const m of messages.slice(1)) await m.nak();
+          return;
+        }
+        for (const m of messages) await m.ack();
+      },
+    );
     await eventually(() => expect(deliveries.filter(([, n]) => n === 2)).to.have.length(3));
     const id = (i: number) => events[i]!.id;
     expect(deliveries.filter(([, n]) => n === 2)).to.deep.equal([
@@ -170,7 +189,9 @@ describe('NatsEventBus (real NATS JetStream)', () => {
         }),
       ),
     );
-    await eventually(() => expect([received.get('first')?.length, received.get('second')?.length]).to.deep.equal([3, 3]));
+    await eventually(() =>
+      expect([received.get('first')?.length, received.get('second')?.length]).to.deep.equal([3, 3]),
+    );
     received.get('first')!.forEach((event, i) => expect(received.get('second')![i]).to.equal(event));
     expect(JSON.parse(JSON.stringify(received.get('first')))).to.deep.equal(JSON.parse(JSON.stringify(events)));
     for (const consumer of consumers) await consumer.stop();
@@ -187,7 +208,11 @@ describe('NatsEventBus (real NATS JetStream)', () => {
       const subjectPrefix = `test_${id}`;
       streams.push(stream);
       const dyingConnection = await connect({ servers: url });
-      const dying = new NatsEventBus(dyingConnection, await jetstreamManager(dyingConnection), { stream, subjectPrefix, fetchExpiresMs: 1000 });
+      const dying = new NatsEventBus(dyingConnection, await jetstreamManager(dyingConnection), {
+        stream,
+        subjectPrefix,
+        fetchExpiresMs: 1000,
+      });
       await dying.ensureStream();
       const consumerPrefix = `p-${id}-`;
       const relayName = `relay-${id}`;
@@ -201,14 +226,21 @@ describe('NatsEventBus (real NATS JetStream)', () => {
           dying.consume(options, async (messages) => {
             if (++batches < 2) return handler(messages);
             cutShort.push(...messages.map((m) => m.event.id));
-            if (when !== 'before the commit') await handler(messages.map((m) => ({ ...m, ack: async () => undefined })));
+            if (when !== 'before the commit')
+              await handler(messages.map((m) => ({ ...m, ack: async () => undefined })));
             await dyingConnection.close(); // the process dies: nothing acked
           }),
       };
-      const first = new ProjectionRunner({ knex: db.knex, store, bus: crashing, projectors: [voucherInventoryProjector] }, { consumerPrefix, batchSize: 3 });
+      const first = new ProjectionRunner(
+        { knex: db.knex, store, bus: crashing, projectors: [voucherInventoryProjector] },
+        { consumerPrefix, batchSize: 3 },
+      );
       await first.start();
       await appendStory(store, shopStory(poolA));
-      const relay = new Relay({ store, bus: dying, knex: db.knex }, { name: relayName, pollIntervalMs: 20, retryDelayMs: 50 });
+      const relay = new Relay(
+        { store, bus: dying, knex: db.knex },
+        { name: relayName, pollIntervalMs: 20, retryDelayMs: 50 },
+      );
       relay.start();
       await eventually(() => expect(batches).to.be.greaterThan(1));
       await relay.stop();
@@ -232,11 +264,16 @@ describe('NatsEventBus (real NATS JetStream)', () => {
         { consumerPrefix, batchSize: 3 },
       );
       await restarted.start();
-      const relay2 = new Relay({ store, bus, knex: db.knex }, { name: relayName, pollIntervalMs: 20, retryDelayMs: 50 });
+      const relay2 = new Relay(
+        { store, bus, knex: db.knex },
+        { name: relayName, pollIntervalMs: 20, retryDelayMs: 50 },
+      );
       relay2.start();
       await eventually(async () => {
         const last = await lastStoredPosition(db.knex);
-        expect((await db.knex('projection_checkpoints').where({ projector: 'shop-voucher-inventory' }).first()).position).to.equal(last);
+        expect(
+          (await db.knex('projection_checkpoints').where({ projector: 'shop-voucher-inventory' }).first()).position,
+        ).to.equal(last);
       });
       await relay2.stop();
       expect(delivered).to.include.members(cutShort);
@@ -244,7 +281,11 @@ describe('NatsEventBus (real NATS JetStream)', () => {
       await restarted.rebuild('shop-voucher-inventory');
       expect(await inventoryRows()).to.deep.equal(live);
       for (const poolId of [poolA, poolB]) {
-        expect(live.pools.find((p: { pool_id: number }) => p.pool_id === poolId)).to.include({ total_quantity: 15, sold_quantity: 2, remaining_quantity: 13 });
+        expect(live.pools.find((p: { pool_id: number }) => p.pool_id === poolId)).to.include({
+          total_quantity: 15,
+          sold_quantity: 2,
+          remaining_quantity: 13,
+        });
       }
       await restarted.stop();
       await bus.close();
@@ -253,7 +294,10 @@ describe('NatsEventBus (real NATS JetStream)', () => {
 
   it('carries events end to end: store → relay → JetStream → projection row', async () => {
     const { bus } = await freshBus();
-    const relay = new Relay({ store, bus, knex: db.knex }, { name: `relay-${randomBytes(4).toString('hex')}`, pollIntervalMs: 20 });
+    const relay = new Relay(
+      { store, bus, knex: db.knex },
+      { name: `relay-${randomBytes(4).toString('hex')}`, pollIntervalMs: 20 },
+    );
     const runner = new ProjectionRunner(
       { knex: db.knex, store, bus, projectors: [reservationsProjector] },
       { consumerPrefix: `p-${randomBytes(4).toString('hex')}-` },

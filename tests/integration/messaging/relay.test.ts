@@ -55,7 +55,9 @@ describe('Relay (in-process bus)', () => {
     await relay2.stop();
 
     expect([...first, ...second]).to.deep.equal([...before, ...after].map((e) => e.id));
-    expect(await metricsRegistry.getSingleMetricAsString('relay_position_info')).to.include(`position="${after[3]!.position}"`);
+    expect(await metricsRegistry.getSingleMetricAsString('relay_position_info')).to.include(
+      `position="${after[3]!.position}"`,
+    );
   });
 
   it('lets one relay publish at a time; another takes over once the holder’s lease expires', async () => {
@@ -76,7 +78,9 @@ describe('Relay (in-process bus)', () => {
 
     await knexA.destroy(); // A loses its database: it cannot renew, and cannot release
     await eventually(() => expect(relayB.active).to.equal(true));
-    const { rows } = await db.knex.raw<{ rows: Array<{ owner_id: string }> }>(`SELECT owner_id FROM leases WHERE name = 'relay'`);
+    const { rows } = await db.knex.raw<{ rows: Array<{ owner_id: string }> }>(
+      `SELECT owner_id FROM leases WHERE name = 'relay'`,
+    );
     expect(rows[0]!.owner_id).to.equal('B');
 
     const late = await appendNoise(store, 2);
@@ -105,11 +109,17 @@ describe('Relay (in-process bus)', () => {
   });
 
   it('hands its lease over at once when stopped', async () => {
-    const relayA = new Relay({ store, bus: new InProcessEventBus(store, db.knex), knex: db.knex }, { ...fast, ownerId: 'A', leaseTtlMs: 60_000 });
+    const relayA = new Relay(
+      { store, bus: new InProcessEventBus(store, db.knex), knex: db.knex },
+      { ...fast, ownerId: 'A', leaseTtlMs: 60_000 },
+    );
     relayA.start();
     await eventually(() => expect(relayA.active).to.equal(true));
     await relayA.stop();
-    const relayB = new Relay({ store, bus: new InProcessEventBus(store, db.knex), knex: db.knex }, { ...fast, ownerId: 'B', leaseTtlMs: 60_000 });
+    const relayB = new Relay(
+      { store, bus: new InProcessEventBus(store, db.knex), knex: db.knex },
+      { ...fast, ownerId: 'B', leaseTtlMs: 60_000 },
+    );
     relayB.start();
     await eventually(() => expect(relayB.active).to.equal(true), 2000);
     await relayB.stop();

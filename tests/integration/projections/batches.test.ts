@@ -1,7 +1,12 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import type { CampaignBanner, CampaignEvent, CampaignStatus, NewCampaign } from '../../../domain/shop/campaign.js';
-import type { PoolDisplay, ShopReservationEvent, VoucherPoolCreated, VoucherPoolEvent } from '../../../domain/shop/events.js';
+import type {
+  PoolDisplay,
+  ShopReservationEvent,
+  VoucherPoolCreated,
+  VoucherPoolEvent,
+} from '../../../domain/shop/events.js';
 import { formatPosition } from '../../../infrastructure/shared/eventstore/positions.js';
 import type { PhysicalNames, ProjectedEvent, Projector } from '../../../projections/shared/projector.js';
 import { catalogProjector } from '../../../projections/shop/catalog.js';
@@ -13,7 +18,8 @@ import { activation, campaignCreated, statusChanged } from '../../support/shop-e
 
 type ShopHistoryEvent = CampaignEvent | VoucherPoolEvent | ShopReservationEvent;
 
-const day = (d: number, hour = 0) => `2026-03-${String(d).padStart(2, '0')}T${String(hour).padStart(2, '0')}:00:00.000Z`;
+const day = (d: number, hour = 0) =>
+  `2026-03-${String(d).padStart(2, '0')}T${String(hour).padStart(2, '0')}:00:00.000Z`;
 
 const banner = (id: number, channelCode: 'APP' | 'WEB', positionCode: 'CAROUSEL' | 'DETAIL_TOP'): CampaignBanner => ({
   id,
@@ -26,15 +32,24 @@ const banner = (id: number, channelCode: 'APP' | 'WEB', positionCode: 'CAROUSEL'
   displayOrder: id % 10,
 });
 
-const campaign = (campaignId: number, name: string, overrides: Partial<Omit<NewCampaign, 'banners'>> = {}): ShopHistoryEvent =>
+const campaign = (
+  campaignId: number,
+  name: string,
+  overrides: Partial<Omit<NewCampaign, 'banners'>> = {},
+): ShopHistoryEvent =>
   campaignCreated(campaignId, {
     name,
-    banners: [banner(campaignId * 10 + 1, 'WEB', 'CAROUSEL'), banner(campaignId * 10 + 2, 'APP', 'CAROUSEL'), banner(campaignId * 10 + 3, 'APP', 'DETAIL_TOP')],
+    banners: [
+      banner(campaignId * 10 + 1, 'WEB', 'CAROUSEL'),
+      banner(campaignId * 10 + 2, 'APP', 'CAROUSEL'),
+      banner(campaignId * 10 + 3, 'APP', 'DETAIL_TOP'),
+    ],
     createdAt: day(1),
     ...overrides,
   });
 
-const status = (campaignId: number, from: CampaignStatus, to: CampaignStatus, at = day(2)): ShopHistoryEvent => statusChanged(campaignId, from, to, at);
+const status = (campaignId: number, from: CampaignStatus, to: CampaignStatus, at = day(2)): ShopHistoryEvent =>
+  statusChanged(campaignId, from, to, at);
 const activated = (campaignId: number): ShopHistoryEvent[] => activation(campaignId, day(2));
 
 const display = (title: string, brandName: string): PoolDisplay => ({
@@ -47,7 +62,14 @@ const display = (title: string, brandName: string): PoolDisplay => ({
   description: `${title} tại ${brandName}, áp dụng toàn quốc`,
 });
 
-const terms = { usageType: 'ONLINE' as const, termsAndConditions: 'Một lần', validityDays: 30, usageLimit: null, maxPerDay: null, maxPerOrder: null };
+const terms = {
+  usageType: 'ONLINE' as const,
+  termsAndConditions: 'Một lần',
+  validityDays: 30,
+  usageLimit: null,
+  maxPerDay: null,
+  maxPerOrder: null,
+};
 
 const pool = (poolId: number, campaignId: number, categoryId: number, totalQuantity = 10): VoucherPoolCreated => ({
   type: 'VoucherPoolCreated',
@@ -66,7 +88,13 @@ const pool = (poolId: number, campaignId: number, categoryId: number, totalQuant
 });
 
 /** A reservation of `quantity` vouchers of `poolId`, and how it ends: its reservation events and its pool's stock events, in log order. */
-function sale(key: string, poolId: number, quantity: number, end: 'commit' | 'release' | 'expire', d: number): ShopHistoryEvent[] {
+function sale(
+  key: string,
+  poolId: number,
+  quantity: number,
+  end: 'commit' | 'release' | 'expire',
+  d: number,
+): ShopHistoryEvent[] {
   const who = { merchantId: 'M1', userId: `u-${key}` };
   const placed: ShopHistoryEvent = {
     type: 'ShopReservationPlaced',
@@ -85,7 +113,15 @@ function sale(key: string, poolId: number, quantity: number, end: 'commit' | 're
   };
   const reserved: ShopHistoryEvent = {
     type: 'VoucherStockReserved',
-    data: { poolId, reservationKey: key, ...who, quantity, unitPrice: 90_000, day: day(d).slice(0, 10), reservedAt: day(d) },
+    data: {
+      poolId,
+      reservationKey: key,
+      ...who,
+      quantity,
+      unitPrice: 90_000,
+      day: day(d).slice(0, 10),
+      reservedAt: day(d),
+    },
   };
   const released = (reason: 'RELEASED' | 'EXPIRED'): ShopHistoryEvent => ({
     type: 'VoucherStockReleased',
@@ -96,8 +132,17 @@ function sale(key: string, poolId: number, quantity: number, end: 'commit' | 're
       { type: 'ShopReservationCommitted', data: { reservationKey: key, committedAt: day(d, 2) } },
       { type: 'VoucherStockSold', data: { poolId, reservationKey: key, quantity, soldAt: day(d, 2) } },
     ],
-    release: [{ type: 'ShopReservationReleased', data: { reservationKey: key, releasedAt: day(d, 2), reason: 'USER_CANCELLED' } }, released('RELEASED')],
-    expire: [{ type: 'ShopReservationExpired', data: { reservationKey: key, expiredAt: day(d, 2) } }, released('EXPIRED')],
+    release: [
+      {
+        type: 'ShopReservationReleased',
+        data: { reservationKey: key, releasedAt: day(d, 2), reason: 'USER_CANCELLED' },
+      },
+      released('RELEASED'),
+    ],
+    expire: [
+      { type: 'ShopReservationExpired', data: { reservationKey: key, expiredAt: day(d, 2) } },
+      released('EXPIRED'),
+    ],
   };
   return [placed, reserved, ...ends[end]];
 }
@@ -113,7 +158,9 @@ const history: ShopHistoryEvent[] = [
   campaign(2, 'Siêu sale giữa tháng', { campaignTag: 'FLASH_SALE' }),
   ...activated(2),
   campaign(3, 'Chương trình nháp'),
-  ...[101, 102, 103, 104, 105, 106, 107, 108].map((id) => pool(id, id <= 104 ? 1 : 2, id % 2 ? 7 : 8, id === 108 ? 0 : 10)),
+  ...[101, 102, 103, 104, 105, 106, 107, 108].map((id) =>
+    pool(id, id <= 104 ? 1 : 2, id % 2 ? 7 : 8, id === 108 ? 0 : 10),
+  ),
   pool(109, 4, 7),
   ...sale('r1', 101, 2, 'commit', 4),
   ...sale('r2', 102, 3, 'release', 4),
@@ -122,13 +169,23 @@ const history: ShopHistoryEvent[] = [
   { type: 'VoucherPoolStockAdded', data: { poolId: 104, quantity: 5, addedAt: day(6) } },
   {
     type: 'VoucherPoolRepriced',
-    data: { poolId: 104, pricing: { faceValue: 200_000, sellingPrice: 150_000, discountedPrice: null, currency: 'VND' }, repricedAt: day(6) },
+    data: {
+      poolId: 104,
+      pricing: { faceValue: 200_000, sellingPrice: 150_000, discountedPrice: null, currency: 'VND' },
+      repricedAt: day(6),
+    },
   },
-  { type: 'VoucherPoolDisplayUpdated', data: { poolId: 105, display: display('Trà sữa trân châu', 'Gong Cha'), updatedAt: day(6) } },
+  {
+    type: 'VoucherPoolDisplayUpdated',
+    data: { poolId: 105, display: display('Trà sữa trân châu', 'Gong Cha'), updatedAt: day(6) },
+  },
   { type: 'VoucherPoolTermsUpdated', data: { poolId: 105, terms: { ...terms, usageLimit: 3 }, updatedAt: day(6) } },
   { type: 'VoucherPoolCategoryChanged', data: { poolId: 106, categoryId: 7, updatedAt: day(6) } },
   { type: 'VoucherPoolMiniAppsChanged', data: { poolId: 106, miniAppIds: ['shop', 'games'], updatedAt: day(6) } },
-  { type: 'VoucherPoolValidityChanged', data: { poolId: 106, validity: { startAt: day(7), endAt: '2026-10-01T00:00:00.000Z' }, updatedAt: day(6) } },
+  {
+    type: 'VoucherPoolValidityChanged',
+    data: { poolId: 106, validity: { startAt: day(7), endAt: '2026-10-01T00:00:00.000Z' }, updatedAt: day(6) },
+  },
   { type: 'VoucherPoolDeleted', data: { poolId: 107, deletedAt: day(6) } },
   campaign(4, 'Điện ảnh cuối tuần'),
   ...activated(4),
@@ -154,7 +211,10 @@ const history: ShopHistoryEvent[] = [
     },
   },
   { type: 'CampaignBannerAdded', data: { campaignId: 1, banner: banner(14, 'WEB', 'DETAIL_TOP'), addedAt: day(7) } },
-  { type: 'CampaignBannerUpdated', data: { campaignId: 1, banner: { ...banner(11, 'WEB', 'DETAIL_TOP'), altText: 'Moved' }, updatedAt: day(7) } },
+  {
+    type: 'CampaignBannerUpdated',
+    data: { campaignId: 1, banner: { ...banner(11, 'WEB', 'DETAIL_TOP'), altText: 'Moved' }, updatedAt: day(7) },
+  },
   { type: 'CampaignBannerRemoved', data: { campaignId: 2, bannerId: 22, removedAt: day(7) } },
   status(1, 'ACTIVE', 'PAUSED', day(8)),
   // the second import; campaign 5 changes status with an earlier time than its creation's
@@ -170,7 +230,11 @@ const history: ShopHistoryEvent[] = [
 const projected: ProjectedEvent[] = history.map((e, i) => {
   const data = e.data as { poolId?: number; campaignId?: number; reservationKey?: string };
   const stream =
-    data.poolId !== undefined ? `voucherPool-${data.poolId}` : data.reservationKey ? `shopReservation-${data.reservationKey}` : `campaign-${data.campaignId}`;
+    data.poolId !== undefined
+      ? `voucherPool-${data.poolId}`
+      : data.reservationKey
+        ? `shopReservation-${data.reservationKey}`
+        : `campaign-${data.campaignId}`;
   return {
     id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
     streamName: stream,
@@ -223,7 +287,12 @@ const batches: ProjectedEvent[][] = [
   ],
 ];
 
-const projectors: Projector[] = [reservationsProjector, voucherInventoryProjector, catalogProjector, voucherSearchProjector];
+const projectors: Projector[] = [
+  reservationsProjector,
+  voucherInventoryProjector,
+  catalogProjector,
+  voucherSearchProjector,
+];
 
 describe('Projectors apply a batch as one event per call would', () => {
   let db: TestDatabase;
@@ -259,7 +328,8 @@ describe('Projectors apply a batch as one event per call would', () => {
     try {
       for (const events of calls) {
         const handled = events.filter((e) => projector.eventTypes.has(e.type));
-        if (handled.length > 0) await db.knex.transaction((trx: Knex.Transaction) => projector.apply(trx, handled, names));
+        if (handled.length > 0)
+          await db.knex.transaction((trx: Knex.Transaction) => projector.apply(trx, handled, names));
       }
     } finally {
       db.knex.off('query', count);

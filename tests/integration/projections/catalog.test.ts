@@ -37,12 +37,18 @@ const campaign = (campaignId: number, overrides: Partial<Omit<NewCampaign, 'bann
     ...overrides,
   });
 
-const status = (campaignId: number, from: CampaignStatus, to: CampaignStatus): CatalogEvent => statusChanged(campaignId, from, to, '2026-02-01T00:00:00.000Z');
+const status = (campaignId: number, from: CampaignStatus, to: CampaignStatus): CatalogEvent =>
+  statusChanged(campaignId, from, to, '2026-02-01T00:00:00.000Z');
 
 const pool = (poolId: number, campaignId: number, categoryId: number, totalQuantity = 10): VoucherPoolCreated =>
   poolCreated(poolId, campaignId, { categoryId, totalQuantity, miniAppIds: ['app-1', 'app-2'] });
 
-const hold = (type: 'VoucherStockReserved' | 'VoucherStockReleased', poolId: number, key: string, quantity: number): CatalogEvent =>
+const hold = (
+  type: 'VoucherStockReserved' | 'VoucherStockReleased',
+  poolId: number,
+  key: string,
+  quantity: number,
+): CatalogEvent =>
   ({
     type,
     data: {
@@ -78,7 +84,10 @@ const history: CatalogEvent[] = [
   pool(104, 3, 7),
   pool(105, 2, 8),
   hold('VoucherStockReserved', 101, 'r1', 5),
-  { type: 'VoucherStockSold', data: { poolId: 101, reservationKey: 'r1', quantity: 5, soldAt: '2026-03-01T00:02:00.000Z' } },
+  {
+    type: 'VoucherStockSold',
+    data: { poolId: 101, reservationKey: 'r1', quantity: 5, soldAt: '2026-03-01T00:02:00.000Z' },
+  },
   hold('VoucherStockReserved', 103, 'r2', 2),
   hold('VoucherStockReleased', 103, 'r2', 2),
   { type: 'VoucherPoolStockAdded', data: { poolId: 102, quantity: 5, addedAt: '2026-03-02T00:00:00.000Z' } },
@@ -150,22 +159,40 @@ const history: CatalogEvent[] = [
   { type: 'VoucherPoolCategoryChanged', data: { poolId: 102, categoryId: 7, updatedAt: '2026-03-06T00:00:00.000Z' } },
   {
     type: 'VoucherPoolDisplayUpdated',
-    data: { poolId: 103, display: { ...pool(103, 2, 7).data.display, title: 'New title' }, updatedAt: '2026-03-06T00:00:00.000Z' },
+    data: {
+      poolId: 103,
+      display: { ...pool(103, 2, 7).data.display, title: 'New title' },
+      updatedAt: '2026-03-06T00:00:00.000Z',
+    },
   },
   {
     type: 'VoucherPoolTermsUpdated',
-    data: { poolId: 103, terms: { ...pool(103, 2, 7).data.terms, usageLimit: 3 }, updatedAt: '2026-03-06T00:00:00.000Z' },
+    data: {
+      poolId: 103,
+      terms: { ...pool(103, 2, 7).data.terms, usageLimit: 3 },
+      updatedAt: '2026-03-06T00:00:00.000Z',
+    },
   },
-  { type: 'VoucherPoolMiniAppsChanged', data: { poolId: 103, miniAppIds: ['x'], updatedAt: '2026-03-06T00:00:00.000Z' } },
+  {
+    type: 'VoucherPoolMiniAppsChanged',
+    data: { poolId: 103, miniAppIds: ['x'], updatedAt: '2026-03-06T00:00:00.000Z' },
+  },
   {
     type: 'VoucherPoolValidityChanged',
-    data: { poolId: 103, validity: { startAt: '2026-04-01T00:00:00.000Z', endAt: '2026-05-01T00:00:00.000Z' }, updatedAt: '2026-03-06T00:00:00.000Z' },
+    data: {
+      poolId: 103,
+      validity: { startAt: '2026-04-01T00:00:00.000Z', endAt: '2026-05-01T00:00:00.000Z' },
+      updatedAt: '2026-03-06T00:00:00.000Z',
+    },
   },
 ];
 
 const projected: ProjectedEvent[] = history.map((e, i) => ({
   id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
-  streamName: 'data' in e && 'poolId' in e.data ? `voucherPool-${e.data.poolId}` : `campaign-${(e.data as { campaignId: number }).campaignId}`,
+  streamName:
+    'data' in e && 'poolId' in e.data
+      ? `voucherPool-${e.data.poolId}`
+      : `campaign-${(e.data as { campaignId: number }).campaignId}`,
   type: e.type,
   schemaVersion: 1,
   data: e.data,
@@ -224,14 +251,29 @@ describe('Catalog projector on PostgreSQL', () => {
     await apply(projected);
     const rows = await snapshot();
 
-    expect(rows.shop_campaigns!.map((r) => (r as { status: string }).status)).to.deep.equal(['ACTIVE', 'ACTIVE', 'DRAFT']);
-    expect(rows.shop_campaign_banners!.map((b) => [(b as { banner_id: number }).banner_id, (b as { alt_text: string }).alt_text])).to.deep.equal([
+    expect(rows.shop_campaigns!.map((r) => (r as { status: string }).status)).to.deep.equal([
+      'ACTIVE',
+      'ACTIVE',
+      'DRAFT',
+    ]);
+    expect(
+      rows.shop_campaign_banners!.map((b) => [
+        (b as { banner_id: number }).banner_id,
+        (b as { alt_text: string }).alt_text,
+      ]),
+    ).to.deep.equal([
       [10, 'Changed'],
       [11, 'Web'],
       [30, 'Banner'],
     ]);
-    expect(rows.shop_campaigns![1]).to.include({ name: 'Flash 2', display_priority: 5, presale_enabled: true, presale_teaser_text: 'Soon' });
-    const listing = (id: number) => rows.shop_voucher_listings!.find((r) => (r as { pool_id: number }).pool_id === id) as Record<string, unknown>;
+    expect(rows.shop_campaigns![1]).to.include({
+      name: 'Flash 2',
+      display_priority: 5,
+      presale_enabled: true,
+      presale_teaser_text: 'Soon',
+    });
+    const listing = (id: number) =>
+      rows.shop_voucher_listings!.find((r) => (r as { pool_id: number }).pool_id === id) as Record<string, unknown>;
     expect(listing(101)).to.include({
       total_quantity: 5,
       reserved_quantity: 0,
@@ -258,15 +300,50 @@ describe('Catalog projector on PostgreSQL', () => {
     expect((listing(103).validity_end_at as Date).toISOString()).to.equal('2026-05-01T00:00:00.000Z');
     expect((rows.shop_campaigns![1] as { end_at: Date }).end_at.toISOString()).to.equal('2026-12-01T00:00:00.000Z');
     expect(listing(105)).to.include({ deleted: true });
-    const pick = (row: unknown, keys: string[]) => Object.fromEntries(keys.map((k) => [k, (row as Record<string, unknown>)[k]]));
-    const counts = ['campaign_id', 'pool_count', 'in_stock_count', 'sold_quantity', 'status', 'campaign_tag', 'display_priority'];
+    const pick = (row: unknown, keys: string[]) =>
+      Object.fromEntries(keys.map((k) => [k, (row as Record<string, unknown>)[k]]));
+    const counts = [
+      'campaign_id',
+      'pool_count',
+      'in_stock_count',
+      'sold_quantity',
+      'status',
+      'campaign_tag',
+      'display_priority',
+    ];
     expect(rows.shop_campaign_pool_counts!.map((r) => pick(r, counts))).to.deep.equal([
-      { campaign_id: 1, pool_count: 2, in_stock_count: 1, sold_quantity: 5, status: 'ACTIVE', campaign_tag: 'HOT_DEAL', display_priority: 1 },
-      { campaign_id: 2, pool_count: 1, in_stock_count: 1, sold_quantity: 0, status: 'ACTIVE', campaign_tag: 'FLASH_SALE', display_priority: 5 },
-      { campaign_id: 3, pool_count: 1, in_stock_count: 1, sold_quantity: 0, status: 'DRAFT', campaign_tag: 'HOT_DEAL', display_priority: 3 },
+      {
+        campaign_id: 1,
+        pool_count: 2,
+        in_stock_count: 1,
+        sold_quantity: 5,
+        status: 'ACTIVE',
+        campaign_tag: 'HOT_DEAL',
+        display_priority: 1,
+      },
+      {
+        campaign_id: 2,
+        pool_count: 1,
+        in_stock_count: 1,
+        sold_quantity: 0,
+        status: 'ACTIVE',
+        campaign_tag: 'FLASH_SALE',
+        display_priority: 5,
+      },
+      {
+        campaign_id: 3,
+        pool_count: 1,
+        in_stock_count: 1,
+        sold_quantity: 0,
+        status: 'DRAFT',
+        campaign_tag: 'HOT_DEAL',
+        display_priority: 3,
+      },
     ]);
     expect(
-      rows.shop_campaign_category_pool_counts!.map((r) => pick(r, ['campaign_id', 'category_id', 'pool_count', 'status', 'display_priority'])),
+      rows.shop_campaign_category_pool_counts!.map((r) =>
+        pick(r, ['campaign_id', 'category_id', 'pool_count', 'status', 'display_priority']),
+      ),
     ).to.deep.equal([
       { campaign_id: 1, category_id: 7, pool_count: 2, status: 'ACTIVE', display_priority: 1 },
       { campaign_id: 1, category_id: 8, pool_count: 0, status: 'ACTIVE', display_priority: 1 },
@@ -317,9 +394,15 @@ describe('Catalog projector on PostgreSQL', () => {
     const byCategory = await readModel.listVouchers({ categoryIds: [7] }, now, { offset: 0, limit: 10 });
     expect(byCategory.records.map((r) => r.poolId)).to.deep.equal([101, 102, 103]);
     expect(byCategory.total).to.equal(3);
-    expect(await readModel.listVouchers({ categoryIds: [8] }, now, { offset: 0, limit: 10 })).to.deep.equal({ records: [], total: 0 });
+    expect(await readModel.listVouchers({ categoryIds: [8] }, now, { offset: 0, limit: 10 })).to.deep.equal({
+      records: [],
+      total: 0,
+    });
 
-    const flash = await readModel.listVouchers({ tags: ['FLASH_SALE'], excludeCampaignIds: [1] }, now, { offset: 0, limit: 10 });
+    const flash = await readModel.listVouchers({ tags: ['FLASH_SALE'], excludeCampaignIds: [1] }, now, {
+      offset: 0,
+      limit: 10,
+    });
     expect(flash).to.deep.include({ total: 1 });
     expect(flash.records.map((r) => r.poolId)).to.deep.equal([103]);
 
@@ -329,7 +412,9 @@ describe('Catalog projector on PostgreSQL', () => {
       [1, { total: 2, inStock: 1, sold: 5 }, 1],
       [2, { total: 1, inStock: 1, sold: 0 }, 0],
     ]);
-    expect((await readModel.listCampaigns({ carouselChannel: 'WEB' }, 'WEB', now, { offset: 0, limit: 10 })).total).to.equal(0);
+    expect(
+      (await readModel.listCampaigns({ carouselChannel: 'WEB' }, 'WEB', now, { offset: 0, limit: 10 })).total,
+    ).to.equal(0);
   });
 
   it('reuses a ranking of campaigns only while the counts and the campaign windows stay the same', async () => {
@@ -343,7 +428,8 @@ describe('Catalog projector on PostgreSQL', () => {
         .getCalls()
         .map((call) => call.args[0] as string | { text: string })
         .map((q) => (typeof q === 'string' ? q : q.text));
-    const ids = async (at: Date, filter = {}) => (await readModel.listVouchers(filter, at, { offset: 0, limit: 10 })).records.map((r) => r.poolId);
+    const ids = async (at: Date, filter = {}) =>
+      (await readModel.listVouchers(filter, at, { offset: 0, limit: 10 })).records.map((r) => r.poolId);
     try {
       expect(await ids(now)).to.deep.equal([101, 102, 103]);
       // Stock moves (a sale) do not change the ranking: the page's pool ids and its vouchers, no count table read.

@@ -122,7 +122,11 @@ const leasesOf = (runner: ProjectionRunner) => allProjectorNames.filter((n) => r
 /** Makes the buses of one test: each process of the test gets its own bus (connection), all on the same stream. */
 type Buses = () => (knex: Knex, store: PostgresEventStore) => Promise<EventBus>;
 
-function leaseSuite(kind: string, setUp: (ctx: Mocha.Context) => Promise<Buses>, tearDown: () => Promise<void> = async () => undefined) {
+function leaseSuite(
+  kind: string,
+  setUp: (ctx: Mocha.Context) => Promise<Buses>,
+  tearDown: () => Promise<void> = async () => undefined,
+) {
   describe(`ProjectionRunner lease (${kind})`, () => {
     let db: TestDatabase;
     let store: PostgresEventStore;
@@ -137,14 +141,32 @@ function leaseSuite(kind: string, setUp: (ctx: Mocha.Context) => Promise<Buses>,
      * its own), as a second replica of ROLES=relay,projector would run. The
      * leases live 60 s: a takeover sooner than that is a release, not an expiry.
      */
-    async function startProcess(name: string, options: { hold?: (event: ProjectedEvent) => Promise<void>; retryDelayMs?: number; leaseTtlMs?: number } = {}) {
+    async function startProcess(
+      name: string,
+      options: { hold?: (event: ProjectedEvent) => Promise<void>; retryDelayMs?: number; leaseTtlMs?: number } = {},
+    ) {
       const knex = createKnex(db.url, 4);
       const bus = await newBus(knex, store);
       const leaseTtlMs = options.leaseTtlMs ?? 60_000;
-      const relay = new Relay({ store, bus, knex }, { name: relayName, ownerId: name, pollIntervalMs: 20, retryDelayMs: 50, leaseTtlMs });
+      const relay = new Relay(
+        { store, bus, knex },
+        { name: relayName, ownerId: name, pollIntervalMs: 20, retryDelayMs: 50, leaseTtlMs },
+      );
       const runner = new ProjectionRunner(
-        { knex, store, bus, projectors: [reservationsProjector, voucherInventoryProjector, auditProjector(name, options.hold)] },
-        { ownerId: name, consumerPrefix, batchSize: 5, retryBackoffMs: 10, retryDelayMs: options.retryDelayMs ?? 50, leaseTtlMs },
+        {
+          knex,
+          store,
+          bus,
+          projectors: [reservationsProjector, voucherInventoryProjector, auditProjector(name, options.hold)],
+        },
+        {
+          ownerId: name,
+          consumerPrefix,
+          batchSize: 5,
+          retryBackoffMs: 10,
+          retryDelayMs: options.retryDelayMs ?? 50,
+          leaseTtlMs,
+        },
       );
       await runner.start();
       relay.start();
@@ -215,7 +237,9 @@ function leaseSuite(kind: string, setUp: (ctx: Mocha.Context) => Promise<Buses>,
       await eventually(async () => expect(await applied(db.knex)).to.have.length.greaterThan(30));
       await a.stop(); // a clean restart under load: consumers stop, then the leases are released
       await eventually(() => expect(leasesOf(b.runner)).to.equal(everyProjector), 5000);
-      await eventually(async () => expect((await applied(db.knex)).filter((r) => r.runner === 'B')).to.have.length.greaterThan(30));
+      await eventually(async () =>
+        expect((await applied(db.knex)).filter((r) => r.runner === 'B')).to.have.length.greaterThan(30),
+      );
       appended += await stopLoad();
       await caughtUp();
 
@@ -301,13 +325,19 @@ function leaseSuite(kind: string, setUp: (ctx: Mocha.Context) => Promise<Buses>,
         .update({ owner_id: 'intruder', expires_at: db.knex.raw(`clock_timestamp() + interval '1 hour'`) });
       held.open();
       expect(await rebuilt).to.match(/no longer held by A/);
-      expect(await db.knex('projection_checkpoints').where({ projector: 'audit' }).first()).to.include({ generation: 1 });
+      expect(await db.knex('projection_checkpoints').where({ projector: 'audit' }).first()).to.include({
+        generation: 1,
+      });
       expect((await applied(db.knex)).map((r) => r.runner)).to.deep.equal(['A', 'A', 'A']);
     });
   });
 }
 
-leaseSuite('in-process bus', async () => () => async (knex, store) => new InProcessEventBus(store, knex, { redeliveryDelayMs: 20, pollIntervalMs: 50 }));
+leaseSuite(
+  'in-process bus',
+  async () => () => async (knex, store) =>
+    new InProcessEventBus(store, knex, { redeliveryDelayMs: 20, pollIntervalMs: 50 }),
+);
 
 const natsStreams: string[] = [];
 let natsUrl: string | undefined;
@@ -318,7 +348,13 @@ leaseSuite(
     return () => {
       const id = randomBytes(4).toString('hex');
       natsStreams.push(`TEST_LEASE_${id}`);
-      return () => NatsEventBus.connect(url, { stream: `TEST_LEASE_${id}`, subjectPrefix: `lease_${id}`, fetchExpiresMs: 1000, retryDelayMs: 50 });
+      return () =>
+        NatsEventBus.connect(url, {
+          stream: `TEST_LEASE_${id}`,
+          subjectPrefix: `lease_${id}`,
+          fetchExpiresMs: 1000,
+          retryDelayMs: 50,
+        });
     };
   },
   async () => {

@@ -12,12 +12,23 @@ import { physical, type ProjectedEvent, type Projector } from '../../../projecti
 import { reservationsProjector } from '../../../projections/shop/reservations.js';
 import { voucherInventoryProjector } from '../../../projections/shop/voucher-inventory.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
-import { appendNoise, appendStory, eventually, lastStoredPosition, readEverything, shopStory, toAppend } from '../fanout-support.js';
+import {
+  appendNoise,
+  appendStory,
+  eventually,
+  lastStoredPosition,
+  readEverything,
+  shopStory,
+  toAppend,
+} from '../fanout-support.js';
 
 const shopProjectors = [reservationsProjector, voucherInventoryProjector];
 
 /** The bus, with every message's ack replaced for the batches `replaceAck` picks (batch numbers from 1). */
-function withAcks(bus: EventBus, replaceAck: (batch: number, message: BusMessage) => (() => Promise<void>) | undefined): EventBus {
+function withAcks(
+  bus: EventBus,
+  replaceAck: (batch: number, message: BusMessage) => (() => Promise<void>) | undefined,
+): EventBus {
   let batches = 0;
   return {
     publish: (events) => bus.publish(events),
@@ -55,7 +66,10 @@ describe('ProjectionRunner (in-process bus)', () => {
   let store: PostgresEventStore;
   const running: Array<{ stop(): Promise<void> }> = [];
 
-  async function startFanOut(projectors: Projector[], options: { bus?: EventBus; maxDeliveries?: number; batchSize?: number } = {}) {
+  async function startFanOut(
+    projectors: Projector[],
+    options: { bus?: EventBus; maxDeliveries?: number; batchSize?: number } = {},
+  ) {
     const bus = options.bus ?? new InProcessEventBus(store, db.knex, { redeliveryDelayMs: 20, pollIntervalMs: 50 });
     const relay = new Relay({ store, bus, knex: db.knex }, { pollIntervalMs: 20, retryDelayMs: 50 });
     const runner = new ProjectionRunner(
@@ -77,7 +91,9 @@ describe('ProjectionRunner (in-process bus)', () => {
 
   async function caughtUp(projector: string): Promise<void> {
     const last = await lastPosition();
-    await eventually(async () => expect((await db.knex('projection_checkpoints').where({ projector }).first()).position).to.equal(last));
+    await eventually(async () =>
+      expect((await db.knex('projection_checkpoints').where({ projector }).first()).position).to.equal(last),
+    );
   }
 
   beforeEach(async () => {
@@ -98,7 +114,9 @@ describe('ProjectionRunner (in-process bus)', () => {
     await caughtUp('shop-reservations');
     await caughtUp('shop-voucher-inventory');
 
-    const [committed, released] = [story[1]!, story[2]!].map((s) => (s.events[0]!.data as { reservationKey: string }).reservationKey);
+    const [committed, released] = [story[1]!, story[2]!].map(
+      (s) => (s.events[0]!.data as { reservationKey: string }).reservationKey,
+    );
     const rows = await shopRows(db.knex);
     expect(rows.inventory).to.have.length(1);
     expect(rows.inventory[0]).to.include({
@@ -110,7 +128,9 @@ describe('ProjectionRunner (in-process bus)', () => {
       remaining_quantity: 13,
       deleted: false,
     });
-    expect(rows.purchases).to.deep.equal([{ merchant_id: 'M1', user_id: 'U1', pool_id: 7001, day: '2025-03-01', quantity: 2 }]);
+    expect(rows.purchases).to.deep.equal([
+      { merchant_id: 'M1', user_id: 'U1', pool_id: 7001, day: '2025-03-01', quantity: 2 },
+    ]);
     const byKey: Record<string, { committed_at: Date }> = Object.fromEntries(
       rows.reservations.map((r: { reservation_key: string; committed_at: Date }) => [r.reservation_key, r]),
     );
@@ -131,21 +151,31 @@ describe('ProjectionRunner (in-process bus)', () => {
     const metrics = await metricsRegistry.metrics();
     expect(metrics).to.match(/projection_lag_events\{projector="shop-reservations"\} 0/);
     expect(metrics).to.match(/projection_lag_seconds\{projector="shop-voucher-inventory"\} 0/);
-    expect(metrics).to.include(`projection_last_applied_position_info{projector="shop-reservations",position="${await lastPosition()}"} 1`);
+    expect(metrics).to.include(
+      `projection_last_applied_position_info{projector="shop-reservations",position="${await lastPosition()}"} 1`,
+    );
   });
 
   it('changes nothing when an already applied batch is delivered again', async () => {
     const redelivered = new Set<string>();
-    const bus = withAcks(new InProcessEventBus(store, db.knex, { redeliveryDelayMs: 20, pollIntervalMs: 50 }), (batch, message) => {
-      if (message.deliveryCount > 1) redelivered.add(message.event.id);
-      return batch <= 2 ? async () => undefined : undefined; // the first two batches are applied but never acked
-    });
+    const bus = withAcks(
+      new InProcessEventBus(store, db.knex, { redeliveryDelayMs: 20, pollIntervalMs: 50 }),
+      (batch, message) => {
+        if (message.deliveryCount > 1) redelivered.add(message.event.id);
+        return batch <= 2 ? async () => undefined : undefined; // the first two batches are applied but never acked
+      },
+    );
     await startFanOut([voucherInventoryProjector], { bus, batchSize: 4 });
     await appendStory(store, shopStory(7002));
     await caughtUp('shop-voucher-inventory');
     await eventually(() => expect(redelivered.size).to.be.greaterThan(0));
     expect(await db.knex('shop_voucher_inventory')).to.have.length(1);
-    expect(await db.knex('shop_voucher_inventory').first()).to.include({ total_quantity: 15, reserved_quantity: 0, sold_quantity: 2, remaining_quantity: 13 });
+    expect(await db.knex('shop_voucher_inventory').first()).to.include({
+      total_quantity: 15,
+      reserved_quantity: 0,
+      sold_quantity: 2,
+      remaining_quantity: 13,
+    });
     expect(await db.knex('shop_user_pool_purchases')).to.have.length(1);
     expect(await db.knex('shop_user_pool_purchases').first()).to.include({ quantity: 2 });
   });
@@ -157,7 +187,10 @@ describe('ProjectionRunner (in-process bus)', () => {
       ...reservationsProjector,
       async apply(trx, events, names) {
         for (const event of events) {
-          if (event.type === 'ShopReservationPlaced' && (event.data as { reservationKey: string }).reservationKey === poisonKey) {
+          if (
+            event.type === 'ShopReservationPlaced' &&
+            (event.data as { reservationKey: string }).reservationKey === poisonKey
+          ) {
             await trx(physical(names, 'shop_reservations'))
               .insert({ reservation_key: 'half-written' })
               .catch(() => undefined);
@@ -173,7 +206,11 @@ describe('ProjectionRunner (in-process bus)', () => {
 
     const letters = await db.knex('dead_letters');
     expect(letters).to.have.length(1);
-    expect(letters[0]).to.include({ projector: 'shop-reservations', event_type: 'ShopReservationPlaced', delivery_count: 3 });
+    expect(letters[0]).to.include({
+      projector: 'shop-reservations',
+      event_type: 'ShopReservationPlaced',
+      delivery_count: 3,
+    });
     expect(letters[0].error).to.include('cannot project this one');
     expect(letters[0].payload.data.reservationKey).to.equal(poisonKey);
     const rows = await db.knex('shop_reservations').select('reservation_key', 'status');
@@ -209,7 +246,11 @@ describe('ProjectionRunner (in-process bus)', () => {
 
   /** Appends the events in one transaction (so the bus hands them over in one batch), each to a stream of its own; answers them as stored. */
   async function appendAtOnce(events: Array<{ type: string; data: unknown }>) {
-    const writes = events.map((e) => ({ streamName: `noise-${randomUUID()}`, events: [toAppend(e)], expectedVersion: 'no_stream' as const }));
+    const writes = events.map((e) => ({
+      streamName: `noise-${randomUUID()}`,
+      events: [toAppend(e)],
+      expectedVersion: 'no_stream' as const,
+    }));
     await store.appendMany(writes);
     const ids = new Set(writes.map((w) => w.events[0]!.id));
     return eventually(async () => {
@@ -222,7 +263,9 @@ describe('ProjectionRunner (in-process bus)', () => {
   it('passes a projector only the event types it applies; the others move its checkpoint', async () => {
     const { projector, calls } = noiseRecorder('noise-only');
     await startFanOut([projector]);
-    const stored = await appendAtOnce([0, 1, 2, 3, 4, 5].map((i) => ({ type: i % 2 ? 'OtherHappened' : 'NoiseHappened', data: { i } })));
+    const stored = await appendAtOnce(
+      [0, 1, 2, 3, 4, 5].map((i) => ({ type: i % 2 ? 'OtherHappened' : 'NoiseHappened', data: { i } })),
+    );
     await caughtUp('noise-only');
 
     const noise = stored.filter((e) => e.type === 'NoiseHappened').map((e) => e.id);
@@ -236,7 +279,12 @@ describe('ProjectionRunner (in-process bus)', () => {
     const poison = (e: ProjectedEvent) => (e.data as { i: number }).i === 3;
     const { projector, calls } = noiseRecorder('noise-poisoned', poison);
     await startFanOut([projector], { maxDeliveries: 3 });
-    const stored = await appendAtOnce([0, 1, 2, 3, 4, 5, 6, 7].map((i) => ({ type: i === 1 || i === 6 ? 'OtherHappened' : 'NoiseHappened', data: { i } })));
+    const stored = await appendAtOnce(
+      [0, 1, 2, 3, 4, 5, 6, 7].map((i) => ({
+        type: i === 1 || i === 6 ? 'OtherHappened' : 'NoiseHappened',
+        data: { i },
+      })),
+    );
     await caughtUp('noise-poisoned');
 
     const [n0, , n2, n3, n4, n5, , n7] = stored;
@@ -251,16 +299,21 @@ describe('ProjectionRunner (in-process bus)', () => {
     const letters = await db.knex('dead_letters');
     expect(letters).to.have.length(1);
     expect(letters[0]).to.include({ projector: 'noise-poisoned', event_id: n3!.id, delivery_count: 3 });
-    expect(await db.knex('noise_seen').orderBy('event_id').pluck('event_id')).to.deep.equal([n0!, n2!, n4!, n5!, n7!].map((e) => e.id).sort());
+    expect(await db.knex('noise_seen').orderBy('event_id').pluck('event_id')).to.deep.equal(
+      [n0!, n2!, n4!, n5!, n7!].map((e) => e.id).sort(),
+    );
   });
 
   it('ends, after a crash between commit and ack and a restart, with the rows a rebuild makes', async () => {
-    const killed = withAcks(new InProcessEventBus(store, db.knex, { redeliveryDelayMs: 20, pollIntervalMs: 50 }), (batch) =>
-      batch === 2 ? async () => Promise.reject(new Error('process killed before the ack')) : undefined,
+    const killed = withAcks(
+      new InProcessEventBus(store, db.knex, { redeliveryDelayMs: 20, pollIntervalMs: 50 }),
+      (batch) => (batch === 2 ? async () => Promise.reject(new Error('process killed before the ack')) : undefined),
     );
     const first = await startFanOut(shopProjectors, { bus: killed, batchSize: 3 });
     await appendStory(store, shopStory(7004));
-    await eventually(async () => expect((await db.knex('projection_checkpoints').whereNotNull('position')).length).to.equal(2));
+    await eventually(async () =>
+      expect((await db.knex('projection_checkpoints').whereNotNull('position')).length).to.equal(2),
+    );
     await first.stop();
 
     await appendStory(store, shopStory(7005));
@@ -280,7 +333,11 @@ describe('ProjectionRunner (in-process bus)', () => {
       version,
       eventTypes: new Set(['NoiseHappened']),
       tables: [
-        { name: 'noise_counts', comment: 'Noise events seen.', columns: { id: 'Always 1.', seen: 'Events counted.', counted_by: 'Projector version.' } },
+        {
+          name: 'noise_counts',
+          comment: 'Noise events seen.',
+          columns: { id: 'Always 1.', seen: 'Events counted.', counted_by: 'Projector version.' },
+        },
       ],
       async createTables(knex, names) {
         await knex.schema.createTable(physical(names, 'noise_counts'), (b) => {
@@ -291,11 +348,10 @@ describe('ProjectionRunner (in-process bus)', () => {
       },
       async apply(trx, events, names) {
         await gate;
-        await trx.raw(`INSERT INTO ?? AS t (id, seen, counted_by) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET seen = t.seen + EXCLUDED.seen`, [
-          physical(names, 'noise_counts'),
-          events.length,
-          version,
-        ]);
+        await trx.raw(
+          `INSERT INTO ?? AS t (id, seen, counted_by) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET seen = t.seen + EXCLUDED.seen`,
+          [physical(names, 'noise_counts'), events.length, version],
+        );
       },
     });
     const v1 = await startFanOut([counter(1)]);
@@ -313,15 +369,22 @@ describe('ProjectionRunner (in-process bus)', () => {
     await starting;
     expect(await db.knex('noise_counts')).to.deep.equal([{ id: 1, seen: 4, counted_by: 2 }]);
     expect(await db.knex.schema.hasTable('noise_counts_g1')).to.equal(false);
-    expect(await db.knex('projection_checkpoints').where({ projector: 'noise-counter' }).first()).to.include({ version: 2, generation: 2 });
+    expect(await db.knex('projection_checkpoints').where({ projector: 'noise-counter' }).first()).to.include({
+      version: 2,
+      generation: 2,
+    });
 
     await appendNoise(store, 1);
-    await eventually(async () => expect(await db.knex('noise_counts')).to.deep.equal([{ id: 1, seen: 5, counted_by: 2 }]));
+    await eventually(async () =>
+      expect(await db.knex('noise_counts')).to.deep.equal([{ id: 1, seen: 5, counted_by: 2 }]),
+    );
   });
 
   it('comments every read-model view and column', async () => {
     await startFanOut(shopProjectors);
-    const { rows } = await db.knex.raw<{ rows: Array<{ relation: string; column: string | null; comment: string | null }> }>(`
+    const { rows } = await db.knex.raw<{
+      rows: Array<{ relation: string; column: string | null; comment: string | null }>;
+    }>(`
       SELECT c.relname AS relation, NULL AS column, obj_description(c.oid, 'pg_class') AS comment
         FROM pg_class c WHERE c.relname LIKE 'shop\\_%' AND c.relkind IN ('v', 'r')
       UNION ALL
@@ -329,7 +392,12 @@ describe('ProjectionRunner (in-process bus)', () => {
         FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
        WHERE c.relname LIKE 'shop\\_%' AND c.relkind IN ('v', 'r')`);
     const views = rows.filter((r) => r.column === null).map((r) => r.relation);
-    expect(views).to.include.members(['shop_reservations', 'shop_voucher_inventory', 'shop_user_pool_purchases', 'shop_reservations_g1']);
+    expect(views).to.include.members([
+      'shop_reservations',
+      'shop_voucher_inventory',
+      'shop_user_pool_purchases',
+      'shop_reservations_g1',
+    ]);
     expect(rows.filter((r) => !r.comment)).to.deep.equal([]);
   });
 });

@@ -26,8 +26,11 @@ const names: PhysicalNames = Object.fromEntries(projectors.flatMap((p) => p.tabl
 const created = '2026-01-01T00:00:00.000Z';
 const now = new Date('2026-06-01T00:00:00.000Z');
 
-const campaign = (campaignId: number, name: string, overrides: Partial<Omit<NewCampaign, 'banners'>> = {}): SearchEvent =>
-  campaignCreated(campaignId, { name, displayPriority: 5, createdAt: created, ...overrides });
+const campaign = (
+  campaignId: number,
+  name: string,
+  overrides: Partial<Omit<NewCampaign, 'banners'>> = {},
+): SearchEvent => campaignCreated(campaignId, { name, displayPriority: 5, createdAt: created, ...overrides });
 
 const activated = (campaignId: number): SearchEvent[] => activation(campaignId, created);
 
@@ -41,7 +44,13 @@ const display = (title: string, brandName: string, description: string): PoolDis
   description,
 });
 
-function pool(poolId: number, campaignId: number, title: string, brandName = 'Thương hiệu', description = 'Áp dụng toàn quốc'): SearchEvent {
+function pool(
+  poolId: number,
+  campaignId: number,
+  title: string,
+  brandName = 'Thương hiệu',
+  description = 'Áp dụng toàn quốc',
+): SearchEvent {
   return {
     type: 'VoucherPoolCreated',
     data: {
@@ -52,7 +61,14 @@ function pool(poolId: number, campaignId: number, title: string, brandName = 'Th
       display: display(title, brandName, description),
       pricing: { faceValue: 100_000, sellingPrice: 90_000, discountedPrice: null, currency: 'VND' },
       totalQuantity: 10,
-      terms: { usageType: 'ONLINE', termsAndConditions: 'Một lần', validityDays: 30, usageLimit: null, maxPerDay: null, maxPerOrder: null },
+      terms: {
+        usageType: 'ONLINE',
+        termsAndConditions: 'Một lần',
+        validityDays: 30,
+        usageLimit: null,
+        maxPerDay: null,
+        maxPerOrder: null,
+      },
       validity: null,
       createdAt: created,
     },
@@ -138,7 +154,11 @@ describe('Voucher search projection and query on PostgreSQL', () => {
       clock: fixedClock(now),
       dayUtcOffsetMinutes: 420,
     });
-    search = new VoucherSearch({ readModel: new PostgresVoucherSearchReadModel(db.knex, idleFeed, 'shop-voucher-search'), catalog, clock: fixedClock(now) });
+    search = new VoucherSearch({
+      readModel: new PostgresVoucherSearchReadModel(db.knex, idleFeed, 'shop-voucher-search'),
+      catalog,
+      clock: fixedClock(now),
+    });
     base = projected(history);
   });
   after(() => db?.drop());
@@ -212,12 +232,18 @@ describe('Voucher search projection and query on PostgreSQL', () => {
       const keysOf = (folded: string) => [...new Set(folded.trim().split(' '))].map(wordKey);
       expect(row.pool_word_keys).to.deep.equal(keysOf('khuyen mai tra sua thuong hieu ap dung toan quoc'));
       expect(row.campaign_name_word_keys).to.deep.equal(keysOf('mua he ruc ro'));
-      const vocabulary = await db.knex('shop_voucher_search_vocabulary').whereIn('word', ['khuyen', 'ro', 'dien', 'cgv']).orderBy('word');
-      expect(vocabulary).to.deep.equal(['cgv', 'dien', 'khuyen', 'ro'].map((word) => ({ word, word_key: wordKey(word) })));
+      const vocabulary = await db
+        .knex('shop_voucher_search_vocabulary')
+        .whereIn('word', ['khuyen', 'ro', 'dien', 'cgv'])
+        .orderBy('word');
+      expect(vocabulary).to.deep.equal(
+        ['cgv', 'dien', 'khuyen', 'ro'].map((word) => ({ word, word_key: wordKey(word) })),
+      );
     });
 
     it('keeps the typo vocabulary: words of four or more letters under themselves and their deletion keys', async () => {
-      const under = async (key: string) => (await db.knex('shop_voucher_search_words').where({ deletion_key: key }).pluck('word')).sort();
+      const under = async (key: string) =>
+        (await db.knex('shop_voucher_search_words').where({ deletion_key: key }).pluck('word')).sort();
       expect(await under('samsung')).to.deep.equal(['samsung']);
       expect(await under('samung')).to.deep.equal(['samsung']);
       expect(await under('highands')).to.deep.equal(['highlands']);
@@ -302,7 +328,8 @@ describe('Voucher search projection and query on PostgreSQL', () => {
     });
 
     it('pages the ranked results with the total of all matches', async () => {
-      const page = (n: number, size: number) => search.search({ q: 'highlands', channel: 'APP', page: n, size }, { merchantId: 'M1' });
+      const page = (n: number, size: number) =>
+        search.search({ q: 'highlands', channel: 'APP', page: n, size }, { merchantId: 'M1' });
       const first = await page(0, 3);
       expect(first.content.map((v) => v.id)).to.deep.equal([222, 221, 223]);
       expect(first.page).to.deep.equal({ size: 3, number: 0, totalElements: 4, totalPages: 2 });
@@ -315,10 +342,19 @@ describe('Voucher search projection and query on PostgreSQL', () => {
 
     it('knows the next moment a listable campaign starts or ends', async () => {
       const readModel = new PostgresVoucherSearchReadModel(db.knex, idleFeed, 'shop-voucher-search');
-      await apply(projected([campaign(8, 'Sắp tới', { startAt: '2026-07-01T00:00:00.000Z', endAt: '2026-08-01T00:00:00.000Z' }), ...activated(8)]));
+      await apply(
+        projected([
+          campaign(8, 'Sắp tới', { startAt: '2026-07-01T00:00:00.000Z', endAt: '2026-08-01T00:00:00.000Z' }),
+          ...activated(8),
+        ]),
+      );
       expect(await readModel.nextWindowChange(now)).to.deep.equal(new Date('2026-07-01T00:00:00.000Z'));
-      expect(await readModel.nextWindowChange(new Date('2026-07-15T00:00:00.000Z'))).to.deep.equal(new Date('2026-08-01T00:00:00.000Z'));
-      expect(await readModel.nextWindowChange(new Date('2026-09-01T00:00:00.000Z'))).to.deep.equal(new Date('2027-01-01T00:00:00.000Z'));
+      expect(await readModel.nextWindowChange(new Date('2026-07-15T00:00:00.000Z'))).to.deep.equal(
+        new Date('2026-08-01T00:00:00.000Z'),
+      );
+      expect(await readModel.nextWindowChange(new Date('2026-09-01T00:00:00.000Z'))).to.deep.equal(
+        new Date('2027-01-01T00:00:00.000Z'),
+      );
       expect(await readModel.nextWindowChange(new Date('2028-01-01T00:00:00.000Z'))).to.equal(null);
     });
 
@@ -337,7 +373,10 @@ describe('Voucher search projection and query on PostgreSQL', () => {
     it('follows display updates and campaign renames', async () => {
       await apply(
         projected([
-          { type: 'VoucherPoolDisplayUpdated', data: { poolId: 223, display: display('Bánh mì Huỳnh Hoa', 'Huỳnh Hoa', 'Sài Gòn'), updatedAt: created } },
+          {
+            type: 'VoucherPoolDisplayUpdated',
+            data: { poolId: 223, display: display('Bánh mì Huỳnh Hoa', 'Huỳnh Hoa', 'Sài Gòn'), updatedAt: created },
+          },
           {
             type: 'CampaignDetailsUpdated',
             data: {

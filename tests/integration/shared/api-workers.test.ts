@@ -8,14 +8,18 @@ import { createTestDatabase, type TestDatabase } from '../../support/postgres.js
 /** The pids of a process's children (Linux). */
 function children(pid: number): number[] {
   const tasks = fs.readdirSync(`/proc/${pid}/task`);
-  return tasks.flatMap((task) => fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
+  return tasks.flatMap((task) =>
+    fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+  );
 }
 
 /** The node processes among them: the workers (esbuild's service, which tsx starts, is a child too). */
-const workerPids = (pid: number) => children(pid).filter((child) => fs.readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('main.ts'));
+const workerPids = (pid: number) =>
+  children(pid).filter((child) => fs.readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('main.ts'));
 
 /** One GET on a connection of its own, so that the primary hands each to the next worker. */
-const get = (port: number, route: string) => fetch(`http://127.0.0.1:${port}${route}`, { headers: { connection: 'close' } });
+const get = (port: number, route: string) =>
+  fetch(`http://127.0.0.1:${port}${route}`, { headers: { connection: 'close' } });
 
 describe('main.ts with API_WORKERS=2 (node:cluster)', function () {
   this.timeout(60_000);
@@ -49,14 +53,22 @@ describe('main.ts with API_WORKERS=2 (node:cluster)', function () {
   it('answers GET /metrics for the whole service: the workers summed, and the primary’s own roles', async () => {
     const before = await (await get(port, '/metrics')).text();
     const count = (text: string) =>
-      Number(/^http_request_duration_seconds_count\{method="GET",route="\/health",status_code="200"\} (\d+)$/m.exec(text)?.[1] ?? 0);
+      Number(
+        /^http_request_duration_seconds_count\{method="GET",route="\/health",status_code="200"\} (\d+)$/m.exec(
+          text,
+        )?.[1] ?? 0,
+      );
     await Promise.all(Array.from({ length: 10 }, () => get(port, '/health')));
     const after = await (await get(port, '/metrics')).text();
     // Round robin gave both workers some of the ten; one worker's registry alone would count about half.
     expect(count(after) - count(before)).to.equal(10);
     // The projectors run in the primary, which sets their lag every 5 s; no worker does.
     const lag = /^projection_lag_events\{projector="shop-catalog"\} 0$/m;
-    await until('the projectors’ lag on /metrics', async () => (lag.test(await (await get(port, '/metrics')).text()) ? true : undefined), 15_000);
+    await until(
+      'the projectors’ lag on /metrics',
+      async () => (lag.test(await (await get(port, '/metrics')).text()) ? true : undefined),
+      15_000,
+    );
   });
 
   it('replaces a worker that dies, and goes on answering meanwhile', async () => {

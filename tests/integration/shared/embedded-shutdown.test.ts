@@ -26,7 +26,10 @@ describe('main.ts on the embedded PostgreSQL, stopped by a signal', function () 
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'embedded-shutdown-'));
     fs.chmodSync(dataDir, 0o755); // as a DATA_DIR made by hand is: run as root, postgres runs as a user of its own
     const pgPort = 56000 + Math.floor(Math.random() * 1000);
-    const service = await startMain({ DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort), PORT: '0', SEED_DEMO: 'false' }, { detached });
+    const service = await startMain(
+      { DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort), PORT: '0', SEED_DEMO: 'false' },
+      { detached },
+    );
     return { service, pgPort, dataDir };
   };
 
@@ -48,7 +51,9 @@ describe('main.ts on the embedded PostgreSQL, stopped by a signal', function () 
     const { service, pgPort, dataDir } = await start(true);
     try {
       // Ctrl-C reaches postgres too, and it may be gone before the service stops it.
-      const postmaster = Number(fs.readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+      const postmaster = Number(
+        fs.readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0],
+      );
       process.kill(postmaster, 'SIGINT');
       await until('postgres to stop', async () => ((await listening(pgPort)) ? undefined : true));
       const signalled = Date.now();

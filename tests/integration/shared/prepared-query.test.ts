@@ -14,7 +14,11 @@ describe('preparedRows', () => {
   after(() => db.drop());
 
   const sizes = (ids: number[]) =>
-    preparedRows<{ id: number; size: unknown }>(db.knex, 'SELECT id, size FROM items WHERE id = ANY(?::bigint[]) ORDER BY id', [ids]);
+    preparedRows<{ id: number; size: unknown }>(
+      db.knex,
+      'SELECT id, size FROM items WHERE id = ANY(?::bigint[]) ORDER BY id',
+      [ids],
+    );
 
   it('binds ? placeholders in order, an array as one parameter, and serves every list length with one statement', async () => {
     expect(await sizes([3, 1])).to.deep.equal([
@@ -22,15 +26,22 @@ describe('preparedRows', () => {
       { id: 3, size: 30 },
     ]);
     expect(await sizes([2])).to.deep.equal([{ id: 2, size: 20 }]);
-    const rows = await preparedRows<{ label: string }>(db.knex, 'SELECT label FROM items WHERE size > ? AND size < ? ORDER BY id', [15, 35]);
+    const rows = await preparedRows<{ label: string }>(
+      db.knex,
+      'SELECT label FROM items WHERE size > ? AND size < ? ORDER BY id',
+      [15, 35],
+    );
     expect(rows.map((r) => r.label)).to.deep.equal(['two', 'three']);
   });
 
   it('prepares each statement once per connection', async () => {
     const single = createKnex(db.url, 1);
     try {
-      for (const ids of [[1], [1, 2], [3, 2, 1]]) await preparedRows(single, 'SELECT id FROM items WHERE id = ANY(?::bigint[])', [ids]);
-      const { rows } = await single.raw<{ rows: { statement: string }[] }>(`SELECT statement FROM pg_prepared_statements`);
+      for (const ids of [[1], [1, 2], [3, 2, 1]])
+        await preparedRows(single, 'SELECT id FROM items WHERE id = ANY(?::bigint[])', [ids]);
+      const { rows } = await single.raw<{ rows: { statement: string }[] }>(
+        `SELECT statement FROM pg_prepared_statements`,
+      );
       expect(rows.map((r) => r.statement)).to.deep.equal(['SELECT id FROM items WHERE id = ANY($1::bigint[])']);
     } finally {
       await single.destroy();

@@ -8,14 +8,29 @@ import type { VoucherPoolEvent } from '../../../domain/shop/events.js';
 import { PostgresChangeFeed } from '../../../infrastructure/shared/read-model-changes.js';
 import { PostgresCatalogReadModel } from '../../../infrastructure/shop/catalog-read-model.js';
 import { PostgresVoucherSearchReadModel } from '../../../infrastructure/shop/voucher-search-read-model.js';
-import { announceChanges, type PhysicalNames, type ProjectedEvent, type Projector } from '../../../projections/shared/projector.js';
+import {
+  announceChanges,
+  type PhysicalNames,
+  type ProjectedEvent,
+  type Projector,
+} from '../../../projections/shared/projector.js';
 import { catalogProjector } from '../../../projections/shop/catalog.js';
 import { buyerKey, voucherInventoryProjector } from '../../../projections/shop/voucher-inventory.js';
 import { voucherSearchProjector } from '../../../projections/shop/voucher-search.js';
 import { changeFeeds } from '../../support/change-feeds.js';
 import { eventually } from '../../support/eventually.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
-import { activation, campaignCreated, inLogOrder, liveCatalog, poolCreated, repriced, reserved, renamed, statusChanged } from '../../support/shop-events.js';
+import {
+  activation,
+  campaignCreated,
+  inLogOrder,
+  liveCatalog,
+  poolCreated,
+  repriced,
+  reserved,
+  renamed,
+  statusChanged,
+} from '../../support/shop-events.js';
 
 type ShopEvent = CampaignEvent | VoucherPoolEvent;
 type Keys = readonly string[] | '*';
@@ -30,7 +45,10 @@ const day = '2026-03-01';
 
 const pool = (poolId: number, campaignId: number, categoryId = 7) => poolCreated(poolId, campaignId, { categoryId });
 
-const deleted = (poolId: number): ShopEvent => ({ type: 'VoucherPoolDeleted', data: { poolId, deletedAt: '2026-03-01T00:00:00.000Z' } });
+const deleted = (poolId: number): ShopEvent => ({
+  type: 'VoucherPoolDeleted',
+  data: { poolId, deletedAt: '2026-03-01T00:00:00.000Z' },
+});
 
 const categoryChanged = (poolId: number, categoryId: number): ShopEvent => ({
   type: 'VoucherPoolCategoryChanged',
@@ -52,9 +70,23 @@ interface Holder {
   userId: string;
 }
 
-const released = (poolId: number, quantity: number, { merchantId, userId }: Holder, reservationKey = `r-${poolId}-${userId}`): ShopEvent => ({
+const released = (
+  poolId: number,
+  quantity: number,
+  { merchantId, userId }: Holder,
+  reservationKey = `r-${poolId}-${userId}`,
+): ShopEvent => ({
   type: 'VoucherStockReleased',
-  data: { poolId, reservationKey, merchantId, userId, quantity, day, reason: 'RELEASED', releasedAt: '2026-03-01T00:00:00.000Z' },
+  data: {
+    poolId,
+    reservationKey,
+    merchantId,
+    userId,
+    quantity,
+    day,
+    reason: 'RELEASED',
+    releasedAt: '2026-03-01T00:00:00.000Z',
+  },
 });
 
 const sold = (poolId: number, quantity: number, reservationKey: string): ShopEvent => ({
@@ -73,7 +105,8 @@ describe('Projector announcements on PostgreSQL', () => {
     db = await createTestDatabase();
   });
   beforeEach(async () => {
-    for (const p of projectors) for (const t of p.tables) await db.knex.raw('DROP TABLE IF EXISTS ?? CASCADE', [t.name]);
+    for (const p of projectors)
+      for (const t of p.tables) await db.knex.raw('DROP TABLE IF EXISTS ?? CASCADE', [t.name]);
     for (const p of projectors) await p.createTables(db.knex, names);
   });
   afterEach(() => feeds.stopAll());
@@ -123,7 +156,8 @@ describe('Projector announcements on PostgreSQL', () => {
     return before;
   }
 
-  const countsVersion = async (): Promise<number> => (await db.knex('shop_catalog_counts_version').first('version')).version as number;
+  const countsVersion = async (): Promise<number> =>
+    (await db.knex('shop_catalog_counts_version').first('version')).version as number;
 
   const lastChange = async (): Promise<string | null> =>
     (await db.knex('shop_voucher_search_changes').first('last_change_position')).last_change_position as string | null;
@@ -141,7 +175,9 @@ describe('Projector announcements on PostgreSQL', () => {
 
       expect(await announcedSoFar(heard, catalogProjector)).to.deep.equal([['p101']]);
       expect(await countsVersion()).to.equal(before);
-      expect((await db.knex('shop_voucher_listings').where({ pool_id: 101 }).first('selling_price')).selling_price).to.equal(80_000);
+      expect(
+        (await db.knex('shop_voucher_listings').where({ pool_id: 101 }).first('selling_price')).selling_price,
+      ).to.equal(80_000);
     });
 
     it("given a live campaign, when its details are updated, then ['c<id>', 'counts'] is announced, as the counts version moved by one", async () => {
@@ -198,7 +234,9 @@ describe('Projector announcements on PostgreSQL', () => {
 
       expect(await announcedSoFar(heard, catalogProjector)).to.deep.equal([['p101']]);
       expect(await countsVersion()).to.equal(before);
-      expect((await db.knex('shop_voucher_listings').where({ pool_id: 101 }).first('remaining_quantity')).remaining_quantity).to.equal(7);
+      expect(
+        (await db.knex('shop_voucher_listings').where({ pool_id: 101 }).first('remaining_quantity')).remaining_quantity,
+      ).to.equal(7);
     });
 
     it('given a batch of changes of several pools and a campaign, when applied, then one announcement lists each key once, in event order', async () => {
@@ -230,7 +268,10 @@ describe('Projector announcements on PostgreSQL', () => {
       expect(await db.knex('shop_voucher_listings').orderBy('pool_id')).to.deep.equal(listings);
       // Keys come from the events, not from what was applied: a cache drops and reads again entries that are still
       // right, which is harmless (creations name no row, but may move the counts).
-      expect(await announcedSoFar(heard, catalogProjector)).to.deep.equal([['counts'], ['p101', 'p102', 'c1', 'counts']]);
+      expect(await announcedSoFar(heard, catalogProjector)).to.deep.equal([
+        ['counts'],
+        ['p101', 'p102', 'c1', 'counts'],
+      ]);
     });
   });
 
@@ -243,7 +284,10 @@ describe('Projector announcements on PostgreSQL', () => {
     });
 
     const purchases = () =>
-      db.knex('shop_user_pool_purchases').orderBy(['merchant_id', 'user_id', 'pool_id']).select('merchant_id', 'user_id', 'pool_id', 'quantity');
+      db
+        .knex('shop_user_pool_purchases')
+        .orderBy(['merchant_id', 'user_id', 'pool_id'])
+        .select('merchant_id', 'user_id', 'pool_id', 'quantity');
 
     it('given pools, when stock is reserved, then the buyer key JSON.stringify([merchantId, userId]) is announced', async () => {
       const heard = await listen(voucherInventoryProjector);
@@ -267,9 +311,16 @@ describe('Projector announcements on PostgreSQL', () => {
     it('given pools, when a batch reserves and releases for two buyers, then one announcement lists each buyer once', async () => {
       const heard = await listen(voucherInventoryProjector);
 
-      await apply(voucherInventoryProjector, [reserved(101, 2, first), reserved(102, 1, second), released(101, 1, first), reserved(102, 1, first, 'r-again')]);
+      await apply(voucherInventoryProjector, [
+        reserved(101, 2, first),
+        reserved(102, 1, second),
+        released(101, 1, first),
+        reserved(102, 1, first, 'r-again'),
+      ]);
 
-      expect(await announcedSoFar(heard, voucherInventoryProjector)).to.deep.equal([[buyerKey('M1', 'u1'), buyerKey('M2', 'u2')]]);
+      expect(await announcedSoFar(heard, voucherInventoryProjector)).to.deep.equal([
+        [buyerKey('M1', 'u1'), buyerKey('M2', 'u2')],
+      ]);
     });
 
     it('given merchant and user ids with commas, quotes, colons and backslashes, when their stock is reserved, then each buyer comes through intact', async () => {
@@ -301,10 +352,14 @@ describe('Projector announcements on PostgreSQL', () => {
       await apply(voucherInventoryProjector, [stockAdded(101, 5), sold(101, 2, 'r1')]);
 
       expect(await announcedSoFar(heard, voucherInventoryProjector)).to.deep.equal([]);
-      expect((await db.knex('shop_voucher_inventory').orderBy('pool_id').select('pool_id')).map((r: { pool_id: number }) => r.pool_id)).to.deep.equal([
-        101, 102, 103, 104,
-      ]);
-      expect(await db.knex('shop_voucher_inventory').where({ pool_id: 101 }).first('total_quantity', 'sold_quantity')).to.deep.equal({
+      expect(
+        (await db.knex('shop_voucher_inventory').orderBy('pool_id').select('pool_id')).map(
+          (r: { pool_id: number }) => r.pool_id,
+        ),
+      ).to.deep.equal([101, 102, 103, 104]);
+      expect(
+        await db.knex('shop_voucher_inventory').where({ pool_id: 101 }).first('total_quantity', 'sold_quantity'),
+      ).to.deep.equal({
         total_quantity: 15,
         sold_quantity: 2,
       });
@@ -313,7 +368,11 @@ describe('Projector announcements on PostgreSQL', () => {
 
   describe('the voucher search projector', () => {
     beforeEach(async () => {
-      await apply(voucherSearchProjector, [campaignCreated(1), ...activation(1, '2026-01-01T00:00:00.000Z'), pool(201, 1)]);
+      await apply(voucherSearchProjector, [
+        campaignCreated(1),
+        ...activation(1, '2026-01-01T00:00:00.000Z'),
+        pool(201, 1),
+      ]);
     });
 
     it("given a searched pool, when its display is updated, then last_change_position moves to that event and ['version'] is announced", async () => {
@@ -358,7 +417,10 @@ describe('Projector announcements on PostgreSQL', () => {
       const found = sent
         .getCalls()
         .map((call) => call.args[0] as unknown)
-        .filter((q): q is { name: string; text: string; values: unknown[] } => typeof q === 'object' && q !== null && 'name' in q)
+        .filter(
+          (q): q is { name: string; text: string; values: unknown[] } =>
+            typeof q === 'object' && q !== null && 'name' in q,
+        )
         .filter((q) => q.text.includes(table))
         .map((q) => q.values);
       sent.resetHistory();
@@ -451,7 +513,11 @@ describe('Projector announcements on PostgreSQL', () => {
 
     describe('PostgresVoucherSearchReadModel.version()', () => {
       beforeEach(async () => {
-        await apply(voucherSearchProjector, [campaignCreated(1), ...activation(1, '2026-01-01T00:00:00.000Z'), pool(201, 1)]);
+        await apply(voucherSearchProjector, [
+          campaignCreated(1),
+          ...activation(1, '2026-01-01T00:00:00.000Z'),
+          pool(201, 1),
+        ]);
         sent.resetHistory();
       });
 

@@ -12,7 +12,16 @@ import { voucherInventoryProjector } from '../../../projections/shop/voucher-inv
 import { changeFeeds } from '../../support/change-feeds.js';
 import { eventually } from '../../support/eventually.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
-import { campaignCreated, inLogOrder, liveCatalog, poolCreated, repriced, reserved, renamed, statusChanged } from '../../support/shop-events.js';
+import {
+  campaignCreated,
+  inLogOrder,
+  liveCatalog,
+  poolCreated,
+  repriced,
+  reserved,
+  renamed,
+  statusChanged,
+} from '../../support/shop-events.js';
 
 type CatalogEvent = CampaignEvent | VoucherPoolEvent;
 
@@ -224,13 +233,18 @@ describe('Read model change announcements on PostgreSQL', () => {
 
     /** How many statements the reads sent since the last call. */
     function reads(): number {
-      const count = sent.getCalls().filter((call) => typeof call.args[0] === 'object' && call.args[0] !== null && 'name' in call.args[0]).length;
+      const count = sent
+        .getCalls()
+        .filter((call) => typeof call.args[0] === 'object' && call.args[0] !== null && 'name' in call.args[0]).length;
       sent.resetHistory();
       return count;
     }
 
     /** A read model in front of a feed, started and connected (subscribed before starting, so the first connection listens to it). */
-    async function cachedReadModel(source = feed(), options: { warm?: boolean; cachedParts?: number } = {}): Promise<PostgresCatalogReadModel> {
+    async function cachedReadModel(
+      source = feed(),
+      options: { warm?: boolean; cachedParts?: number } = {},
+    ): Promise<PostgresCatalogReadModel> {
       const readModel = new PostgresCatalogReadModel(db.knex, source, {
         sources: { catalog: catalogProjector.name, inventory: voucherInventoryProjector.name },
         cachedParts: options.cachedParts ?? 1000,
@@ -246,7 +260,12 @@ describe('Read model change announcements on PostgreSQL', () => {
       const warming = () =>
         sent
           .getCalls()
-          .filter((call) => typeof call.args[0] === 'object' && call.args[0] !== null && /l\.pool_id > \$1/.test((call.args[0] as { text: string }).text));
+          .filter(
+            (call) =>
+              typeof call.args[0] === 'object' &&
+              call.args[0] !== null &&
+              /l\.pool_id > \$1/.test((call.args[0] as { text: string }).text),
+          );
       await eventually(() => expect(warming()).to.not.be.empty, 5_000);
       await Promise.all(warming().map((call) => call.returnValue as Promise<unknown>));
       await new Promise((resolve) => setImmediate(resolve));
@@ -323,13 +342,18 @@ describe('Read model change announcements on PostgreSQL', () => {
       expect(reads()).to.equal(0);
 
       await apply([reserved(101, 3)]);
-      await eventually(async () => expect((await readModel.vouchersByIds([101], now)).map((v) => v.remainingQuantity)).to.deep.equal([7]), 5_000);
+      await eventually(
+        async () =>
+          expect((await readModel.vouchersByIds([101], now)).map((v) => v.remainingQuantity)).to.deep.equal([7]),
+        5_000,
+      );
     });
 
     it('given kept vouchers, when their campaign is renamed, or paused, then they are eventually read as changed', async () => {
       const readModel = await cachedReadModel();
       await warm(readModel);
-      const campaignNames = async () => (await readModel.vouchersByIds([101, 102, 103], now)).map((v) => [v.poolId, v.campaign.name]);
+      const campaignNames = async () =>
+        (await readModel.vouchersByIds([101, 102, 103], now)).map((v) => [v.poolId, v.campaign.name]);
 
       await apply([renamed(1, 'Renamed')]);
       await eventually(
@@ -343,7 +367,11 @@ describe('Read model change announcements on PostgreSQL', () => {
       );
 
       await apply([statusChanged(2, 'ACTIVE', 'PAUSED', '2026-03-03T00:00:00.000Z')]);
-      await eventually(async () => expect((await readModel.vouchersByIds([101, 102, 103], now)).map((v) => v.poolId)).to.deep.equal([101, 102]), 5_000);
+      await eventually(
+        async () =>
+          expect((await readModel.vouchersByIds([101, 102, 103], now)).map((v) => v.poolId)).to.deep.equal([101, 102]),
+        5_000,
+      );
     });
 
     it('given kept vouchers, when the feed is stopped, then reads go to the tables and a change made meanwhile is seen at once', async () => {
@@ -392,7 +420,11 @@ describe('Read model change announcements on PostgreSQL', () => {
 
     it('given a page read twice, when a pool of it is repriced, then the page eventually shows the new price', async () => {
       const readModel = await cachedReadModel();
-      const page = async () => (await readModel.listVouchers({}, now, { offset: 0, limit: 10 })).records.map((v) => [v.poolId, v.pricing.sellingPrice]);
+      const page = async () =>
+        (await readModel.listVouchers({}, now, { offset: 0, limit: 10 })).records.map((v) => [
+          v.poolId,
+          v.pricing.sellingPrice,
+        ]);
       const before = [
         [101, 90_000],
         [102, 90_000],

@@ -71,8 +71,16 @@ describe('CampaignAdmin (PostgreSQL event store)', () => {
   it('creates a DRAFT campaign with numeric campaign and banner ids, answered from its events', async () => {
     const created = await admin.create('alice', input('FLASH-1'));
     expect(created.id).to.be.a('number');
-    expect(created).to.deep.include({ code: 'FLASH-1', status: 'DRAFT', campaignTag: 'FLASH_SALE', type: 'SELL', startAt: '2026-03-06T12:00:00.000Z' });
-    expect(created.banners.map((b) => b.id)).to.satisfy((ids: number[]) => ids.every(Number.isSafeInteger) && new Set(ids).size === 2);
+    expect(created).to.deep.include({
+      code: 'FLASH-1',
+      status: 'DRAFT',
+      campaignTag: 'FLASH_SALE',
+      type: 'SELL',
+      startAt: '2026-03-06T12:00:00.000Z',
+    });
+    expect(created.banners.map((b) => b.id)).to.satisfy(
+      (ids: number[]) => ids.every(Number.isSafeInteger) && new Set(ids).size === 2,
+    );
     expect(await admin.get(created.id)).to.deep.equal(created);
 
     const [event] = await store.readStream(`campaign-${created.id}`);
@@ -113,7 +121,10 @@ describe('CampaignAdmin (PostgreSQL event store)', () => {
 
   it('of two concurrent approvals, one wins and the other is decided again and refused', async () => {
     const { id } = await admin.create('alice', input('FLASH-4'));
-    const outcomes = await Promise.allSettled([admin.changeStatus('bob', id, 'APPROVED'), admin.changeStatus('carol', id, 'APPROVED')]);
+    const outcomes = await Promise.allSettled([
+      admin.changeStatus('bob', id, 'APPROVED'),
+      admin.changeStatus('carol', id, 'APPROVED'),
+    ]);
     expect(outcomes.filter((o) => o.status === 'fulfilled')).to.have.length(1);
     const rejected = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
     expect(rejected.reason).to.be.instanceOf(DomainError).with.property('code', 'INVALID_STATUS_TRANSITION');
@@ -127,7 +138,9 @@ describe('CampaignAdmin (PostgreSQL event store)', () => {
   it('lets exactly one of concurrent creations with one code succeed', async () => {
     const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => admin.create('alice', input('RACE'))));
     expect(outcomes.filter((o) => o.status === 'fulfilled')).to.have.length(1);
-    for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).to.be.instanceOf(DomainError).with.property('code', 'CAMPAIGN_CODE_EXISTS');
+    for (const o of outcomes)
+      if (o.status === 'rejected')
+        expect(o.reason).to.be.instanceOf(DomainError).with.property('code', 'CAMPAIGN_CODE_EXISTS');
   });
 
   it('takes over a code whose claim names a campaign that was never written (a partial write)', async () => {

@@ -44,10 +44,15 @@ describe('Catalog operator services: categories, campaign and pool updates (Post
       expect(travel.id).to.be.greaterThan(food.id);
       const [created] = await world.store.readStream(streams.category(food.id));
       expect([created!.type, created!.metadata.actor]).to.deep.equal(['VoucherCategoryCreated', { operator: 'alice' }]);
-      expect((await world.store.readStream(categoryIndexStream)).map((e) => e.data)).to.deep.include({ categoryId: travel.id, indexedAt: travel.createdAt });
+      expect((await world.store.readStream(categoryIndexStream)).map((e) => e.data)).to.deep.include({
+        categoryId: travel.id,
+        indexedAt: travel.createdAt,
+      });
 
       expect(await categories.rename('bob', food.id, 'Ăn uống')).to.include({ id: food.id, name: 'Ăn uống' });
-      expect((await world.store.readStream(streams.category(food.id))).at(-1)!.metadata.actor).to.deep.equal({ operator: 'bob' });
+      expect((await world.store.readStream(streams.category(food.id))).at(-1)!.metadata.actor).to.deep.equal({
+        operator: 'bob',
+      });
       expect((await categories.list()).map((c) => [c.id, c.name])).to.deep.equal([
         [food.id, 'Ăn uống'],
         [travel.id, 'Di chuyển'],
@@ -56,16 +61,22 @@ describe('Catalog operator services: categories, campaign and pool updates (Post
     });
 
     it('refuses a blank name on name, and an unknown category with CATEGORY_NOT_FOUND', async () => {
-      expect((await refusedWith(categories.create('alice', { name: '  ' }), 'INVALID_INPUT')).details).to.include({ field: 'name' });
+      expect((await refusedWith(categories.create('alice', { name: '  ' }), 'INVALID_INPUT')).details).to.include({
+        field: 'name',
+      });
       await refusedWith(categories.rename('alice', 999_999, 'X'), 'CATEGORY_NOT_FOUND');
       await refusedWith(categories.get(999_999), 'CATEGORY_NOT_FOUND');
     });
 
     it('given categories exist, when a pool is created or moved into an unknown category, then INVALID_POOL on categoryId', async () => {
       const known = (await categories.list())[0]!.id;
-      expect((await refusedWith(pools.create('ops', world.definition({ categoryId: 999_999 })), 'INVALID_POOL')).details).to.include({ field: 'categoryId' });
+      expect(
+        (await refusedWith(pools.create('ops', world.definition({ categoryId: 999_999 })), 'INVALID_POOL')).details,
+      ).to.include({ field: 'categoryId' });
       const pool = await pools.create('ops', world.definition({ categoryId: known }));
-      expect((await refusedWith(pools.update('ops', pool.poolId, { categoryId: 999_999 }), 'INVALID_POOL')).details).to.include({ field: 'categoryId' });
+      expect(
+        (await refusedWith(pools.update('ops', pool.poolId, { categoryId: 999_999 }), 'INVALID_POOL')).details,
+      ).to.include({ field: 'categoryId' });
       expect((await pools.get(pool.poolId)).categoryId).to.equal(known);
     });
   });
@@ -73,26 +84,48 @@ describe('Catalog operator services: categories, campaign and pool updates (Post
   describe('campaign updates', () => {
     it('updates details, adds, updates and removes a banner; each event names the operator; a repeat appends nothing', async () => {
       const id = world.campaignId;
-      const updated = await campaigns.updateDetails('carol', id, { name: 'Flash Sale cuối tuần', displayPriority: 3, endAt: '2026-04-30T00:00:00+07:00' });
-      expect(updated).to.include({ name: 'Flash Sale cuối tuần', displayPriority: 3, endAt: '2026-04-29T17:00:00.000Z', code: (await campaigns.get(id)).code });
+      const updated = await campaigns.updateDetails('carol', id, {
+        name: 'Flash Sale cuối tuần',
+        displayPriority: 3,
+        endAt: '2026-04-30T00:00:00+07:00',
+      });
+      expect(updated).to.include({
+        name: 'Flash Sale cuối tuần',
+        displayPriority: 3,
+        endAt: '2026-04-29T17:00:00.000Z',
+        code: (await campaigns.get(id)).code,
+      });
       const withBanner = await campaigns.addBanner('carol', id, banner);
       const bannerId = withBanner.banners.at(-1)!.id;
       expect(withBanner.banners.at(-1)).to.deep.equal({ id: bannerId, ...banner });
-      expect((await campaigns.updateBanner('carol', id, bannerId, { displayOrder: 5 })).banners.at(-1)).to.include({ id: bannerId, displayOrder: 5 });
+      expect((await campaigns.updateBanner('carol', id, bannerId, { displayOrder: 5 })).banners.at(-1)).to.include({
+        id: bannerId,
+        displayOrder: 5,
+      });
       const before = (await world.store.readStream(streams.campaign(id))).length;
       await campaigns.updateDetails('carol', id, { displayPriority: 3 });
       expect((await world.store.readStream(streams.campaign(id))).length).to.equal(before);
       expect((await campaigns.removeBanner('carol', id, bannerId)).banners.map((b) => b.id)).not.to.include(bannerId);
 
       const events = (await world.store.readStream(streams.campaign(id))).slice(1);
-      expect(events.map((e) => e.type)).to.deep.equal(['CampaignDetailsUpdated', 'CampaignBannerAdded', 'CampaignBannerUpdated', 'CampaignBannerRemoved']);
+      expect(events.map((e) => e.type)).to.deep.equal([
+        'CampaignDetailsUpdated',
+        'CampaignBannerAdded',
+        'CampaignBannerUpdated',
+        'CampaignBannerRemoved',
+      ]);
       expect(events.every((e) => (e.metadata.actor as { operator?: string }).operator === 'carol')).to.equal(true);
       expect(await campaigns.get(id)).to.deep.include({ name: 'Flash Sale cuối tuần', banners: [] });
     });
 
     it('refuses invalid details naming the field, an unknown banner and an unknown campaign', async () => {
-      expect((await refusedWith(campaigns.updateDetails('carol', world.campaignId, { code: 'X' }), 'INVALID_INPUT')).details).to.include({ field: 'code' });
-      await refusedWith(campaigns.updateBanner('carol', world.campaignId, 987_654, { altText: 'x' }), 'BANNER_NOT_FOUND');
+      expect(
+        (await refusedWith(campaigns.updateDetails('carol', world.campaignId, { code: 'X' }), 'INVALID_INPUT')).details,
+      ).to.include({ field: 'code' });
+      await refusedWith(
+        campaigns.updateBanner('carol', world.campaignId, 987_654, { altText: 'x' }),
+        'BANNER_NOT_FOUND',
+      );
       await refusedWith(campaigns.updateDetails('carol', 987_654, { name: 'x' }), 'CAMPAIGN_NOT_FOUND');
     });
   });
@@ -107,8 +140,17 @@ describe('Catalog operator services: categories, campaign and pool updates (Post
         miniAppIds: ['cafe'],
         validity,
       });
-      expect(updated.display).to.include({ title: 'Cà phê sữa đá', brandName: 'Highlands Coffee', shortTitle: 'Coffee' });
-      expect([updated.terms.maxPerOrder, updated.miniAppIds, updated.validity, updated.remainingQuantity]).to.deep.equal([1, ['cafe'], validity, 10]);
+      expect(updated.display).to.include({
+        title: 'Cà phê sữa đá',
+        brandName: 'Highlands Coffee',
+        shortTitle: 'Coffee',
+      });
+      expect([
+        updated.terms.maxPerOrder,
+        updated.miniAppIds,
+        updated.validity,
+        updated.remainingQuantity,
+      ]).to.deep.equal([1, ['cafe'], validity, 10]);
       expect(await pools.get(pool.poolId)).to.deep.equal(updated);
       const events = await world.store.readStream(streams.voucherPool(pool.poolId));
       expect(events.slice(1).map((e) => [e.type, (e.metadata.actor as { operator: string }).operator])).to.deep.equal([
@@ -118,14 +160,19 @@ describe('Catalog operator services: categories, campaign and pool updates (Post
         ['VoucherPoolValidityChanged', 'dave'],
       ]);
 
-      await refusedWith(purchases.reserve(caller('u1', 'm1'), randomUUID(), order(pool.poolId, 2)), 'PURCHASE_LIMIT_EXCEEDED');
+      await refusedWith(
+        purchases.reserve(caller('u1', 'm1'), randomUUID(), order(pool.poolId, 2)),
+        'PURCHASE_LIMIT_EXCEEDED',
+      );
       await purchases.reserve(caller('u1', 'm1'), randomUUID(), order(pool.poolId, 1));
       expect((await pools.get(pool.poolId)).remainingQuantity).to.equal(9);
     });
 
     it('refuses an update of a deleted pool with POOL_NOT_FOUND and bad input naming the field', async () => {
       const pool = await pools.create('ops', world.definition());
-      expect((await refusedWith(pools.update('ops', pool.poolId, { pricing: {} }), 'INVALID_POOL')).details).to.include({ field: 'pricing' });
+      expect((await refusedWith(pools.update('ops', pool.poolId, { pricing: {} }), 'INVALID_POOL')).details).to.include(
+        { field: 'pricing' },
+      );
       await pools.delete('ops', pool.poolId);
       await refusedWith(pools.update('ops', pool.poolId, { miniAppIds: [] }), 'POOL_NOT_FOUND');
     });

@@ -49,7 +49,11 @@ describe('handleCommand and nameBasedUuid', () => {
   });
 
   it('writes nothing when the decider decides nothing, and lets domain errors through', async () => {
-    expect(await handleCommand(store, counter, 'counter-2', { add: 0 }, context('c2'))).to.deep.equal({ state: 0, revision: -1, events: [] });
+    expect(await handleCommand(store, counter, 'counter-2', { add: 0 }, context('c2'))).to.deep.equal({
+      state: 0,
+      revision: -1,
+      events: [],
+    });
     await handleCommand(store, counter, 'counter-2', { add: 11 }, context('c3')).then(
       () => expect.fail('expected LIMIT'),
       (e: DomainError) => expect(e.code).to.equal('LIMIT'),
@@ -59,7 +63,9 @@ describe('handleCommand and nameBasedUuid', () => {
 
   it('decides again on fresh state when concurrent writers conflict', async () => {
     const results = await Promise.allSettled(
-      Array.from({ length: 4 }, (_, i) => handleCommand(store, counter, 'counter-3', { add: 3 }, context(`race-${i}`), { maxAttempts: 10 })),
+      Array.from({ length: 4 }, (_, i) =>
+        handleCommand(store, counter, 'counter-3', { add: 3 }, context(`race-${i}`), { maxAttempts: 10 }),
+      ),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).to.have.length(3);
     const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
@@ -80,10 +86,14 @@ describe('handleCommand and nameBasedUuid', () => {
       await allRead;
       return events;
     });
-    const racing = Array.from({ length: 6 }, (_, i) => handleCommand(store, counter, 'counter-4', { add: 1 }, context(`once-${i}`), { maxAttempts: 1 }));
+    const racing = Array.from({ length: 6 }, (_, i) =>
+      handleCommand(store, counter, 'counter-4', { add: 1 }, context(`once-${i}`), { maxAttempts: 1 }),
+    );
     const results = await Promise.allSettled(racing);
     stub.restore();
     expect(results.filter((r) => r.status === 'fulfilled')).to.have.length(1);
-    expect(results.filter((r) => r.status === 'rejected' && r.reason instanceof WrongExpectedVersionError)).to.have.length(5);
+    expect(
+      results.filter((r) => r.status === 'rejected' && r.reason instanceof WrongExpectedVersionError),
+    ).to.have.length(5);
   });
 });

@@ -38,12 +38,21 @@ describe('ShopCredentials (PostgreSQL event store)', () => {
   });
 
   it('accepts every configured client', async () => {
-    expect(await credentials.check({ ...as('M0001', key), ...partner })).to.deep.equal({ ok: true, merchantId: 'M0001' });
+    expect(await credentials.check({ ...as('M0001', key), ...partner })).to.deep.equal({
+      ok: true,
+      merchantId: 'M0001',
+    });
   });
 
   it('refuses missing client credentials', async () => {
-    expect(await credentials.check({ apiKey: key, merchantId: 'M0001' })).to.deep.equal({ ok: false, reason: 'CLIENT_CREDENTIALS_MISSING' });
-    expect(await credentials.check({ ...as('M0001', key), clientSecret: '' })).to.deep.equal({ ok: false, reason: 'CLIENT_CREDENTIALS_MISSING' });
+    expect(await credentials.check({ apiKey: key, merchantId: 'M0001' })).to.deep.equal({
+      ok: false,
+      reason: 'CLIENT_CREDENTIALS_MISSING',
+    });
+    expect(await credentials.check({ ...as('M0001', key), clientSecret: '' })).to.deep.equal({
+      ok: false,
+      reason: 'CLIENT_CREDENTIALS_MISSING',
+    });
   });
 
   it('refuses a wrong client secret, a wrong client id and a secret of another client', async () => {
@@ -52,19 +61,31 @@ describe('ShopCredentials (PostgreSQL event store)', () => {
       { clientId: 'gateway-test' },
       { clientId: gateway.clientId, clientSecret: partner.clientSecret },
     ]) {
-      expect(await credentials.check({ ...as('M0001', key), ...wrong })).to.deep.equal({ ok: false, reason: 'CLIENT_CREDENTIALS_INVALID' });
+      expect(await credentials.check({ ...as('M0001', key), ...wrong })).to.deep.equal({
+        ok: false,
+        reason: 'CLIENT_CREDENTIALS_INVALID',
+      });
     }
   });
 
   it('refuses a missing key or merchant id', async () => {
-    expect(await credentials.check({ ...client, merchantId: 'M0001' })).to.deep.equal({ ok: false, reason: 'API_KEY_MISSING' });
-    expect(await credentials.check({ ...client, apiKey: key })).to.deep.equal({ ok: false, reason: 'MERCHANT_ID_MISSING' });
+    expect(await credentials.check({ ...client, merchantId: 'M0001' })).to.deep.equal({
+      ok: false,
+      reason: 'API_KEY_MISSING',
+    });
+    expect(await credentials.check({ ...client, apiKey: key })).to.deep.equal({
+      ok: false,
+      reason: 'MERCHANT_ID_MISSING',
+    });
   });
 
   it('refuses a key it never issued', async () => {
     const guessed = key.slice(0, -1) + (key.endsWith('A') ? 'B' : 'A');
     expect(await credentials.check(as('M0001', guessed))).to.deep.equal({ ok: false, reason: 'API_KEY_INVALID' });
-    expect(await credentials.check(as('M0001', 'x'.repeat(5000)))).to.deep.equal({ ok: false, reason: 'API_KEY_INVALID' });
+    expect(await credentials.check(as('M0001', 'x'.repeat(5000)))).to.deep.equal({
+      ok: false,
+      reason: 'API_KEY_INVALID',
+    });
   });
 
   it('refuses a valid key presented for another merchant with MERCHANT_MISMATCH', async () => {
@@ -85,7 +106,11 @@ describe('ShopCredentials (PostgreSQL event store)', () => {
     expect(await credentials.check(as('M0001', issued.key))).to.deep.equal({ ok: true, merchantId: 'M0001' });
 
     const otherProcessStore = new PostgresEventStore(db.knex);
-    await new MerchantAdmin({ store: otherProcessStore, ids: new PostgresNumericIds(db.knex), clock }).revokeApiKey('bob', 'M0001', issued.id);
+    await new MerchantAdmin({ store: otherProcessStore, ids: new PostgresNumericIds(db.knex), clock }).revokeApiKey(
+      'bob',
+      'M0001',
+      issued.id,
+    );
     clock.advance(4999);
     expect(await credentials.check(as('M0001', issued.key))).to.deep.equal({ ok: true, merchantId: 'M0001' });
     clock.advance(1);

@@ -20,7 +20,12 @@ describe('Demo seed: the Vietnamese demo catalog of npm start', () => {
     world = await PurchaseWorld.create();
     const { pools } = world.process();
     const deps = { store: world.store, ids: world.ids, clock: world.clock };
-    services = { merchants: new MerchantAdmin(deps), campaigns: new CampaignAdmin(deps), categories: new CategoryAdmin(deps), pools };
+    services = {
+      merchants: new MerchantAdmin(deps),
+      campaigns: new CampaignAdmin(deps),
+      categories: new CategoryAdmin(deps),
+      pools,
+    };
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'demo-seed-'));
     demo = await seedDemo(services, dataDir, world.clock);
   });
@@ -52,7 +57,8 @@ describe('Demo seed: the Vietnamese demo catalog of npm start', () => {
     expect(Date.parse(flash.endAt) - now).to.be.within(hour, 6 * hour);
     expect(demo.campaignId).to.equal(flash.id);
     expect(demo.pools.length).to.be.within(1, 4);
-    for (const p of demo.pools) expect(await services.pools.get(p.id)).to.deep.include({ campaignId: flash.id, status: 'ACTIVE' });
+    for (const p of demo.pools)
+      expect(await services.pools.get(p.id)).to.deep.include({ campaignId: flash.id, status: 'ACTIVE' });
   });
 
   it('has a campaign in presale: enabled, presale started, vouchers on sale only from a future startAt', async () => {
@@ -71,10 +77,17 @@ describe('Demo seed: the Vietnamese demo catalog of npm start', () => {
     expect(all.map((c) => c.status)).to.include('PAUSED');
     for (const c of all) {
       const placements = c.banners.map((b) => `${b.channelCode}/${b.positionCode}`);
-      expect(placements, c.code).to.include.members(['APP/CAROUSEL', 'WEB/CAROUSEL', 'APP/DETAIL_TOP', 'WEB/DETAIL_TOP']);
+      expect(placements, c.code).to.include.members([
+        'APP/CAROUSEL',
+        'WEB/CAROUSEL',
+        'APP/DETAIL_TOP',
+        'WEB/DETAIL_TOP',
+      ]);
     }
     const events = await world.db.knex('events').where({ type: 'VoucherPoolCreated' }).select('data');
-    const seeded = events.map((e: { data: { campaignId: number; categoryId: number; display: { brandName: string } } }) => e.data);
+    const seeded = events.map(
+      (e: { data: { campaignId: number; categoryId: number; display: { brandName: string } } }) => e.data,
+    );
     const ofDemo = seeded.filter((d) => catalog().campaignIds.includes(d.campaignId));
     expect(ofDemo).to.have.length(catalog().poolCount);
     expect(new Set(ofDemo.map((d) => d.categoryId)).size).to.be.at.least(6);

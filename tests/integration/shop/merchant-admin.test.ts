@@ -36,7 +36,11 @@ describe('MerchantAdmin (PostgreSQL event store)', () => {
   });
 
   it('registers a merchant and returns its API key once; only the key hash and prefix are stored', async () => {
-    const registered = await admin.register('alice', { merchantId: 'M0001', name: 'Coffee House', apiKeyExpiresAt: '2027-01-01T00:00:00+07:00' });
+    const registered = await admin.register('alice', {
+      merchantId: 'M0001',
+      name: 'Coffee House',
+      apiKeyExpiresAt: '2027-01-01T00:00:00+07:00',
+    });
 
     expect(registered).to.deep.include({ merchantId: 'M0001', name: 'Coffee House' });
     expect(registered.apiKey.key).to.match(/^pk_live_[A-Za-z0-9_-]{43}$/);
@@ -49,7 +53,15 @@ describe('MerchantAdmin (PostgreSQL event store)', () => {
     expect(merchantEvents[1]!.data).to.include({ keyHash: hash, prefix: registered.apiKey.prefix });
     const lookup = await store.readStream(`apiKey-${hash}`);
     expect(lookup.map((e) => [e.type, e.data])).to.deep.equal([
-      ['ApiKeyClaimed', { merchantId: 'M0001', apiKeyId: registered.apiKey.id, expiresAt: '2026-12-31T17:00:00.000Z', claimedAt: '2026-03-01T10:00:00.000Z' }],
+      [
+        'ApiKeyClaimed',
+        {
+          merchantId: 'M0001',
+          apiKeyId: registered.apiKey.id,
+          expiresAt: '2026-12-31T17:00:00.000Z',
+          claimedAt: '2026-03-01T10:00:00.000Z',
+        },
+      ],
     ]);
     const everything = JSON.stringify(await store.readAll(null, 1000));
     expect(everything).not.to.include(registered.apiKey.key);
@@ -73,12 +85,23 @@ describe('MerchantAdmin (PostgreSQL event store)', () => {
 
   it('lists the keys with status and expiry, never a key or its hash', async () => {
     const merchant = await admin.get('M0001');
-    expect(merchant).to.deep.include({ merchantId: 'M0001', name: 'Coffee House', registeredAt: '2026-03-01T10:00:00.000Z' });
+    expect(merchant).to.deep.include({
+      merchantId: 'M0001',
+      name: 'Coffee House',
+      registeredAt: '2026-03-01T10:00:00.000Z',
+    });
     expect(merchant.apiKeys.map((k) => [k.status, k.expiresAt, k.revokedAt])).to.deep.equal([
       ['ACTIVE', '2026-12-31T17:00:00.000Z', null],
       ['REVOKED', null, '2026-03-01T10:00:00.000Z'],
     ]);
-    expect(Object.keys(merchant.apiKeys[0]!).sort()).to.deep.equal(['expiresAt', 'id', 'issuedAt', 'prefix', 'revokedAt', 'status']);
+    expect(Object.keys(merchant.apiKeys[0]!).sort()).to.deep.equal([
+      'expiresAt',
+      'id',
+      'issuedAt',
+      'prefix',
+      'revokedAt',
+      'status',
+    ]);
   });
 
   it('revoking a revoked key succeeds and writes nothing', async () => {
@@ -93,13 +116,19 @@ describe('MerchantAdmin (PostgreSQL event store)', () => {
   });
 
   it('refuses a second registration of the same merchant with MERCHANT_EXISTS', async () => {
-    expect((await refusal(admin.register('alice', { merchantId: 'M0001', name: 'Again' }))).code).to.equal('MERCHANT_EXISTS');
+    expect((await refusal(admin.register('alice', { merchantId: 'M0001', name: 'Again' }))).code).to.equal(
+      'MERCHANT_EXISTS',
+    );
   });
 
   it('lets exactly one of concurrent registrations of one merchant succeed', async () => {
-    const outcomes = await Promise.allSettled(Array.from({ length: 5 }, (_, i) => admin.register('alice', { merchantId: 'M0002', name: `Shop ${i}` })));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 5 }, (_, i) => admin.register('alice', { merchantId: 'M0002', name: `Shop ${i}` })),
+    );
     expect(outcomes.filter((o) => o.status === 'fulfilled')).to.have.length(1);
-    for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).to.be.instanceOf(DomainError).with.property('code', 'MERCHANT_EXISTS');
+    for (const o of outcomes)
+      if (o.status === 'rejected')
+        expect(o.reason).to.be.instanceOf(DomainError).with.property('code', 'MERCHANT_EXISTS');
     expect(await store.readStream('merchant-M0002')).to.have.length(2);
   });
 
@@ -119,7 +148,10 @@ describe('MerchantAdmin (PostgreSQL event store)', () => {
     const cases: [() => Promise<unknown>, string][] = [
       [() => admin.register('alice', { merchantId: 'bad id', name: 'x' }), 'merchantId'],
       [() => admin.register('alice', { merchantId: 'M0003', name: '' }), 'name'],
-      [() => admin.register('alice', { merchantId: 'M0003', name: 'x', apiKeyExpiresAt: '2026-03-01T09:00:00Z' }), 'apiKeyExpiresAt'],
+      [
+        () => admin.register('alice', { merchantId: 'M0003', name: 'x', apiKeyExpiresAt: '2026-03-01T09:00:00Z' }),
+        'apiKeyExpiresAt',
+      ],
       [() => admin.issueApiKey('bob', 'M0001', { expiresAt: 'tomorrow' }), 'expiresAt'],
       [() => admin.register('', { merchantId: 'M0003', name: 'x' }), 'operator'],
     ];

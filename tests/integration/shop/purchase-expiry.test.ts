@@ -58,7 +58,8 @@ describe('PurchaseService reservation expiry (spec README, contradiction 2)', ()
       await before.purchases.stop();
       world.clock.advance(61_000);
       const after = world.process({ autoExpiry: true, reservationTtlSeconds: 60 });
-      for (let i = 0; i < 100 && (await after.purchases.get(caller(), reservationKey)).status === 'RESERVED'; i++) await sweepUntil(after.purchases, 1);
+      for (let i = 0; i < 100 && (await after.purchases.get(caller(), reservationKey)).status === 'RESERVED'; i++)
+        await sweepUntil(after.purchases, 1);
       expect((await after.purchases.get(caller(), reservationKey)).status).to.equal('RELEASED');
       expect(await after.pools.get(poolId)).to.include({ remainingQuantity: 5 });
     });

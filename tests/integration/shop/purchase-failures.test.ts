@@ -17,8 +17,10 @@ describe('PurchaseService when an append fails', () => {
   after(() => world.close());
   afterEach(() => sinon.restore());
 
-  const stored = async (poolId: number) => (await loadAggregate(world.store, voucherPoolDecider, streams.voucherPool(poolId))).state as VoucherPool;
-  const writesPool = (writes: StreamWrite[], poolId: number) => writes.some((w) => w.streamName === streams.voucherPool(poolId));
+  const stored = async (poolId: number) =>
+    (await loadAggregate(world.store, voucherPoolDecider, streams.voucherPool(poolId))).state as VoucherPool;
+  const writesPool = (writes: StreamWrite[], poolId: number) =>
+    writes.some((w) => w.streamName === streams.voucherPool(poolId));
 
   it('decides again, on stored state only, the batch that met a conflict and the batch decided on top of it', async () => {
     const { purchases, pools } = world.process();
@@ -36,7 +38,9 @@ describe('PurchaseService when an append fails', () => {
     });
     const first = Array.from({ length: 10 }, (_, i) => purchases.reserve(caller(`a${i}`), randomUUID(), order(poolId)));
     await new Promise((resolve) => setTimeout(resolve, 10));
-    const second = Array.from({ length: 10 }, (_, i) => purchases.reserve(caller(`b${i}`), randomUUID(), order(poolId)));
+    const second = Array.from({ length: 10 }, (_, i) =>
+      purchases.reserve(caller(`b${i}`), randomUUID(), order(poolId)),
+    );
     const views = await Promise.all([...first, ...second]);
 
     expect(failed).to.equal(true);
@@ -60,7 +64,9 @@ describe('PurchaseService when an append fails', () => {
       }
       return appendMany(writes);
     });
-    const views = await Promise.all(Array.from({ length: 10 }, (_, i) => purchases.reserve(caller(`c${i}`), randomUUID(), order(poolId))));
+    const views = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => purchases.reserve(caller(`c${i}`), randomUUID(), order(poolId))),
+    );
 
     expect(failed).to.equal(true);
     expect(

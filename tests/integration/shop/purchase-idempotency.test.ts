@@ -44,8 +44,14 @@ describe('PurchaseService idempotency and order ids (spec README, contradiction 
       const key = randomUUID();
       const request = order(poolId);
       await purchases.reserve(caller(), key, request);
-      await refusedWith(purchases.reserve(caller(), key, { ...request, orderId: randomUUID() }), 'IDEMPOTENCY_KEY_REUSED');
-      await refusedWith(purchases.reserve(caller(), key, order(poolId, 2, 90_000, request.orderId)), 'IDEMPOTENCY_KEY_REUSED');
+      await refusedWith(
+        purchases.reserve(caller(), key, { ...request, orderId: randomUUID() }),
+        'IDEMPOTENCY_KEY_REUSED',
+      );
+      await refusedWith(
+        purchases.reserve(caller(), key, order(poolId, 2, 90_000, request.orderId)),
+        'IDEMPOTENCY_KEY_REUSED',
+      );
       await refusedWith(purchases.reserve(caller('someone-else'), key, request), 'IDEMPOTENCY_KEY_REUSED');
     });
 
@@ -109,11 +115,13 @@ describe('PurchaseService idempotency and order ids (spec README, contradiction 
     it('lets one of concurrent identical requests through and refuses the others', async () => {
       const key = randomUUID();
       const request = order(poolId);
-      const results = await Promise.allSettled(Array.from({ length: 5 }, () => purchases.reserve(caller(), key, request)));
-      expect(results.filter((r) => r.status === 'fulfilled')).to.have.length(1);
-      expect(results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as { code?: string }).code] : []))).to.deep.equal(
-        Array(4).fill('IDEMPOTENCY_KEY_REUSED'),
+      const results = await Promise.allSettled(
+        Array.from({ length: 5 }, () => purchases.reserve(caller(), key, request)),
       );
+      expect(results.filter((r) => r.status === 'fulfilled')).to.have.length(1);
+      expect(
+        results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as { code?: string }).code] : [])),
+      ).to.deep.equal(Array(4).fill('IDEMPOTENCY_KEY_REUSED'));
     });
   });
 });

@@ -15,7 +15,8 @@ describe('PurchaseService in two processes on one database', () => {
   });
   after(() => world.close());
 
-  const stored = async (poolId: number) => (await loadAggregate(world.store, voucherPoolDecider, streams.voucherPool(poolId))).state as VoucherPool;
+  const stored = async (poolId: number) =>
+    (await loadAggregate(world.store, voucherPoolDecider, streams.voucherPool(poolId))).state as VoucherPool;
 
   it('never oversells when both race on one pool: conflicts reload and decide again', async () => {
     const a = world.process();
@@ -24,7 +25,9 @@ describe('PurchaseService in two processes on one database', () => {
     await b.pools.get(poolId); // both caches warm, so the race goes through the conflict path
     const appends = sinon.spy(world.store, 'appendMany');
     const results = await Promise.allSettled(
-      Array.from({ length: 300 }, (_, i) => (i % 2 === 0 ? a : b).purchases.reserve(caller(`p-${i}`), randomUUID(), order(poolId))),
+      Array.from({ length: 300 }, (_, i) =>
+        (i % 2 === 0 ? a : b).purchases.reserve(caller(`p-${i}`), randomUUID(), order(poolId)),
+      ),
     );
     appends.restore();
     const outcomes = await Promise.allSettled(appends.returnValues);
@@ -34,7 +37,9 @@ describe('PurchaseService in two processes on one database', () => {
     ).to.equal(true);
     const won = results.filter((r) => r.status === 'fulfilled');
     expect(won).to.have.length(100);
-    expect(new Set(results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as { code?: string }).code] : [])))).to.deep.equal(new Set(['OUT_OF_STOCK']));
+    expect(
+      new Set(results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as { code?: string }).code] : []))),
+    ).to.deep.equal(new Set(['OUT_OF_STOCK']));
     const pool = await stored(poolId);
     expect([pool.remaining, pool.reserved, pool.holds.size]).to.deep.equal([0, 100, 100]);
   });
@@ -45,7 +50,9 @@ describe('PurchaseService in two processes on one database', () => {
     const { poolId } = await a.pools.create('ops', world.definition({ terms: { maxPerDay: 5 } }));
     await b.pools.get(poolId);
     const results = await Promise.allSettled(
-      Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? a : b).purchases.reserve(caller('twice'), randomUUID(), order(poolId))),
+      Array.from({ length: 30 }, (_, i) =>
+        (i % 2 === 0 ? a : b).purchases.reserve(caller('twice'), randomUUID(), order(poolId)),
+      ),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).to.have.length(5);
     expect((await stored(poolId)).reserved).to.equal(5);
@@ -61,7 +68,12 @@ describe('PurchaseService in two processes on one database', () => {
     await b.pools.addStock('ops', poolId, 2);
     await a.purchases.reserve(caller(), randomUUID(), order(poolId));
 
-    await b.pools.reprice('ops', poolId, { faceValue: 100_000, sellingPrice: 70_000, discountedPrice: null, currency: 'VND' });
+    await b.pools.reprice('ops', poolId, {
+      faceValue: 100_000,
+      sellingPrice: 70_000,
+      discountedPrice: null,
+      currency: 'VND',
+    });
     await a.purchases.reserve(caller(), randomUUID(), order(poolId, 1, 70_000));
     await refusedWith(a.purchases.reserve(caller(), randomUUID(), order(poolId, 1, 90_000)), 'PRICE_MISMATCH');
   });

@@ -37,7 +37,13 @@ describe('PurchaseService (PostgreSQL event store)', () => {
       expect(item).to.include({ voucherPoolId: pool.poolId, quantity: 3 });
       expect(item!.vouchers).to.have.length(3);
       for (const v of item!.vouchers) {
-        expect(v).to.include({ faceValue: 100_000, sellingPrice: 90_000, currency: 'VND', purchasedAt: start, expiresAt: '2026-03-31T03:00:00.000Z' });
+        expect(v).to.include({
+          faceValue: 100_000,
+          sellingPrice: 90_000,
+          currency: 'VND',
+          purchasedAt: start,
+          expiresAt: '2026-03-31T03:00:00.000Z',
+        });
         expect(v.voucherCode).to.match(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){4}$/);
       }
       expect(new Set(item!.vouchers.map((v) => v.issuedPromotionId)).size).to.equal(3);
@@ -54,7 +60,11 @@ describe('PurchaseService (PostgreSQL event store)', () => {
       world.clock.advance(60_000);
       const committed = await purchases.commit(caller(), reserved.reservationKey);
 
-      expect(committed).to.deep.include({ status: 'COMMITTED', committedAt: world.clock.now().toISOString(), items: reserved.items });
+      expect(committed).to.deep.include({
+        status: 'COMMITTED',
+        committedAt: world.clock.now().toISOString(),
+        items: reserved.items,
+      });
       expect(await pools.get(pool.poolId)).to.include({ remainingQuantity: 3, reservedQuantity: 0, soldQuantity: 2 });
       await refusedWith(purchases.commit(caller(), reserved.reservationKey), 'RESERVATION_NOT_RESERVED');
       await refusedWith(purchases.release(caller(), reserved.reservationKey, null), 'RESERVATION_ALREADY_FINAL');
@@ -68,7 +78,10 @@ describe('PurchaseService (PostgreSQL event store)', () => {
       const released = await purchases.release(caller(), reserved.reservationKey, 'PAYMENT_FAILED');
 
       expect(released).to.include({ status: 'RELEASED', releasedAt: world.clock.now().toISOString() });
-      expect(world.logged.find((l) => (l.meta as { reservationKey?: string })?.reservationKey === reserved.reservationKey)?.meta).to.include({
+      expect(
+        world.logged.find((l) => (l.meta as { reservationKey?: string })?.reservationKey === reserved.reservationKey)
+          ?.meta,
+      ).to.include({
         reason: 'PAYMENT_FAILED',
       });
       expect(await pools.get(pool.poolId)).to.include({ remainingQuantity: 2, reservedQuantity: 0 });
@@ -86,7 +99,11 @@ describe('PurchaseService (PostgreSQL event store)', () => {
         await refusedWith(purchases.commit(stranger, reservationKey), 'RESERVATION_NOT_FOUND');
         await refusedWith(purchases.release(stranger, reservationKey, null), 'RESERVATION_NOT_FOUND');
       }
-      for (const call of [purchases.get(caller(), randomUUID()), purchases.commit(caller(), randomUUID()), purchases.release(caller(), randomUUID(), null)]) {
+      for (const call of [
+        purchases.get(caller(), randomUUID()),
+        purchases.commit(caller(), randomUUID()),
+        purchases.release(caller(), randomUUID(), null),
+      ]) {
         await refusedWith(call, 'RESERVATION_NOT_FOUND');
       }
       expect((await purchases.get(caller('owner'), reservationKey)).status).to.equal('RESERVED');
@@ -108,7 +125,12 @@ describe('PurchaseService (PostgreSQL event store)', () => {
       const pool = await pools.create('ops', world.definition());
       const line = { voucherPoolId: pool.poolId, unitPrice: 90_000, quantity: 1 };
       const error = await refusedWith(
-        purchases.reserve(caller(), randomUUID(), { orderId: randomUUID(), amount: 180_000, currency: 'VND', items: [line, line] }),
+        purchases.reserve(caller(), randomUUID(), {
+          orderId: randomUUID(),
+          amount: 180_000,
+          currency: 'VND',
+          items: [line, line],
+        }),
         'INVALID_REQUEST',
       );
       expect(error.details.field).to.equal('items[1].voucherPoolId');
@@ -117,7 +139,10 @@ describe('PurchaseService (PostgreSQL event store)', () => {
     it('refuses price, currency, stock and per-order limit mismatches', async () => {
       const pool = await pools.create('ops', world.definition({ totalQuantity: 3, terms: { maxPerOrder: 2 } }));
       await refusedWith(purchases.reserve(caller(), randomUUID(), order(pool.poolId, 1, 80_000)), 'PRICE_MISMATCH');
-      await refusedWith(purchases.reserve(caller(), randomUUID(), { ...order(pool.poolId), currency: 'VPOINT' }), 'CURRENCY_MISMATCH');
+      await refusedWith(
+        purchases.reserve(caller(), randomUUID(), { ...order(pool.poolId), currency: 'VPOINT' }),
+        'CURRENCY_MISMATCH',
+      );
       await refusedWith(purchases.reserve(caller(), randomUUID(), order(pool.poolId, 3)), 'PURCHASE_LIMIT_EXCEEDED');
       await purchases.reserve(caller('a'), randomUUID(), order(pool.poolId, 2));
       await refusedWith(purchases.reserve(caller('b'), randomUUID(), order(pool.poolId, 2)), 'OUT_OF_STOCK');
@@ -134,7 +159,10 @@ describe('PurchaseService (PostgreSQL event store)', () => {
       const a = await pools.create('ops', world.definition({ totalQuantity: 5 }));
       const b = await pools.create(
         'ops',
-        world.definition({ totalQuantity: 1, pricing: { faceValue: 50_000, sellingPrice: 40_000, discountedPrice: null, currency: 'VND' } }),
+        world.definition({
+          totalQuantity: 1,
+          pricing: { faceValue: 50_000, sellingPrice: 40_000, discountedPrice: null, currency: 'VND' },
+        }),
       );
       const both = (qb: number) => ({
         orderId: randomUUID(),
@@ -161,7 +189,9 @@ describe('PurchaseService (PostgreSQL event store)', () => {
     it('of 300 parallel reserves on a stock of 100, exactly 100 succeed and each is readable', async () => {
       const pool = await pools.create('ops', world.definition({ totalQuantity: 100 }));
       const results = await Promise.allSettled(
-        Array.from({ length: 300 }, (_, i) => purchases.reserve(caller(`flash-${i}`), randomUUID(), order(pool.poolId))),
+        Array.from({ length: 300 }, (_, i) =>
+          purchases.reserve(caller(`flash-${i}`), randomUUID(), order(pool.poolId)),
+        ),
       );
       const won = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
       const lost = results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as { code?: string }).code] : []));
@@ -178,11 +208,13 @@ describe('PurchaseService (PostgreSQL event store)', () => {
 
     it('lets one user racing 30 parallel reserves past maxPerDay=5 get exactly 5', async () => {
       const pool = await pools.create('ops', world.definition({ terms: { maxPerDay: 5 } }));
-      const results = await Promise.allSettled(Array.from({ length: 30 }, () => purchases.reserve(caller('greedy'), randomUUID(), order(pool.poolId))));
-      expect(results.filter((r) => r.status === 'fulfilled')).to.have.length(5);
-      expect(new Set(results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as { code?: string }).code] : [])))).to.deep.equal(
-        new Set(['PURCHASE_LIMIT_EXCEEDED']),
+      const results = await Promise.allSettled(
+        Array.from({ length: 30 }, () => purchases.reserve(caller('greedy'), randomUUID(), order(pool.poolId))),
       );
+      expect(results.filter((r) => r.status === 'fulfilled')).to.have.length(5);
+      expect(
+        new Set(results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as { code?: string }).code] : []))),
+      ).to.deep.equal(new Set(['PURCHASE_LIMIT_EXCEEDED']));
       expect(await pools.get(pool.poolId)).to.include({ remainingQuantity: 95 });
     });
   });
@@ -191,7 +223,9 @@ describe('PurchaseService (PostgreSQL event store)', () => {
     it('answers every queued command, then refuses new ones', async () => {
       const own = world.process();
       const pool = await own.pools.create('ops', world.definition({ totalQuantity: 10 }));
-      const pending = Array.from({ length: 20 }, (_, i) => own.purchases.reserve(caller(`s${i}`), randomUUID(), order(pool.poolId)));
+      const pending = Array.from({ length: 20 }, (_, i) =>
+        own.purchases.reserve(caller(`s${i}`), randomUUID(), order(pool.poolId)),
+      );
       await own.purchases.stop();
       const settled = await Promise.allSettled(pending);
       expect(settled.filter((r) => r.status === 'fulfilled')).to.have.length(10);

@@ -2,7 +2,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { fixedClock } from '../../../application/shared/clock.js';
 import { CampaignAdmin } from '../../../application/shop/campaign-admin.js';
-import { PurchaseService, type PurchaseSettings, type ReserveRequest, type ShopCaller } from '../../../application/shop/purchase-service.js';
+import {
+  PurchaseService,
+  type PurchaseSettings,
+  type ReserveRequest,
+  type ShopCaller,
+} from '../../../application/shop/purchase-service.js';
 import { VoucherPoolAdmin } from '../../../application/shop/voucher-pool-admin.js';
 import { DomainError } from '../../../domain/shared/errors.js';
 import type { PoolDefinition } from '../../../domain/shop/pool-definition.js';
@@ -14,7 +19,12 @@ import { createTestDatabase, type TestDatabase } from '../../support/postgres.js
 
 export const start = '2026-03-01T03:00:00.000Z';
 
-export const defaultSettings: PurchaseSettings = { idempotencyMode: 'replay', reservationTtlSeconds: 900, autoExpiry: false, dayUtcOffsetMinutes: 420 };
+export const defaultSettings: PurchaseSettings = {
+  idempotencyMode: 'replay',
+  reservationTtlSeconds: 900,
+  autoExpiry: false,
+  dayUtcOffsetMinutes: 420,
+};
 
 /** One test database with the store, and a way to start purchase services ("processes") on it. */
 export class PurchaseWorld {
@@ -63,19 +73,40 @@ export class PurchaseWorld {
       logger: { info: (msg, meta) => this.logged.push({ msg, meta }) },
     });
     this.services.push(purchases);
-    return { purchases, pools: new VoucherPoolAdmin({ store: this.store, ids: this.ids, clock: this.clock, pools: purchases.pools }) };
+    return {
+      purchases,
+      pools: new VoucherPoolAdmin({ store: this.store, ids: this.ids, clock: this.clock, pools: purchases.pools }),
+    };
   }
 
-  definition(overrides: Omit<Partial<PoolDefinition>, 'terms'> & { terms?: Partial<PoolDefinition['terms']> } = {}): PoolDefinition {
+  definition(
+    overrides: Omit<Partial<PoolDefinition>, 'terms'> & { terms?: Partial<PoolDefinition['terms']> } = {},
+  ): PoolDefinition {
     const { terms, ...rest } = overrides;
     return {
       campaignId: this.campaignId,
       categoryId: 1,
       miniAppIds: ['app'],
-      display: { title: 'Coffee 100k', shortTitle: 'Coffee', brandName: 'Brew', logoUrl: 'l', bannerUrl: 'b', thumbnailUrl: 't', description: 'd' },
+      display: {
+        title: 'Coffee 100k',
+        shortTitle: 'Coffee',
+        brandName: 'Brew',
+        logoUrl: 'l',
+        bannerUrl: 'b',
+        thumbnailUrl: 't',
+        description: 'd',
+      },
       pricing: { faceValue: 100_000, sellingPrice: 90_000, discountedPrice: null, currency: 'VND' },
       totalQuantity: 100,
-      terms: { usageType: 'ONLINE', termsAndConditions: 'none', validityDays: 30, usageLimit: null, maxPerDay: null, maxPerOrder: null, ...terms },
+      terms: {
+        usageType: 'ONLINE',
+        termsAndConditions: 'none',
+        validityDays: 30,
+        usageLimit: null,
+        maxPerDay: null,
+        maxPerOrder: null,
+        ...terms,
+      },
       validity: null,
       ...rest,
     };
@@ -88,9 +119,18 @@ export class PurchaseWorld {
   }
 }
 
-export const caller = (userId = 'u1', merchantId = 'm1'): ShopCaller => ({ merchantId, userId, requestId: randomUUID() });
+export const caller = (userId = 'u1', merchantId = 'm1'): ShopCaller => ({
+  merchantId,
+  userId,
+  requestId: randomUUID(),
+});
 
-export const order = (poolId: number, quantity = 1, unitPrice = 90_000, orderId: string = randomUUID()): ReserveRequest => ({
+export const order = (
+  poolId: number,
+  quantity = 1,
+  unitPrice = 90_000,
+  orderId: string = randomUUID(),
+): ReserveRequest => ({
   orderId,
   amount: unitPrice * quantity,
   currency: 'VND',

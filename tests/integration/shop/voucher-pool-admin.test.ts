@@ -48,11 +48,16 @@ describe('VoucherPoolAdmin (PostgreSQL event store)', () => {
 
   it('refuses invalid input naming the field, and a campaign that does not exist', async () => {
     const error = await refusedWith(
-      pools.create('ops', world.definition({ pricing: { faceValue: 10, sellingPrice: 20, discountedPrice: null, currency: 'VND' } })),
+      pools.create(
+        'ops',
+        world.definition({ pricing: { faceValue: 10, sellingPrice: 20, discountedPrice: null, currency: 'VND' } }),
+      ),
       'INVALID_POOL',
     );
     expect(error.details.field).to.equal('pricing.sellingPrice');
-    expect((await refusedWith(pools.create('ops', world.definition({ campaignId: 424_242 })), 'INVALID_POOL')).details.field).to.equal('campaignId');
+    expect(
+      (await refusedWith(pools.create('ops', world.definition({ campaignId: 424_242 })), 'INVALID_POOL')).details.field,
+    ).to.equal('campaignId');
     const { poolId } = await pools.create('ops', world.definition());
     expect((await refusedWith(pools.addStock('ops', poolId, 0), 'INVALID_POOL')).details.field).to.equal('quantity');
     expect((await refusedWith(pools.addStock('', poolId, 1), 'INVALID_POOL')).details.field).to.equal('operator');
@@ -60,6 +65,9 @@ describe('VoucherPoolAdmin (PostgreSQL event store)', () => {
 
   it('refuses a pool that does not exist', async () => {
     await refusedWith(pools.get(987_654), 'POOL_NOT_FOUND');
-    await refusedWith(pools.reprice('ops', 987_654, { faceValue: 1, sellingPrice: 1, discountedPrice: null, currency: 'VND' }), 'POOL_NOT_FOUND');
+    await refusedWith(
+      pools.reprice('ops', 987_654, { faceValue: 1, sellingPrice: 1, discountedPrice: null, currency: 'VND' }),
+      'POOL_NOT_FOUND',
+    );
   });
 });

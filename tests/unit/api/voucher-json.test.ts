@@ -27,7 +27,13 @@ function voucher(overrides: Partial<ShopVoucherResponse> = {}): ShopVoucherRespo
       thumbnailUrl: 'https://cdn.example.vn/t.png',
       description: 'Áp dụng toàn quốc.\nKhông áp dụng đồng thời. \ud800',
     }),
-    pricing: { faceValue: 50_000, sellingPrice: 45_000, discountedPrice: 39_000, currency: 'VND', discountPercentage: 22 },
+    pricing: {
+      faceValue: 50_000,
+      sellingPrice: 45_000,
+      discountedPrice: 39_000,
+      currency: 'VND',
+      discountPercentage: 22,
+    },
     inventory: { totalQuantity: 1000, remainingQuantity: 750, isOutOfStock: false },
     userPurchaseUsage: { dailyPurchasedQty: 1, totalPurchasedQty: 3, dailyRemaining: 1, totalRemaining: null },
     validity: Object.freeze({ startAt: '2026-11-20T00:00:00.000Z', endAt: '2026-12-31T00:00:00.000Z' }),
@@ -66,7 +72,10 @@ describe('voucher answers written as JSON', () => {
       page: { size: 3, number: 1, totalElements: 40, totalPages: 14 },
     };
     expect(voucherPageJson(page).equals(expected(page))).to.equal(true);
-    const empty: Page<ShopVoucherResponse> = { content: [], page: { size: 20, number: 9, totalElements: 40, totalPages: 2 } };
+    const empty: Page<ShopVoucherResponse> = {
+      content: [],
+      page: { size: 20, number: 9, totalElements: 40, totalPages: 2 },
+    };
     expect(voucherPageJson(empty).equals(expected(empty))).to.equal(true);
   });
 
@@ -81,7 +90,12 @@ describe('voucher answers written as JSON', () => {
   it('given a frozen part written before, when written again in another voucher, then the answer is still exact', () => {
     const first = voucher();
     voucherJson(first);
-    const second = voucher({ id: 999, inventory: { totalQuantity: 5, remainingQuantity: 1, isOutOfStock: false }, display: first.display, terms: first.terms });
+    const second = voucher({
+      id: 999,
+      inventory: { totalQuantity: 5, remainingQuantity: 1, isOutOfStock: false },
+      display: first.display,
+      terms: first.terms,
+    });
     expect(voucherJson(second).equals(expected(second))).to.equal(true);
   });
 });

@@ -1,5 +1,9 @@
 import { expect } from 'chai';
-import { ChangeTrackedCache, type ChangeListener, type ChangeSource } from '../../../infrastructure/shared/read-model-changes.js';
+import {
+  ChangeTrackedCache,
+  type ChangeListener,
+  type ChangeSource,
+} from '../../../infrastructure/shared/read-model-changes.js';
 
 /** A change source the test drives: connected or not, and announcing what it is told to, to the listener the cache subscribed. */
 class FakeSource implements ChangeSource {

@@ -13,18 +13,22 @@ describe('configuration', () => {
   });
 
   it('given wrong values, when loaded, then it refuses with a message naming each variable', () => {
-    const load = () => loadConfig({ PORT: 'eighty', SHOP_IDEMPOTENCY_MODE: 'sometimes', VOUCHER_CODE_KEY: 'abc', ROLES: 'api,web' });
+    const load = () =>
+      loadConfig({ PORT: 'eighty', SHOP_IDEMPOTENCY_MODE: 'sometimes', VOUCHER_CODE_KEY: 'abc', ROLES: 'api,web' });
     expect(load).to.throw(ConfigError);
     try {
       load();
     } catch (e) {
       const message = (e as Error).message;
-      for (const name of ['PORT', 'SHOP_IDEMPOTENCY_MODE', 'VOUCHER_CODE_KEY', 'ROLES']) expect(message).to.include(name);
+      for (const name of ['PORT', 'SHOP_IDEMPOTENCY_MODE', 'VOUCHER_CODE_KEY', 'ROLES'])
+        expect(message).to.include(name);
     }
   });
 
   it('given operator tokens, when loaded, then they are parsed into names and tokens; short tokens are refused', () => {
-    expect(loadConfig({ OPERATOR_TOKENS: 'alice=0123456789abcdefXYZ, bob=fedcba9876543210' }).OPERATOR_TOKENS).to.deep.equal([
+    expect(
+      loadConfig({ OPERATOR_TOKENS: 'alice=0123456789abcdefXYZ, bob=fedcba9876543210' }).OPERATOR_TOKENS,
+    ).to.deep.equal([
       { name: 'alice', token: '0123456789abcdefXYZ' },
       { name: 'bob', token: 'fedcba9876543210' },
     ]);
@@ -34,12 +38,16 @@ describe('configuration', () => {
   it('given boolean switches, when loaded, then true/false/1/0 are understood and anything else refused', () => {
     expect(loadConfig({ SHOP_RESERVATION_AUTO_EXPIRY: 'true' }).SHOP_RESERVATION_AUTO_EXPIRY).to.equal(true);
     expect(loadConfig({ SHOP_RESERVATION_AUTO_EXPIRY: '0' }).SHOP_RESERVATION_AUTO_EXPIRY).to.equal(false);
-    expect(() => loadConfig({ SHOP_RESERVATION_AUTO_EXPIRY: 'maybe' })).to.throw(ConfigError, /SHOP_RESERVATION_AUTO_EXPIRY/);
+    expect(() => loadConfig({ SHOP_RESERVATION_AUTO_EXPIRY: 'maybe' })).to.throw(
+      ConfigError,
+      /SHOP_RESERVATION_AUTO_EXPIRY/,
+    );
   });
 
   it('given API_WORKERS, when loaded, then 1 is the default, a count is taken, and 0, a fraction or a word is refused naming it', () => {
     expect(loadConfig({}).API_WORKERS).to.equal(1);
     expect(loadConfig({ API_WORKERS: '4' }).API_WORKERS).to.equal(4);
-    for (const wrong of ['0', '1.5', 'many']) expect(() => loadConfig({ API_WORKERS: wrong })).to.throw(ConfigError, 'API_WORKERS');
+    for (const wrong of ['0', '1.5', 'many'])
+      expect(() => loadConfig({ API_WORKERS: wrong })).to.throw(ConfigError, 'API_WORKERS');
   });
 });

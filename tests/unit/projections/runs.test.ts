@@ -35,7 +35,9 @@ describe('runs of a batch', () => {
   });
 
   it('makes a run of one event of a group between others', () => {
-    expect(runs([event('A', 0), event('VoucherPoolCreated', 1), event('B', 2)], [pools]).map((run) => run.length)).to.deep.equal([1, 1, 1]);
+    expect(
+      runs([event('A', 0), event('VoucherPoolCreated', 1), event('B', 2)], [pools]).map((run) => run.length),
+    ).to.deep.equal([1, 1, 1]);
   });
 
   it('keeps the first of each key, in order', () => {

@@ -7,7 +7,8 @@ describe('BoundedCache', () => {
     keys.forEach((key, i) => cache.set(key, i));
     return cache;
   };
-  const kept = (cache: BoundedCache<string, number>, keys: string[]) => keys.filter((key) => cache.get(key) !== undefined);
+  const kept = (cache: BoundedCache<string, number>, keys: string[]) =>
+    keys.filter((key) => cache.get(key) !== undefined);
 
   it('given more entries than its limit, then it forgets the ones inserted first', () => {
     const cache = filled(3, ['a', 'b', 'c', 'd', 'e']);

@@ -1,7 +1,12 @@
 import { expect } from 'chai';
 import { fixedClock } from '../../../../application/shared/clock.js';
 import type { ShopVoucherResponse } from '../../../../application/shop/catalog-queries.js';
-import { isKeywordTooShort, VoucherSearch, type VoucherSearchCriteria, type VoucherSearchReadModel } from '../../../../application/shop/voucher-search.js';
+import {
+  isKeywordTooShort,
+  VoucherSearch,
+  type VoucherSearchCriteria,
+  type VoucherSearchReadModel,
+} from '../../../../application/shop/voucher-search.js';
 import { isDomainError } from '../../../../domain/shared/errors.js';
 
 /** An in-memory read model: answers `ids` for every search and records the criteria it was given. */

@@ -1,6 +1,11 @@
 import { expect } from 'chai';
 import { fold } from '../../../../domain/shared/decider.js';
-import { campaignDecider, type CampaignBanner, type CampaignEvent, type CampaignPresale } from '../../../../domain/shop/campaign.js';
+import {
+  campaignDecider,
+  type CampaignBanner,
+  type CampaignEvent,
+  type CampaignPresale,
+} from '../../../../domain/shop/campaign.js';
 import { scenario } from './given.js';
 
 const given = scenario(campaignDecider);
@@ -36,34 +41,70 @@ const details = {
 };
 const created: CampaignEvent = {
   type: 'CampaignCreated',
-  data: { campaignId: 7, code: 'HE-2026', type: 'SELL', ...details, status: 'DRAFT', banners: [appCarousel], createdAt },
+  data: {
+    campaignId: 7,
+    code: 'HE-2026',
+    type: 'SELL',
+    ...details,
+    status: 'DRAFT',
+    banners: [appCarousel],
+    createdAt,
+  },
 };
 const statusChange = (from: 'DRAFT' | 'APPROVED' | 'ACTIVE', to: 'APPROVED' | 'ACTIVE' | 'ENDED'): CampaignEvent => ({
   type: 'CampaignStatusChanged',
   data: { campaignId: 7, from, to, changedAt: createdAt },
 });
-const ended = [created, statusChange('DRAFT', 'APPROVED'), statusChange('APPROVED', 'ACTIVE'), statusChange('ACTIVE', 'ENDED')];
+const ended = [
+  created,
+  statusChange('DRAFT', 'APPROVED'),
+  statusChange('APPROVED', 'ACTIVE'),
+  statusChange('ACTIVE', 'ENDED'),
+];
 
 describe('campaign decider: updates after creation', () => {
   describe('details', () => {
     it('given a campaign, when its name, tag and priority change, then one event carries every detail as it now is', () => {
       given([created])
-        .when({ type: 'UpdateCampaignDetails', campaignId: 7, changes: { name: ' Siêu sale hè ', campaignTag: 'FLASH_SALE', displayPriority: 1 }, now })
+        .when({
+          type: 'UpdateCampaignDetails',
+          campaignId: 7,
+          changes: { name: ' Siêu sale hè ', campaignTag: 'FLASH_SALE', displayPriority: 1 },
+          now,
+        })
         .then([
           {
             type: 'CampaignDetailsUpdated',
-            data: { campaignId: 7, ...details, name: 'Siêu sale hè', campaignTag: 'FLASH_SALE', displayPriority: 1, updatedAt: now },
+            data: {
+              campaignId: 7,
+              ...details,
+              name: 'Siêu sale hè',
+              campaignTag: 'FLASH_SALE',
+              displayPriority: 1,
+              updatedAt: now,
+            },
           },
         ]);
     });
 
     it('given a campaign, when its window moves (with an offset), then the times are stored in UTC', () => {
       given([created])
-        .when({ type: 'UpdateCampaignDetails', campaignId: 7, changes: { startAt: '2026-06-10T00:00:00+07:00', endAt: '2026-09-30T00:00:00+07:00' }, now })
+        .when({
+          type: 'UpdateCampaignDetails',
+          campaignId: 7,
+          changes: { startAt: '2026-06-10T00:00:00+07:00', endAt: '2026-09-30T00:00:00+07:00' },
+          now,
+        })
         .then([
           {
             type: 'CampaignDetailsUpdated',
-            data: { campaignId: 7, ...details, startAt: '2026-06-09T17:00:00.000Z', endAt: '2026-09-29T17:00:00.000Z', updatedAt: now },
+            data: {
+              campaignId: 7,
+              ...details,
+              startAt: '2026-06-09T17:00:00.000Z',
+              endAt: '2026-09-29T17:00:00.000Z',
+              updatedAt: now,
+            },
           },
         ]);
     });
@@ -76,7 +117,12 @@ describe('campaign decider: updates after creation', () => {
 
     it('given a campaign, when the changes equal what it already has, then nothing is appended', () => {
       given([created])
-        .when({ type: 'UpdateCampaignDetails', campaignId: 7, changes: { name: 'Khuyến mãi hè', displayPriority: 2 }, now })
+        .when({
+          type: 'UpdateCampaignDetails',
+          campaignId: 7,
+          changes: { name: 'Khuyến mãi hè', displayPriority: 2 },
+          now,
+        })
         .then([]);
     });
 
@@ -101,14 +147,22 @@ describe('campaign decider: updates after creation', () => {
     ];
     for (const [field, changes] of refusals) {
       it(`given a campaign, when changed with ${JSON.stringify(changes).slice(0, 60)}, then INVALID_INPUT on ${field}`, () => {
-        given([created]).when({ type: 'UpdateCampaignDetails', campaignId: 7, changes, now }).thenRejects('INVALID_INPUT', { field });
+        given([created])
+          .when({ type: 'UpdateCampaignDetails', campaignId: 7, changes, now })
+          .thenRejects('INVALID_INPUT', { field });
       });
     }
 
     it('given the start moves before the presale start, when presale moves with it in the same change, then it is accepted', () => {
       const changes = { startAt: '2026-05-20T00:00:00Z', presale: { ...presale, startAt: '2026-05-15T00:00:00Z' } };
-      const [event] = campaignDecider.decide({ type: 'UpdateCampaignDetails', campaignId: 7, changes, now }, fold(campaignDecider, [created]));
-      expect(event).to.nested.include({ 'data.startAt': '2026-05-20T00:00:00.000Z', 'data.presale.startAt': '2026-05-15T00:00:00.000Z' });
+      const [event] = campaignDecider.decide(
+        { type: 'UpdateCampaignDetails', campaignId: 7, changes, now },
+        fold(campaignDecider, [created]),
+      );
+      expect(event).to.nested.include({
+        'data.startAt': '2026-05-20T00:00:00.000Z',
+        'data.presale.startAt': '2026-05-15T00:00:00.000Z',
+      });
     });
 
     it('given no campaign, when updated, then CAMPAIGN_NOT_FOUND', () => {
@@ -126,9 +180,20 @@ describe('campaign decider: updates after creation', () => {
     it('given an update, when folded, then the campaign shows the new details and keeps code, type, status and banners', () => {
       const state = fold(campaignDecider, [
         created,
-        { type: 'CampaignDetailsUpdated', data: { campaignId: 7, ...details, name: 'Mới', presale: null, updatedAt: now } },
+        {
+          type: 'CampaignDetailsUpdated',
+          data: { campaignId: 7, ...details, name: 'Mới', presale: null, updatedAt: now },
+        },
       ]);
-      expect(state).to.include({ code: 'HE-2026', type: 'SELL', status: 'DRAFT', name: 'Mới', presale: null, createdAt, updatedAt: now });
+      expect(state).to.include({
+        code: 'HE-2026',
+        type: 'SELL',
+        status: 'DRAFT',
+        name: 'Mới',
+        presale: null,
+        createdAt,
+        updatedAt: now,
+      });
       expect(state!.banners).to.deep.equal([appCarousel]);
     });
   });
@@ -146,7 +211,12 @@ describe('campaign decider: updates after creation', () => {
     it('given a campaign, when a banner is added without clickUrl, then it gets the given id and clickUrl null', () => {
       given([created])
         .when({ type: 'AddCampaignBanner', campaignId: 7, bannerId: 71, banner: webTop, now })
-        .then([{ type: 'CampaignBannerAdded', data: { campaignId: 7, banner: { id: 71, ...webTop, clickUrl: null } as CampaignBanner, addedAt: now } }]);
+        .then([
+          {
+            type: 'CampaignBannerAdded',
+            data: { campaignId: 7, banner: { id: 71, ...webTop, clickUrl: null } as CampaignBanner, addedAt: now },
+          },
+        ]);
     });
 
     for (const [field, banner] of [
@@ -159,7 +229,9 @@ describe('campaign decider: updates after creation', () => {
       ['clickUrl', { ...webTop, clickUrl: 'nowhere' }],
     ] as const) {
       it(`given a campaign, when a banner with a bad ${field} is added, then INVALID_INPUT on ${field}`, () => {
-        given([created]).when({ type: 'AddCampaignBanner', campaignId: 7, bannerId: 71, banner, now }).thenRejects('INVALID_INPUT', { field });
+        given([created])
+          .when({ type: 'AddCampaignBanner', campaignId: 7, bannerId: 71, banner, now })
+          .thenRejects('INVALID_INPUT', { field });
       });
     }
 
@@ -171,13 +243,26 @@ describe('campaign decider: updates after creation', () => {
           banners: Array.from({ length: 50 }, (_, i) => ({ ...appCarousel, id: i + 1 })),
         },
       };
-      given([full]).when({ type: 'AddCampaignBanner', campaignId: 7, bannerId: 99, banner: webTop, now }).thenRejects('INVALID_INPUT', { field: 'banners' });
+      given([full])
+        .when({ type: 'AddCampaignBanner', campaignId: 7, bannerId: 99, banner: webTop, now })
+        .thenRejects('INVALID_INPUT', { field: 'banners' });
     });
 
     it('given a banner, when its alt text and order change, then the whole banner as it now is is recorded', () => {
       given([created])
-        .when({ type: 'UpdateCampaignBanner', campaignId: 7, bannerId: 70, changes: { altText: 'Hè rực rỡ', displayOrder: 3 }, now })
-        .then([{ type: 'CampaignBannerUpdated', data: { campaignId: 7, banner: { ...appCarousel, altText: 'Hè rực rỡ', displayOrder: 3 }, updatedAt: now } }]);
+        .when({
+          type: 'UpdateCampaignBanner',
+          campaignId: 7,
+          bannerId: 70,
+          changes: { altText: 'Hè rực rỡ', displayOrder: 3 },
+          now,
+        })
+        .then([
+          {
+            type: 'CampaignBannerUpdated',
+            data: { campaignId: 7, banner: { ...appCarousel, altText: 'Hè rực rỡ', displayOrder: 3 }, updatedAt: now },
+          },
+        ]);
     });
 
     it('given a banner, when changed to what it already is, then nothing is appended', () => {
@@ -199,12 +284,19 @@ describe('campaign decider: updates after creation', () => {
       given([created])
         .when({ type: 'UpdateCampaignBanner', campaignId: 7, bannerId: 5, changes: { altText: 'x' }, now })
         .thenRejects('BANNER_NOT_FOUND');
-      given([created]).when({ type: 'RemoveCampaignBanner', campaignId: 7, bannerId: 5, now }).thenRejects('BANNER_NOT_FOUND');
+      given([created])
+        .when({ type: 'RemoveCampaignBanner', campaignId: 7, bannerId: 5, now })
+        .thenRejects('BANNER_NOT_FOUND');
     });
 
     it('given a banner, when removed, then it is gone from the campaign', () => {
-      const removed = campaignDecider.decide({ type: 'RemoveCampaignBanner', campaignId: 7, bannerId: 70, now }, fold(campaignDecider, [created]));
-      expect(removed).to.deep.equal([{ type: 'CampaignBannerRemoved', data: { campaignId: 7, bannerId: 70, removedAt: now } }]);
+      const removed = campaignDecider.decide(
+        { type: 'RemoveCampaignBanner', campaignId: 7, bannerId: 70, now },
+        fold(campaignDecider, [created]),
+      );
+      expect(removed).to.deep.equal([
+        { type: 'CampaignBannerRemoved', data: { campaignId: 7, bannerId: 70, removedAt: now } },
+      ]);
       expect(fold(campaignDecider, [created, ...removed])!.banners).to.deep.equal([]);
     });
 
@@ -213,7 +305,10 @@ describe('campaign decider: updates after creation', () => {
         type: 'CampaignBannerAdded',
         data: { campaignId: 7, banner: { id: 71, ...webTop, clickUrl: null } as CampaignBanner, addedAt: now },
       };
-      const updated: CampaignEvent = { type: 'CampaignBannerUpdated', data: { campaignId: 7, banner: { ...appCarousel, altText: 'Mới' }, updatedAt: now } };
+      const updated: CampaignEvent = {
+        type: 'CampaignBannerUpdated',
+        data: { campaignId: 7, banner: { ...appCarousel, altText: 'Mới' }, updatedAt: now },
+      };
       expect(fold(campaignDecider, [created, added, updated])!.banners.map((b) => [b.id, b.altText])).to.deep.equal([
         [70, 'Mới'],
         [71, ''],
@@ -221,11 +316,15 @@ describe('campaign decider: updates after creation', () => {
     });
 
     it('given an ENDED campaign, when a banner is added, updated or removed, then CAMPAIGN_ENDED', () => {
-      given(ended).when({ type: 'AddCampaignBanner', campaignId: 7, bannerId: 71, banner: webTop, now }).thenRejects('CAMPAIGN_ENDED');
+      given(ended)
+        .when({ type: 'AddCampaignBanner', campaignId: 7, bannerId: 71, banner: webTop, now })
+        .thenRejects('CAMPAIGN_ENDED');
       given(ended)
         .when({ type: 'UpdateCampaignBanner', campaignId: 7, bannerId: 70, changes: { altText: 'x' }, now })
         .thenRejects('CAMPAIGN_ENDED');
-      given(ended).when({ type: 'RemoveCampaignBanner', campaignId: 7, bannerId: 70, now }).thenRejects('CAMPAIGN_ENDED');
+      given(ended)
+        .when({ type: 'RemoveCampaignBanner', campaignId: 7, bannerId: 70, now })
+        .thenRejects('CAMPAIGN_ENDED');
     });
   });
 });

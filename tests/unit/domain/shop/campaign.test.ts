@@ -52,7 +52,13 @@ const input: NewCampaign = {
   ],
 };
 
-const create = (campaign: NewCampaign = input, bannerIds = [70, 71]): CampaignCommand => ({ type: 'CreateCampaign', campaignId: 7, campaign, bannerIds, now });
+const create = (campaign: NewCampaign = input, bannerIds = [70, 71]): CampaignCommand => ({
+  type: 'CreateCampaign',
+  campaignId: 7,
+  campaign,
+  bannerIds,
+  now,
+});
 
 function decide(given: CampaignEvent[], command: CampaignCommand): CampaignEvent[] {
   return campaignDecider.decide(command, fold(campaignDecider, given));
@@ -78,7 +84,10 @@ function inStatus(status: CampaignStatus): CampaignEvent[] {
     PAUSED: ['APPROVED', 'ACTIVE', 'PAUSED'],
     ENDED: ['APPROVED', 'ACTIVE', 'ENDED'],
   };
-  return path[status].reduce((events, to) => [...events, ...decide(events, { type: 'ChangeCampaignStatus', campaignId: 7, status: to, now })], created);
+  return path[status].reduce(
+    (events, to) => [...events, ...decide(events, { type: 'ChangeCampaignStatus', campaignId: 7, status: to, now })],
+    created,
+  );
 }
 
 describe('campaign decider', () => {
@@ -164,7 +173,10 @@ describe('campaign decider', () => {
     for (const [field, change] of invalidInputs) {
       it(`refuses ${JSON.stringify(change).slice(0, 70)} as INVALID_INPUT on ${field}`, () => {
         const campaign = { ...input, ...change } as NewCampaign;
-        const e = refusal([], create(campaign, Array.isArray(campaign.banners) ? campaign.banners.map((_, i) => i + 1) : []));
+        const e = refusal(
+          [],
+          create(campaign, Array.isArray(campaign.banners) ? campaign.banners.map((_, i) => i + 1) : []),
+        );
         expect([e.code, e.details.field]).to.deep.equal(['INVALID_INPUT', field]);
       });
     }
@@ -183,7 +195,9 @@ describe('campaign decider', () => {
         const command: CampaignCommand = { type: 'ChangeCampaignStatus', campaignId: 7, status: to, now };
         if (allowed[from].includes(to)) {
           it(`given ${from}, moves to ${to}`, () => {
-            expect(decide(inStatus(from), command)).to.deep.equal([{ type: 'CampaignStatusChanged', data: { campaignId: 7, from, to, changedAt: now } }]);
+            expect(decide(inStatus(from), command)).to.deep.equal([
+              { type: 'CampaignStatusChanged', data: { campaignId: 7, from, to, changedAt: now } },
+            ]);
           });
         } else {
           it(`given ${from}, refuses ${to} with INVALID_STATUS_TRANSITION`, () => {
@@ -201,7 +215,9 @@ describe('campaign decider', () => {
     });
 
     it('given no campaign, refuses with CAMPAIGN_NOT_FOUND', () => {
-      expect(refusal([], { type: 'ChangeCampaignStatus', campaignId: 7, status: 'APPROVED', now }).code).to.equal('CAMPAIGN_NOT_FOUND');
+      expect(refusal([], { type: 'ChangeCampaignStatus', campaignId: 7, status: 'APPROVED', now }).code).to.equal(
+        'CAMPAIGN_NOT_FOUND',
+      );
     });
 
     it('folds the new status and the time of the change', () => {

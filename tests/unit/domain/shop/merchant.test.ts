@@ -16,7 +16,12 @@ const now = '2026-03-01T10:00:00.000Z';
 const hash1 = 'a'.repeat(64);
 const hash2 = 'b'.repeat(64);
 const key1: NewApiKey = { apiKeyId: 1, prefix: 'pk_live_abcdef', keyHash: hash1, expiresAt: null };
-const key2: NewApiKey = { apiKeyId: 2, prefix: 'pk_live_ghijkl', keyHash: hash2, expiresAt: '2026-06-01T00:00:00+07:00' };
+const key2: NewApiKey = {
+  apiKeyId: 2,
+  prefix: 'pk_live_ghijkl',
+  keyHash: hash2,
+  expiresAt: '2026-06-01T00:00:00+07:00',
+};
 
 function decide(given: MerchantEvent[], command: MerchantCommand): MerchantEvent[] {
   return merchantDecider.decide(command, fold(merchantDecider, given));
@@ -32,7 +37,9 @@ function refusal(given: MerchantEvent[], command: MerchantCommand): DomainError 
   return expect.fail('expected a DomainError');
 }
 
-const register = (overrides: Partial<Extract<MerchantCommand, { type: 'RegisterMerchant' }>> = {}): MerchantCommand => ({
+const register = (
+  overrides: Partial<Extract<MerchantCommand, { type: 'RegisterMerchant' }>> = {},
+): MerchantCommand => ({
   type: 'RegisterMerchant',
   merchantId: 'M0001',
   name: 'Coffee House',
@@ -51,7 +58,14 @@ describe('merchant decider', () => {
         { type: 'MerchantRegistered', data: { merchantId: 'M0001', name: 'Coffee House', registeredAt: now } },
         {
           type: 'MerchantApiKeyIssued',
-          data: { merchantId: 'M0001', apiKeyId: 2, prefix: 'pk_live_ghijkl', keyHash: hash2, expiresAt: '2026-05-31T17:00:00.000Z', issuedAt: now },
+          data: {
+            merchantId: 'M0001',
+            apiKeyId: 2,
+            prefix: 'pk_live_ghijkl',
+            keyHash: hash2,
+            expiresAt: '2026-05-31T17:00:00.000Z',
+            issuedAt: now,
+          },
         },
       ]);
     });
@@ -94,17 +108,31 @@ describe('merchant decider', () => {
       expect(decide(registered, { type: 'IssueApiKey', merchantId: 'M0001', apiKey: key2, now })).to.deep.equal([
         {
           type: 'MerchantApiKeyIssued',
-          data: { merchantId: 'M0001', apiKeyId: 2, prefix: 'pk_live_ghijkl', keyHash: hash2, expiresAt: '2026-05-31T17:00:00.000Z', issuedAt: now },
+          data: {
+            merchantId: 'M0001',
+            apiKeyId: 2,
+            prefix: 'pk_live_ghijkl',
+            keyHash: hash2,
+            expiresAt: '2026-05-31T17:00:00.000Z',
+            issuedAt: now,
+          },
         },
       ]);
     });
 
     it('given no merchant, refuses with MERCHANT_NOT_FOUND', () => {
-      expect(refusal([], { type: 'IssueApiKey', merchantId: 'M0001', apiKey: key2, now }).code).to.equal('MERCHANT_NOT_FOUND');
+      expect(refusal([], { type: 'IssueApiKey', merchantId: 'M0001', apiKey: key2, now }).code).to.equal(
+        'MERCHANT_NOT_FOUND',
+      );
     });
 
     it('refuses an expiry in the past as INVALID_INPUT on expiresAt', () => {
-      const e = refusal(registered, { type: 'IssueApiKey', merchantId: 'M0001', apiKey: { ...key2, expiresAt: '2020-01-01T00:00:00Z' }, now });
+      const e = refusal(registered, {
+        type: 'IssueApiKey',
+        merchantId: 'M0001',
+        apiKey: { ...key2, expiresAt: '2020-01-01T00:00:00Z' },
+        now,
+      });
       expect([e.code, e.details.field]).to.deep.equal(['INVALID_INPUT', 'expiresAt']);
     });
   });
@@ -136,15 +164,34 @@ describe('merchant decider', () => {
     const events = [
       ...registered,
       ...decide(registered, { type: 'IssueApiKey', merchantId: 'M0001', apiKey: key2, now }),
-      { type: 'MerchantApiKeyRevoked', data: { merchantId: 'M0001', apiKeyId: 1, keyHash: hash1, revokedAt: later } } as const,
+      {
+        type: 'MerchantApiKeyRevoked',
+        data: { merchantId: 'M0001', apiKeyId: 1, keyHash: hash1, revokedAt: later },
+      } as const,
     ];
     expect(fold(merchantDecider, events)).to.deep.equal({
       merchantId: 'M0001',
       name: 'Coffee House',
       registeredAt: now,
       apiKeys: [
-        { apiKeyId: 1, prefix: 'pk_live_abcdef', keyHash: hash1, status: 'REVOKED', expiresAt: null, issuedAt: now, revokedAt: later },
-        { apiKeyId: 2, prefix: 'pk_live_ghijkl', keyHash: hash2, status: 'ACTIVE', expiresAt: '2026-05-31T17:00:00.000Z', issuedAt: now, revokedAt: null },
+        {
+          apiKeyId: 1,
+          prefix: 'pk_live_abcdef',
+          keyHash: hash1,
+          status: 'REVOKED',
+          expiresAt: null,
+          issuedAt: now,
+          revokedAt: later,
+        },
+        {
+          apiKeyId: 2,
+          prefix: 'pk_live_ghijkl',
+          keyHash: hash2,
+          status: 'ACTIVE',
+          expiresAt: '2026-05-31T17:00:00.000Z',
+          issuedAt: now,
+          revokedAt: null,
+        },
       ],
     });
   });
@@ -152,7 +199,10 @@ describe('merchant decider', () => {
 
 describe('API key lookup', () => {
   const [, issued] = registered;
-  const revoked: MerchantEvent = { type: 'MerchantApiKeyRevoked', data: { merchantId: 'M0001', apiKeyId: 1, keyHash: hash1, revokedAt: now } };
+  const revoked: MerchantEvent = {
+    type: 'MerchantApiKeyRevoked',
+    data: { merchantId: 'M0001', apiKeyId: 1, keyHash: hash1, revokedAt: now },
+  };
 
   it('writes a claim on the key hash for every issued key and a revocation for every revoked one', () => {
     expect(apiKeyLookupEventFor(issued!)).to.deep.equal({
@@ -177,11 +227,17 @@ describe('API key lookup', () => {
   });
 
   it('given a claim without expiry, the key identifies its merchant', () => {
-    expect(apiKeyAccess(lookupOf([claim(null)]), '2099-01-01T00:00:00.000Z')).to.deep.equal({ ok: true, merchantId: 'M0001' });
+    expect(apiKeyAccess(lookupOf([claim(null)]), '2099-01-01T00:00:00.000Z')).to.deep.equal({
+      ok: true,
+      merchantId: 'M0001',
+    });
   });
 
   it('given a revocation, the key is revoked', () => {
-    expect(apiKeyAccess(lookupOf([claim(null), apiKeyLookupEventFor(revoked)!.event]), now)).to.deep.equal({ ok: false, reason: 'REVOKED' });
+    expect(apiKeyAccess(lookupOf([claim(null), apiKeyLookupEventFor(revoked)!.event]), now)).to.deep.equal({
+      ok: false,
+      reason: 'REVOKED',
+    });
   });
 
   it('given an expiry, the key works until just before it and is expired from that instant on', () => {

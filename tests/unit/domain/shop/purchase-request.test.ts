@@ -26,7 +26,9 @@ function rejection(request: PurchaseRequest): DomainError {
 describe('purchase request', () => {
   it('accepts a well-formed request whose amount is the items total', () => {
     expect(() => validatePurchaseRequest(valid)).not.to.throw();
-    expect(() => validatePurchaseRequest({ ...valid, amount: 0, items: [{ voucherPoolId: 3, unitPrice: 0, quantity: 1 }] })).not.to.throw();
+    expect(() =>
+      validatePurchaseRequest({ ...valid, amount: 0, items: [{ voucherPoolId: 3, unitPrice: 0, quantity: 1 }] }),
+    ).not.to.throw();
   });
 
   it('refuses an amount other than Σ unitPrice × quantity', () => {

@@ -1,6 +1,10 @@
 import { expect } from 'chai';
 import type { ShopReservationEvent } from '../../../../domain/shop/events.js';
-import { shopReservationDecider, type ReservationDetails, type ShopReservationCommand } from '../../../../domain/shop/reservation.js';
+import {
+  shopReservationDecider,
+  type ReservationDetails,
+  type ShopReservationCommand,
+} from '../../../../domain/shop/reservation.js';
 import { scenario } from './given.js';
 
 const given = scenario(shopReservationDecider);
@@ -25,11 +29,25 @@ const details: ReservationDetails = {
 };
 
 const placed: ShopReservationEvent = { type: 'ShopReservationPlaced', data: details };
-const committed: ShopReservationEvent = { type: 'ShopReservationCommitted', data: { reservationKey: 'k1', committedAt: before } };
-const released: ShopReservationEvent = { type: 'ShopReservationReleased', data: { reservationKey: 'k1', releasedAt: before, reason: 'USER_CANCELLED' } };
-const expired: ShopReservationEvent = { type: 'ShopReservationExpired', data: { reservationKey: 'k1', expiredAt: after } };
+const committed: ShopReservationEvent = {
+  type: 'ShopReservationCommitted',
+  data: { reservationKey: 'k1', committedAt: before },
+};
+const released: ShopReservationEvent = {
+  type: 'ShopReservationReleased',
+  data: { reservationKey: 'k1', releasedAt: before, reason: 'USER_CANCELLED' },
+};
+const expired: ShopReservationEvent = {
+  type: 'ShopReservationExpired',
+  data: { reservationKey: 'k1', expiredAt: after },
+};
 
-const commit = (now = before, autoExpiry = false, caller = owner): ShopReservationCommand => ({ type: 'CommitReservation', caller, now, autoExpiry });
+const commit = (now = before, autoExpiry = false, caller = owner): ShopReservationCommand => ({
+  type: 'CommitReservation',
+  caller,
+  now,
+  autoExpiry,
+});
 const release = (now = before, autoExpiry = false, caller = owner): ShopReservationCommand => ({
   type: 'ReleaseReservation',
   caller,
@@ -37,13 +55,20 @@ const release = (now = before, autoExpiry = false, caller = owner): ShopReservat
   now,
   autoExpiry,
 });
-const expire = (now = after, autoExpiry = true): ShopReservationCommand => ({ type: 'ExpireReservation', now, autoExpiry });
+const expire = (now = after, autoExpiry = true): ShopReservationCommand => ({
+  type: 'ExpireReservation',
+  now,
+  autoExpiry,
+});
 
 describe('shop reservation decider', () => {
   it('places a reservation once', () => {
     given([]).when({ type: 'PlaceReservation', details }).then([placed]);
     expect(() =>
-      shopReservationDecider.decide({ type: 'PlaceReservation', details }, shopReservationDecider.evolve(shopReservationDecider.initialState, placed)),
+      shopReservationDecider.decide(
+        { type: 'PlaceReservation', details },
+        shopReservationDecider.evolve(shopReservationDecider.initialState, placed),
+      ),
     ).to.throw('already exists');
   });
 
@@ -105,7 +130,12 @@ describe('shop reservation decider', () => {
     it('releases past expiresAt when expiry is not automatic', () => {
       given([placed])
         .when(release(after, false))
-        .then([{ type: 'ShopReservationReleased', data: { reservationKey: 'k1', releasedAt: after, reason: 'USER_CANCELLED' } }]);
+        .then([
+          {
+            type: 'ShopReservationReleased',
+            data: { reservationKey: 'k1', releasedAt: after, reason: 'USER_CANCELLED' },
+          },
+        ]);
     });
   });
 

@@ -77,9 +77,11 @@ describe('Vietnamese search text', () => {
   describe('fold and lowercaseWords against the Unicode rules they follow', () => {
     // The rules as written out in the module's doc; the module converts most text a character at a time instead.
     const wordsOf = (s: string) => s.replace(/[^\p{L}\p{M}\p{N}]+/gu, ' ').trim();
-    const foldRule = (s: string) => wordsOf(s.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '').replace(/[đĐ]/gu, 'd'));
+    const foldRule = (s: string) =>
+      wordsOf(s.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '').replace(/[đĐ]/gu, 'd'));
     const lowercaseRule = (s: string) => wordsOf(s.normalize('NFC').toLowerCase().normalize('NFC'));
-    const codes = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i).filter((c) => c < 0xd800 || c >= 0xe000);
+    const codes = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, i) => from + i).filter((c) => c < 0xd800 || c >= 0xe000);
     const tabled = [...codes(0, 0x370), ...codes(0x1e00, 0x2100)].map((c) => String.fromCharCode(c));
 
     it('given each character of the Latin, punctuation and currency blocks alone, and after a letter, and before a combining mark, then both give what the rules give', () => {
@@ -100,10 +102,25 @@ describe('Vietnamese search text', () => {
     it('given random texts of those characters mixed with Vietnamese, decomposed letters, Greek, CJK and emoji, then both give what the rules give', () => {
       let seed = 20_261_123;
       const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
-      const others = [...'ΣσςΑΩάİıßẞǅ東京😀', ...nfd('Khuyến Mãi Điện ỷ'), ' ', '  ', '\u0301', '\u0323', '\u200d', '\u00a0', 'ﬁ', '½', '²'];
+      const others = [
+        ...'ΣσςΑΩάİıßẞǅ東京😀',
+        ...nfd('Khuyến Mãi Điện ỷ'),
+        ' ',
+        '  ',
+        '\u0301',
+        '\u0323',
+        '\u200d',
+        '\u00a0',
+        'ﬁ',
+        '½',
+        '²',
+      ];
       const alphabet = [...tabled, ...others, ...others, ...others, ...'ăâđêôơưáàảãạấầẩẫậ'];
       for (let n = 0; n < 3000; n++) {
-        const text = Array.from({ length: Math.floor(random() * 24) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+        const text = Array.from(
+          { length: Math.floor(random() * 24) },
+          () => alphabet[Math.floor(random() * alphabet.length)],
+        ).join('');
         expect(fold(text), `fold ${JSON.stringify(text)}`).to.equal(foldRule(text));
         expect(lowercaseWords(text), `lowercaseWords ${JSON.stringify(text)}`).to.equal(lowercaseRule(text));
       }
@@ -175,12 +192,22 @@ describe('Vietnamese search text', () => {
 
   describe('distinctWords and inTypoVocabulary', () => {
     it('given folded text, when listed, then each word comes once, in order of first appearance', () => {
-      expect(distinctWords('dien thoai samsung 100000d dien thoai pho')).to.deep.equal(['dien', 'thoai', 'samsung', '100000d', 'pho']);
+      expect(distinctWords('dien thoai samsung 100000d dien thoai pho')).to.deep.equal([
+        'dien',
+        'thoai',
+        'samsung',
+        '100000d',
+        'pho',
+      ]);
       expect(distinctWords('')).to.deep.equal([]);
     });
 
     it('given folded words, then the typo vocabulary keeps the letter-only ones a typo-tolerant keyword can reach (four letters or more)', () => {
-      expect(['dien', 'thoai', 'samsung', '100000d', 'pho', 'ưu'].filter(inTypoVocabulary)).to.deep.equal(['dien', 'thoai', 'samsung']);
+      expect(['dien', 'thoai', 'samsung', '100000d', 'pho', 'ưu'].filter(inTypoVocabulary)).to.deep.equal([
+        'dien',
+        'thoai',
+        'samsung',
+      ]);
     });
   });
 
@@ -238,7 +265,10 @@ describe('Vietnamese search text', () => {
 
     it('given two words one typo apart, then they share a key or one is a key of the other', () => {
       const reach = (a: string, b: string) =>
-        a === b || deletionKeys(a).includes(b) || deletionKeys(b).includes(a) || deletionKeys(a).some((k) => deletionKeys(b).includes(k));
+        a === b ||
+        deletionKeys(a).includes(b) ||
+        deletionKeys(b).includes(a) ||
+        deletionKeys(a).some((k) => deletionKeys(b).includes(k));
       for (const [a, b] of [
         ['samsong', 'samsung'],
         ['samsungg', 'samsung'],

@@ -18,7 +18,14 @@ const display = {
   thumbnailUrl: 'https://cdn.example.vn/t.png',
   description: 'Một tô phở bò',
 };
-const terms: PoolTerms = { usageType: 'OFFLINE', termsAndConditions: 'Dùng tại quán', validityDays: 30, usageLimit: 6, maxPerDay: 4, maxPerOrder: 3 };
+const terms: PoolTerms = {
+  usageType: 'OFFLINE',
+  termsAndConditions: 'Dùng tại quán',
+  validityDays: 30,
+  usageLimit: 6,
+  maxPerDay: 4,
+  maxPerOrder: 3,
+};
 const created: VoucherPoolEvent = {
   type: 'VoucherPoolCreated',
   data: {
@@ -54,7 +61,11 @@ describe('voucher pool decider: operator updates', () => {
       .then([
         {
           type: 'VoucherPoolDisplayUpdated',
-          data: { poolId: 1, display: { ...display, title: 'Voucher Phở Thìn 120.000đ', shortTitle: 'Phở 120k' }, updatedAt: later },
+          data: {
+            poolId: 1,
+            display: { ...display, title: 'Voucher Phở Thìn 120.000đ', shortTitle: 'Phở 120k' },
+            updatedAt: later,
+          },
         },
       ]);
   });
@@ -62,9 +73,23 @@ describe('voucher pool decider: operator updates', () => {
   it('given a pool, when terms, category, mini apps and validity change at once, then one event per part', () => {
     const validity = { startAt: '2025-04-01T00:00:00.000Z', endAt: '2025-05-01T00:00:00.000Z' };
     given([created])
-      .when(update({ terms: { maxPerDay: null, termsAndConditions: 'Mọi chi nhánh' }, categoryId: 5, miniAppIds: ['food', 'web'], validity }))
+      .when(
+        update({
+          terms: { maxPerDay: null, termsAndConditions: 'Mọi chi nhánh' },
+          categoryId: 5,
+          miniAppIds: ['food', 'web'],
+          validity,
+        }),
+      )
       .then([
-        { type: 'VoucherPoolTermsUpdated', data: { poolId: 1, terms: { ...terms, maxPerDay: null, termsAndConditions: 'Mọi chi nhánh' }, updatedAt: later } },
+        {
+          type: 'VoucherPoolTermsUpdated',
+          data: {
+            poolId: 1,
+            terms: { ...terms, maxPerDay: null, termsAndConditions: 'Mọi chi nhánh' },
+            updatedAt: later,
+          },
+        },
         { type: 'VoucherPoolCategoryChanged', data: { poolId: 1, categoryId: 5, updatedAt: later } },
         { type: 'VoucherPoolMiniAppsChanged', data: { poolId: 1, miniAppIds: ['food', 'web'], updatedAt: later } },
         { type: 'VoucherPoolValidityChanged', data: { poolId: 1, validity, updatedAt: later } },
@@ -73,7 +98,15 @@ describe('voucher pool decider: operator updates', () => {
 
   it('given a pool, when changed to what it already has, then nothing is appended (a retried update changes nothing)', () => {
     given([created])
-      .when(update({ display: { brandName: 'Phở Thìn' }, terms: { maxPerDay: 4 }, categoryId: 3, miniAppIds: ['food'], validity: null }))
+      .when(
+        update({
+          display: { brandName: 'Phở Thìn' },
+          terms: { maxPerDay: 4 },
+          categoryId: 3,
+          miniAppIds: ['food'],
+          validity: null,
+        }),
+      )
       .then([]);
   });
 
@@ -116,17 +149,25 @@ describe('voucher pool decider: operator updates', () => {
     const validity = { startAt: '2025-04-01T00:00:00.000Z', endAt: '2025-05-01T00:00:00.000Z' };
     const pool = fold(voucherPoolDecider, [
       created,
-      { type: 'VoucherPoolDisplayUpdated', data: { poolId: 1, display: { ...display, title: 'Mới' }, updatedAt: later } },
+      {
+        type: 'VoucherPoolDisplayUpdated',
+        data: { poolId: 1, display: { ...display, title: 'Mới' }, updatedAt: later },
+      },
       { type: 'VoucherPoolCategoryChanged', data: { poolId: 1, categoryId: 9, updatedAt: later } },
       { type: 'VoucherPoolMiniAppsChanged', data: { poolId: 1, miniAppIds: [], updatedAt: later } },
       { type: 'VoucherPoolValidityChanged', data: { poolId: 1, validity, updatedAt: later } },
       { type: 'VoucherPoolTermsUpdated', data: { poolId: 1, terms: { ...terms, maxPerOrder: 1 }, updatedAt: later } },
     ]) as VoucherPool;
-    expect([pool.display.title, pool.categoryId, pool.miniAppIds, pool.validity, pool.terms.maxPerOrder]).to.deep.equal(['Mới', 9, [], validity, 1]);
+    expect([pool.display.title, pool.categoryId, pool.miniAppIds, pool.validity, pool.terms.maxPerOrder]).to.deep.equal(
+      ['Mới', 9, [], validity, 1],
+    );
   });
 
   it('given maxPerOrder lowered to 1, when a user reserves 2, then the new limit refuses it; stock and holds are untouched by the update', () => {
-    const lowered = voucherPoolDecider.decide(update({ terms: { maxPerOrder: 1 } }), fold(voucherPoolDecider, [created]));
+    const lowered = voucherPoolDecider.decide(
+      update({ terms: { maxPerOrder: 1 } }),
+      fold(voucherPoolDecider, [created]),
+    );
     const pool = fold(voucherPoolDecider, [created, ...lowered]) as VoucherPool;
     expect([pool.remaining, pool.reserved, pool.holds.size]).to.deep.equal([10, 0, 0]);
     given([created, ...lowered])
@@ -135,7 +176,10 @@ describe('voucher pool decider: operator updates', () => {
   });
 
   it('given a user holding 4 today, when maxPerDay is raised to 6, then the same user may reserve 2 more', () => {
-    const history: VoucherPoolEvent[] = [created, ...voucherPoolDecider.decide(reserve('r1', 3), fold(voucherPoolDecider, [created]))];
+    const history: VoucherPoolEvent[] = [
+      created,
+      ...voucherPoolDecider.decide(reserve('r1', 3), fold(voucherPoolDecider, [created])),
+    ];
     const afterFirst = fold(voucherPoolDecider, history);
     history.push(...voucherPoolDecider.decide(reserve('r2', 1), afterFirst));
     given(history).when(reserve('r3', 2)).thenRejects('PURCHASE_LIMIT_EXCEEDED', { limit: 'maxPerDay' });

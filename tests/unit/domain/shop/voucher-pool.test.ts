@@ -2,7 +2,12 @@ import { expect } from 'chai';
 import { fold } from '../../../../domain/shared/decider.js';
 import type { PoolPricing, VoucherPoolEvent } from '../../../../domain/shop/events.js';
 import type { PoolDefinition } from '../../../../domain/shop/pool-definition.js';
-import { buyerUsage, voucherPoolDecider, type VoucherPool, type VoucherPoolCommand } from '../../../../domain/shop/voucher-pool.js';
+import {
+  buyerUsage,
+  voucherPoolDecider,
+  type VoucherPool,
+  type VoucherPoolCommand,
+} from '../../../../domain/shop/voucher-pool.js';
 import { scenario } from './given.js';
 
 const given = scenario(voucherPoolDecider);
@@ -15,10 +20,25 @@ const definition: PoolDefinition = {
   campaignId: 7,
   categoryId: 3,
   miniAppIds: ['app-1'],
-  display: { title: 'Coffee 100k', shortTitle: 'Coffee', brandName: 'Brew', logoUrl: 'l', bannerUrl: 'b', thumbnailUrl: 't', description: 'd' },
+  display: {
+    title: 'Coffee 100k',
+    shortTitle: 'Coffee',
+    brandName: 'Brew',
+    logoUrl: 'l',
+    bannerUrl: 'b',
+    thumbnailUrl: 't',
+    description: 'd',
+  },
   pricing,
   totalQuantity: 10,
-  terms: { usageType: 'ONLINE', termsAndConditions: 'none', validityDays: 30, usageLimit: 6, maxPerDay: 4, maxPerOrder: 3 },
+  terms: {
+    usageType: 'ONLINE',
+    termsAndConditions: 'none',
+    validityDays: 30,
+    usageLimit: 6,
+    maxPerDay: 4,
+    maxPerOrder: 3,
+  },
   validity: null,
 };
 
@@ -27,7 +47,9 @@ const created = (overrides: Partial<PoolDefinition> = {}): VoucherPoolEvent => (
   data: { poolId: 1, ...definition, ...overrides, createdAt: at },
 });
 
-const reserve = (overrides: Partial<Extract<VoucherPoolCommand, { type: 'ReserveVoucherStock' }>> = {}): VoucherPoolCommand => ({
+const reserve = (
+  overrides: Partial<Extract<VoucherPoolCommand, { type: 'ReserveVoucherStock' }>> = {},
+): VoucherPoolCommand => ({
   type: 'ReserveVoucherStock',
   reservationKey: 'r1',
   merchantId: 'm1',
@@ -40,7 +62,11 @@ const reserve = (overrides: Partial<Extract<VoucherPoolCommand, { type: 'Reserve
   ...overrides,
 });
 
-const reserved = (reservationKey: string, quantity: number, opts: { userId?: string; merchantId?: string; day?: string } = {}): VoucherPoolEvent => ({
+const reserved = (
+  reservationKey: string,
+  quantity: number,
+  opts: { userId?: string; merchantId?: string; day?: string } = {},
+): VoucherPoolEvent => ({
   type: 'VoucherStockReserved',
   data: {
     poolId: 1,
@@ -54,9 +80,22 @@ const reserved = (reservationKey: string, quantity: number, opts: { userId?: str
   },
 });
 
-const released = (reservationKey: string, quantity: number, opts: { userId?: string; day?: string } = {}): VoucherPoolEvent => ({
+const released = (
+  reservationKey: string,
+  quantity: number,
+  opts: { userId?: string; day?: string } = {},
+): VoucherPoolEvent => ({
   type: 'VoucherStockReleased',
-  data: { poolId: 1, reservationKey, merchantId: 'm1', userId: opts.userId ?? 'u1', quantity, day: opts.day ?? today, reason: 'RELEASED', releasedAt: at },
+  data: {
+    poolId: 1,
+    reservationKey,
+    merchantId: 'm1',
+    userId: opts.userId ?? 'u1',
+    quantity,
+    day: opts.day ?? today,
+    reason: 'RELEASED',
+    releasedAt: at,
+  },
 });
 
 const sold = (reservationKey: string, quantity: number): VoucherPoolEvent => ({
@@ -135,12 +174,17 @@ describe('voucher pool decider', () => {
       given([created()])
         .when({ type: 'AddVoucherStock', quantity: 5, at })
         .then([{ type: 'VoucherPoolStockAdded', data: { poolId: 1, quantity: 5, addedAt: at } }]);
-      const pool = fold(voucherPoolDecider, [created(), { type: 'VoucherPoolStockAdded', data: { poolId: 1, quantity: 5, addedAt: at } }]) as VoucherPool;
+      const pool = fold(voucherPoolDecider, [
+        created(),
+        { type: 'VoucherPoolStockAdded', data: { poolId: 1, quantity: 5, addedAt: at } },
+      ]) as VoucherPool;
       expect([pool.totalQuantity, pool.remaining]).to.deep.equal([15, 15]);
     });
 
     it('refuses a stock addition that is not a positive integer', () => {
-      given([created()]).when({ type: 'AddVoucherStock', quantity: 0, at }).thenRejects('INVALID_POOL', { field: 'quantity' });
+      given([created()])
+        .when({ type: 'AddVoucherStock', quantity: 0, at })
+        .thenRejects('INVALID_POOL', { field: 'quantity' });
     });
 
     it('reprices with a valid pricing and refuses an invalid one', () => {
@@ -189,7 +233,10 @@ describe('voucher pool decider', () => {
       given([created()])
         .when(reserve({ unitPrice: 100_000 }))
         .thenRejects('PRICE_MISMATCH', { poolId: 1, sellingPrice: 90_000 });
-      const repriced: VoucherPoolEvent = { type: 'VoucherPoolRepriced', data: { poolId: 1, pricing: { ...pricing, sellingPrice: 80_000 }, repricedAt: at } };
+      const repriced: VoucherPoolEvent = {
+        type: 'VoucherPoolRepriced',
+        data: { poolId: 1, pricing: { ...pricing, sellingPrice: 80_000 }, repricedAt: at },
+      };
       given([created(), repriced]).when(reserve()).thenRejects('PRICE_MISMATCH');
       given([created(), repriced])
         .when(reserve({ unitPrice: 80_000 }))
@@ -203,7 +250,10 @@ describe('voucher pool decider', () => {
     });
 
     it('refuses more than the remaining stock', () => {
-      const stocked = created({ totalQuantity: 3, terms: { ...definition.terms, maxPerOrder: null, maxPerDay: null, usageLimit: null } });
+      const stocked = created({
+        totalQuantity: 3,
+        terms: { ...definition.terms, maxPerOrder: null, maxPerDay: null, usageLimit: null },
+      });
       given([stocked, reserved('r0', 2, { userId: 'u2' })])
         .when(reserve({ quantity: 2 }))
         .thenRejects('OUT_OF_STOCK', { remaining: 1 });
@@ -259,7 +309,12 @@ describe('voucher pool decider', () => {
     });
 
     it('gives back only the total when an earlier day is released', () => {
-      const history = [created(), reserved('r0', 2, { day: '2025-02-28' }), reserved('r2', 4), released('r0', 2, { day: '2025-02-28' })];
+      const history = [
+        created(),
+        reserved('r0', 2, { day: '2025-02-28' }),
+        reserved('r2', 4),
+        released('r0', 2, { day: '2025-02-28' }),
+      ];
       const pool = fold(voucherPoolDecider, history) as VoucherPool;
       expect(buyerUsage(pool, 'm1', 'u1', today)).to.deep.equal({ daily: 4, total: 4 });
       given(history)
@@ -309,7 +364,12 @@ describe('voucher pool decider', () => {
     });
 
     it('does nothing for a reservation holding nothing (already released or sold)', () => {
-      for (const history of [[created()], [created(), reserved('r1', 2), released('r1', 2)], [created(), reserved('r1', 2), sold('r1', 2)], []]) {
+      for (const history of [
+        [created()],
+        [created(), reserved('r1', 2), released('r1', 2)],
+        [created(), reserved('r1', 2), sold('r1', 2)],
+        [],
+      ]) {
         given(history).when({ type: 'ReleaseVoucherStock', reservationKey: 'r1', reason: 'RELEASED', at }).then([]);
         given(history).when({ type: 'SellVoucherStock', reservationKey: 'r1', at }).then([]);
       }
@@ -317,7 +377,9 @@ describe('voucher pool decider', () => {
   });
 
   it('keeps one compact record per buyer however many purchases', () => {
-    const history: VoucherPoolEvent[] = [created({ totalQuantity: 100_000, terms: { ...definition.terms, usageLimit: null, maxPerDay: null } })];
+    const history: VoucherPoolEvent[] = [
+      created({ totalQuantity: 100_000, terms: { ...definition.terms, usageLimit: null, maxPerDay: null } }),
+    ];
     for (let i = 0; i < 20_000; i++) {
       history.push(reserved(`r${i}`, 1, { userId: `u${i % 5000}` }));
       if (i % 2 === 0) history.push(sold(`r${i}`, 1));

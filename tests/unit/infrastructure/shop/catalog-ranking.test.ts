@@ -1,7 +1,18 @@
 import { expect } from 'chai';
-import { pageCampaigns, rank, rankedCampaigns, type CountedCampaign, type Ranking } from '../../../../infrastructure/shop/catalog-ranking.js';
+import {
+  pageCampaigns,
+  rank,
+  rankedCampaigns,
+  type CountedCampaign,
+  type Ranking,
+} from '../../../../infrastructure/shop/catalog-ranking.js';
 
-const campaign = (id: number, priority: number, pools: number, tag = 'HOT_DEAL'): CountedCampaign => ({ id, tag, priority, pools });
+const campaign = (id: number, priority: number, pools: number, tag = 'HOT_DEAL'): CountedCampaign => ({
+  id,
+  tag,
+  priority,
+  pools,
+});
 
 /** A ranking as plain objects, to compare. */
 const plain = (ranking: Ranking) => ({ campaigns: rankedCampaigns(ranking), total: ranking.total });
@@ -30,7 +41,9 @@ describe('catalog ranking: where a voucher page lies, from pool counts', () => {
       ],
       total: 5,
     });
-    expect(rankedCampaigns(rank([all], { tags: ['FLASH_SALE'], excludeCampaignIds: [3] }))).to.deep.equal([{ id: 5, pools: 4, before: 0 }]);
+    expect(rankedCampaigns(rank([all], { tags: ['FLASH_SALE'], excludeCampaignIds: [3] }))).to.deep.equal([
+      { id: 5, pools: 4, before: 0 },
+    ]);
     expect(plain(rank([all], { tags: ['NONE'] }))).to.deep.equal({ campaigns: [], total: 0 });
   });
 
