@@ -1,0 +1,75 @@
+/**
+ * Errors of one interface (docs/conventions.md, "Errors"): each interface maps the typed domain error codes of the
+ * contexts it serves through its own table, typed so that a code left unmapped does not compile; there is no global
+ * error table. Requests malformed before a handler runs (JSON, size, charset, path encoding) get the interface's own
+ * request codes; anything else is logged and answered with the interface's internal error, never a stack trace.
+ */
+import type { ErrorRequestHandler, Response } from 'express';
+import { isDomainError, type DomainError } from '../../domain/shared/errors.js';
+
+/** An answer already in the interface's terms, thrown by auth, parsing and handlers. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly data: unknown = null,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+/** For every domain code: the HTTP status and the interface's code. */
+export type ErrorTable<Code extends string> = { readonly [K in Code]: readonly [status: number, code: string] };
+
+export interface InterfaceErrors<Code extends string> {
+  /** Names the interface in logs. */
+  name: string;
+  table: ErrorTable<Code>;
+  /** The interface's codes for a request refused before any handler ran. */
+  malformed: { invalid: string; tooLarge: string; unsupportedMediaType: string };
+  /** The interface's answer to an unexpected failure (status 500). */
+  internal: { code: string; message: string };
+  /** Writes the interface's envelope. */
+  send(res: Response, status: number, code: string, message: string, data: unknown): void;
+  /** What of a domain error's details the caller is shown (default: nothing). */
+  detailsOf?(error: DomainError<Code>): unknown;
+}
+
+/** The interface's answer to what express and body-parser raise for a malformed request; undefined for anything else. */
+function malformed(err: unknown, codes: InterfaceErrors<string>['malformed']): [number, string, string] | undefined {
+  if (err instanceof URIError) return [400, codes.invalid, 'request path is not valid percent-encoding'];
+  switch (err && typeof err === 'object' ? (err as { type?: unknown }).type : undefined) {
+    case 'entity.parse.failed':
+      return [400, codes.invalid, 'request body is not valid JSON'];
+    case 'entity.too.large':
+      return [413, codes.tooLarge, 'request body is too large'];
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return [415, codes.unsupportedMediaType, 'request body must be UTF-8 JSON'];
+    default:
+      return undefined;
+  }
+}
+
+export function interfaceErrorHandler<Code extends string>(
+  spec: InterfaceErrors<Code>,
+  logger: { error(message: string, meta?: Record<string, unknown>): unknown },
+): ErrorRequestHandler {
+  const table: Partial<Record<string, readonly [number, string]>> = spec.table;
+  return (err, req, res, _next) => {
+    if (err instanceof HttpError) return spec.send(res, err.status, err.code, err.message, err.data);
+    if (isDomainError(err)) {
+      const mapped = table[err.code];
+      if (mapped) {
+        const data = spec.detailsOf ? spec.detailsOf(err as DomainError<Code>) : null;
+        return spec.send(res, mapped[0], mapped[1], err.message, data);
+      }
+    }
+    const refused = malformed(err, spec.malformed);
+    if (refused) return spec.send(res, refused[0], refused[1], refused[2], null);
+    logger.error(`${spec.name} request failed`, { method: req.method, path: req.path, err });
+    spec.send(res, 500, spec.internal.code, spec.internal.message, null);
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * The one way to write a route (docs/conventions.md, "Routes"): a handler takes the request and returns what to
+ * answer; it never writes to `res` itself. Errors are thrown and reach the interface's error handler
+ * (api/shared/interface-errors.ts), which maps them through that interface's own typed table.
+ */
+import type { Request, RequestHandler, Response } from 'express';
+
+/** What a handler answers: a JSON body, or JSON already serialised (hot reads build their bytes themselves). */
+export type HttpResult =
+  | { readonly status: number; readonly body: unknown; readonly headers?: Readonly<Record<string, string>> }
+  | { readonly status: number; readonly json: Buffer };
+
+export type RouteHandler = (req: Request, res: Response) => HttpResult | Promise<HttpResult>;
+
+export const json = (status: number, body: unknown, headers?: Record<string, string>): HttpResult => ({
+  status,
+  body,
+  headers,
+});
+
+/** Prebuilt JSON bytes, sent as they are (none of res.send's content negotiation). */
+export const rawJson = (bytes: Buffer, status = 200): HttpResult => ({ status, json: bytes });
+
+function write(res: Response, result: HttpResult): void {
+  if ('json' in result) {
+    res.writeHead(result.status, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': result.json.length,
+    });
+    res.end(result.json);
+    return;
+  }
+  if (result.headers) res.set(result.headers);
+  res.status(result.status).json(result.body);
+}
+
+/** Adapts a handler to express: its result is written, whatever it throws goes to the router's error handler. */
+export function on(handler: RouteHandler): RequestHandler {
+  return (req, res, next) => {
+    try {
+      const result = handler(req, res);
+      if (result instanceof Promise) result.then((r) => write(res, r), next);
+      else write(res, result);
+    } catch (error) {
+      next(error);
+    }
+  };
+}
