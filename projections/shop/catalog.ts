@@ -75,7 +75,7 @@ const countsEvents = new Set([
 
 /**
  * What the events change, as the catalog's caches key them
- * (infrastructure/shop/catalog-read-model.ts): `p<poolId>` for a pool's
+ * (infrastructure/shop/catalog-voucher-parts.ts, catalog-voucher-pages.ts): `p<poolId>` for a pool's
  * listing row, `c<campaignId>` for a campaign row (its status, window, name,
  * tag and priority go into every voucher of the campaign), and `counts` for
  * the events that can move the counts version (countsEvents), which is when
