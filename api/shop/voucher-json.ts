@@ -9,7 +9,7 @@ import type { Page, ShopVoucherResponse } from '../../application/shop/catalog-q
  * between answers (titles, descriptions, terms), and turning it into JSON and
  * then into UTF-8 on every answer was the largest cost of a listing. The
  * catalog's vouchers share their unchanging parts between answers as frozen
- * objects (infrastructure/shop/catalog-read-model.ts): a frozen object cannot
+ * objects (infrastructure/shop/catalog-voucher-parts.ts): a frozen object cannot
  * change, so its UTF-8 JSON is made once and reused while the object lives.
  * What changes per answer (stock, countdown, the caller's purchases, the page)
  * is numbers and ASCII text, written straight into the answer's buffer.

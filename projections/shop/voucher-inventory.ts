@@ -92,7 +92,7 @@ export const voucherInventoryProjector: Projector = {
 
 /**
  * The buyers whose purchases the events change, keyed as the catalog's cache
- * of purchases keys them (infrastructure/shop/catalog-read-model.ts): the JSON
+ * of purchases keys them (infrastructure/shop/catalog-holdings.ts): the JSON
  * of [merchantId, userId].
  */
 export const buyerKey = (merchantId: string, userId: string) => JSON.stringify([merchantId, userId]);
