@@ -7,8 +7,6 @@
 import { NotReady, planWrites, type BatchDraft, type DraftStreams, type PlannedWrite } from './batch-draft.js';
 import { WrongExpectedVersionError, type AppendResult, type EventStore } from './event-store.js';
 
-export { notReady, type BatchDraft } from './batch-draft.js';
-
 /** What the writer keeps on every job; the caller's job kinds extend it. */
 export interface WriterJob {
   attempts: number;
