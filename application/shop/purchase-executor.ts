@@ -32,14 +32,17 @@
  * after that revision, made while the batch is appended, found nothing new.
  */
 import { randomUUID } from 'node:crypto';
-import type { DomainEvent } from '../../domain/shared/decider.js';
 import { DomainError } from '../../domain/shared/errors.js';
 import {
   streams,
   type ReservedItem,
+  type ShopEvent,
+  type ShopIdempotencyKeyUsed,
+  type ShopOrderIdClaimed,
   type ShopReservationEvent,
   type VoucherPoolEvent,
 } from '../../domain/shop/events.js';
+import { shopDecoders, shopEventDecoder } from '../../domain/shop/event-decoder.js';
 import { shopError } from '../../domain/shop/errors.js';
 import { purchaseDay } from '../../domain/shop/purchase-day.js';
 import type { PurchaseRequest } from '../../domain/shop/purchase-request.js';
@@ -402,8 +405,8 @@ export class PurchaseExecutor {
   private async loadPool(poolId: number, from: PoolSlot | undefined): Promise<boolean> {
     const stream = streams.voucherPool(poolId);
     const loaded = from
-      ? await catchUp(this.store, voucherPoolDecider, stream, from)
-      : await loadAggregate(this.store, voucherPoolDecider, stream);
+      ? await catchUp(this.store, voucherPoolDecider, shopDecoders.voucherPool, stream, from)
+      : await loadAggregate(this.store, voucherPoolDecider, shopDecoders.voucherPool, stream);
     if (loaded.revision < 0) return false;
     // Install only over the entry the read started from: the loop may have stored newer state meanwhile.
     if (this.pools.get(poolId) === from) this.pools.set(poolId, { ...loaded, stale: false });
@@ -413,7 +416,12 @@ export class PurchaseExecutor {
   private async ensureReservation(reservationKey: string): Promise<Loaded<Reservation> | undefined> {
     const cached = this.reservations.get(reservationKey);
     if (cached) return cached;
-    const loaded = await loadAggregate(this.store, shopReservationDecider, streams.reservation(reservationKey));
+    const loaded = await loadAggregate(
+      this.store,
+      shopReservationDecider,
+      shopDecoders.reservation,
+      streams.reservation(reservationKey),
+    );
     if (loaded.state.status === 'NONE') return undefined;
     const reservation = { state: loaded.state, revision: loaded.revision };
     if (!this.reservations.get(reservationKey)) this.reservations.set(reservationKey, reservation);
@@ -429,7 +437,7 @@ export class PurchaseExecutor {
       names.map(async (name) => {
         const [first] = await this.store.readStream(name);
         if (first) {
-          const data = first.data as GuardRecord;
+          const { data } = shopDecoders.guard.decode(first);
           this.guards.set(name, { requestHash: data.requestHash, reservationKey: data.reservationKey });
         }
       }),
@@ -593,7 +601,7 @@ export class PurchaseExecutor {
     if (events.length === 0) return true;
     if (slot && this.pools.get(poolId) === slot) {
       const state = events.reduce(
-        (s, e) => voucherPoolDecider.evolve(s, { type: e.type, data: e.data } as VoucherPoolEvent),
+        (s, e) => voucherPoolDecider.evolve(s, shopDecoders.voucherPool.decode(e)),
         slot.state,
       );
       this.pools.set(poolId, { state, revision: events[events.length - 1]!.revision, stale: false });
@@ -705,7 +713,7 @@ export class PurchaseExecutor {
       lines: request.items.map((item, i) => ({ ...item, pool: decided[i]!.base.state as VoucherPool })),
     });
     const record: GuardRecord = { requestHash: job.requestHash, reservationKey };
-    const keyUsed: DomainEvent = {
+    const keyUsed: ShopIdempotencyKeyUsed = {
       type: 'ShopIdempotencyKeyUsed',
       data: {
         merchantId: caller.merchantId,
@@ -716,7 +724,7 @@ export class PurchaseExecutor {
         usedAt: at,
       },
     };
-    const orderClaimed: DomainEvent = {
+    const orderClaimed: ShopOrderIdClaimed = {
       type: 'ShopOrderIdClaimed',
       data: {
         merchantId: caller.merchantId,
@@ -928,8 +936,9 @@ export class PurchaseExecutor {
   }
 }
 
-function envelope(stream: string, idName: string, event: DomainEvent, metadata: EventMetadata): EventToAppend {
-  return { id: nameBasedUuid(`${stream}/${idName}`), type: event.type, data: event.data, metadata };
+function envelope(stream: string, idName: string, event: ShopEvent, metadata: EventMetadata): EventToAppend {
+  const schemaVersion = shopEventDecoder.currentVersion(event.type);
+  return { id: nameBasedUuid(`${stream}/${idName}`), type: event.type, schemaVersion, data: event.data, metadata };
 }
 
 function callerMetadata(caller: ExecutorCaller, at: string): EventMetadata {

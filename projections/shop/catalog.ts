@@ -5,7 +5,8 @@ import type {
   CampaignEvent,
   CampaignStatusChanged,
 } from '../../domain/shop/campaign.js';
-import type { VoucherPoolCreated, VoucherPoolEvent } from '../../domain/shop/events.js';
+import { shopEventDecoder } from '../../domain/shop/event-decoder.js';
+import type { ShopEvent, VoucherPoolCreated, VoucherPoolEvent } from '../../domain/shop/events.js';
 import { guardedChanges } from '../shared/guarded-changes.js';
 import {
   announceChanges,
@@ -13,6 +14,7 @@ import {
   physical,
   runs,
   type PhysicalNames,
+  type Projected,
   type ProjectedEvent,
   type Projector,
 } from '../shared/projector.js';
@@ -62,6 +64,7 @@ export const catalogProjector: Projector = {
     'VoucherStockReleased',
     'VoucherStockSold',
   ]),
+  decoder: shopEventDecoder,
   tables: [
     {
       name: campaigns,
@@ -304,7 +307,7 @@ export const catalogProjector: Projector = {
     `);
   },
 
-  async apply(trx: Knex.Transaction, events: readonly ProjectedEvent[], names: PhysicalNames) {
+  async apply(trx: Knex.Transaction, events: readonly Projected<ShopEvent>[], names: PhysicalNames) {
     const t = tablesOf(names);
     for (const run of runs(events, [campaignRun, poolRun])) {
       const type = run[0]!.type;
@@ -391,9 +394,8 @@ function tablesOf(names: PhysicalNames): Tables {
 }
 
 /** Any other event, on its own. */
-async function applyOne(trx: Knex.Transaction, t: Tables, event: ProjectedEvent): Promise<void> {
-  const e = { type: event.type, data: event.data } as CampaignEvent | VoucherPoolEvent;
-  const position = event.position;
+async function applyOne(trx: Knex.Transaction, t: Tables, e: Projected<ShopEvent>): Promise<void> {
+  const position = e.position;
   switch (e.type) {
     case 'CampaignDetailsUpdated': {
       const d = e.data;

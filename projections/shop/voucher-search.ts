@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { CampaignCreated, CampaignEvent, CampaignStatusChanged } from '../../domain/shop/campaign.js';
-import type { PoolDisplay, VoucherPoolCreated, VoucherPoolEvent } from '../../domain/shop/events.js';
+import { shopEventDecoder } from '../../domain/shop/event-decoder.js';
+import type { PoolDisplay, ShopEvent, VoucherPoolCreated, VoucherPoolEvent } from '../../domain/shop/events.js';
 import {
   deletionKeys,
   distinctWords,
@@ -16,6 +17,7 @@ import {
   physical,
   runs,
   type PhysicalNames,
+  type Projected,
   type ProjectedEvent,
   type Projector,
 } from '../shared/projector.js';
@@ -124,6 +126,7 @@ export const voucherSearchProjector: Projector = {
     'CampaignStatusChanged',
     'CampaignDetailsUpdated',
   ]),
+  decoder: shopEventDecoder,
   tables: [
     {
       name: pools,
@@ -257,7 +260,7 @@ export const voucherSearchProjector: Projector = {
     await knex(physical(names, changes)).insert({ last_change_position: null });
   },
 
-  async apply(trx: Knex.Transaction, events: readonly ProjectedEvent[], names: PhysicalNames) {
+  async apply(trx: Knex.Transaction, events: readonly Projected<ShopEvent>[], names: PhysicalNames) {
     for (const run of runs(events, [poolRun, campaignRun])) {
       const type = run[0]!.type;
       if (poolRun.has(type)) await createPools(trx, names, run);
@@ -368,9 +371,8 @@ const displayTexts = (display: Pick<PoolDisplay, 'title' | 'brandName' | 'descri
 ];
 
 /** Any other event, on its own. */
-async function applyOne(trx: Knex.Transaction, names: PhysicalNames, event: ProjectedEvent): Promise<void> {
-  const e = { type: event.type, data: event.data } as VoucherPoolEvent | CampaignEvent;
-  const { position } = event;
+async function applyOne(trx: Knex.Transaction, names: PhysicalNames, e: Projected<ShopEvent>): Promise<void> {
+  const { position } = e;
   switch (e.type) {
     case 'VoucherPoolDisplayUpdated': {
       const text = poolText(e.data.display);
