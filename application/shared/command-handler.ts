@@ -1,12 +1,7 @@
 import { createHash } from 'node:crypto';
 import { fold, type Decider, type DomainEvent } from '../../domain/shared/decider.js';
-import {
-  WrongExpectedVersionError,
-  type EventMetadata,
-  type EventStore,
-  type ExpectedVersion,
-  type RecordedEvent,
-} from './event-store.js';
+import type { EventDecoder } from '../../domain/shared/event-decoder.js';
+import { WrongExpectedVersionError, type EventMetadata, type EventStore, type ExpectedVersion } from './event-store.js';
 
 /** Namespace of this service's name-based (v5) UUIDs. */
 const namespace = Buffer.from('6f1c2f0e8a4b4d1c9e2a7b3c5d6e7f80', 'hex');
@@ -28,25 +23,25 @@ export function expectedVersionOf(revision: number): ExpectedVersion {
   return revision < 0 ? 'no_stream' : revision;
 }
 
-export function toDomainEvent<E extends DomainEvent>(event: RecordedEvent): E {
-  return { type: event.type, data: event.data } as E;
-}
-
 /** An aggregate's state as of `revision`, the revision of its last event (-1: no stream). */
 export interface Loaded<S> {
   state: S;
   revision: number;
 }
 
-/** Folds a stream's events into state. */
+/** Folds a stream's events, read through the context's decoder (upcast to their current shapes), into state. */
 export async function loadAggregate<S, E extends DomainEvent>(
   store: EventStore,
   decider: Pick<Decider<unknown, S, E>, 'evolve' | 'initialState'>,
+  decoder: EventDecoder<E>,
   streamName: string,
 ): Promise<Loaded<S>> {
   const events = await store.readStream(streamName);
   return {
-    state: fold(decider, events.map(toDomainEvent<E>)),
+    state: fold(
+      decider,
+      events.map((e) => decoder.decode(e)),
+    ),
     revision: events.length ? events[events.length - 1]!.revision : -1,
   };
 }
@@ -55,13 +50,14 @@ export async function loadAggregate<S, E extends DomainEvent>(
 export async function catchUp<S, E extends DomainEvent>(
   store: EventStore,
   decider: Pick<Decider<unknown, S, E>, 'evolve'>,
+  decoder: EventDecoder<E>,
   streamName: string,
   loaded: Loaded<S>,
 ): Promise<Loaded<S>> {
   const events = await store.readStream(streamName, { fromRevision: loaded.revision + 1 });
   if (events.length === 0) return loaded;
   return {
-    state: events.reduce((s, e) => decider.evolve(s, toDomainEvent<E>(e)), loaded.state),
+    state: events.reduce((s, e) => decider.evolve(s, decoder.decode(e)), loaded.state),
     revision: events[events.length - 1]!.revision,
   };
 }
@@ -85,8 +81,9 @@ export interface CommandHandlerOptions {
 }
 
 /**
- * Load, decide, append, for one stream: the stream is read, the command
- * decided against its state and the events appended with the revision read
+ * Load, decide, append, for one stream: the stream is read through the
+ * context's decoder, the command decided against its state and the events
+ * appended (stamped with their current schema versions) with the revision read
  * as expected version. When another writer got there first, the whole cycle
  * runs again on fresh state, at most `maxAttempts` times; then the
  * WrongExpectedVersionError is thrown. Domain errors propagate at once.
@@ -95,6 +92,7 @@ export interface CommandHandlerOptions {
 export async function handleCommand<C, S, E extends DomainEvent>(
   store: EventStore,
   decider: Decider<C, S, E>,
+  decoder: EventDecoder<E>,
   streamName: string,
   command: C | ((state: S) => C),
   context: CommandContext,
@@ -102,7 +100,7 @@ export async function handleCommand<C, S, E extends DomainEvent>(
 ): Promise<CommandResult<S, E>> {
   const maxAttempts = options.maxAttempts ?? 5;
   for (let attempt = 1; ; attempt++) {
-    const { state, revision } = await loadAggregate(store, decider, streamName);
+    const { state, revision } = await loadAggregate(store, decider, decoder, streamName);
     const events = decider.decide(typeof command === 'function' ? (command as (state: S) => C)(state) : command, state);
     if (events.length === 0) return { state, revision, events };
     try {
@@ -111,6 +109,7 @@ export async function handleCommand<C, S, E extends DomainEvent>(
         events.map((e, i) => ({
           id: nameBasedUuid(`${context.commandId}/${streamName}/${i}`),
           type: e.type,
+          schemaVersion: decoder.currentVersion(e.type),
           data: e.data,
           metadata: context.metadata,
         })),

@@ -10,6 +10,7 @@ import type { NumericIdGenerator } from '../shared/ids.js';
 import { fold } from '../../domain/shared/decider.js';
 import { DomainError } from '../../domain/shared/errors.js';
 import { streams } from '../../domain/shop/events.js';
+import { shopDecoders, shopEventDecoder } from '../../domain/shop/event-decoder.js';
 import {
   campaignCodeStream,
   campaignDecider,
@@ -18,7 +19,6 @@ import {
   type CampaignBanner,
   type CampaignCodeClaimed,
   type CampaignCommand,
-  type CampaignEvent,
   type CampaignPresale,
   type CampaignState,
   type CampaignStatus,
@@ -107,12 +107,19 @@ export class CampaignAdmin {
       await this.deps.store.appendMany([
         {
           streamName: guard,
-          events: [{ id: randomUUID(), ...claim, metadata }],
+          events: [
+            { id: randomUUID(), ...claim, schemaVersion: shopEventDecoder.currentVersion(claim.type), metadata },
+          ],
           expectedVersion: claims.at(-1)?.revision ?? 'no_stream',
         },
         {
           streamName: streams.campaign(campaignId!),
-          events: events.map((e) => ({ id: randomUUID(), ...e, metadata })),
+          events: events.map((e) => ({
+            id: randomUUID(),
+            ...e,
+            schemaVersion: shopEventDecoder.currentVersion(e.type),
+            metadata,
+          })),
           expectedVersion: 'no_stream',
         },
       ]);
@@ -180,7 +187,12 @@ export class CampaignAdmin {
       try {
         await this.deps.store.append(
           streamName,
-          events.map((e) => ({ id: randomUUID(), ...e, metadata })),
+          events.map((e) => ({
+            id: randomUUID(),
+            ...e,
+            schemaVersion: shopEventDecoder.currentVersion(e.type),
+            metadata,
+          })),
           version,
         );
         return view(events.reduce(campaignDecider.evolve, state)!);
@@ -200,13 +212,13 @@ export class CampaignAdmin {
 
   private async load(campaignId: number): Promise<{ state: CampaignState; version: number }> {
     const recorded = await this.deps.store.readStream(streams.campaign(campaignId));
-    const events = recorded.map((e) => ({ type: e.type, data: e.data }) as CampaignEvent);
+    const events = recorded.map((e) => shopDecoders.campaign.decode(e));
     return { state: fold(campaignDecider, events), version: recorded.at(-1)?.revision ?? -1 };
   }
 
   /** Whether the campaign a code claim names was written. */
   private async claimHolds(claim: RecordedEvent): Promise<boolean> {
-    const { campaignId } = claim.data as CampaignCodeClaimed['data'];
+    const { campaignId } = shopDecoders.campaignCode.decode(claim).data;
     return (await this.deps.store.readStream(streams.campaign(campaignId))).length > 0;
   }
 }

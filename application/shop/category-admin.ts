@@ -6,13 +6,13 @@ import {
   categoryName,
   voucherCategoryDecider,
   type VoucherCategory,
-  type VoucherCategoryEvent,
   type VoucherCategoryIndexed,
 } from '../../domain/shop/category.js';
 import { shopError } from '../../domain/shop/errors.js';
 import { streams } from '../../domain/shop/events.js';
+import { shopDecoders, shopEventDecoder } from '../../domain/shop/event-decoder.js';
 import type { Clock } from '../shared/clock.js';
-import { handleCommand, toDomainEvent } from '../shared/command-handler.js';
+import { handleCommand } from '../shared/command-handler.js';
 import type { EventMetadata, EventStore } from '../shared/event-store.js';
 import type { NumericIdGenerator } from '../shared/ids.js';
 
@@ -42,7 +42,7 @@ function notFound(categoryId: number): DomainError {
 /** Ids of every category ever created, in creation order, from the index stream. */
 async function indexedCategoryIds(store: EventStore): Promise<number[]> {
   const events = await store.readStream(categoryIndexStream);
-  return events.map((e) => (e.data as VoucherCategoryIndexed['data']).categoryId);
+  return events.map((e) => shopDecoders.categoryIndex.decode(e).data.categoryId);
 }
 
 /**
@@ -87,10 +87,21 @@ export class CategoryAdmin {
     await this.deps.store.appendMany([
       {
         streamName: streams.category(categoryId!),
-        events: events.map((e) => ({ id: randomUUID(), ...e, metadata })),
+        events: events.map((e) => ({
+          id: randomUUID(),
+          ...e,
+          schemaVersion: shopEventDecoder.currentVersion(e.type),
+          metadata,
+        })),
         expectedVersion: 'no_stream',
       },
-      { streamName: categoryIndexStream, events: [{ id: randomUUID(), ...indexed, metadata }], expectedVersion: 'any' },
+      {
+        streamName: categoryIndexStream,
+        events: [
+          { id: randomUUID(), ...indexed, schemaVersion: shopEventDecoder.currentVersion(indexed.type), metadata },
+        ],
+        expectedVersion: 'any',
+      },
     ]);
     return view(fold(voucherCategoryDecider, events)!);
   }
@@ -102,6 +113,7 @@ export class CategoryAdmin {
     const { state } = await handleCommand(
       this.deps.store,
       voucherCategoryDecider,
+      shopDecoders.category,
       streams.category(categoryId),
       { type: 'RenameVoucherCategory', categoryId, name, now },
       { commandId, metadata: { correlationId: commandId, actor: { operator }, occurredAt: now } },
@@ -123,6 +135,9 @@ export class CategoryAdmin {
 
   private async load(categoryId: number): Promise<VoucherCategory | null> {
     const events = await this.deps.store.readStream(streams.category(categoryId));
-    return fold(voucherCategoryDecider, events.map(toDomainEvent<VoucherCategoryEvent>));
+    return fold(
+      voucherCategoryDecider,
+      events.map((e) => shopDecoders.category.decode(e)),
+    );
   }
 }

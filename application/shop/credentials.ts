@@ -2,13 +2,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../shared/clock.js';
 import type { EventStore } from '../shared/event-store.js';
 import { BoundedCache } from './bounded-cache.js';
-import {
-  apiKeyAccess,
-  apiKeyStream,
-  evolveApiKeyLookup,
-  type ApiKeyLookup,
-  type ApiKeyLookupEvent,
-} from '../../domain/shop/merchant.js';
+import { apiKeyAccess, apiKeyStream, evolveApiKeyLookup, type ApiKeyLookup } from '../../domain/shop/merchant.js';
+import { shopDecoders } from '../../domain/shop/event-decoder.js';
 
 export const sha256 = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
 
@@ -42,9 +37,7 @@ export class ApiKeyDirectory {
     if (hit && hit.until > nowMs) return hit.lookup;
     const generation = this.generation;
     const events = await this.store.readStream(apiKeyStream(keyHash));
-    const lookup = events
-      .map((e) => ({ type: e.type, data: e.data }) as ApiKeyLookupEvent)
-      .reduce(evolveApiKeyLookup, null);
+    const lookup = events.map((e) => shopDecoders.apiKey.decode(e)).reduce(evolveApiKeyLookup, null);
     // Unknown keys are not cached: random guesses must not fill memory.
     if (lookup && generation === this.generation) {
       this.cache.set(keyHash, { lookup, until: nowMs + this.ttlMs });

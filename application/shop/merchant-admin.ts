@@ -11,6 +11,7 @@ import type { NumericIdGenerator } from '../shared/ids.js';
 import { fold } from '../../domain/shared/decider.js';
 import { DomainError } from '../../domain/shared/errors.js';
 import { streams } from '../../domain/shop/events.js';
+import { shopDecoders, shopEventDecoder } from '../../domain/shop/event-decoder.js';
 import {
   apiKeyLookupEventFor,
   apiKeyStream,
@@ -21,7 +22,6 @@ import {
   type Merchant,
   type MerchantApiKey,
   type MerchantCommand,
-  type MerchantEvent,
   type MerchantState,
   type NewApiKey,
 } from '../../domain/shop/merchant.js';
@@ -185,7 +185,7 @@ export class MerchantAdmin {
 
   private async load(merchantId: string): Promise<{ state: MerchantState; version: number }> {
     const recorded = await this.deps.store.readStream(streams.merchant(merchantId));
-    const events = recorded.map((e) => ({ type: e.type, data: e.data }) as MerchantEvent);
+    const events = recorded.map((e) => shopDecoders.merchant.decode(e));
     return { state: fold(merchantDecider, events), version: recorded.at(-1)?.revision ?? -1 };
   }
 
@@ -203,7 +203,13 @@ export class MerchantAdmin {
       });
       const merchantWrite: StreamWrite = {
         streamName,
-        events: events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata })),
+        events: events.map((e) => ({
+          id: randomUUID(),
+          type: e.type,
+          schemaVersion: shopEventDecoder.currentVersion(e.type),
+          data: e.data,
+          metadata,
+        })),
         expectedVersion: version === -1 ? 'no_stream' : version,
       };
       try {
@@ -221,6 +227,7 @@ function lookupWrite(keyHash: string, event: ApiKeyLookupEvent, metadata: EventM
   const append: EventToAppend = {
     id: nameBasedUuid(`${event.type}:${keyHash}`),
     type: event.type,
+    schemaVersion: shopEventDecoder.currentVersion(event.type),
     data: event.data,
     metadata,
   };

@@ -2,8 +2,8 @@
  * The purchase executor's jobs and what one of its batches decides: the shop's side of the batched stream writer
  * (docs/shop-purchase.md, "The executor").
  */
-import type { DomainEvent } from '../../domain/shared/decider.js';
-import type { VoucherPoolEvent } from '../../domain/shop/events.js';
+import { shopEventDecoder } from '../../domain/shop/event-decoder.js';
+import type { ShopEvent, VoucherPoolEvent } from '../../domain/shop/events.js';
 import { streams } from '../../domain/shop/events.js';
 import type { PurchaseRequest } from '../../domain/shop/purchase-request.js';
 import type { ReservationCaller, ShopReservationState } from '../../domain/shop/reservation.js';
@@ -137,8 +137,9 @@ export function addPoolEvents(
   draft.pools.entries.set(poolId, entry);
 }
 
-export function envelope(stream: string, idName: string, event: DomainEvent, metadata: EventMetadata): EventToAppend {
-  return { id: nameBasedUuid(`${stream}/${idName}`), type: event.type, data: event.data, metadata };
+export function envelope(stream: string, idName: string, event: ShopEvent, metadata: EventMetadata): EventToAppend {
+  const schemaVersion = shopEventDecoder.currentVersion(event.type);
+  return { id: nameBasedUuid(`${stream}/${idName}`), type: event.type, schemaVersion, data: event.data, metadata };
 }
 
 export function callerMetadata(caller: ExecutorCaller, at: string): EventMetadata {

@@ -5,7 +5,8 @@
  * reservation-rules.ts, pool-command-rules.ts) plugged into application/shared/batched-stream-writer.ts.
  * docs/shop-purchase.md has the full account.
  */
-import { streams, type VoucherPoolEvent } from '../../domain/shop/events.js';
+import { shopDecoders } from '../../domain/shop/event-decoder.js';
+import { streams } from '../../domain/shop/events.js';
 import { purchaseDay } from '../../domain/shop/purchase-day.js';
 import type { PurchaseRequest } from '../../domain/shop/purchase-request.js';
 import {
@@ -54,7 +55,7 @@ export class PurchaseExecutor {
     this.pools = new HotStreams(store, {
       streamName: streams.voucherPool,
       initialState: voucherPoolDecider.initialState,
-      evolve: (s, e) => voucherPoolDecider.evolve(s, { type: e.type, data: e.data } as VoucherPoolEvent),
+      evolve: (s, e) => voucherPoolDecider.evolve(s, shopDecoders.voucherPool.decode(e)),
     });
     const reserves = new ReserveRules({
       store,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Currency } from '../../domain/shop/events.js';
 import { streams } from '../../domain/shop/events.js';
+import { shopDecoders } from '../../domain/shop/event-decoder.js';
 import { shopError } from '../../domain/shop/errors.js';
 import { validatePurchaseRequest } from '../../domain/shop/purchase-request.js';
 import { shopReservationDecider } from '../../domain/shop/reservation.js';
@@ -162,7 +163,12 @@ export class PurchaseService {
   }
 
   private async reservation(caller: ShopCaller, reservationKey: string): Promise<Reservation | undefined> {
-    const { state } = await loadAggregate(this.store, shopReservationDecider, streams.reservation(reservationKey));
+    const { state } = await loadAggregate(
+      this.store,
+      shopReservationDecider,
+      shopDecoders.reservation,
+      streams.reservation(reservationKey),
+    );
     if (
       state.status === 'NONE' ||
       state.details.merchantId !== caller.merchantId ||

@@ -1,12 +1,7 @@
 import type { EventStore } from '../shared/event-store.js';
-import type { ShopReservationEvent } from '../../domain/shop/events.js';
+import { shopDecoders } from '../../domain/shop/event-decoder.js';
 
-const types = new Set<string>([
-  'ShopReservationPlaced',
-  'ShopReservationCommitted',
-  'ShopReservationReleased',
-  'ShopReservationExpired',
-]);
+const reservationEvents = shopDecoders.reservation;
 
 /**
  * Which reservations are still open and when each expires, read from the
@@ -36,8 +31,8 @@ export class ReservationExpiryIndex {
     for (;;) {
       const page = await this.store.readAll(this.checkpoint, this.pageSize);
       for (const recorded of page) {
-        if (!types.has(recorded.type)) continue;
-        const event = { type: recorded.type, data: recorded.data } as ShopReservationEvent;
+        if (!reservationEvents.has(recorded.type)) continue;
+        const event = reservationEvents.decode(recorded);
         if (event.type === 'ShopReservationPlaced')
           this.open.set(event.data.reservationKey, Date.parse(event.data.expiresAt));
         else this.open.delete(event.data.reservationKey);

@@ -9,6 +9,7 @@ import { isExpiryDue, shopReservationDecider, type ShopReservationState } from '
 import { voucherPoolDecider, type VoucherPoolCommand, type VoucherPoolState } from '../../domain/shop/voucher-pool.js';
 import { notReady, type StreamFamily } from '../shared/batch-draft.js';
 import type { FinalDecision } from '../shared/batched-stream-writer.js';
+import { shopDecoders } from '../../domain/shop/event-decoder.js';
 import { loadAggregate, type Loaded } from '../shared/command-handler.js';
 import type { EventStore } from '../shared/event-store.js';
 import type { HotStreams } from '../shared/hot-streams.js';
@@ -147,7 +148,12 @@ export class ReservationRules {
   private async ensureReservation(reservationKey: string): Promise<Loaded<Reservation> | undefined> {
     const cached = this.reservations.get(reservationKey);
     if (cached) return cached;
-    const loaded = await loadAggregate(this.deps.store, shopReservationDecider, streams.reservation(reservationKey));
+    const loaded = await loadAggregate(
+      this.deps.store,
+      shopReservationDecider,
+      shopDecoders.reservation,
+      streams.reservation(reservationKey),
+    );
     if (loaded.state.status === 'NONE') return undefined;
     const reservation = { state: loaded.state, revision: loaded.revision };
     if (!this.reservations.get(reservationKey)) this.reservations.set(reservationKey, reservation);

@@ -4,7 +4,8 @@
  * (docs/shop-purchase.md: invariants, idempotency and order ids).
  */
 import { randomUUID } from 'node:crypto';
-import type { DomainEvent } from '../../domain/shared/decider.js';
+import { shopDecoders } from '../../domain/shop/event-decoder.js';
+import type { ShopIdempotencyKeyUsed, ShopOrderIdClaimed } from '../../domain/shop/events.js';
 import { DomainError } from '../../domain/shared/errors.js';
 import { streams, type ReservedItem, type VoucherPoolEvent } from '../../domain/shop/events.js';
 import { shopError } from '../../domain/shop/errors.js';
@@ -134,7 +135,7 @@ export class ReserveRules {
       lines: request.items.map((item, i) => ({ ...item, pool: decided[i]!.base.state as VoucherPool })),
     });
     const record: GuardRecord = { requestHash: job.requestHash, reservationKey };
-    const keyUsed: DomainEvent = {
+    const keyUsed: ShopIdempotencyKeyUsed = {
       type: 'ShopIdempotencyKeyUsed',
       data: {
         merchantId: caller.merchantId,
@@ -145,7 +146,7 @@ export class ReserveRules {
         usedAt: at,
       },
     };
-    const orderClaimed: DomainEvent = {
+    const orderClaimed: ShopOrderIdClaimed = {
       type: 'ShopOrderIdClaimed',
       data: {
         merchantId: caller.merchantId,
@@ -240,7 +241,7 @@ export class ReserveRules {
       names.map(async (name) => {
         const [first] = await this.deps.store.readStream(name);
         if (first) {
-          const data = first.data as GuardRecord;
+          const { data } = shopDecoders.guard.decode(first);
           this.guards.set(name, { requestHash: data.requestHash, reservationKey: data.reservationKey });
         }
       }),

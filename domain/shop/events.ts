@@ -2,7 +2,8 @@
  * Events of the voucher shop. These types are the contract between the
  * deciders that emit them, the projectors that read them and auditors who
  * replay them: change them only by adding optional fields or new events
- * (bump the schema version for anything else).
+ * (anything else: a new schema version and an upcaster in event-decoder.ts,
+ * docs/event-store.md#schema-versions-and-upcasting).
  *
  * Streams:
  *   voucherPool-<poolId>                    pool stock, pricing, per-user purchases

@@ -4,6 +4,7 @@ import type { EventStore } from '../../application/shared/event-store.js';
 import { systemClock, type Clock } from '../../application/shared/clock.js';
 import {
   announceChanges,
+  applyStored,
   type PhysicalNames,
   type ProjectedEvent,
   type Projector,
@@ -429,7 +430,7 @@ export class ProjectionRunner {
     events: ProjectedEvent[],
   ): Promise<Progress> {
     const handled = events.filter((e) => projector.eventTypes.has(e.type));
-    if (handled.length > 0) await projector.apply(trx, handled, names);
+    if (handled.length > 0) await applyStored(projector, trx, handled, names);
     const last = events[events.length - 1]!;
     return { position: last.position, recordedAt: last.recordedAt };
   }
@@ -453,7 +454,8 @@ export class ProjectionRunner {
         const handled = fresh.filter((m) => projector.eventTypes.has(m.event.type)).map((m) => m.event);
         let progress = from;
         try {
-          if (handled.length > 0) await trx.transaction((savepoint) => projector.apply(savepoint, handled, names));
+          if (handled.length > 0)
+            await trx.transaction((savepoint) => applyStored(projector, savepoint, handled, names));
           outcome.applied = handled.length;
           if (fresh.length > 0)
             progress = { position: fresh.at(-1)!.event.position, recordedAt: fresh.at(-1)!.event.recordedAt };
@@ -525,7 +527,7 @@ export class ProjectionRunner {
       const { event } = message;
       if (projector.eventTypes.has(event.type)) {
         try {
-          await trx.transaction((savepoint) => projector.apply(savepoint, [event], names));
+          await trx.transaction((savepoint) => applyStored(projector, savepoint, [event], names));
           outcome.applied++;
         } catch (error) {
           if (message.deliveryCount < this.maxDeliveries) {

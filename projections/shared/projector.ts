@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import type { DomainEvent } from '../../domain/shared/decider.js';
+import type { EventDecoder } from '../../domain/shared/event-decoder.js';
 
 /**
  * A projector turns events into read-model rows, nothing else: the
@@ -21,6 +23,9 @@ export interface ProjectedEvent {
   recordedAt: string;
 }
 
+/** A projected event decoded: its type and data those of a current domain event of `E`. */
+export type Projected<E extends DomainEvent = DomainEvent> = ProjectedEvent & E;
+
 /** A read-model table under its logical name, with the comments analysts read. */
 export interface ReadModelTable {
   /** Logical name: the view the API and analysts query. */
@@ -33,7 +38,7 @@ export interface ReadModelTable {
 /** Logical table name → physical table of the generation being written. */
 export type PhysicalNames = Readonly<Record<string, string>>;
 
-export interface Projector {
+export interface Projector<E extends DomainEvent = DomainEvent> {
   /** Unique, stable; also names the projector's durable consumer. */
   readonly name: string;
   /** Bump when rows would come out differently: the runner rebuilds on start. */
@@ -41,6 +46,11 @@ export interface Projector {
   readonly tables: readonly ReadModelTable[];
   /** The event types it applies; the runner passes it no others (they only move its checkpoint). */
   readonly eventTypes: ReadonlySet<string>;
+  /**
+   * Its context's event decoder (it must know every type of `eventTypes`): the runner decodes each event with it,
+   * upcasting older schema versions, before `apply` (applyStored). A test may swap it for one with an upcaster.
+   */
+  readonly decoder: EventDecoder<E>;
   /** Creates the physical tables named in `names` (one per logical table), empty. */
   createTables(knex: Knex, names: PhysicalNames): Promise<void>;
   /**
@@ -48,7 +58,21 @@ export interface Projector {
    * if they were applied one call each. An event the rows already have (a
    * redelivery, or the same event twice in `events`) changes nothing.
    */
-  apply(trx: Knex.Transaction, events: readonly ProjectedEvent[], names: PhysicalNames): Promise<void>;
+  apply(trx: Knex.Transaction, events: readonly Projected<E>[], names: PhysicalNames): Promise<void>;
+}
+
+/** Applies events as stored: each decoded by the projector's decoder (a failure is the apply's), then applied. */
+export async function applyStored(
+  projector: Projector,
+  trx: Knex.Transaction,
+  events: readonly ProjectedEvent[],
+  names: PhysicalNames,
+): Promise<void> {
+  await projector.apply(
+    trx,
+    events.map((e) => projector.decoder.decode(e)),
+    names,
+  );
 }
 
 /**
@@ -56,8 +80,8 @@ export interface Projector {
  * are in one of the `bulk` groups form one run (a projector writes it in one
  * go); any other event is a run of its own.
  */
-export function runs(events: readonly ProjectedEvent[], bulk: readonly ReadonlySet<string>[]): ProjectedEvent[][] {
-  const out: ProjectedEvent[][] = [];
+export function runs<T extends ProjectedEvent>(events: readonly T[], bulk: readonly ReadonlySet<string>[]): T[][] {
+  const out: T[][] = [];
   let open: ReadonlySet<string> | undefined;
   for (const event of events) {
     const group = bulk.find((types) => types.has(event.type));

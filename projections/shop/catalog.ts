@@ -1,7 +1,15 @@
 import type { Knex } from 'knex';
 import type { CampaignEvent } from '../../domain/shop/campaign.js';
-import type { VoucherPoolEvent } from '../../domain/shop/events.js';
-import { announceChanges, runs, type PhysicalNames, type ProjectedEvent, type Projector } from '../shared/projector.js';
+import { shopEventDecoder } from '../../domain/shop/event-decoder.js';
+import type { ShopEvent, VoucherPoolEvent } from '../../domain/shop/events.js';
+import {
+  announceChanges,
+  runs,
+  type PhysicalNames,
+  type Projected,
+  type ProjectedEvent,
+  type Projector,
+} from '../shared/projector.js';
 import {
   applyCampaignEvent,
   applyCampaignRun,
@@ -40,6 +48,7 @@ export const catalogProjector: Projector = {
   // 4: table comments name every event that feeds them (rows unchanged).
   version: 4,
   eventTypes: new Set<(CampaignEvent | VoucherPoolEvent)['type']>([...campaignEventTypes, ...listingEventTypes]),
+  decoder: shopEventDecoder,
   tables: families.flatMap((family) => family.tables),
 
   async createTables(knex: Knex, names: PhysicalNames) {
@@ -47,7 +56,7 @@ export const catalogProjector: Projector = {
     await knex.raw(families.map((family) => family.createSql(t)).join('\n'));
   },
 
-  async apply(trx: Knex.Transaction, events: readonly ProjectedEvent[], names: PhysicalNames) {
+  async apply(trx: Knex.Transaction, events: readonly Projected<ShopEvent>[], names: PhysicalNames) {
     const t = tablesOf(names);
     for (const run of runs(events, [campaignRun, poolRun])) {
       const type = run[0]!.type;
@@ -96,14 +105,14 @@ function changedKeys(events: readonly ProjectedEvent[]): Set<string> {
   return keys;
 }
 
-/** An event of the campaigns family (applyOne sends it there), else of the listings family. */
+/** Which family applies an event: the campaigns family's, or the listings family's. */
 const isCampaignEvent = (e: { type: string }): e is CampaignEvent =>
   campaignEventTypes.has(e.type as CampaignEvent['type']);
+const isPoolEvent = (e: { type: string }): e is VoucherPoolEvent =>
+  listingEventTypes.has(e.type as VoucherPoolEvent['type']);
 
 /** Any other event, on its own. */
-async function applyOne(trx: Knex.Transaction, t: Tables, event: ProjectedEvent): Promise<void> {
-  const e = { type: event.type, data: event.data } as CampaignEvent | VoucherPoolEvent;
-  const position = event.position;
-  if (isCampaignEvent(e)) await applyCampaignEvent(trx, t, e, position);
-  else await applyPoolEvent(trx, t, e, position);
+async function applyOne(trx: Knex.Transaction, t: Tables, e: Projected<ShopEvent>): Promise<void> {
+  if (isCampaignEvent(e)) await applyCampaignEvent(trx, t, e, e.position);
+  else if (isPoolEvent(e)) await applyPoolEvent(trx, t, e, e.position);
 }

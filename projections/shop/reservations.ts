@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
-import type { ShopReservationEvent } from '../../domain/shop/events.js';
-import { physical, type PhysicalNames, type ProjectedEvent, type Projector } from '../shared/projector.js';
+import { shopEventDecoder } from '../../domain/shop/event-decoder.js';
+import type { ShopEvent, ShopReservationEvent } from '../../domain/shop/events.js';
+import { physical, type PhysicalNames, type Projected, type Projector } from '../shared/projector.js';
 
 const table = 'shop_reservations';
 
@@ -14,6 +15,7 @@ export const reservationsProjector: Projector = {
     'ShopReservationReleased',
     'ShopReservationExpired',
   ]),
+  decoder: shopEventDecoder,
   tables: [
     {
       name: table,
@@ -63,7 +65,7 @@ export const reservationsProjector: Projector = {
     });
   },
 
-  async apply(trx: Knex.Transaction, events: readonly ProjectedEvent[], names: PhysicalNames) {
+  async apply(trx: Knex.Transaction, events: readonly Projected<ShopEvent>[], names: PhysicalNames) {
     for (const event of events) await applyOne(trx, physical(names, table), event);
   },
 };
@@ -72,9 +74,8 @@ export const reservationsProjector: Projector = {
  * One event. A reservation's row keeps the position of the last event of its
  * stream it applied, and an event at or before it changes nothing.
  */
-async function applyOne(trx: Knex.Transaction, t: string, event: ProjectedEvent): Promise<void> {
-  const e = { type: event.type, data: event.data } as ShopReservationEvent;
-  const position = event.position;
+async function applyOne(trx: Knex.Transaction, t: string, e: Projected<ShopEvent>): Promise<void> {
+  const position = e.position;
   // Positions compare as plain strings: in the C collation whatever the database's.
   const advance = (reservationKey: string, changes: Record<string, string | null>) =>
     trx(t)

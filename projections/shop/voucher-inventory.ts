@@ -1,11 +1,13 @@
 import type { Knex } from 'knex';
-import type { VoucherPoolCreated, VoucherPoolEvent } from '../../domain/shop/events.js';
+import { shopEventDecoder } from '../../domain/shop/event-decoder.js';
+import type { ShopEvent, VoucherPoolCreated, VoucherPoolEvent } from '../../domain/shop/events.js';
 import {
   announceChanges,
   firstOfEach,
   physical,
   runs,
   type PhysicalNames,
+  type Projected,
   type ProjectedEvent,
   type Projector,
 } from '../shared/projector.js';
@@ -26,6 +28,7 @@ export const voucherInventoryProjector: Projector = {
     'VoucherStockReleased',
     'VoucherStockSold',
   ]),
+  decoder: shopEventDecoder,
   tables: [
     {
       name: inventory,
@@ -81,7 +84,7 @@ export const voucherInventoryProjector: Projector = {
     });
   },
 
-  async apply(trx: Knex.Transaction, events: readonly ProjectedEvent[], names: PhysicalNames) {
+  async apply(trx: Knex.Transaction, events: readonly Projected<ShopEvent>[], names: PhysicalNames) {
     for (const run of runs(events, [poolRun])) {
       if (poolRun.has(run[0]!.type)) await createPools(trx, names, run);
       else await applyOne(trx, names, run[0]!);
@@ -158,9 +161,8 @@ function advancePool(
 }
 
 /** Any other event, on its own. */
-async function applyOne(trx: Knex.Transaction, names: PhysicalNames, event: ProjectedEvent): Promise<void> {
+async function applyOne(trx: Knex.Transaction, names: PhysicalNames, e: Projected<ShopEvent>): Promise<void> {
   const pools = physical(names, inventory);
-  const e = { type: event.type, data: event.data } as VoucherPoolEvent;
   const run = async ({ sql, bindings }: { sql: string; bindings: Knex.RawBinding[] }) => {
     await trx.raw(sql, bindings);
   };
@@ -170,7 +172,7 @@ async function applyOne(trx: Knex.Transaction, names: PhysicalNames, event: Proj
       await run(
         advancePool(
           pools,
-          event,
+          e,
           poolId,
           addedAt,
           'total_quantity = total_quantity + ?, remaining_quantity = remaining_quantity + ?',
@@ -180,16 +182,16 @@ async function applyOne(trx: Knex.Transaction, names: PhysicalNames, event: Proj
       return;
     }
     case 'VoucherPoolRepriced':
-      await run(advancePool(pools, event, e.data.poolId, e.data.repricedAt));
+      await run(advancePool(pools, e, e.data.poolId, e.data.repricedAt));
       return;
     case 'VoucherPoolDeleted':
-      await run(advancePool(pools, event, e.data.poolId, e.data.deletedAt, 'deleted = true'));
+      await run(advancePool(pools, e, e.data.poolId, e.data.deletedAt, 'deleted = true'));
       return;
     case 'VoucherStockReserved': {
       const { poolId, quantity, reservedAt, merchantId, userId, day } = e.data;
       const pool = advancePool(
         pools,
-        event,
+        e,
         poolId,
         reservedAt,
         'reserved_quantity = reserved_quantity + ?, remaining_quantity = remaining_quantity - ?',
@@ -207,7 +209,7 @@ async function applyOne(trx: Knex.Transaction, names: PhysicalNames, event: Proj
       const { poolId, quantity, releasedAt, merchantId, userId, day } = e.data;
       const pool = advancePool(
         pools,
-        event,
+        e,
         poolId,
         releasedAt,
         'reserved_quantity = reserved_quantity - ?, remaining_quantity = remaining_quantity + ?',
@@ -225,7 +227,7 @@ async function applyOne(trx: Knex.Transaction, names: PhysicalNames, event: Proj
       await run(
         advancePool(
           pools,
-          event,
+          e,
           poolId,
           soldAt,
           'reserved_quantity = reserved_quantity - ?, sold_quantity = sold_quantity + ?',

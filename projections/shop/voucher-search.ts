@@ -1,7 +1,15 @@
 import type { Knex } from 'knex';
 import type { CampaignEvent } from '../../domain/shop/campaign.js';
-import type { VoucherPoolEvent } from '../../domain/shop/events.js';
-import { announceChanges, runs, type PhysicalNames, type ProjectedEvent, type Projector } from '../shared/projector.js';
+import { shopEventDecoder } from '../../domain/shop/event-decoder.js';
+import type { ShopEvent, VoucherPoolEvent } from '../../domain/shop/events.js';
+import {
+  announceChanges,
+  runs,
+  type PhysicalNames,
+  type Projected,
+  type ProjectedEvent,
+  type Projector,
+} from '../shared/projector.js';
 import { createSearchTables, searchTables } from './voucher-search-tables.js';
 import { campaignName, displayTexts, poolText, wordsOf } from './voucher-search-text.js';
 import {
@@ -39,10 +47,11 @@ export const voucherSearchProjector: Projector = {
     'CampaignStatusChanged',
     'CampaignDetailsUpdated',
   ]),
+  decoder: shopEventDecoder,
   tables: searchTables,
   createTables: createSearchTables,
 
-  async apply(trx: Knex.Transaction, events: readonly ProjectedEvent[], names: PhysicalNames) {
+  async apply(trx: Knex.Transaction, events: readonly Projected<ShopEvent>[], names: PhysicalNames) {
     for (const run of runs(events, [poolRun, campaignRun])) {
       const type = run[0]!.type;
       if (poolRun.has(type)) await createPools(trx, names, run);
@@ -78,9 +87,8 @@ async function applyCampaignRun(
 }
 
 /** Any other event, on its own. */
-async function applyOne(trx: Knex.Transaction, names: PhysicalNames, event: ProjectedEvent): Promise<void> {
-  const e = { type: event.type, data: event.data } as VoucherPoolEvent | CampaignEvent;
-  const { position } = event;
+async function applyOne(trx: Knex.Transaction, names: PhysicalNames, e: Projected<ShopEvent>): Promise<void> {
+  const { position } = e;
   switch (e.type) {
     case 'VoucherPoolDisplayUpdated': {
       const text = poolText(e.data.display);

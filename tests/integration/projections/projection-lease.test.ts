@@ -11,6 +11,8 @@ import { NatsEventBus } from '../../../infrastructure/shared/messaging/nats-even
 import { Relay } from '../../../infrastructure/shared/messaging/relay.js';
 import { migrate } from '../../../infrastructure/shared/migrations/index.js';
 import { ProjectionRunner } from '../../../infrastructure/shared/projection-runner.js';
+import { eventDecoder } from '../../../domain/shared/event-decoder.js';
+import { shopEventSchemas } from '../../../domain/shop/event-decoder.js';
 import { physical, type ProjectedEvent, type Projector } from '../../../projections/shared/projector.js';
 import { reservationsProjector } from '../../../projections/shop/reservations.js';
 import { voucherInventoryProjector } from '../../../projections/shop/voucher-inventory.js';
@@ -20,6 +22,7 @@ import { appendNoise, eventually, readEverything, shopStory, toAppend } from '..
 
 /** The types of the events these tests append. */
 const auditedTypes = new Set(['NoiseHappened', ...shopStory(0).flatMap((step) => step.events.map((e) => e.type))]);
+const auditedEvents = eventDecoder({ ...shopEventSchemas, NoiseHappened: { version: 1 } });
 
 /** Records every event it applies, with the runner that applied it: gaps, duplicates and order show in its rows. */
 function auditProjector(runner: string, hold?: (event: ProjectedEvent) => Promise<void>): Projector {
@@ -27,6 +30,7 @@ function auditProjector(runner: string, hold?: (event: ProjectedEvent) => Promis
     name: 'audit',
     version: 1,
     eventTypes: auditedTypes,
+    decoder: auditedEvents,
     tables: [
       {
         name: 'applied_events',

@@ -8,6 +8,8 @@ import { Relay } from '../../../infrastructure/shared/messaging/relay.js';
 import { metricsRegistry } from '../../../infrastructure/shared/metrics.js';
 import { migrate } from '../../../infrastructure/shared/migrations/index.js';
 import { ProjectionRunner } from '../../../infrastructure/shared/projection-runner.js';
+import { eventDecoder, type EventDecoder } from '../../../domain/shared/event-decoder.js';
+import type { DomainEvent } from '../../../domain/shared/decider.js';
 import { physical, type ProjectedEvent, type Projector } from '../../../projections/shared/projector.js';
 import { reservationsProjector } from '../../../projections/shop/reservations.js';
 import { voucherInventoryProjector } from '../../../projections/shop/voucher-inventory.js';
@@ -60,6 +62,9 @@ async function shopRows(knex: Knex) {
       .orderBy(['pool_id', 'day']),
   };
 }
+
+/** The test's own event type, as stored. */
+const noiseEvents: EventDecoder<DomainEvent> = eventDecoder({ NoiseHappened: { version: 1 } });
 
 describe('ProjectionRunner (in-process bus)', () => {
   let db: TestDatabase;
@@ -229,6 +234,7 @@ describe('ProjectionRunner (in-process bus)', () => {
       name,
       version: 1,
       eventTypes: new Set(['NoiseHappened']),
+      decoder: noiseEvents,
       tables: [{ name: 'noise_seen', comment: 'Noise events applied.', columns: { event_id: 'Event id.' } }],
       async createTables(knex, names) {
         await knex.schema.createTable(physical(names, 'noise_seen'), (b) => b.text('event_id').primary());
@@ -332,6 +338,7 @@ describe('ProjectionRunner (in-process bus)', () => {
       name: 'noise-counter',
       version,
       eventTypes: new Set(['NoiseHappened']),
+      decoder: noiseEvents,
       tables: [
         {
           name: 'noise_counts',

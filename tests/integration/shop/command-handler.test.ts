@@ -4,6 +4,7 @@ import { handleCommand, nameBasedUuid } from '../../../application/shared/comman
 import { WrongExpectedVersionError } from '../../../application/shared/event-store.js';
 import type { Decider, DomainEvent } from '../../../domain/shared/decider.js';
 import { DomainError } from '../../../domain/shared/errors.js';
+import { eventDecoder } from '../../../domain/shared/event-decoder.js';
 import { PostgresEventStore } from '../../../infrastructure/shared/eventstore/postgres-event-store.js';
 import { migrate } from '../../../infrastructure/shared/migrations/index.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
@@ -18,6 +19,7 @@ const counter: Decider<{ add: number }, number, Added> = {
   },
   evolve: (total, e) => total + e.data.amount,
 };
+const counterEvents = eventDecoder<Added>({ Added: { version: 1 } });
 
 const context = (commandId: string) => ({ commandId, metadata: { occurredAt: '2026-03-01T00:00:00.000Z' } });
 
@@ -42,19 +44,19 @@ describe('handleCommand and nameBasedUuid', () => {
   });
 
   it('loads, decides and appends, answering the state after the events', async () => {
-    const result = await handleCommand(store, counter, 'counter-1', { add: 3 }, context('c1'));
+    const result = await handleCommand(store, counter, counterEvents, 'counter-1', { add: 3 }, context('c1'));
     expect(result).to.deep.equal({ state: 3, revision: 0, events: [{ type: 'Added', data: { amount: 3 } }] });
     const [stored] = await store.readStream('counter-1');
     expect(stored!.id).to.equal(nameBasedUuid('c1/counter-1/0'));
   });
 
   it('writes nothing when the decider decides nothing, and lets domain errors through', async () => {
-    expect(await handleCommand(store, counter, 'counter-2', { add: 0 }, context('c2'))).to.deep.equal({
+    expect(await handleCommand(store, counter, counterEvents, 'counter-2', { add: 0 }, context('c2'))).to.deep.equal({
       state: 0,
       revision: -1,
       events: [],
     });
-    await handleCommand(store, counter, 'counter-2', { add: 11 }, context('c3')).then(
+    await handleCommand(store, counter, counterEvents, 'counter-2', { add: 11 }, context('c3')).then(
       () => expect.fail('expected LIMIT'),
       (e: DomainError) => expect(e.code).to.equal('LIMIT'),
     );
@@ -64,7 +66,9 @@ describe('handleCommand and nameBasedUuid', () => {
   it('decides again on fresh state when concurrent writers conflict', async () => {
     const results = await Promise.allSettled(
       Array.from({ length: 4 }, (_, i) =>
-        handleCommand(store, counter, 'counter-3', { add: 3 }, context(`race-${i}`), { maxAttempts: 10 }),
+        handleCommand(store, counter, counterEvents, 'counter-3', { add: 3 }, context(`race-${i}`), {
+          maxAttempts: 10,
+        }),
       ),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).to.have.length(3);
@@ -74,7 +78,7 @@ describe('handleCommand and nameBasedUuid', () => {
   });
 
   it('gives up after maxAttempts with the conflict', async () => {
-    await handleCommand(store, counter, 'counter-4', { add: 1 }, context('seed'));
+    await handleCommand(store, counter, counterEvents, 'counter-4', { add: 1 }, context('seed'));
     // Hold every read until all six have read, so all six decide on the same revision.
     let release!: () => void;
     const allRead = new Promise<void>((resolve) => (release = resolve));
@@ -87,7 +91,7 @@ describe('handleCommand and nameBasedUuid', () => {
       return events;
     });
     const racing = Array.from({ length: 6 }, (_, i) =>
-      handleCommand(store, counter, 'counter-4', { add: 1 }, context(`once-${i}`), { maxAttempts: 1 }),
+      handleCommand(store, counter, counterEvents, 'counter-4', { add: 1 }, context(`once-${i}`), { maxAttempts: 1 }),
     );
     const results = await Promise.allSettled(racing);
     stub.restore();

@@ -4,6 +4,7 @@ import sinon from 'sinon';
 import { loadAggregate } from '../../../application/shared/command-handler.js';
 import { WrongExpectedVersionError, type StreamWrite } from '../../../application/shared/event-store.js';
 import { streams } from '../../../domain/shop/events.js';
+import { shopDecoders } from '../../../domain/shop/event-decoder.js';
 import { voucherPoolDecider, type VoucherPool } from '../../../domain/shop/voucher-pool.js';
 import { caller, order, PurchaseWorld } from './purchase-support.js';
 
@@ -18,7 +19,8 @@ describe('PurchaseService when an append fails', () => {
   afterEach(() => sinon.restore());
 
   const stored = async (poolId: number) =>
-    (await loadAggregate(world.store, voucherPoolDecider, streams.voucherPool(poolId))).state as VoucherPool;
+    (await loadAggregate(world.store, voucherPoolDecider, shopDecoders.voucherPool, streams.voucherPool(poolId)))
+      .state as VoucherPool;
   const writesPool = (writes: StreamWrite[], poolId: number) =>
     writes.some((w) => w.streamName === streams.voucherPool(poolId));
 

@@ -4,6 +4,7 @@ import sinon from 'sinon';
 import { WrongExpectedVersionError } from '../../../application/shared/event-store.js';
 import { loadAggregate } from '../../../application/shared/command-handler.js';
 import { streams } from '../../../domain/shop/events.js';
+import { shopDecoders } from '../../../domain/shop/event-decoder.js';
 import { voucherPoolDecider, type VoucherPool } from '../../../domain/shop/voucher-pool.js';
 import { caller, order, PurchaseWorld, refusedWith } from './purchase-support.js';
 
@@ -16,7 +17,8 @@ describe('PurchaseService in two processes on one database', () => {
   after(() => world.close());
 
   const stored = async (poolId: number) =>
-    (await loadAggregate(world.store, voucherPoolDecider, streams.voucherPool(poolId))).state as VoucherPool;
+    (await loadAggregate(world.store, voucherPoolDecider, shopDecoders.voucherPool, streams.voucherPool(poolId)))
+      .state as VoucherPool;
 
   it('never oversells when both race on one pool: conflicts reload and decide again', async () => {
     const a = world.process();
