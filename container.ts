@@ -7,11 +7,14 @@ import type { Express } from 'express';
 import type { Knex } from 'knex';
 import type { Registry } from 'prom-client';
 import { createHttpApp } from './api/shared/http-app.js';
-import { buildOpenApiDocument } from './api/shared/openapi.js';
+import { buildOpenApiDocument, type OpenApiOptions } from './api/shared/openapi.js';
+import { registerOperationsOpenApi } from './api/shared/operations-openapi.js';
 import { catalogRouter } from './api/shop/catalog-router.js';
+import { registerShopOpenApi } from './api/shop/openapi.js';
+import { operatorBasePath, registerShopOperatorOpenApi } from './api/shop/operator-openapi.js';
 import { operatorRouter } from './api/shop/operator-router.js';
 import { purchaseRouter } from './api/shop/purchase-router.js';
-import { shopRouter } from './api/shop/router.js';
+import { shopBasePath, shopRouter } from './api/shop/router.js';
 import { searchRouter } from './api/shop/search-router.js';
 import { systemClock, type Clock } from './application/shared/clock.js';
 import type { EventBus } from './application/shared/event-bus.js';
@@ -45,6 +48,16 @@ import { voucherInventoryProjector } from './projections/shop/voucher-inventory.
 import { voucherSearchProjector } from './projections/shop/voucher-search.js';
 
 export const projectors = [reservationsProjector, voucherInventoryProjector, catalogProjector, voucherSearchProjector];
+
+/** The OpenAPI document served at /openapi.json: each interface registers its own routes, next to its routers. */
+export const openApi: OpenApiOptions = {
+  description: [
+    'The voucher shop (`/api/v1`) and its operator API (`/operator/v1`).',
+    'Every answer is the envelope `{code, message, data}`: `SUCCESS`/`Success` on success; on failure `data` is null (the operator API puts the offending field in `data.field`) and `message` says what was wrong.',
+    'Amounts are integers in minor units; times are ISO 8601. Details and the resolved contradictions of the spec: docs/shop-api.md.',
+  ].join('\n\n'),
+  registrations: [registerShopOpenApi, registerShopOperatorOpenApi, registerOperationsOpenApi],
+};
 
 export interface Container {
   config: Config;
@@ -131,10 +144,10 @@ export async function buildContainer(options: {
     logger,
     metrics: options.metrics ?? metricsRegistry,
     requestDuration: httpRequestDuration,
-    openApi: buildOpenApiDocument(),
+    openApi: buildOpenApiDocument(openApi),
     routers: [
       {
-        path: '/api/v1',
+        path: shopBasePath,
         router: shopRouter({
           logger,
           routers: [
@@ -145,7 +158,7 @@ export async function buildContainer(options: {
         }),
       },
       {
-        path: '/operator/v1',
+        path: operatorBasePath,
         router: operatorRouter({
           logger,
           operatorTokens: secrets.operatorTokens,

@@ -13,8 +13,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import os from 'node:os';
 import express, { Router } from 'express';
 import { createHttpApp, listen } from '../api/shared/http-app.js';
+import { HttpError } from '../api/shared/interface-errors.js';
+import { on } from '../api/shared/route.js';
 import { shopAuth } from '../api/shop/auth.js';
-import { sendShopError, sendShopSuccess } from '../api/shop/envelope.js';
+import { shopOk } from '../api/shop/envelope.js';
 import { shopRouter } from '../api/shop/router.js';
 import { buildContainer } from '../container.js';
 import { loadConfig } from '../infrastructure/shared/config.js';
@@ -89,23 +91,22 @@ async function main(): Promise<void> {
     '/vouchers/reserve',
     shopAuth(c.credentials, { requireUser: true }),
     express.json(),
-    async (req, res, next) => {
-      try {
-        const item = (req.body as { items: { voucherPoolId: number; quantity: number }[] }).items[0]!;
-        const { rowCount } = await c.knex.raw(
-          'UPDATE bench_baseline_stock SET remaining = remaining - ? WHERE id = ? AND remaining >= ?',
-          [item.quantity, item.voucherPoolId, item.quantity],
-        );
-        if (rowCount === 1) sendShopSuccess(res, { reservationKey: randomUUID() });
-        else sendShopError(res, 400, 'SHOP-PUR-012', 'out of stock');
-      } catch (e) {
-        next(e);
-      }
-    },
+    on(async (req) => {
+      const item = (req.body as { items: { voucherPoolId: number; quantity: number }[] }).items[0]!;
+      const { rowCount } = await c.knex.raw(
+        'UPDATE bench_baseline_stock SET remaining = remaining - ? WHERE id = ? AND remaining >= ?',
+        [item.quantity, item.voucherPoolId, item.quantity],
+      );
+      if (rowCount !== 1) throw new HttpError(400, 'SHOP-PUR-012', 'out of stock');
+      return shopOk({ reservationKey: randomUUID() });
+    }),
   );
   // The stack alone (auth, JSON, envelope, no database): the most either path could reach here.
-  baseline.post('/noop/vouchers/reserve', shopAuth(c.credentials, { requireUser: true }), express.json(), (_req, res) =>
-    sendShopSuccess(res, { reservationKey: randomUUID() }),
+  baseline.post(
+    '/noop/vouchers/reserve',
+    shopAuth(c.credentials, { requireUser: true }),
+    express.json(),
+    on(() => shopOk({ reservationKey: randomUUID() })),
   );
   const baselineApp = createHttpApp({
     logger,

@@ -4,7 +4,7 @@
  * error table. Requests malformed before a handler runs (JSON, size, charset, path encoding) get the interface's own
  * request codes; anything else is logged and answered with the interface's internal error, never a stack trace.
  */
-import type { ErrorRequestHandler, Response } from 'express';
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { isDomainError, type DomainError } from '../../domain/shared/errors.js';
 
 /** An answer already in the interface's terms, thrown by auth, parsing and handlers. */
@@ -57,11 +57,14 @@ export function interfaceErrorHandler<Code extends string>(
   spec: InterfaceErrors<Code>,
   logger: { error(message: string, meta?: Record<string, unknown>): unknown },
 ): ErrorRequestHandler {
-  const table: Partial<Record<string, readonly [number, string]>> = spec.table;
-  return (err, req, res, _next) => {
+  // A Map, so that a code named like an Object.prototype key ("constructor") is not found by accident.
+  const table = new Map<string, readonly [number, string]>(Object.entries(spec.table));
+  return (err, req, res, next) => {
+    // Failed while writing its answer: express's own handler ends the response (nothing more can be sent).
+    if (res.headersSent) return next(err);
     if (err instanceof HttpError) return spec.send(res, err.status, err.code, err.message, err.data);
     if (isDomainError(err)) {
-      const mapped = table[err.code];
+      const mapped = table.get(err.code);
       if (mapped) {
         const data = spec.detailsOf ? spec.detailsOf(err as DomainError<Code>) : null;
         return spec.send(res, mapped[0], mapped[1], err.message, data);
@@ -73,3 +76,9 @@ export function interfaceErrorHandler<Code extends string>(
     spec.send(res, 500, spec.internal.code, spec.internal.message, null);
   };
 }
+
+/** The interface's answer to a path or method it does not serve: 404 with `code`, naming what was asked. */
+export const noSuchEndpoint =
+  (code: string): RequestHandler =>
+  (req, _res, next) =>
+    next(new HttpError(404, code, `no endpoint ${req.method} ${req.baseUrl}${req.path}`));

@@ -7,14 +7,3 @@ export function describeZodError(error: ZodError, where: 'body' | 'query' | 'pat
   if (issue.code === 'invalid_type' && issue.received === 'undefined') return `${field} is required`;
   return `${field}: ${issue.message}`;
 }
-
-/** Where in the request a problem was found and what it is, for the interface's error envelope. */
-export class RequestValidationError extends Error {
-  constructor(
-    message: string,
-    readonly status = 400,
-  ) {
-    super(message);
-    this.name = 'RequestValidationError';
-  }
-}

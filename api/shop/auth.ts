@@ -1,9 +1,10 @@
+/** The shop's authentication (docs/shop-api.md, "Headers and authentication"): middleware before every shop route. */
 import type { RequestHandler } from 'express';
-import type { ShopCredentials } from '../../application/shop/credentials.js';
-import { ShopHttpError } from './envelope.js';
+import type { CredentialRefusal, ShopCredentials } from '../../application/shop/credentials.js';
+import { HttpError } from '../shared/interface-errors.js';
 
-/** Why a caller was refused → the shop's status and documented code (docs/shop-api.md). */
-const refusals: Record<string, [number, string, string]> = {
+/** Why a caller was refused → the shop's status and documented code; a reason left out does not compile. */
+const refusals: { readonly [R in CredentialRefusal]: readonly [number, string, string] } = {
   CLIENT_CREDENTIALS_MISSING: [401, 'SHOP-AUTH-001', 'client_id and client_secret headers are required'],
   CLIENT_CREDENTIALS_INVALID: [401, 'SHOP-AUTH-001', 'client_id or client_secret is invalid'],
   API_KEY_MISSING: [401, 'SHOP-AUTH-002', 'X-Promotion-Api-Key header is required'],
@@ -38,17 +39,16 @@ export function shopAuth(credentials: ShopCredentials, options: { requireUser: b
       })
       .then((result) => {
         if (!result.ok) {
-          const [status, code, message] = refusals[result.reason]!;
-          throw new ShopHttpError(status, code, message);
+          const [status, code, message] = refusals[result.reason];
+          throw new HttpError(status, code, message);
         }
         const requestId = req.header('x-request-id');
-        if (!requestId) throw new ShopHttpError(400, 'SHOP-REQ-001', 'X-Request-Id header is required');
-        if (!uuid.test(requestId)) throw new ShopHttpError(400, 'SHOP-REQ-001', 'X-Request-Id must be a UUID');
+        if (!requestId) throw new HttpError(400, 'SHOP-REQ-001', 'X-Request-Id header is required');
+        if (!uuid.test(requestId)) throw new HttpError(400, 'SHOP-REQ-001', 'X-Request-Id must be a UUID');
         const userId = req.header('x-user-id');
         if (userId !== undefined && !userIdPattern.test(userId))
-          throw new ShopHttpError(400, 'SHOP-REQ-001', 'X-User-Id must be 1 to 128 printable characters');
-        if (options.requireUser && !userId)
-          throw new ShopHttpError(400, 'SHOP-REQ-001', 'X-User-Id header is required');
+          throw new HttpError(400, 'SHOP-REQ-001', 'X-User-Id must be 1 to 128 printable characters');
+        if (options.requireUser && !userId) throw new HttpError(400, 'SHOP-REQ-001', 'X-User-Id header is required');
         const caller: ShopCallerLocals = { merchantId: result.merchantId, requestId, userId };
         res.locals.caller = caller;
         next();

@@ -1,5 +1,5 @@
 /**
- * The shop catalog (endpoints 1, 2, 4, 5, 6) as zod schemas, for the OpenAPI
+ * The shop catalog (endpoints 1 to 6) as zod schemas, for the OpenAPI
  * document: the answers (ShopVoucherResponse, ShopCampaignResponse, the page)
  * and the query parameters. The router reads its parameters with
  * query-params.ts, which implements the rules these describe
@@ -8,7 +8,8 @@
  */
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { catalogLimits } from './catalog-router.js';
+import { searchPageSize } from '../../application/shop/voucher-search.js';
+import { catalogLimits } from './query-params.js';
 import { poolDisplay, poolTerms } from './operator-schemas.js';
 
 extendZodWithOpenApi(z);
@@ -191,6 +192,11 @@ export const campaignListQuery = z.object({
   channel: channel.describe('default APP; picks the banners'),
   page,
   size: size(catalogLimits.list),
+});
+
+export const searchQuery = voucherListQuery.pick({ tag: true, tags: true, channel: true, page: true }).extend({
+  q: z.string().describe('keyword, at least 2 characters, UTF-8 percent-encoded; diacritics optional'),
+  size: size(searchPageSize),
 });
 
 export const idParams = z.object({ id: z.string().regex(/^\d+$/).describe('digits only') });

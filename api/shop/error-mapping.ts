@@ -1,15 +1,43 @@
+/**
+ * The shop interface's errors (docs/shop-api.md, "Request errors"; spec 000, "Errors"): the typed codes of the
+ * purchase flow and the search → the shop's HTTP status and code, through a table that does not compile with a code
+ * left out. Any other error is logged and answered 500 SHOP-SYS-500.
+ */
 import type { ErrorRequestHandler } from 'express';
-import { isDomainError } from '../../domain/shared/errors.js';
+import type { ShopErrorCode } from '../../domain/shop/errors.js';
 import type { Logger } from '../../infrastructure/shared/logger.js';
-import { RequestValidationError } from '../shared/validation.js';
-import { ShopHttpError, sendShopError } from './envelope.js';
+import { interfaceErrorHandler, type ErrorTable } from '../shared/interface-errors.js';
+import { sendShopError } from './envelope.js';
 
 /**
- * Domain error codes → the shop interface's HTTP status and code (spec
- * 000, "Errors"). Codes not in the spec are this service's own and are listed
- * in docs/shop-api.md.
+ * The shop's typed codes the purchase flow raises (reserve, commit, release, lookup). Narrowed here until
+ * domain/shop/errors.ts groups its codes: the operator's codes (INVALID_POOL, ...) never reach this interface, and a
+ * new one must not need an entry in its table.
  */
-const domainToShop: Record<string, [number, string]> = {
+export type ShopPurchaseErrorCode = Extract<
+  ShopErrorCode,
+  | 'INVALID_REQUEST'
+  | 'AMOUNT_MISMATCH'
+  | 'OUT_OF_STOCK'
+  | 'PRICE_MISMATCH'
+  | 'CURRENCY_MISMATCH'
+  | 'PURCHASE_LIMIT_EXCEEDED'
+  | 'POOL_NOT_FOUND'
+  | 'ORDER_ID_USED'
+  | 'IDEMPOTENCY_KEY_REUSED'
+  | 'RESERVATION_NOT_FOUND'
+  | 'RESERVATION_NOT_RESERVED'
+  | 'RESERVATION_EXPIRED'
+  | 'RESERVATION_ALREADY_FINAL'
+>;
+
+/** The search's refusals of a keyword (application/shop/voucher-search.ts, which does not type them yet). */
+export type ShopSearchErrorCode = 'KEYWORD_TOO_SHORT' | 'INVALID_KEYWORD';
+
+export type ShopInterfaceErrorCode = ShopPurchaseErrorCode | ShopSearchErrorCode;
+
+export const shopErrorTable: ErrorTable<ShopInterfaceErrorCode> = {
+  INVALID_REQUEST: [400, 'SHOP-REQ-001'],
   AMOUNT_MISMATCH: [400, 'SHOP-PUR-001'],
   OUT_OF_STOCK: [400, 'SHOP-PUR-012'],
   PRICE_MISMATCH: [400, 'SHOP-PUR-014'],
@@ -22,36 +50,20 @@ const domainToShop: Record<string, [number, string]> = {
   RESERVATION_NOT_RESERVED: [400, 'SHOP-PUR-006'],
   RESERVATION_EXPIRED: [400, 'SHOP-PUR-006'],
   RESERVATION_ALREADY_FINAL: [400, 'SHOP-PUR-007'],
+  // The spec's code for a keyword too short; the search's other bounds are this service's own.
+  KEYWORD_TOO_SHORT: [400, 'SHOP-VOU-002'],
+  INVALID_KEYWORD: [400, 'SHOP-REQ-001'],
 };
 
-/** Maps what express and body-parser raise for a malformed request (path encoding, JSON, size, charset) to the shop's request errors. */
-function malformedRequestError(err: { type?: string }): [number, string, string] | undefined {
-  if (err instanceof URIError) return [400, 'SHOP-REQ-001', 'request path is not valid percent-encoding'];
-  switch (err.type) {
-    case 'entity.parse.failed':
-      return [400, 'SHOP-REQ-001', 'request body is not valid JSON'];
-    case 'entity.too.large':
-      return [413, 'SHOP-REQ-413', 'request body is too large'];
-    case 'encoding.unsupported':
-    case 'charset.unsupported':
-      return [415, 'SHOP-REQ-415', 'request body must be UTF-8 JSON'];
-    default:
-      return undefined;
-  }
-}
-
 export function shopErrorHandler(logger: Logger): ErrorRequestHandler {
-  return (err, req, res, _next) => {
-    if (err instanceof ShopHttpError) return sendShopError(res, err.status, err.code, err.message);
-    if (err instanceof RequestValidationError) return sendShopError(res, err.status, 'SHOP-REQ-001', err.message);
-    if (isDomainError(err)) {
-      const mapped = domainToShop[err.code];
-      if (mapped) return sendShopError(res, mapped[0], mapped[1], err.message);
-      if (err.code.startsWith('INVALID')) return sendShopError(res, 400, 'SHOP-REQ-001', err.message);
-    }
-    const parsed = err && typeof err === 'object' ? malformedRequestError(err) : undefined;
-    if (parsed) return sendShopError(res, ...parsed);
-    logger.error('shop request failed', { method: req.method, path: req.path, err });
-    sendShopError(res, 500, 'SHOP-SYS-500', 'internal error; retry later with the same X-Idempotency-Key');
-  };
+  return interfaceErrorHandler(
+    {
+      name: 'shop',
+      table: shopErrorTable,
+      malformed: { invalid: 'SHOP-REQ-001', tooLarge: 'SHOP-REQ-413', unsupportedMediaType: 'SHOP-REQ-415' },
+      internal: { code: 'SHOP-SYS-500', message: 'internal error; retry later with the same X-Idempotency-Key' },
+      send: (res, status, code, message) => sendShopError(res, status, code, message),
+    },
+    logger,
+  );
 }

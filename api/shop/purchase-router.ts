@@ -1,10 +1,14 @@
+/** Endpoints 7 to 10 of the shop interface, the purchase flow (routes in purchase-routes.ts, docs/shop-purchase.md). */
 import express, { Router, type Request } from 'express';
 import type { z } from 'zod';
 import type { PurchaseService, ReservationView, ShopCaller } from '../../application/shop/purchase-service.js';
 import type { ShopCredentials } from '../../application/shop/credentials.js';
+import { HttpError } from '../shared/interface-errors.js';
+import { mount } from '../shared/route-spec.js';
 import { describeZodError } from '../shared/validation.js';
 import { shopAuth, type ShopCallerLocals } from './auth.js';
-import { ShopHttpError, sendShopSuccess } from './envelope.js';
+import { shopOk } from './envelope.js';
+import { purchaseRoutes } from './purchase-routes.js';
 import {
   idempotencyKeyHeader,
   releaseBody,
@@ -17,13 +21,12 @@ type Schema<T> = z.ZodType<T, z.ZodTypeDef, unknown>;
 
 function parse<T>(schema: Schema<T>, value: unknown, where: 'body' | 'path'): T {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new ShopHttpError(400, 'SHOP-REQ-001', describeZodError(parsed.error, where));
+  if (!parsed.success) throw new HttpError(400, 'SHOP-REQ-001', describeZodError(parsed.error, where));
   return parsed.data;
 }
 
 function parseBody<T>(schema: Schema<T>, req: Request): T {
-  if (!req.is('application/json'))
-    throw new ShopHttpError(415, 'SHOP-REQ-415', 'Content-Type must be application/json');
+  if (!req.is('application/json')) throw new HttpError(415, 'SHOP-REQ-415', 'Content-Type must be application/json');
   return parse(schema, req.body, 'body');
 }
 
@@ -34,74 +37,56 @@ function callerOf(locals: Record<string, unknown>): ShopCaller {
 
 const items = (v: ReservationView) => v.items;
 
-/** Endpoints 7 to 10 of the shop interface: the purchase flow. */
 export function purchaseRouter(deps: { purchases: PurchaseService; credentials: ShopCredentials }): Router {
   const router = Router();
-  const json = express.json({ limit: '64kb', strict: false });
   const auth = shopAuth(deps.credentials, { requireUser: true });
+  const withBody = [auth, express.json({ limit: '64kb', strict: false })];
 
-  router.post('/vouchers/reserve', auth, json, async (req, res, next) => {
-    try {
-      // The header's own messages name it (a header has no field path).
-      const header = idempotencyKeyHeader.safeParse(req.header('x-idempotency-key') || undefined);
-      if (!header.success) throw new ShopHttpError(400, 'SHOP-REQ-001', header.error.issues[0]!.message);
-      const key = header.data;
-      const body = parseBody(reserveBody, req);
-      const v = await deps.purchases.reserve(callerOf(res.locals), key.toLowerCase(), body);
-      sendShopSuccess(res, {
-        reservationKey: v.reservationKey,
-        orderId: v.orderId,
-        reservedAt: v.reservedAt,
-        expiresAt: v.expiresAt,
-        items: items(v),
-      });
-    } catch (e) {
-      next(e);
-    }
+  mount(router, purchaseRoutes.reserve, withBody, async (req, res) => {
+    // The header's own messages name it (a header has no field path).
+    const header = idempotencyKeyHeader.safeParse(req.header('x-idempotency-key') || undefined);
+    if (!header.success) throw new HttpError(400, 'SHOP-REQ-001', header.error.issues[0]!.message);
+    const body = parseBody(reserveBody, req);
+    const v = await deps.purchases.reserve(callerOf(res.locals), header.data.toLowerCase(), body);
+    return shopOk({
+      reservationKey: v.reservationKey,
+      orderId: v.orderId,
+      reservedAt: v.reservedAt,
+      expiresAt: v.expiresAt,
+      items: items(v),
+    });
   });
 
-  router.post('/vouchers/commit', auth, json, async (req, res, next) => {
-    try {
-      const { reservationKey } = parseBody(reservationKeyBody, req);
-      const v = await deps.purchases.commit(callerOf(res.locals), reservationKey.toLowerCase());
-      sendShopSuccess(res, {
-        reservationKey: v.reservationKey,
-        orderId: v.orderId,
-        committedAt: v.committedAt,
-        items: items(v),
-      });
-    } catch (e) {
-      next(e);
-    }
+  mount(router, purchaseRoutes.commit, withBody, async (req, res) => {
+    const { reservationKey } = parseBody(reservationKeyBody, req);
+    const v = await deps.purchases.commit(callerOf(res.locals), reservationKey.toLowerCase());
+    return shopOk({
+      reservationKey: v.reservationKey,
+      orderId: v.orderId,
+      committedAt: v.committedAt,
+      items: items(v),
+    });
   });
 
-  router.post('/vouchers/release', auth, json, async (req, res, next) => {
-    try {
-      const { reservationKey, reason } = parseBody(releaseBody, req);
-      const v = await deps.purchases.release(callerOf(res.locals), reservationKey.toLowerCase(), reason ?? null);
-      sendShopSuccess(res, { reservationKey: v.reservationKey, orderId: v.orderId, releasedAt: v.releasedAt });
-    } catch (e) {
-      next(e);
-    }
+  mount(router, purchaseRoutes.release, withBody, async (req, res) => {
+    const { reservationKey, reason } = parseBody(releaseBody, req);
+    const v = await deps.purchases.release(callerOf(res.locals), reservationKey.toLowerCase(), reason ?? null);
+    return shopOk({ reservationKey: v.reservationKey, orderId: v.orderId, releasedAt: v.releasedAt });
   });
 
-  router.get('/vouchers/reservation/:key', auth, async (req, res, next) => {
-    try {
-      const { key } = parse(reservationLookupParams, req.params, 'path');
-      const v = await deps.purchases.get(callerOf(res.locals), key.toLowerCase());
-      sendShopSuccess(res, {
-        reservationKey: v.reservationKey,
-        orderId: v.orderId,
-        status: v.status,
-        reservedAt: v.reservedAt,
-        expiresAt: v.expiresAt,
-        committedAt: v.committedAt,
-        releasedAt: v.releasedAt,
-        items: items(v),
-      });
-    } catch (e) {
-      next(e);
-    }
+  mount(router, purchaseRoutes.lookup, [auth], async (req, res) => {
+    const { key } = parse(reservationLookupParams, req.params, 'path');
+    const v = await deps.purchases.get(callerOf(res.locals), key.toLowerCase());
+    return shopOk({
+      reservationKey: v.reservationKey,
+      orderId: v.orderId,
+      status: v.status,
+      reservedAt: v.reservedAt,
+      expiresAt: v.expiresAt,
+      committedAt: v.committedAt,
+      releasedAt: v.releasedAt,
+      items: items(v),
+    });
   });
 
   return router;

@@ -5,12 +5,19 @@
  */
 import type { Request } from 'express';
 import { shopChannels, type PageRequest, type ShopChannel } from '../../application/shop/catalog-queries.js';
-import { ShopHttpError } from './envelope.js';
+import { HttpError } from '../shared/interface-errors.js';
+
+/** Limits of the spec (000, "Limits"); a larger size is clamped. */
+export const catalogLimits = {
+  list: { defaultSize: 20, maxSize: 50 },
+  carousel: { defaultSize: 10, maxSize: 50 },
+  vouchersPerCampaign: { default: 10, max: 50 },
+};
 
 const maxListItems = 100;
 const tagPattern = /^[A-Z0-9_]{1,32}$/;
 
-const refuse = (message: string) => new ShopHttpError(400, 'SHOP-REQ-001', message);
+const refuse = (message: string) => new HttpError(400, 'SHOP-REQ-001', message);
 
 /** One value of a parameter sent at most once; undefined when absent. */
 function single(req: Request, name: string): string | undefined {

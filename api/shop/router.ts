@@ -1,15 +1,16 @@
+/** The shop interface (docs/shop-api.md): its routers under one base path, its 404 and its error envelope. */
 import { Router } from 'express';
 import type { Logger } from '../../infrastructure/shared/logger.js';
-import { sendShopError } from './envelope.js';
+import { noSuchEndpoint } from '../shared/interface-errors.js';
 import { shopErrorHandler } from './error-mapping.js';
 
-/** The shop interface under /api/v1: its routers, its 404 and its error envelope. */
+/** Where the shop interface is served; its OpenAPI registration documents its routes under it. */
+export const shopBasePath = '/api/v1';
+
 export function shopRouter(deps: { logger: Logger; routers: Router[] }): Router {
   const router = Router();
   for (const r of deps.routers) router.use(r);
-  router.use((req, res) =>
-    sendShopError(res, 404, 'SHOP-REQ-404', `no endpoint ${req.method} ${req.baseUrl}${req.path}`),
-  );
+  router.use(noSuchEndpoint('SHOP-REQ-404'));
   router.use(shopErrorHandler(deps.logger));
   return router;
 }

@@ -1,7 +1,8 @@
 /**
  * The shop purchase interface (endpoints 7 to 10) as zod schemas: the
- * purchase router validates requests with them and api/shared/openapi.ts
- * documents the same schemas, so the document cannot drift from the checks.
+ * purchase router validates requests with them and its route table
+ * (purchase-routes.ts) documents the same schemas, so the document cannot
+ * drift from the checks.
  */
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';

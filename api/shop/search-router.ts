@@ -1,12 +1,16 @@
+/** Endpoint 3 of the shop interface: GET /vouchers/search (route in catalog-routes.ts, docs/shop-search.md). */
 import { Router, type Request } from 'express';
 import type { ShopCredentials } from '../../application/shop/credentials.js';
-import { isKeywordTooShort, searchPageSize, type VoucherSearch } from '../../application/shop/voucher-search.js';
+import { searchPageSize, type VoucherSearch } from '../../application/shop/voucher-search.js';
+import { HttpError } from '../shared/interface-errors.js';
+import { rawJson } from '../shared/route.js';
+import { mount } from '../shared/route-spec.js';
 import { shopAuth, type ShopCallerLocals } from './auth.js';
-import { ShopHttpError, sendShopJson } from './envelope.js';
+import { catalogRoutes } from './catalog-routes.js';
 import { voucherPageJson } from './voucher-json.js';
 import { channelParam, pageParams, tagParams } from './query-params.js';
 
-const refuse = (message: string) => new ShopHttpError(400, 'SHOP-REQ-001', message);
+const refuse = (message: string) => new HttpError(400, 'SHOP-REQ-001', message);
 
 /**
  * Every value of the raw query parameter `name`, percent-decoded as UTF-8
@@ -44,26 +48,19 @@ function keywordParam(req: Request): string {
   return values[0] ?? '';
 }
 
-/** Endpoint 3 of the shop interface: GET /vouchers/search. */
+/** A keyword too short is the spec's SHOP-VOU-002 (error-mapping.ts); the other refusals are the shop's usual ones. */
 export function searchRouter(deps: { search: VoucherSearch; credentials: ShopCredentials }): Router {
   const router = Router();
-  router.get('/vouchers/search', shopAuth(deps.credentials, { requireUser: false }), (req, res, next) => {
-    const caller = res.locals.caller as ShopCallerLocals;
-    Promise.resolve()
-      .then(() =>
-        deps.search.search(
-          {
-            q: keywordParam(req),
-            tags: tagParams(req),
-            channel: channelParam(req),
-            ...pageParams(req, searchPageSize),
-          },
-          { merchantId: caller.merchantId, userId: caller.userId },
-        ),
-      )
-      .then((page) => sendShopJson(res, voucherPageJson(page)))
-      // The spec's code for a short keyword; the other refusals are the shop's usual ones.
-      .catch((e: unknown) => next(isKeywordTooShort(e) ? new ShopHttpError(400, 'SHOP-VOU-002', e.message) : e));
+  const auth = [shopAuth(deps.credentials, { requireUser: false })];
+  mount(router, catalogRoutes.searchVouchers, auth, async (req, res) => {
+    const { merchantId, userId } = res.locals.caller as ShopCallerLocals;
+    const query = {
+      q: keywordParam(req),
+      tags: tagParams(req),
+      channel: channelParam(req),
+      ...pageParams(req, searchPageSize),
+    };
+    return rawJson(voucherPageJson(await deps.search.search(query, { merchantId, userId })));
   });
   return router;
 }
