@@ -82,6 +82,11 @@ export interface ApiSpecOptions {
 
 const readPage = 1000;
 
+/** Position of the last event in the store (null when empty): what the request appends comes after it. */
+async function headOf(store: InMemoryEventStore): Promise<string | null> {
+  return (await store.readAll(null, Number.MAX_SAFE_INTEGER)).at(-1)?.position ?? null;
+}
+
 async function appendedSince(
   store: InMemoryEventStore,
   checkpoint: string | null,
@@ -128,7 +133,7 @@ export function apiSpecification(options: ApiSpecOptions): (...given: GivenStrea
       when: <Body>(request: ApiRequest) => ({
         async then(...assertions: ApiAssertion<Body>[]): Promise<ApiOutcome<Body>> {
           await setUp();
-          const checkpoint = (await store.readAll(null, Number.MAX_SAFE_INTEGER)).at(-1)?.position ?? null;
+          const checkpoint = await headOf(store);
           const server = await listen(app, 0, '127.0.0.1');
           let outcome: ApiOutcome<Body>;
           try {
@@ -159,7 +164,7 @@ function describeAppended(appended: Map<string, RecordedEvent[]>): string {
 /** The status, and the body (exact, or only what `matching` lists) and headers (those named) when given. */
 export function expectResponse<Body = unknown>(
   status: number,
-  options: { body?: Expected<unknown, Body>; headers?: Record<string, string> } = {},
+  options: { body?: Expected<object | string | number | boolean | null, Body>; headers?: Record<string, string> } = {},
 ): ApiAssertion<Body> {
   return (outcome) => {
     const { response } = outcome;
@@ -224,5 +229,7 @@ export function expectAppended<Body = unknown>(
 
 /** The request appended nothing, to any stream. */
 export function expectNoNewEvents<Body = unknown>(): ApiAssertion<Body> {
-  return ({ appended }) => expect(appended.size, describeAppended(appended)).to.equal(0);
+  return ({ appended }) => {
+    expect(appended.size, describeAppended(appended)).to.equal(0);
+  };
 }

@@ -15,13 +15,16 @@ class Satisfying {
   ) {}
 }
 
+/** What `matching` and `satisfying` answer: an expected value that is not compared by equality. */
+export type Marker = Matching | Satisfying;
+
 /** An object with at least these keys, each matched as given (exact unless marked itself); others are ignored. */
-export function matching(shape: Record<string, unknown>): unknown {
+export function matching(shape: Record<string, unknown>): Marker {
   return new Matching(shape);
 }
 
 /** Any value `test` accepts; `description` stands for it in a failure's diff. */
-export function satisfying(test: (value: unknown) => boolean, description: string): unknown {
+export function satisfying(test: (value: unknown) => boolean, description: string): Marker {
   return new Satisfying(test, description);
 }
 
