@@ -80,11 +80,12 @@ export interface ApiSpecOptions {
   lastIds?: Record<string, number>;
 }
 
-const readPage = 1000;
+/** The in-memory store answers any limit in one read. */
+const everything = Number.MAX_SAFE_INTEGER;
 
 /** Position of the last event in the store (null when empty): what the request appends comes after it. */
 async function headOf(store: InMemoryEventStore): Promise<string | null> {
-  return (await store.readAll(null, Number.MAX_SAFE_INTEGER)).at(-1)?.position ?? null;
+  return (await store.readAll(null, everything)).at(-1)?.position ?? null;
 }
 
 async function appendedSince(
@@ -92,12 +93,9 @@ async function appendedSince(
   checkpoint: string | null,
 ): Promise<Map<string, RecordedEvent[]>> {
   const appended = new Map<string, RecordedEvent[]>();
-  for (let position = checkpoint; ;) {
-    const page = await store.readAll(position, readPage);
-    for (const event of page) appended.set(event.streamName, [...(appended.get(event.streamName) ?? []), event]);
-    if (page.length < readPage) return appended;
-    position = page[page.length - 1]!.position;
-  }
+  for (const event of await store.readAll(checkpoint, everything))
+    appended.set(event.streamName, [...(appended.get(event.streamName) ?? []), event]);
+  return appended;
 }
 
 /**
