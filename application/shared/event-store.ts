@@ -1,6 +1,6 @@
 /**
- * The event store port. Two adapters implement it (PostgreSQL and
- * EventStoreDB) and both pass tests/contract/event-store.contract.ts.
+ * The event store port. Its adapters (PostgreSQL, EventStoreDB, and one in
+ * memory for fast tests) pass tests/contract/event-store.contract.ts.
  *
  * Revisions are 0-based per stream (an empty stream is -1), whatever the
  * backing store uses. Global positions are fixed-width strings: positions of

@@ -6,7 +6,7 @@ import {
   type CampaignEvent,
   type CampaignPresale,
 } from '../../../../domain/shop/campaign.js';
-import { scenario } from './given.js';
+import { scenario } from '../../../support/decider-spec.js';
 
 const given = scenario(campaignDecider);
 const createdAt = '2026-03-01T10:00:00.000Z';

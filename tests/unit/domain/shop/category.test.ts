@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { voucherCategoryDecider, type VoucherCategoryEvent } from '../../../../domain/shop/category.js';
-import { scenario } from './given.js';
+import { scenario } from '../../../support/decider-spec.js';
 
 const given = scenario(voucherCategoryDecider);
 const now = '2026-03-01T10:00:00.000Z';

@@ -5,7 +5,7 @@ import {
   type ReservationDetails,
   type ShopReservationCommand,
 } from '../../../../domain/shop/reservation.js';
-import { scenario } from './given.js';
+import { scenario } from '../../../support/decider-spec.js';
 
 const given = scenario(shopReservationDecider);
 const reservedAt = '2025-03-01T03:00:00.000Z';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { fold } from '../../../../domain/shared/decider.js';
 import type { PoolTerms, VoucherPoolEvent } from '../../../../domain/shop/events.js';
 import { voucherPoolDecider, type VoucherPool, type VoucherPoolCommand } from '../../../../domain/shop/voucher-pool.js';
-import { scenario } from './given.js';
+import { scenario } from '../../../support/decider-spec.js';
 
 const given = scenario(voucherPoolDecider);
 const at = '2025-03-01T03:00:00.000Z';

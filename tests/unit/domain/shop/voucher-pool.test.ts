@@ -8,7 +8,7 @@ import {
   type VoucherPool,
   type VoucherPoolCommand,
 } from '../../../../domain/shop/voucher-pool.js';
-import { scenario } from './given.js';
+import { scenario } from '../../../support/decider-spec.js';
 
 const given = scenario(voucherPoolDecider);
 const at = '2025-03-01T03:00:00.000Z';

@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { apiKeyHash } from '../../../application/shop/credentials.js';
+import { reserveRequestHash } from '../../../application/shop/purchase-service.js';
+import type { ApiKeyClaimed } from '../../../domain/shop/merchant.js';
+import { streams } from '../../../domain/shop/events.js';
+import { AesGcmVoucherCodeCipher } from '../../../infrastructure/shop/voucher-code-cipher.js';
+import {
+  apiSpecification,
+  existingStream,
+  expectAppended,
+  expectNoNewEvents,
+  expectResponse,
+  satisfying,
+  type ApiRequest,
+} from '../../support/api-spec.js';
+import { buildFastApp, fastAppSecrets } from '../../support/fast-app.js';
+import { activation, campaignCreated, poolCreated } from '../../support/shop-events.js';
+import { reserveBody, shopHeaders, type Envelope, type ReservationData, type ShopMerchant } from '../support.js';
+
+const now = '2026-03-01T10:00:00.000Z';
+const later = '2026-03-01T10:05:00.000Z';
+const given = apiSpecification({ app: buildFastApp, now });
+const cipher = new AesGcmVoucherCodeCipher(fastAppSecrets.voucherCodeKey);
+
+const merchant: ShopMerchant = { merchantId: 'M1', apiKey: 'pk_test_0123456789abcdef', apiKeyId: 1 };
+const userId = 'u-1';
+const keyClaimed: ApiKeyClaimed = {
+  type: 'ApiKeyClaimed',
+  data: { merchantId: 'M1', apiKeyId: 1, expiresAt: null, claimedAt: '2026-01-01T00:00:00.000Z' },
+};
+/** A merchant's API key, an active campaign and its pool 101 of 10 vouchers at 90.000đ. */
+const shopScene = [
+  existingStream(`apiKey-${apiKeyHash(merchant.apiKey)}`, [keyClaimed]),
+  existingStream('campaign-1', [campaignCreated(1), ...activation(1, '2026-01-01T00:00:00.000Z')]),
+  existingStream('voucherPool-101', [poolCreated(101, 1, { totalQuantity: 10 })]),
+];
+const pool = { poolId: 101, pricing: poolCreated(101, 1).data.pricing };
+
+function reserve(body: unknown, idempotencyKey: string): ApiRequest {
+  return {
+    method: 'POST',
+    path: '/api/v1/vouchers/reserve',
+    headers: shopHeaders(merchant, userId, { 'X-Idempotency-Key': idempotencyKey }),
+    json: body,
+  };
+}
+
+const commit = (reservationKey: string): ApiRequest => ({
+  method: 'POST',
+  path: '/api/v1/vouchers/commit',
+  headers: shopHeaders(merchant, userId),
+  json: { reservationKey },
+});
+
+describe('Shop API, fast: the purchase flow over the in-memory store', () => {
+  it('reserves, then commits: the stock held then sold, the reservation placed then committed, order and key claimed', async () => {
+    const scene = given(...shopScene);
+    const body = reserveBody([{ pool, quantity: 2 }], 'ORD-1');
+    const idempotencyKey = randomUUID();
+    const requestHash = reserveRequestHash(userId, { ...body, currency: 'VND' });
+
+    const reserved = await scene.when<Envelope<ReservationData>>(reserve(body, idempotencyKey)).then(
+      expectResponse(200, {
+        body: ({ response }) => ({
+          code: 'SUCCESS',
+          message: 'Success',
+          data: {
+            reservationKey: response.body.data.reservationKey,
+            orderId: 'ORD-1',
+            reservedAt: now,
+            expiresAt: '2026-03-01T10:15:00.000Z',
+            items: [{ voucherPoolId: 101, quantity: 2, vouchers: response.body.data.items[0]!.vouchers }],
+          },
+        }),
+      }),
+      expectAppended(({ response }) => {
+        const { reservationKey, items } = response.body.data;
+        const vouchers = items[0]!.vouchers.map((v) => ({
+          issuedPromotionId: v.issuedPromotionId,
+          encryptedCode: satisfying(
+            (text) => typeof text === 'string' && cipher.decrypt(text) === v.voucherCode,
+            `${v.voucherCode} encrypted`,
+          ),
+          faceValue: 100_000,
+          sellingPrice: 90_000,
+          currency: 'VND',
+          purchasedAt: now,
+          expiresAt: '2026-03-31T10:00:00.000Z',
+        }));
+        const buyer = { merchantId: 'M1', userId };
+        return {
+          'voucherPool-101': [
+            {
+              type: 'VoucherStockReserved',
+              data: {
+                poolId: 101,
+                reservationKey,
+                ...buyer,
+                quantity: 2,
+                unitPrice: 90_000,
+                day: '2026-03-01',
+                reservedAt: now,
+              },
+            },
+          ],
+          [streams.reservation(reservationKey)]: [
+            {
+              type: 'ShopReservationPlaced',
+              data: {
+                reservationKey,
+                orderId: 'ORD-1',
+                ...buyer,
+                idempotencyKey,
+                requestHash,
+                amount: 180_000,
+                currency: 'VND',
+                reservedAt: now,
+                expiresAt: '2026-03-01T10:15:00.000Z',
+                items: [{ voucherPoolId: 101, quantity: 2, unitPrice: 90_000, vouchers }],
+              },
+            },
+          ],
+          'shopOrder-M1:ORD-1': [
+            {
+              type: 'ShopOrderIdClaimed',
+              data: { merchantId: 'M1', orderId: 'ORD-1', reservationKey, requestHash, claimedAt: now },
+            },
+          ],
+          [`shopIdempotency-M1:${idempotencyKey}`]: [
+            {
+              type: 'ShopIdempotencyKeyUsed',
+              data: { merchantId: 'M1', idempotencyKey, requestHash, reservationKey, orderId: 'ORD-1', usedAt: now },
+            },
+          ],
+        };
+      }),
+    );
+    const { reservationKey, items } = reserved.response.body.data;
+    expect(items[0]!.vouchers.map((v) => v.issuedPromotionId)).to.have.length(2);
+
+    scene.clock.set(later);
+    await scene.when(commit(reservationKey)).then(
+      expectResponse(200, {
+        body: {
+          code: 'SUCCESS',
+          message: 'Success',
+          data: { reservationKey, orderId: 'ORD-1', committedAt: later, items },
+        },
+      }),
+      expectAppended({
+        [streams.reservation(reservationKey)]: [
+          { type: 'ShopReservationCommitted', data: { reservationKey, committedAt: later } },
+        ],
+        'voucherPool-101': [
+          { type: 'VoucherStockSold', data: { poolId: 101, reservationKey, quantity: 2, soldAt: later } },
+        ],
+      }),
+    );
+  });
+
+  it('refuses more than the remaining stock with 400 SHOP-PUR-012, and appends nothing', () =>
+    given(...shopScene)
+      .when(reserve(reserveBody([{ pool, quantity: 11 }]), randomUUID()))
+      .then(
+        expectResponse(400, { body: { code: 'SHOP-PUR-012', message: 'only 10 left of pool 101', data: null } }),
+        expectNoNewEvents(),
+      ));
+
+  it('refuses an order id the merchant already used with 409 SHOP-PUR-011, and appends nothing', () =>
+    given(
+      ...shopScene,
+      existingStream('shopOrder-M1:ORD-1', [
+        {
+          type: 'ShopOrderIdClaimed',
+          data: { merchantId: 'M1', orderId: 'ORD-1', reservationKey: randomUUID(), requestHash: 'x', claimedAt: now },
+        },
+      ]),
+    )
+      .when(reserve(reserveBody([{ pool }], 'ORD-1'), randomUUID()))
+      .then(
+        expectResponse(409, { body: { code: 'SHOP-PUR-011', message: /order id/, data: null } }),
+        expectNoNewEvents(),
+      ));
+});
