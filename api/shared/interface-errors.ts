@@ -4,7 +4,7 @@
  * error table. Requests malformed before a handler runs (JSON, size, charset, path encoding) get the interface's own
  * request codes; anything else is logged and answered with the interface's internal error, never a stack trace.
  */
-import type { ErrorRequestHandler, Response } from 'express';
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { isDomainError, type DomainError } from '../../domain/shared/errors.js';
 
 /** An answer already in the interface's terms, thrown by auth, parsing and handlers. */
@@ -29,6 +29,8 @@ export interface InterfaceErrors<Code extends string> {
   table: ErrorTable<Code>;
   /** The interface's codes for a request refused before any handler ran. */
   malformed: { invalid: string; tooLarge: string; unsupportedMediaType: string };
+  /** The interface's code for a path it has no endpoint for (status 404). */
+  unknownEndpoint: string;
   /** The interface's answer to an unexpected failure (status 500). */
   internal: { code: string; message: string };
   /** Writes the interface's envelope. */
@@ -51,6 +53,12 @@ function malformed(err: unknown, codes: InterfaceErrors<string>['malformed']): [
     default:
       return undefined;
   }
+}
+
+/** The interface's 404 for a path under it that no route took; mount it after the routes. */
+export function unknownEndpoint(spec: Pick<InterfaceErrors<string>, 'send' | 'unknownEndpoint'>): RequestHandler {
+  return (req, res) =>
+    spec.send(res, 404, spec.unknownEndpoint, `no endpoint ${req.method} ${req.baseUrl}${req.path}`, null);
 }
 
 export function interfaceErrorHandler<Code extends string>(

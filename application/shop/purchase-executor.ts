@@ -57,6 +57,7 @@ import {
   type VoucherPoolState,
 } from '../../domain/shop/voucher-pool.js';
 import type { Clock } from '../shared/clock.js';
+import { eventMetadata } from '../shared/command-context.js';
 import {
   catchUp,
   expectedVersionOf,
@@ -882,7 +883,7 @@ export class PurchaseExecutor {
       base,
       events,
       (e) => `${job.context.commandId}/${e.type}`,
-      job.context.metadata,
+      eventMetadata(job.context, job.command.at),
     );
     return { kind: 'write', value: () => after };
   }
