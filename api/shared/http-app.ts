@@ -83,13 +83,11 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.use((err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
     const status = typeof (err as { status?: unknown }).status === 'number' ? (err as { status: number }).status : 500;
     if (status >= 500) options.logger.error('unhandled error', { err });
-    res
-      .status(status >= 400 && status < 600 ? status : 500)
-      .json({
-        code: status < 500 ? 'BAD_REQUEST' : 'INTERNAL_ERROR',
-        message: status < 500 ? 'bad request' : 'internal error',
-        data: null,
-      });
+    res.status(status >= 400 && status < 600 ? status : 500).json({
+      code: status < 500 ? 'BAD_REQUEST' : 'INTERNAL_ERROR',
+      message: status < 500 ? 'bad request' : 'internal error',
+      data: null,
+    });
   });
   return app;
 }

@@ -465,13 +465,11 @@ export class ProjectionRunner {
           ({ outcome, progress } = await this.oneByOne(trx, projector, names, messages, fresh, from));
         }
         if (progress.position !== row.position) {
-          await trx('projection_checkpoints')
-            .where({ projector: projector.name })
-            .update({
-              position: progress.position,
-              last_recorded_at: progress.recordedAt,
-              updated_at: this.clock.now(),
-            });
+          await trx('projection_checkpoints').where({ projector: projector.name }).update({
+            position: progress.position,
+            last_recorded_at: progress.recordedAt,
+            updated_at: this.clock.now(),
+          });
         }
         if (!(await lease.heldIn(trx))) throw new LeaseLostError(lease);
         return progress;
