@@ -55,8 +55,6 @@ const integer = (min: number) => {
   return z.number().int(rule).safe(rule).min(min, rule);
 };
 
-const flag = () => z.boolean();
-
 /** Type errors keep zod's own message ("Expected string, received number"), as for every field. */
 const oneOf = <T extends string>(values: readonly [T, ...T[]]) =>
   z.enum(values, {
@@ -149,9 +147,9 @@ const presale = z.object({
 
 /** A presale as an operator sets it. */
 export const presaleInput = z.object({
-  enabled: flag(),
+  enabled: z.boolean(),
   startAt: dateTimeInput('before the campaign startAt'),
-  countdownEnabled: flag(),
+  countdownEnabled: z.boolean(),
   teaserText: text(0, 1000),
   teaserImageUrl: absoluteUrl(true).openapi({ format: 'uri', description: 'absolute http(s) URL' }),
 });
