@@ -44,6 +44,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import net from 'node:net';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { newCommandContext } from '../application/shared/command-context.js';
 import type { AppendResult, StreamWrite } from '../application/shared/event-store.js';
 import { buildContainer, projectors, type Container } from '../container.js';
 import { loadConfig } from '../infrastructure/shared/config.js';
@@ -399,7 +400,10 @@ async function main(): Promise<void> {
     `  VACUUM ANALYZE and CHECKPOINT after the last load: ${((Date.now() - vacuumStarted) / 1000).toFixed(1)} s`,
   );
 
-  const merchant = await c.merchants.register('bench', { merchantId: 'BENCH', name: 'Bench' });
+  const merchant = await c.merchants.register(newCommandContext({ actor: { operator: 'bench' } }), {
+    merchantId: 'BENCH',
+    name: 'Bench',
+  });
   const api = await startApi(db.url, secrets);
   console.log(`  serving: main.ts, ROLES=api, API_WORKERS=${apiWorkers}, on port ${api.port}`);
   const headers = {

@@ -18,6 +18,7 @@ import { on } from '../api/shared/route.js';
 import { shopAuth } from '../api/shop/auth.js';
 import { shopOk } from '../api/shop/envelope.js';
 import { shopRouter } from '../api/shop/router.js';
+import { newCommandContext } from '../application/shared/command-context.js';
 import { buildContainer } from '../container.js';
 import { loadConfig } from '../infrastructure/shared/config.js';
 import { createLogger } from '../infrastructure/shared/logger.js';
@@ -43,8 +44,11 @@ async function main(): Promise<void> {
     voucherCodeKey: randomBytes(32).toString('hex'),
   };
   const c = await buildContainer({ config, databaseUrl: db.url, secrets, logger });
-  const merchant = await c.merchants.register('bench', { merchantId: 'BENCH', name: 'Bench' });
-  const campaign = await c.campaigns.create('bench', {
+  const merchant = await c.merchants.register(newCommandContext({ actor: { operator: 'bench' } }), {
+    merchantId: 'BENCH',
+    name: 'Bench',
+  });
+  const campaign = await c.campaigns.create(newCommandContext({ actor: { operator: 'bench' } }), {
     code: 'BENCH',
     name: 'Bench flash sale',
     description: '',
@@ -57,7 +61,7 @@ async function main(): Promise<void> {
     presale: null,
     banners: [],
   });
-  const pool = await c.pools.create('bench', {
+  const pool = await c.pools.create(newCommandContext({ actor: { operator: 'bench' } }), {
     campaignId: campaign.id,
     categoryId: 1,
     miniAppIds: [],

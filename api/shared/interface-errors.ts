@@ -29,6 +29,8 @@ export interface InterfaceErrors<Code extends string> {
   table: ErrorTable<Code>;
   /** The interface's codes for a request refused before any handler ran. */
   malformed: { invalid: string; tooLarge: string; unsupportedMediaType: string };
+  /** The interface's code for a path it has no endpoint for (status 404). */
+  unknownEndpoint: string;
   /** The interface's answer to an unexpected failure (status 500). */
   internal: { code: string; message: string };
   /** Writes the interface's envelope. */
@@ -51,6 +53,12 @@ function malformed(err: unknown, codes: InterfaceErrors<string>['malformed']): [
     default:
       return undefined;
   }
+}
+
+/** The interface's 404 for a path under it that no route took; mount it after the routes. */
+export function unknownEndpoint(spec: Pick<InterfaceErrors<string>, 'send' | 'unknownEndpoint'>): RequestHandler {
+  return (req, res) =>
+    spec.send(res, 404, spec.unknownEndpoint, `no endpoint ${req.method} ${req.baseUrl}${req.path}`, null);
 }
 
 export function interfaceErrorHandler<Code extends string>(
@@ -76,9 +84,3 @@ export function interfaceErrorHandler<Code extends string>(
     spec.send(res, 500, spec.internal.code, spec.internal.message, null);
   };
 }
-
-/** The interface's answer to a path or method it does not serve: 404 with `code`, naming what was asked. */
-export const noSuchEndpoint =
-  (code: string): RequestHandler =>
-  (req, _res, next) =>
-    next(new HttpError(404, code, `no endpoint ${req.method} ${req.baseUrl}${req.path}`));

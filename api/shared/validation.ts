@@ -7,3 +7,18 @@ export function describeZodError(error: ZodError, where: 'body' | 'query' | 'pat
   if (issue.code === 'invalid_type' && issue.received === 'undefined') return `${field} is required`;
   return `${field}: ${issue.message}`;
 }
+
+/**
+ * The field a zod issue is about, named as the operator API names fields: `banners[0].channelCode`; for a key the
+ * schema does not allow, that key (`display.subtitle`).
+ */
+export function issueField(issue: ZodIssue): string {
+  const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]!] : issue.path;
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i ? `.${p}` : p)).join('');
+}
+
+/** One readable sentence about a zod issue, starting with the field's name. */
+export function issueMessage(issue: ZodIssue, field: string): string {
+  if (issue.code === 'invalid_type' && issue.received === 'undefined') return `${field} is required`;
+  return `${field}: ${issue.message}`;
+}

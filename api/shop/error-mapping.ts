@@ -4,37 +4,13 @@
  * left out. Any other error is logged and answered 500 SHOP-SYS-500.
  */
 import type { ErrorRequestHandler } from 'express';
-import type { ShopErrorCode } from '../../domain/shop/errors.js';
+import type { CatalogErrorCode, PurchaseErrorCode } from '../../domain/shop/errors.js';
 import type { Logger } from '../../infrastructure/shared/logger.js';
-import { interfaceErrorHandler, type ErrorTable } from '../shared/interface-errors.js';
+import { interfaceErrorHandler, type ErrorTable, type InterfaceErrors } from '../shared/interface-errors.js';
 import { sendShopError } from './envelope.js';
 
-/**
- * The shop's typed codes the purchase flow raises (reserve, commit, release, lookup). Narrowed here until
- * domain/shop/errors.ts groups its codes: the operator's codes (INVALID_POOL, ...) never reach this interface, and a
- * new one must not need an entry in its table.
- */
-export type ShopPurchaseErrorCode = Extract<
-  ShopErrorCode,
-  | 'INVALID_REQUEST'
-  | 'AMOUNT_MISMATCH'
-  | 'OUT_OF_STOCK'
-  | 'PRICE_MISMATCH'
-  | 'CURRENCY_MISMATCH'
-  | 'PURCHASE_LIMIT_EXCEEDED'
-  | 'POOL_NOT_FOUND'
-  | 'ORDER_ID_USED'
-  | 'IDEMPOTENCY_KEY_REUSED'
-  | 'RESERVATION_NOT_FOUND'
-  | 'RESERVATION_NOT_RESERVED'
-  | 'RESERVATION_EXPIRED'
-  | 'RESERVATION_ALREADY_FINAL'
->;
-
-/** The search's refusals of a keyword (application/shop/voucher-search.ts, which does not type them yet). */
-export type ShopSearchErrorCode = 'KEYWORD_TOO_SHORT' | 'INVALID_KEYWORD';
-
-export type ShopInterfaceErrorCode = ShopPurchaseErrorCode | ShopSearchErrorCode;
+/** The shop's typed codes this interface can receive: the purchase flow's and the search's (never the operator's). */
+export type ShopInterfaceErrorCode = PurchaseErrorCode | CatalogErrorCode;
 
 export const shopErrorTable: ErrorTable<ShopInterfaceErrorCode> = {
   INVALID_REQUEST: [400, 'SHOP-REQ-001'],
@@ -55,15 +31,16 @@ export const shopErrorTable: ErrorTable<ShopInterfaceErrorCode> = {
   INVALID_KEYWORD: [400, 'SHOP-REQ-001'],
 };
 
+/** The shop interface's errors: its table, request codes, 404 and envelope. */
+export const shopErrors: InterfaceErrors<ShopInterfaceErrorCode> = {
+  name: 'shop',
+  table: shopErrorTable,
+  malformed: { invalid: 'SHOP-REQ-001', tooLarge: 'SHOP-REQ-413', unsupportedMediaType: 'SHOP-REQ-415' },
+  unknownEndpoint: 'SHOP-REQ-404',
+  internal: { code: 'SHOP-SYS-500', message: 'internal error; retry later with the same X-Idempotency-Key' },
+  send: (res, status, code, message) => sendShopError(res, status, code, message),
+};
+
 export function shopErrorHandler(logger: Logger): ErrorRequestHandler {
-  return interfaceErrorHandler(
-    {
-      name: 'shop',
-      table: shopErrorTable,
-      malformed: { invalid: 'SHOP-REQ-001', tooLarge: 'SHOP-REQ-413', unsupportedMediaType: 'SHOP-REQ-415' },
-      internal: { code: 'SHOP-SYS-500', message: 'internal error; retry later with the same X-Idempotency-Key' },
-      send: (res, status, code, message) => sendShopError(res, status, code, message),
-    },
-    logger,
-  );
+  return interfaceErrorHandler(shopErrors, logger);
 }

@@ -1,23 +1,45 @@
 /**
- * Bodies and answers of the operator API's catalog endpoints: voucher
- * categories, campaign detail and banner changes, voucher pool changes. Like
- * operator-schemas.ts, they check shape and type only. Change bodies keep
- * keys they do not list (passthrough), so the services refuse a field that
- * cannot change (`code`, `pricing`, ...) by name instead of it being dropped
- * silently.
+ * Bodies and answers of the operator API's catalog endpoints: voucher categories, campaign detail and banner changes,
+ * voucher pool changes. Like operator-schemas.ts, a parsed body is the typed command. A change names at least one
+ * field and only fields that can change there: anything else (`code`, `pricing`, ...) is refused by name, never
+ * dropped silently.
  */
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { campaignSchema, createCampaignBody, poolSchema } from './operator-schemas.js';
+import { campaignDetailFields } from '../../domain/shop/campaign.js';
+import { poolChangeFields } from '../../domain/shop/voucher-pool.js';
+import {
+  bannerInputFields,
+  createCampaignBody,
+  dateTimeInput,
+  poolSchema,
+  presaleInput,
+  text,
+} from './operator-schemas.js';
 
 extendZodWithOpenApi(z);
 
 const instant = (description: string) => z.string().openapi({ format: 'date-time', description });
 
+/** Some of the fields of `object`, refusing any other by name. */
+const someOf = <T extends z.ZodRawShape>(object: z.ZodObject<T>) =>
+  object.partial().strict(`cannot be changed here; changeable: ${Object.keys(object.shape).join(', ')}`);
+
+/** Some of the fields of `shape`, at least one (`what` names the body in the refusal of an empty one). */
+function change<T extends z.ZodRawShape>(shape: T, what: string) {
+  const fields = Object.keys(shape).join(', ');
+  return someOf(z.object(shape)).refine((value) => Object.values(value).some((v) => v !== undefined), {
+    message: `must name at least one of ${fields}`,
+    path: [what],
+  });
+}
+
 // ---- voucher categories ----
 
 export const categoryNameBody = z
-  .object({ name: z.string().describe('1 to 100 characters, trimmed, e.g. "Ẩm thực"') })
+  .object({
+    name: text(1, 100).describe('1 to 100 characters, trimmed, e.g. "Ẩm thực"'),
+  })
   .openapi('VoucherCategoryNameRequest');
 
 export const categorySchema = z
@@ -26,43 +48,40 @@ export const categorySchema = z
 
 // ---- campaigns ----
 
-export const updateCampaignBody = z
-  .object({
-    name: z.string(),
-    description: z.string(),
-    campaignTag: z.string().describe('upper-case code, e.g. HOT_DEAL, FLASH_SALE'),
-    displayPriority: z.number().int().describe('>= 1'),
-    themeUrl: z.string().openapi({ format: 'uri' }),
-    startAt: instant('ISO 8601 date-time with offset'),
-    endAt: instant('after startAt'),
-    presale: campaignSchema.shape.presale.describe('null turns presale off; presale.startAt must stay before startAt'),
-  })
-  .partial()
-  .passthrough()
-  .openapi('UpdateCampaignRequest', {
-    description: 'Only the fields given change; code, type, status and banners cannot change here.',
-  });
+const { shape: campaign } = createCampaignBody;
+const detailInputs = {
+  name: campaign.name,
+  description: campaign.description,
+  campaignTag: campaign.campaignTag,
+  displayPriority: campaign.displayPriority,
+  themeUrl: campaign.themeUrl,
+  startAt: dateTimeInput('ISO 8601 date-time with offset'),
+  endAt: dateTimeInput('after startAt'),
+  presale: presaleInput.nullable().describe('null turns presale off; presale.startAt must stay before startAt'),
+} satisfies Record<(typeof campaignDetailFields)[number], z.ZodTypeAny>;
 
-export const campaignBannerBody = createCampaignBody.shape.banners.element;
+export const updateCampaignBody = change(detailInputs, 'details').openapi('UpdateCampaignRequest', {
+  description: 'Only the fields given change; code, type, status and banners cannot change here.',
+});
 
-export const updateCampaignBannerBody = campaignBannerBody
-  .partial()
-  .passthrough()
-  .openapi('UpdateCampaignBannerRequest', { description: 'Only the fields given change; the id cannot.' });
+export const campaignBannerBody = campaign.banners.element;
+
+export const updateCampaignBannerBody = change(bannerInputFields, 'banner').openapi('UpdateCampaignBannerRequest', {
+  description: 'Only the fields given change; the id cannot.',
+});
 
 // ---- voucher pools ----
 
-export const updatePoolBody = z
-  .object({
-    display: poolSchema.shape.display.partial().passthrough().openapi('PoolDisplayChange'),
-    terms: poolSchema.shape.terms.partial().passthrough().openapi('PoolTermsChange'),
-    categoryId: z.number().int().describe('a created category (any integer >= 0 while none exists)'),
-    miniAppIds: z.array(z.string()),
-    validity: poolSchema.shape.validity,
-  })
-  .partial()
-  .passthrough()
-  .openapi('UpdateVoucherPoolRequest', {
-    description:
-      'Only the parts given change, display and terms field by field; stock and pricing have their own endpoints.',
-  });
+const { shape: pool } = poolSchema;
+const poolChanges = {
+  display: someOf(pool.display).openapi('PoolDisplayChange'),
+  terms: someOf(pool.terms).openapi('PoolTermsChange'),
+  categoryId: z.number().int().describe('a created category (any integer >= 0 while none exists)'),
+  miniAppIds: z.array(z.string()),
+  validity: pool.validity,
+} satisfies Record<(typeof poolChangeFields)[number], z.ZodTypeAny>;
+
+export const updatePoolBody = change(poolChanges, 'changes').openapi('UpdateVoucherPoolRequest', {
+  description:
+    'Only the parts given change, display and terms field by field; stock and pricing have their own endpoints.',
+});

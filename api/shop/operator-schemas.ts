@@ -1,14 +1,21 @@
 /**
- * The operator API's bodies and answers as zod schemas. The operator router
- * parses bodies with them for shape and type (a wrong type is 400
- * OPS-REQ-001 naming the field); the business rules (formats, ranges, URLs,
- * times, lifecycles) stay with the application services, which name the
- * field the same way. api/shared/openapi.ts documents the same schemas.
+ * The operator API's bodies and answers as zod schemas. A body parsed by its schema is the typed command the
+ * application services take: shape, types, lengths, formats, enums, URLs and date-times are checked here (a refusal
+ * is 400 OPS-REQ-001 naming the field), text comes out trimmed and times in UTC; the rules between fields and against
+ * the current state (a window, a lifecycle, a key's expiry ahead) stay with the deciders, which name the field the same
+ * way. api/shared/openapi.ts documents the same schemas.
  */
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { bannerAssetTypes, bannerChannels, bannerPositions, campaignStatuses } from '../../domain/shop/campaign.js';
+import {
+  bannerAssetTypes,
+  bannerChannels,
+  bannerPositions,
+  campaignStatuses,
+  maxCampaignBanners,
+} from '../../domain/shop/campaign.js';
 import { currencies } from '../../domain/shop/events.js';
+import { merchantIdPattern } from '../../domain/shop/merchant.js';
 
 extendZodWithOpenApi(z);
 
@@ -17,15 +24,74 @@ const int = () => z.number().int();
 /** A missing or null object is refused on its first field, as the services refuse it (e.g. `pricing.faceValue is required`). */
 const requiredObject = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((value) => value ?? {}, schema);
 
+// ---- the forms of operator input ----
+
+/** Epoch ms of an ISO 8601 date-time with an explicit offset (a bare local time would depend on the server's zone); NaN otherwise. */
+function parseDateTime(value: string): number {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.exec(value);
+  if (!m) return NaN;
+  const day = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  if (day.getUTCMonth() !== Number(m[2]) - 1 || day.getUTCDate() !== Number(m[3])) return NaN; // 2024-02-30 and the like
+  return Date.parse(value);
+}
+
+/** An ISO 8601 date-time with offset, answered in UTC (as Date.toISOString writes it). */
+export const dateTimeInput = (description: string) =>
+  instant(description)
+    .refine(
+      (s) => !Number.isNaN(parseDateTime(s)),
+      'must be an ISO 8601 date-time with offset, e.g. 2026-06-01T00:00:00+07:00',
+    )
+    .transform((s) => new Date(parseDateTime(s)).toISOString());
+
+/** Text trimmed, then `min` to `max` characters. */
+export const text = (min: number, max: number) => {
+  const rule = `must be a string of ${min} to ${max} characters`;
+  return z.string().trim().min(min, rule).max(max, rule);
+};
+
+const integer = (min: number) => {
+  const rule = `must be an integer >= ${min}`;
+  return z.number().int(rule).safe(rule).min(min, rule);
+};
+
+/** Type errors keep zod's own message ("Expected string, received number"), as for every field. */
+const oneOf = <T extends string>(values: readonly [T, ...T[]]) =>
+  z.enum(values, {
+    errorMap: (issue, ctx) => ({
+      message: issue.code === 'invalid_enum_value' ? `must be one of ${values.join(', ')}` : ctx.defaultError,
+    }),
+  });
+
+const matching = (pattern: RegExp, rule: string) => z.string().regex(pattern, `must be ${rule}`);
+
+/** An absolute URL; `web`: http(s) only (assets the app loads), otherwise any scheme (deep links). */
+const absoluteUrl = (web: boolean) => {
+  const rule = `must be an absolute ${web ? 'http(s) ' : ''}URL`;
+  return z.string().refine((value) => {
+    if (value.length > 2048) return false;
+    try {
+      const { protocol } = new URL(value);
+      return !web || protocol === 'https:' || protocol === 'http:';
+    } catch {
+      return false;
+    }
+  }, rule);
+};
+
+/** 1 to 32 upper-case letters, digits or "_". */
+const enumCode = (example: string) =>
+  matching(/^[A-Z0-9_]{1,32}$/, `1 to 32 upper-case letters, digits or "_" (e.g. ${example})`);
+
 // ---- merchants and API keys ----
 
 export const registerMerchantBody = z
   .object({
-    merchantId: z
-      .string()
-      .describe('the merchant code shoppers send as X-Merchant-Id: 1 to 64 letters, digits, "_" or "-"'),
-    name: z.string().describe('1 to 200 characters, trimmed'),
-    apiKeyExpiresAt: instant(
+    merchantId: matching(merchantIdPattern, '1 to 64 letters, digits, "_" or "-"').describe(
+      'the merchant code shoppers send as X-Merchant-Id: 1 to 64 letters, digits, "_" or "-"',
+    ),
+    name: text(1, 200).describe('1 to 200 characters, trimmed'),
+    apiKeyExpiresAt: dateTimeInput(
       'expiry of the first API key: a future ISO 8601 date-time with offset; null or absent for none',
     ).nullish(),
   })
@@ -33,7 +99,7 @@ export const registerMerchantBody = z
 
 export const issueApiKeyBody = z
   .object({
-    expiresAt: instant('a future ISO 8601 date-time with offset; null or absent for none').nullish(),
+    expiresAt: dateTimeInput('a future ISO 8601 date-time with offset; null or absent for none').nullish(),
   })
   .openapi('IssueApiKeyRequest');
 
@@ -79,6 +145,15 @@ const presale = z.object({
   teaserImageUrl: z.string().openapi({ format: 'uri' }),
 });
 
+/** A presale as an operator sets it. */
+export const presaleInput = z.object({
+  enabled: z.boolean(),
+  startAt: dateTimeInput('before the campaign startAt'),
+  countdownEnabled: z.boolean(),
+  teaserText: text(0, 1000),
+  teaserImageUrl: absoluteUrl(true).openapi({ format: 'uri', description: 'absolute http(s) URL' }),
+});
+
 const bannerFields = {
   channelCode: z.enum(bannerChannels),
   positionCode: z.enum(bannerPositions),
@@ -88,31 +163,43 @@ const bannerFields = {
   displayOrder: int(),
 };
 
+/** A banner's fields as an operator gives them. */
+export const bannerInputFields = {
+  channelCode: oneOf(bannerChannels),
+  positionCode: oneOf(bannerPositions),
+  assetUrl: absoluteUrl(true).openapi({ format: 'uri', description: 'absolute http(s) URL' }),
+  assetType: oneOf(bannerAssetTypes),
+  altText: text(0, 500),
+  clickUrl: absoluteUrl(false).nullable().describe('absolute URL of any scheme (deep links allowed); null for none'),
+  displayOrder: integer(0),
+};
+
 export const createCampaignBody = z
   .object({
-    code: z.string().describe('unique (case-insensitively): 1 to 64 letters, digits, "_" or "-"'),
-    name: z.string(),
-    description: z.string(),
-    campaignTag: z.string().describe('upper-case code, e.g. HOT_DEAL, FLASH_SALE'),
-    type: z.string().describe('upper-case code, e.g. SELL'),
-    displayPriority: int().describe('>= 1'),
-    themeUrl: z.string().openapi({ format: 'uri' }),
-    startAt: instant('ISO 8601 date-time with offset'),
-    endAt: instant('after startAt'),
-    presale: presale.nullable().default(null),
-    banners: z.array(
-      z
-        .object({
-          ...bannerFields,
-          clickUrl: z.string().nullable().default(null).describe('absolute URL of any scheme (deep links allowed)'),
-        })
-        .openapi('NewCampaignBanner'),
+    code: matching(/^[A-Za-z0-9_-]{1,64}$/, '1 to 64 letters, digits, "_" or "-"').describe(
+      'unique (case-insensitively): 1 to 64 letters, digits, "_" or "-"',
     ),
+    name: text(1, 200),
+    description: text(0, 5000),
+    campaignTag: enumCode('HOT_DEAL, FLASH_SALE').describe('upper-case code, e.g. HOT_DEAL, FLASH_SALE'),
+    type: enumCode('SELL').describe('upper-case code, e.g. SELL'),
+    displayPriority: integer(1).describe('>= 1'),
+    themeUrl: absoluteUrl(true).openapi({ format: 'uri', description: 'absolute http(s) URL' }),
+    startAt: dateTimeInput('ISO 8601 date-time with offset'),
+    endAt: dateTimeInput('after startAt'),
+    presale: presaleInput.nullable().default(null),
+    banners: z
+      .array(
+        z
+          .object({ ...bannerInputFields, clickUrl: bannerInputFields.clickUrl.default(null) })
+          .openapi('NewCampaignBanner'),
+      )
+      .max(maxCampaignBanners, `must be an array of at most ${maxCampaignBanners}`),
   })
   .openapi('CreateCampaignRequest');
 
 export const campaignStatusBody = z
-  .object({ status: z.enum(campaignStatuses).describe('DRAFT → APPROVED → ACTIVE ⇄ PAUSED; ACTIVE or PAUSED → ENDED') })
+  .object({ status: oneOf(campaignStatuses).describe('DRAFT → APPROVED → ACTIVE ⇄ PAUSED; ACTIVE or PAUSED → ENDED') })
   .openapi('CampaignStatusRequest');
 
 export const campaignSchema = z
@@ -206,6 +293,16 @@ export const poolSchema = z
     soldQuantity: int(),
   })
   .openapi('VoucherPool');
+
+/**
+ * The optional X-Idempotency-Key of the operator's writes (docs/shop-api.md, "Operator API"): a resend with the same
+ * key and body gets the first answer; another request under a used key is refused.
+ */
+export const operatorIdempotencyHeader = z
+  .string()
+  .regex(/^[\x21-\x7e]{1,128}$/)
+  .optional()
+  .openapi({ description: '1 to 128 printable ASCII characters without spaces; a UUID is best' });
 
 /** The operator API's envelope around `data`. */
 export const operatorSuccess = <T extends z.ZodTypeAny>(data: T) =>

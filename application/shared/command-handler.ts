@@ -1,22 +1,33 @@
-import { createHash } from 'node:crypto';
+/**
+ * The one write path of ordinary aggregates: load, decide, append, with deterministic event ids, bounded retry,
+ * guard-stream claims and idempotency-key replay (docs/event-store.md, "The command handler"). Only a proven hot spot
+ * (the flash-sale pool) has a writer of its own.
+ */
 import { fold, type Decider, type DomainEvent } from '../../domain/shared/decider.js';
 import type { EventDecoder } from '../../domain/shared/event-decoder.js';
-import { WrongExpectedVersionError, type EventMetadata, type EventStore, type ExpectedVersion } from './event-store.js';
+import type { Clock } from './clock.js';
+import { eventMetadata, type CommandContext } from './command-context.js';
+import { commandEventId, nameBasedUuid } from './event-ids.js';
+import {
+  WrongExpectedVersionError,
+  type EventMetadata,
+  type EventStore,
+  type ExpectedVersion,
+  type RecordedEvent,
+  type StreamWrite,
+} from './event-store.js';
+import { reclaim, type GuardClaim, type SideWrite } from './guard-claims.js';
+import {
+  findIdempotencyRecord,
+  idempotencyKeyReused,
+  idempotencyKeyUsedVersion,
+  idempotencyStream,
+  recordedHistory,
+  type IdempotencyKeyUsed,
+} from './idempotency.js';
 
-/** Namespace of this service's name-based (v5) UUIDs. */
-const namespace = Buffer.from('6f1c2f0e8a4b4d1c9e2a7b3c5d6e7f80', 'hex');
-
-/**
- * The same UUID (v5, RFC 9562) for the same name, so an event appended again
- * by a retry carries the id the store already holds.
- */
-export function nameBasedUuid(name: string): string {
-  const b = createHash('sha1').update(namespace).update(name, 'utf8').digest().subarray(0, 16);
-  b[6] = (b[6]! & 0x0f) | 0x50;
-  b[8] = (b[8]! & 0x3f) | 0x80;
-  const hex = b.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
+export type { CommandContext } from './command-context.js';
+export { nameBasedUuid } from './event-ids.js';
 
 /** The expected version that says "the stream is still at `revision`" (-1: absent). */
 export function expectedVersionOf(revision: number): ExpectedVersion {
@@ -62,10 +73,18 @@ export async function catchUp<S, E extends DomainEvent>(
   };
 }
 
-export interface CommandContext {
-  /** Names this command; event ids derive from it, so the same command retried yields the same ids. */
-  commandId: string;
-  metadata: EventMetadata;
+/** One command on one aggregate, and what else its events write. */
+export interface CommandSpec<C, S, E extends DomainEvent> {
+  decider: Decider<C, S, E>;
+  /** Reads the stream's events (the context decoder's view of the stream's category). */
+  decoder: EventDecoder<E>;
+  streamName: string;
+  /** The command, given its time (ISO 8601, from the Clock: also the events' occurredAt) and the current state. */
+  command: (now: string, state: S) => C;
+  /** Guard streams the decided events claim: written first, each with 'no_stream'. */
+  claims?: (events: readonly E[]) => GuardClaim[];
+  /** Other streams the decided events write, in the same append. */
+  sideWrites?: (events: readonly E[]) => SideWrite[];
 }
 
 export interface CommandResult<S, E> {
@@ -73,6 +92,18 @@ export interface CommandResult<S, E> {
   state: S;
   revision: number;
   events: E[];
+  /**
+   * The command had already been carried out (the same command id retried, or a resend under its idempotency key):
+   * state and events are those of the first time, and nothing was appended.
+   */
+  replayed: boolean;
+}
+
+export interface CommandHandlerDeps {
+  store: EventStore;
+  clock: Clock;
+  /** The context's decoder: every event written (the stream's, claims, side writes) is stamped with its current schema version. */
+  decoder: Pick<EventDecoder<DomainEvent>, 'currentVersion'>;
 }
 
 export interface CommandHandlerOptions {
@@ -81,43 +112,203 @@ export interface CommandHandlerOptions {
 }
 
 /**
- * Load, decide, append, for one stream: the stream is read through the
- * context's decoder, the command decided against its state and the events
- * appended (stamped with their current schema versions) with the revision read
- * as expected version. When another writer got there first, the whole cycle
- * runs again on fresh state, at most `maxAttempts` times; then the
- * WrongExpectedVersionError is thrown. Domain errors propagate at once.
- * `command` may be a function of the state, for commands that need it.
+ * Load, decide, append for one stream, as `context`'s command:
+ * - The stream is read and the command decided against its state; the events are appended with the revision read as
+ *   expected version, with ids derived from the command id. A command id whose events the stream already holds is
+ *   answered from them (a retried request appends nothing twice).
+ * - The guard claims and side writes of the events go in the same appendMany, in this order: idempotency record,
+ *   claims, side writes placed before, the stream, side writes placed after. A store without multi-stream
+ *   transactions writes them one by one; a record or claim whose own write then never happened is taken over by the
+ *   next command (guard-claims.ts, idempotency.ts).
+ * - When another writer moved the stream first, the whole cycle runs again on fresh state, at most `maxAttempts`
+ *   times; then the WrongExpectedVersionError is thrown. A lost claim throws its own domain error; domain errors of
+ *   the decider propagate at once.
+ * - With an idempotency key, a resend is answered from the first command's events and a different request refused
+ *   (IDEMPOTENCY_KEY_REUSED).
  */
 export async function handleCommand<C, S, E extends DomainEvent>(
-  store: EventStore,
-  decider: Decider<C, S, E>,
-  decoder: EventDecoder<E>,
-  streamName: string,
-  command: C | ((state: S) => C),
+  deps: CommandHandlerDeps,
   context: CommandContext,
+  spec: CommandSpec<C, S, E>,
   options: CommandHandlerOptions = {},
 ): Promise<CommandResult<S, E>> {
+  const { store } = deps;
   const maxAttempts = options.maxAttempts ?? 5;
+  const now = deps.clock.now().toISOString();
+  const metadata = eventMetadata(context, now);
+  const key = context.idempotency;
+  const keyStream = key && idempotencyStream(key);
+  /** Expected version of the key's record (null: this command's own record is stored already). */
+  let keyExpected: ExpectedVersion | null = 'no_stream';
+  /** Claims that conflicted, and how to claim them again. */
+  const reclaimed = new Map<string, ExpectedVersion | null>();
+
+  /** Answers from the key's record; false when the key is unused or its record is stale (then claimed again). */
+  const replayFromKey = async (): Promise<CommandResult<S, E> | false> => {
+    const record = key && (await findIdempotencyRecord(store, key));
+    if (!record) return false;
+    if (record.used.requestHash !== key.requestHash) throw idempotencyKeyReused(key);
+    const history = await recordedHistory(store, record.used);
+    if (history) return replay(spec, history, history.length - record.used.count);
+    keyExpected = record.recorded.id === recordId(context, spec.streamName) ? null : record.recorded.revision;
+    return false;
+  };
+
+  if (key) {
+    const replayed = await replayFromKey();
+    if (replayed) return replayed;
+  }
   for (let attempt = 1; ; attempt++) {
-    const { state, revision } = await loadAggregate(store, decider, decoder, streamName);
-    const events = decider.decide(typeof command === 'function' ? (command as (state: S) => C)(state) : command, state);
-    if (events.length === 0) return { state, revision, events };
+    const recorded = await store.readStream(spec.streamName);
+    const revision = recorded.at(-1)?.revision ?? -1;
+    const done = firstEventOf(recorded, context.commandId, spec.streamName);
+    if (done >= 0) {
+      const end = done + eventsOf(recorded, done, context.commandId, spec.streamName);
+      return replay(spec, recorded.slice(0, end), done);
+    }
+    const state = fold(
+      spec.decider,
+      recorded.map((e) => spec.decoder.decode(e)),
+    );
+    const events = spec.decider.decide(spec.command(now, state), state);
+    if (events.length === 0 && !key) return { state, revision, events, replayed: false };
+    const claims = spec.claims?.(events) ?? [];
+    const writes = planWrites(deps.decoder, context, metadata, spec.streamName, revision, events, {
+      claims,
+      sideWrites: spec.sideWrites?.(events) ?? [],
+      reclaimed,
+      record: key && keyExpected !== null ? { expected: keyExpected, usedAt: now } : undefined,
+    });
     try {
-      const result = await store.append(
-        streamName,
-        events.map((e, i) => ({
-          id: nameBasedUuid(`${context.commandId}/${streamName}/${i}`),
-          type: e.type,
-          schemaVersion: decoder.currentVersion(e.type),
-          data: e.data,
-          metadata: context.metadata,
-        })),
-        expectedVersionOf(revision),
-      );
-      return { state: events.reduce(decider.evolve, state), revision: result.nextExpectedVersion, events };
+      if (writes.length > 0) await store.appendMany(writes);
+      return {
+        state: events.reduce(spec.decider.evolve, state),
+        revision: revision + events.length,
+        events,
+        replayed: false,
+      };
     } catch (error) {
-      if (!(error instanceof WrongExpectedVersionError) || attempt >= maxAttempts) throw error;
+      if (!(error instanceof WrongExpectedVersionError)) throw error;
+      if (error.streamName === keyStream) {
+        // Another request took the key meanwhile: answer as a resend, or refuse.
+        const replayed = await replayFromKey();
+        if (replayed) return replayed;
+      } else {
+        const claim = claims.find((c) => c.streamName === error.streamName);
+        if (claim)
+          reclaimed.set(
+            claim.streamName,
+            await reclaim(store, claim, claimId(context, spec.streamName, claim, claims.indexOf(claim))),
+          );
+        else if (error.streamName !== spec.streamName) throw error;
+      }
+      if (attempt >= maxAttempts) throw error;
     }
   }
+}
+
+/** The writes of one attempt, in their order (see handleCommand). */
+function planWrites<E extends DomainEvent>(
+  versions: CommandHandlerDeps['decoder'],
+  context: CommandContext,
+  metadata: EventMetadata,
+  streamName: string,
+  revision: number,
+  events: readonly E[],
+  linked: {
+    claims: GuardClaim[];
+    sideWrites: SideWrite[];
+    reclaimed: ReadonlyMap<string, ExpectedVersion | null>;
+    record?: { expected: ExpectedVersion; usedAt: string };
+  },
+): StreamWrite[] {
+  const envelope = (id: string, event: DomainEvent, schemaVersion = versions.currentVersion(event.type)) => ({
+    id,
+    type: event.type,
+    schemaVersion,
+    data: event.data,
+    metadata,
+  });
+  const writes: StreamWrite[] = [];
+  const key = context.idempotency;
+  if (key && linked.record) {
+    const used: IdempotencyKeyUsed = {
+      type: 'IdempotencyKeyUsed',
+      data: {
+        scope: key.scope,
+        key: key.key,
+        requestHash: key.requestHash,
+        commandId: context.commandId,
+        streamName,
+        fromRevision: revision + 1,
+        count: events.length,
+        usedAt: linked.record.usedAt,
+      },
+    };
+    writes.push({
+      streamName: idempotencyStream(key),
+      events: [envelope(recordId(context, streamName), used, idempotencyKeyUsedVersion)],
+      expectedVersion: linked.record.expected,
+    });
+  }
+  linked.claims.forEach((claim, i) => {
+    const expected = linked.reclaimed.has(claim.streamName) ? linked.reclaimed.get(claim.streamName)! : 'no_stream';
+    if (expected === null) return; // this command's own claim, stored by an earlier attempt
+    writes.push({
+      streamName: claim.streamName,
+      events: [envelope(claimId(context, streamName, claim, i), claim.event)],
+      expectedVersion: expected,
+    });
+  });
+  const side = (placement: SideWrite['placement']) =>
+    linked.sideWrites.forEach((w, i) => {
+      if (w.placement !== placement) return;
+      const id = nameBasedUuid(w.idName ?? `${context.commandId}/${streamName}/${w.streamName}/${i}`);
+      writes.push({ streamName: w.streamName, events: [envelope(id, w.event)], expectedVersion: w.expectedVersion });
+    });
+  side('before');
+  if (events.length > 0) {
+    writes.push({
+      streamName,
+      events: events.map((e, i) => envelope(commandEventId(context.commandId, streamName, i), e)),
+      expectedVersion: expectedVersionOf(revision),
+    });
+  }
+  side('after');
+  return writes;
+}
+
+const recordId = (context: CommandContext, streamName: string) =>
+  nameBasedUuid(`${context.commandId}/${streamName}/idempotency`);
+
+const claimId = (context: CommandContext, streamName: string, claim: GuardClaim, index: number) =>
+  nameBasedUuid(claim.idName ?? `${context.commandId}/${streamName}/${claim.streamName}/${index}`);
+
+/** Index of the command's first event in the stream, -1 when it holds none. */
+function firstEventOf(recorded: readonly RecordedEvent[], commandId: string, streamName: string): number {
+  const first = commandEventId(commandId, streamName, 0);
+  for (let i = recorded.length - 1; i >= 0; i--) if (recorded[i]!.id === first) return i;
+  return -1;
+}
+
+/** How many events of the command follow from `start`. */
+function eventsOf(recorded: readonly RecordedEvent[], start: number, commandId: string, streamName: string): number {
+  let n = 0;
+  while (start + n < recorded.length && recorded[start + n]!.id === commandEventId(commandId, streamName, n)) n++;
+  return n;
+}
+
+/** The answer of a command carried out before: `history` ends with its events, which start at `start`. */
+function replay<C, S, E extends DomainEvent>(
+  spec: Pick<CommandSpec<C, S, E>, 'decider' | 'decoder'>,
+  history: readonly RecordedEvent[],
+  start: number,
+): CommandResult<S, E> {
+  const decoded = history.map((e) => spec.decoder.decode(e));
+  return {
+    state: fold(spec.decider, decoded),
+    revision: history.length - 1,
+    events: decoded.slice(start),
+    replayed: true,
+  };
 }

@@ -14,6 +14,8 @@
 
 /** Who caused an event and why; stored with every event. */
 export interface EventMetadata {
+  /** The command that appended the event (application/shared/command-context.ts). */
+  commandId?: string;
   correlationId?: string;
   causationId?: string;
   requestId?: string;

@@ -1,28 +1,29 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { Clock } from '../shared/clock.js';
-import {
-  WrongExpectedVersionError,
-  type EventMetadata,
-  type EventStore,
-  type EventToAppend,
-  type StreamWrite,
-} from '../shared/event-store.js';
-import type { NumericIdGenerator } from '../shared/ids.js';
-import { fold } from '../../domain/shared/decider.js';
-import { DomainError } from '../../domain/shared/errors.js';
-import { streams } from '../../domain/shop/events.js';
+/**
+ * Operator commands on merchants and their API keys (stream merchant-<id>), through the command handler. A key is
+ * generated here, returned once and stored only as its sha256; every issue and revocation also writes the key's
+ * lookup stream (apiKey-<sha256>) in the same append, lookup first (the issue as a guard claim), so that a partial
+ * write on a store without multi-stream transactions never leaves a usable key the merchant does not list: the raw
+ * key of a failed issue was never shown to anyone.
+ */
 import { shopDecoders, shopEventDecoder } from '../../domain/shop/event-decoder.js';
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../shared/clock.js';
+import type { CommandContext } from '../shared/command-context.js';
+import { handleCommand, loadAggregate } from '../shared/command-handler.js';
+import type { EventStore } from '../shared/event-store.js';
+import type { GuardClaim, SideWrite } from '../shared/guard-claims.js';
+import type { NumericIdGenerator } from '../shared/ids.js';
+import { shopError } from '../../domain/shop/errors.js';
+import { streams } from '../../domain/shop/events.js';
 import {
   apiKeyLookupEventFor,
   apiKeyStream,
-  assertMerchantId,
   merchantDecider,
-  type ApiKeyLookupEvent,
   type ApiKeyStatus,
   type Merchant,
   type MerchantApiKey,
   type MerchantCommand,
-  type MerchantState,
+  type MerchantEvent,
   type NewApiKey,
 } from '../../domain/shop/merchant.js';
 import { apiKeyDirectoryFor, apiKeyHash, type ApiKeyDirectory } from './credentials.js';
@@ -31,7 +32,6 @@ import { apiKeyDirectoryFor, apiKeyHash, type ApiKeyDirectory } from './credenti
 const keyPrefix = 'pk_live_';
 /** Random characters of the key kept (with keyPrefix) to tell keys apart in listings. */
 const shownRandomChars = 6;
-const maxAttempts = 3;
 
 /** A key as returned once, at issue: the only time the raw key exists outside the caller. */
 export interface IssuedApiKeyView {
@@ -63,20 +63,6 @@ export interface RegisteredMerchant {
   apiKey: IssuedApiKeyView;
 }
 
-function assertOperator(operator: unknown): asserts operator is string {
-  if (typeof operator !== 'string' || !operator.trim())
-    throw new DomainError('INVALID_INPUT', 'operator is required', { field: 'operator' });
-}
-
-/** The same UUID for the same name: a lookup event appended again by a retry is recognised as already written. */
-function nameBasedUuid(name: string): string {
-  const b = createHash('sha256').update(name).digest().subarray(0, 16);
-  b[6] = (b[6]! & 0x0f) | 0x50;
-  b[8] = (b[8]! & 0x3f) | 0x80;
-  const hex = b.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
 const keyView = (k: MerchantApiKey): ApiKeyView => ({
   id: k.apiKeyId,
   prefix: k.prefix,
@@ -86,14 +72,6 @@ const keyView = (k: MerchantApiKey): ApiKeyView => ({
   revokedAt: k.revokedAt,
 });
 
-/**
- * Operator commands on merchants and their API keys (stream merchant-<id>).
- * A key is generated here, returned once and stored only as its sha256;
- * every issue and revocation also writes the key's lookup stream
- * (apiKey-<sha256>) in the same appendMany, lookup first, so that a partial
- * write on a store without multi-stream transactions never leaves a usable
- * key the merchant does not list.
- */
 export class MerchantAdmin {
   private readonly apiKeys: ApiKeyDirectory;
 
@@ -102,70 +80,64 @@ export class MerchantAdmin {
   }
 
   async register(
-    operator: string,
+    context: CommandContext,
     input: { merchantId: string; name: string; apiKeyExpiresAt?: string | null },
   ): Promise<RegisteredMerchant> {
-    assertOperator(operator);
-    assertMerchantId(input.merchantId);
     const { key, apiKey } = await this.newApiKey(input.apiKeyExpiresAt ?? null);
-    const { state } = await this.execute(operator, {
+    const merchant = await this.run(context, input.merchantId, (now) => ({
       type: 'RegisterMerchant',
       merchantId: input.merchantId,
       name: input.name,
       apiKey,
-      now: this.deps.clock.now().toISOString(),
-    });
-    const issued = state!.apiKeys.at(-1)!;
+      now,
+    }));
+    const issued = merchant.apiKeys.at(-1)!;
     return {
-      merchantId: state!.merchantId,
-      name: state!.name,
+      merchantId: merchant.merchantId,
+      name: merchant.name,
       apiKey: { id: issued.apiKeyId, key, prefix: issued.prefix, expiresAt: issued.expiresAt },
     };
   }
 
   async issueApiKey(
-    operator: string,
+    context: CommandContext,
     merchantId: string,
     input: { expiresAt?: string | null } = {},
   ): Promise<IssuedApiKeyView> {
-    assertOperator(operator);
-    assertMerchantId(merchantId);
     const { key, apiKey } = await this.newApiKey(input.expiresAt ?? null);
-    const { state } = await this.execute(operator, {
-      type: 'IssueApiKey',
-      merchantId,
-      apiKey,
-      now: this.deps.clock.now().toISOString(),
-    });
-    const issued = state!.apiKeys.at(-1)!;
+    const merchant = await this.run(context, merchantId, (now) => ({ type: 'IssueApiKey', merchantId, apiKey, now }));
+    const issued = merchant.apiKeys.at(-1)!;
     return { id: issued.apiKeyId, key, prefix: issued.prefix, expiresAt: issued.expiresAt };
   }
 
   /** Revoking a revoked key succeeds and changes nothing. */
-  async revokeApiKey(operator: string, merchantId: string, apiKeyId: number): Promise<ApiKeyView> {
-    assertOperator(operator);
-    assertMerchantId(merchantId);
-    const { state } = await this.execute(operator, {
-      type: 'RevokeApiKey',
+  async revokeApiKey(context: CommandContext, merchantId: string, apiKeyId: number): Promise<ApiKeyView> {
+    const merchant = await this.run(
+      context,
       merchantId,
-      apiKeyId,
-      now: this.deps.clock.now().toISOString(),
-    });
-    const key = state!.apiKeys.find((k) => k.apiKeyId === apiKeyId)!;
+      (now) => ({ type: 'RevokeApiKey', merchantId, apiKeyId, now }),
+      true,
+    );
+    const key = merchant.apiKeys.find((k) => k.apiKeyId === apiKeyId)!;
     this.apiKeys.forget(key.keyHash);
     return keyView(key);
   }
 
   /** The merchant and its keys (never a key or its hash). */
   async get(merchantId: string): Promise<MerchantView> {
-    assertMerchantId(merchantId);
-    const { state: merchant } = await this.load(merchantId);
-    if (!merchant) throw new DomainError('MERCHANT_NOT_FOUND', `merchant ${merchantId} does not exist`, { merchantId });
+    const { state } = await loadAggregate(
+      this.deps.store,
+      merchantDecider,
+      shopDecoders.merchant,
+      streams.merchant(merchantId),
+    );
+    if (state.status === 'NONE')
+      throw shopError('MERCHANT_NOT_FOUND', `merchant ${merchantId} does not exist`, { merchantId });
     return {
-      merchantId: merchant.merchantId,
-      name: merchant.name,
-      registeredAt: merchant.registeredAt,
-      apiKeys: merchant.apiKeys.map(keyView),
+      merchantId: state.merchantId,
+      name: state.name,
+      registeredAt: state.registeredAt,
+      apiKeys: state.apiKeys.map(keyView),
     };
   }
 
@@ -183,57 +155,62 @@ export class MerchantAdmin {
     };
   }
 
-  private async load(merchantId: string): Promise<{ state: MerchantState; version: number }> {
-    const recorded = await this.deps.store.readStream(streams.merchant(merchantId));
-    const events = recorded.map((e) => shopDecoders.merchant.decode(e));
-    return { state: fold(merchantDecider, events), version: recorded.at(-1)?.revision ?? -1 };
-  }
-
-  /** Load, decide, append; decides again on a concurrent change of the merchant. */
-  private async execute(operator: string, command: MerchantCommand): Promise<{ state: Merchant | null }> {
-    const streamName = streams.merchant(command.merchantId);
-    const metadata: EventMetadata = { occurredAt: command.now, actor: { operator } };
-    for (let attempt = 1; ; attempt++) {
-      const { state, version } = await this.load(command.merchantId);
-      const events = merchantDecider.decide(command, state);
-      if (events.length === 0) return { state };
-      const lookups: StreamWrite[] = events.flatMap((e) => {
-        const lookup = apiKeyLookupEventFor(e);
-        return lookup ? [lookupWrite(lookup.keyHash, lookup.event, metadata)] : [];
-      });
-      const merchantWrite: StreamWrite = {
-        streamName,
-        events: events.map((e) => ({
-          id: randomUUID(),
-          type: e.type,
-          schemaVersion: shopEventDecoder.currentVersion(e.type),
-          data: e.data,
-          metadata,
-        })),
-        expectedVersion: version === -1 ? 'no_stream' : version,
-      };
-      try {
-        await this.deps.store.appendMany([...lookups, merchantWrite]);
-        return { state: events.reduce(merchantDecider.evolve, state) };
-      } catch (e) {
-        if (!(e instanceof WrongExpectedVersionError) || e.streamName !== streamName || attempt === maxAttempts)
-          throw e;
-      }
+  /**
+   * The merchant after the command. A raw key is shown once: the command of an issue carried out before (a resend)
+   * cannot answer it again, unlike a revocation (`replayable`).
+   */
+  private async run(
+    context: CommandContext,
+    merchantId: string,
+    command: (now: string) => MerchantCommand,
+    replayable = false,
+  ): Promise<Merchant> {
+    const { state, events, replayed } = await handleCommand({ ...this.deps, decoder: shopEventDecoder }, context, {
+      decider: merchantDecider,
+      decoder: shopDecoders.merchant,
+      streamName: streams.merchant(merchantId),
+      command,
+      claims: (decided) => decided.flatMap(lookupClaim),
+      sideWrites: (decided) => decided.flatMap(lookupRevocation),
+    });
+    if (replayed && !replayable) {
+      const issued = events.find((e) => e.type === 'MerchantApiKeyIssued');
+      throw shopError(
+        'API_KEY_SHOWN_ONCE',
+        `this request was carried out before: it issued API key ${issued?.data.apiKeyId ?? ''}, which is shown only once; revoke it and issue another`,
+        { merchantId },
+      );
     }
+    if (state.status === 'NONE') throw new Error('a merchant command answered without a merchant');
+    return state;
   }
 }
 
-function lookupWrite(keyHash: string, event: ApiKeyLookupEvent, metadata: EventMetadata): StreamWrite {
-  const append: EventToAppend = {
-    id: nameBasedUuid(`${event.type}:${keyHash}`),
-    type: event.type,
-    schemaVersion: shopEventDecoder.currentVersion(event.type),
-    data: event.data,
-    metadata,
-  };
-  return {
-    streamName: apiKeyStream(keyHash),
-    events: [append],
-    expectedVersion: event.type === 'ApiKeyClaimed' ? 'no_stream' : 'stream_exists',
-  };
+/** A key's lookup stream is claimed once, whatever the command: its event id is named by the key's hash. */
+function lookupClaim(event: MerchantEvent): GuardClaim[] {
+  const lookup = apiKeyLookupEventFor(event);
+  if (lookup?.event.type !== 'ApiKeyClaimed') return [];
+  return [
+    {
+      streamName: apiKeyStream(lookup.keyHash),
+      event: lookup.event,
+      lost: () => new Error('two API keys have the same sha256'),
+      idName: `ApiKeyClaimed:${lookup.keyHash}`,
+    },
+  ];
+}
+
+/** A revocation reaches the lookup first, so a partial write leaves the key unusable, never usable but revoked. */
+function lookupRevocation(event: MerchantEvent): SideWrite[] {
+  const lookup = apiKeyLookupEventFor(event);
+  if (lookup?.event.type !== 'ApiKeyRevoked') return [];
+  return [
+    {
+      streamName: apiKeyStream(lookup.keyHash),
+      event: lookup.event,
+      expectedVersion: 'stream_exists',
+      placement: 'before',
+      idName: `ApiKeyRevoked:${lookup.keyHash}`,
+    },
+  ];
 }

@@ -6,6 +6,7 @@ import { DomainError } from '../../domain/shared/errors.js';
 import type { VoucherPoolEvent } from '../../domain/shop/events.js';
 import { voucherPoolDecider, type VoucherPool, type VoucherPoolState } from '../../domain/shop/voucher-pool.js';
 import type { FinalDecision } from '../shared/batched-stream-writer.js';
+import { eventMetadata } from '../shared/command-context.js';
 import type { HotStreams } from '../shared/hot-streams.js';
 import { addPoolEvents, type PoolJob, type PurchaseDecision, type PurchaseDraft } from './purchase-batch.js';
 
@@ -27,7 +28,7 @@ export class PoolCommandRules {
       throw error;
     }
     const after = events.reduce(voucherPoolDecider.evolve, base.state) as VoucherPool;
-    addPoolEvents(draft, job.poolId, base, events, (e) => `${job.context.commandId}/${e.type}`, job.context.metadata);
+    addPoolEvents(draft, job.poolId, base, events, (e) => `${job.context.commandId}/${e.type}`, eventMetadata(job.context, job.command.at));
     return { kind: 'write', value: () => after };
   }
 }

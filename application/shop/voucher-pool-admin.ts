@@ -1,11 +1,22 @@
-import { randomUUID } from 'node:crypto';
+/**
+ * Operators' voucher pool commands: create, restock, reprice, update (display, terms, category, mini apps, validity),
+ * soft delete; answers from the pool aggregate (docs/shop-api.md, "Operator API").
+ */
+import { shopDecoders, shopEventDecoder } from '../../domain/shop/event-decoder.js';
 import { streams, type PoolDisplay, type PoolPricing, type PoolTerms } from '../../domain/shop/events.js';
 import { shopError } from '../../domain/shop/errors.js';
 import { assertValidDefinition, type PoolDefinition, type PoolValidity } from '../../domain/shop/pool-definition.js';
-import type { VoucherPool, VoucherPoolCommand, VoucherPoolState } from '../../domain/shop/voucher-pool.js';
+import {
+  voucherPoolDecider,
+  type VoucherPool,
+  type VoucherPoolChanges,
+  type VoucherPoolCommand,
+  type VoucherPoolState,
+} from '../../domain/shop/voucher-pool.js';
 import type { Clock } from '../shared/clock.js';
-import type { CommandContext } from '../shared/command-handler.js';
-import type { EventStore } from '../shared/event-store.js';
+import type { CommandContext } from '../shared/command-context.js';
+import { handleCommand } from '../shared/command-handler.js';
+import { DuplicateEventIdError, type EventStore } from '../shared/event-store.js';
 import type { NumericIdGenerator } from '../shared/ids.js';
 import { assertCategoryAssignable } from './category-admin.js';
 
@@ -37,7 +48,8 @@ export interface VoucherPoolView {
   soldQuantity: number;
 }
 
-function view(pool: VoucherPool): VoucherPoolView {
+function view(pool: VoucherPoolState): VoucherPoolView {
+  if (pool.status === 'NONE') throw new Error('a pool command answered without a pool');
   return {
     poolId: pool.poolId,
     campaignId: pool.campaignId,
@@ -56,10 +68,10 @@ function view(pool: VoucherPool): VoucherPoolView {
 }
 
 /**
- * Operators' voucher pool commands: create, restock, reprice, update (display,
- * terms, category, mini apps, validity), soft delete; answers from the pool
- * aggregate. A categoryId must name a created category once any exists
- * (assertCategoryAssignable).
+ * A pool is created through the command handler: a new stream is no hot spot, and so a creation takes an
+ * idempotency key like every other operator creation. Every later command runs through PoolCommands (the flash-sale
+ * executor), which takes none: the executor writes pool streams in batches of its own. A categoryId must name a
+ * created category once any exists (assertCategoryAssignable).
  */
 export class VoucherPoolAdmin {
   constructor(
@@ -67,7 +79,7 @@ export class VoucherPoolAdmin {
   ) {}
 
   /** Validates, checks the campaign and category exist, then takes a pool id from the `voucherPool` sequence. */
-  async create(operator: string, definition: PoolDefinition): Promise<VoucherPoolView> {
+  async create(context: CommandContext, definition: PoolDefinition): Promise<VoucherPoolView> {
     assertValidDefinition(definition);
     const campaign = await this.deps.store.readStream(streams.campaign(definition.campaignId));
     if (campaign.length === 0) {
@@ -78,7 +90,13 @@ export class VoucherPoolAdmin {
     }
     await assertCategoryAssignable(this.deps.store, definition.categoryId);
     const [poolId] = await this.deps.ids.next('voucherPool');
-    return this.run(operator, poolId!, (at) => ({ type: 'CreateVoucherPool', poolId: poolId!, at, ...definition }));
+    const { state } = await handleCommand({ ...this.deps, decoder: shopEventDecoder }, context, {
+      decider: voucherPoolDecider,
+      decoder: shopDecoders.voucherPool,
+      streamName: streams.voucherPool(poolId!),
+      command: (at): VoucherPoolCommand => ({ type: 'CreateVoucherPool', poolId: poolId!, at, ...definition }),
+    });
+    return view(state);
   }
 
   async get(poolId: number): Promise<VoucherPoolView> {
@@ -87,39 +105,37 @@ export class VoucherPoolAdmin {
     return view(state);
   }
 
-  addStock(operator: string, poolId: number, quantity: number): Promise<VoucherPoolView> {
-    return this.run(operator, poolId, (at) => ({ type: 'AddVoucherStock', quantity, at }));
+  addStock(context: CommandContext, poolId: number, quantity: number): Promise<VoucherPoolView> {
+    return this.run(context, poolId, (at) => ({ type: 'AddVoucherStock', quantity, at }));
   }
 
-  reprice(operator: string, poolId: number, pricing: PoolPricing): Promise<VoucherPoolView> {
-    return this.run(operator, poolId, (at) => ({ type: 'RepriceVoucherPool', pricing, at }));
+  reprice(context: CommandContext, poolId: number, pricing: PoolPricing): Promise<VoucherPoolView> {
+    return this.run(context, poolId, (at) => ({ type: 'RepriceVoucherPool', pricing, at }));
   }
 
-  /** `changes`: some of display, terms (both may be partial), categoryId, miniAppIds, validity. */
-  async update(operator: string, poolId: number, changes: unknown): Promise<VoucherPoolView> {
-    const categoryId =
-      changes && typeof changes === 'object' ? (changes as { categoryId?: unknown }).categoryId : undefined;
-    if (typeof categoryId === 'number') await assertCategoryAssignable(this.deps.store, categoryId);
-    return this.run(operator, poolId, (at) => ({ type: 'UpdateVoucherPool', changes, at }));
+  /** Changes the parts given (display and terms field by field); the others stay. */
+  async update(context: CommandContext, poolId: number, changes: VoucherPoolChanges): Promise<VoucherPoolView> {
+    if (changes.categoryId !== undefined) await assertCategoryAssignable(this.deps.store, changes.categoryId);
+    return this.run(context, poolId, (at) => ({ type: 'UpdateVoucherPool', changes, at }));
   }
 
-  delete(operator: string, poolId: number): Promise<VoucherPoolView> {
-    return this.run(operator, poolId, (at) => ({ type: 'DeleteVoucherPool', at }));
+  delete(context: CommandContext, poolId: number): Promise<VoucherPoolView> {
+    return this.run(context, poolId, (at) => ({ type: 'DeleteVoucherPool', at }));
   }
 
   private async run(
-    operator: string,
+    context: CommandContext,
     poolId: number,
     command: (at: string) => VoucherPoolCommand,
   ): Promise<VoucherPoolView> {
-    if (typeof operator !== 'string' || !operator.trim())
-      throw shopError('INVALID_POOL', 'operator is required', { field: 'operator', reason: 'is required' });
-    const at = this.deps.clock.now().toISOString();
-    const commandId = randomUUID();
-    const pool = await this.deps.pools.execute(poolId, command(at), {
-      commandId,
-      metadata: { correlationId: commandId, actor: { operator }, occurredAt: at },
-    });
-    return view(pool);
+    if (context.idempotency) throw new Error('pool changes run by the purchase executor take no idempotency key');
+    try {
+      return view(await this.deps.pools.execute(poolId, command(this.deps.clock.now().toISOString()), context));
+    } catch (error) {
+      // Its event ids are stored already (PostgreSQL): this command was carried out before, by the same request sent
+      // again. Answered with the pool as it is now; nothing is appended twice.
+      if (error instanceof DuplicateEventIdError) return this.get(poolId);
+      throw error;
+    }
   }
 }

@@ -15,7 +15,8 @@
  *   found only through one typo                             ...  0 + field weight
  * field weights: title 4, campaign name 3, brand name 2, description 1.
  */
-import { DomainError, isDomainError } from '../../domain/shared/errors.js';
+import { isDomainError, type DomainError } from '../../domain/shared/errors.js';
+import { shopError, type CatalogErrorCode } from '../../domain/shop/errors.js';
 import { keywordLength, searchTerms, withinOneTypo, type SearchTerm } from '../../domain/shop/vietnamese-text.js';
 import type { Clock } from '../shared/clock.js';
 import { BoundedCache } from './bounded-cache.js';
@@ -42,7 +43,7 @@ export const isKeywordTooShort = (e: unknown): e is DomainError => isDomainError
 
 function keywordTerms(q: string): SearchTerm[] {
   const length = keywordLength(q);
-  const refuse = (code: string, rule: string) => new DomainError(code, `q must be ${rule}`, { field: 'q' });
+  const refuse = (code: CatalogErrorCode, rule: string) => shopError(code, `q must be ${rule}`, { field: 'q' });
   if (length < keywordLimits.minLength)
     throw refuse('KEYWORD_TOO_SHORT', `at least ${keywordLimits.minLength} characters`);
   if (length > keywordLimits.maxLength)

@@ -9,9 +9,7 @@
  *                            small stream to check a categoryId (see voucher-pool-admin).
  */
 import type { Decider, DomainEvent } from '../shared/decider.js';
-import { DomainError } from '../shared/errors.js';
-
-const maxNameLength = 100;
+import { shopError } from './errors.js';
 
 // ---- category-<categoryId> ----
 
@@ -32,75 +30,73 @@ export type VoucherCategoryIndexed = DomainEvent<'VoucherCategoryIndexed', { cat
 
 export const categoryIndexStream = 'voucherCategoryIndex';
 
+/** The index entry written with a category's creation. */
+export function categoryIndexEntry(created: VoucherCategoryCreated): VoucherCategoryIndexed {
+  return {
+    type: 'VoucherCategoryIndexed',
+    data: { categoryId: created.data.categoryId, indexedAt: created.data.createdAt },
+  };
+}
+
 // ---- the category aggregate ----
 
 export interface VoucherCategory {
+  status: 'ACTIVE';
   categoryId: number;
   name: string;
   createdAt: string;
   updatedAt: string;
 }
 
-/** null until the category is created. */
-export type VoucherCategoryState = VoucherCategory | null;
+export type VoucherCategoryState = { readonly status: 'NONE' } | VoucherCategory;
 
+/** `name`: 1 to 100 characters, trimmed (checked by the interface). */
 export type VoucherCategoryCommand =
-  | { type: 'CreateVoucherCategory'; categoryId: number; name: unknown; now: string }
-  | { type: 'RenameVoucherCategory'; categoryId: number; name: unknown; now: string };
+  | { type: 'CreateVoucherCategory'; categoryId: number; name: string; now: string }
+  | { type: 'RenameVoucherCategory'; categoryId: number; name: string; now: string };
 
-/** A category name, trimmed: 1 to 100 characters. Throws INVALID_INPUT on `name`. */
-export function categoryName(value: unknown): string {
-  const name = typeof value === 'string' ? value.trim() : '';
-  if (!name || name.length > maxNameLength)
-    throw new DomainError('INVALID_INPUT', `name must be a string of 1 to ${maxNameLength} characters`, {
-      field: 'name',
-    });
-  return name;
+function decide(command: VoucherCategoryCommand, state: VoucherCategoryState): VoucherCategoryEvent[] {
+  switch (command.type) {
+    case 'CreateVoucherCategory':
+      if (state.status !== 'NONE')
+        throw shopError('CATEGORY_EXISTS', `category ${command.categoryId} already exists`, {
+          categoryId: command.categoryId,
+        });
+      return [
+        {
+          type: 'VoucherCategoryCreated',
+          data: { categoryId: command.categoryId, name: command.name, createdAt: command.now },
+        },
+      ];
+    case 'RenameVoucherCategory':
+      if (state.status === 'NONE')
+        throw shopError('CATEGORY_NOT_FOUND', `category ${command.categoryId} does not exist`, {
+          categoryId: command.categoryId,
+        });
+      // The same name again changes nothing, so a retried rename succeeds.
+      if (command.name === state.name) return [];
+      return [
+        {
+          type: 'VoucherCategoryRenamed',
+          data: { categoryId: state.categoryId, name: command.name, renamedAt: command.now },
+        },
+      ];
+  }
+}
+
+function evolve(state: VoucherCategoryState, event: VoucherCategoryEvent): VoucherCategoryState {
+  switch (event.type) {
+    case 'VoucherCategoryCreated': {
+      const { categoryId, name, createdAt } = event.data;
+      return { status: 'ACTIVE', categoryId, name, createdAt, updatedAt: createdAt };
+    }
+    case 'VoucherCategoryRenamed':
+      return state.status === 'NONE' ? state : { ...state, name: event.data.name, updatedAt: event.data.renamedAt };
+  }
 }
 
 export const voucherCategoryDecider: Decider<VoucherCategoryCommand, VoucherCategoryState, VoucherCategoryEvent> = {
-  initialState: null,
-
-  decide(command, state) {
-    switch (command.type) {
-      case 'CreateVoucherCategory': {
-        if (state)
-          throw new DomainError('CATEGORY_EXISTS', `category ${command.categoryId} already exists`, {
-            categoryId: command.categoryId,
-          });
-        return [
-          {
-            type: 'VoucherCategoryCreated',
-            data: { categoryId: command.categoryId, name: categoryName(command.name), createdAt: command.now },
-          },
-        ];
-      }
-      case 'RenameVoucherCategory': {
-        if (!state)
-          throw new DomainError('CATEGORY_NOT_FOUND', `category ${command.categoryId} does not exist`, {
-            categoryId: command.categoryId,
-          });
-        const name = categoryName(command.name);
-        // The same name again changes nothing, so a retried rename succeeds.
-        if (name === state.name) return [];
-        return [
-          { type: 'VoucherCategoryRenamed', data: { categoryId: state.categoryId, name, renamedAt: command.now } },
-        ];
-      }
-    }
-  },
-
-  evolve(state, event) {
-    switch (event.type) {
-      case 'VoucherCategoryCreated':
-        return {
-          categoryId: event.data.categoryId,
-          name: event.data.name,
-          createdAt: event.data.createdAt,
-          updatedAt: event.data.createdAt,
-        };
-      case 'VoucherCategoryRenamed':
-        return { ...state!, name: event.data.name, updatedAt: event.data.renamedAt };
-    }
-  },
+  initialState: { status: 'NONE' },
+  decide,
+  evolve,
 };

@@ -11,22 +11,10 @@
  * the sha256 (hex) and a short display prefix.
  */
 import type { Decider, DomainEvent } from '../shared/decider.js';
-import { DomainError } from '../shared/errors.js';
+import { invalidInput, shopError } from './errors.js';
 
+/** A merchant code: what shoppers send as X-Merchant-Id, and part of the merchant's stream name. */
 export const merchantIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
-const maxNameLength = 200;
-
-/** Epoch ms of an ISO 8601 date-time with an explicit offset (a bare local time would depend on the server's zone); NaN otherwise. */
-function parseDateTime(value: unknown): number {
-  const m =
-    typeof value === 'string'
-      ? /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.exec(value)
-      : null;
-  if (!m) return NaN;
-  const day = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  if (day.getUTCMonth() !== Number(m[2]) - 1 || day.getUTCDate() !== Number(m[3])) return NaN; // 2024-02-30 and the like
-  return Date.parse(value as string);
-}
 
 export type ApiKeyStatus = 'ACTIVE' | 'REVOKED';
 
@@ -35,7 +23,7 @@ export interface NewApiKey {
   apiKeyId: number;
   prefix: string;
   keyHash: string;
-  /** ISO 8601, or null for a key that does not expire. */
+  /** ISO 8601 in UTC, or null for a key that does not expire. */
   expiresAt: string | null;
 }
 
@@ -81,137 +69,115 @@ export interface MerchantApiKey {
 }
 
 export interface Merchant {
+  status: 'ACTIVE';
   merchantId: string;
   name: string;
   registeredAt: string;
   apiKeys: MerchantApiKey[];
 }
 
-/** null until the merchant is registered. */
-export type MerchantState = Merchant | null;
+export type MerchantState = { readonly status: 'NONE' } | Merchant;
 
+/** Checked for form by the interface: merchantId a merchant code, name trimmed, times ISO 8601 in UTC. */
 export type MerchantCommand =
   | { type: 'RegisterMerchant'; merchantId: string; name: string; apiKey: NewApiKey; now: string }
   | { type: 'IssueApiKey'; merchantId: string; apiKey: NewApiKey; now: string }
   | { type: 'RevokeApiKey'; merchantId: string; apiKeyId: number; now: string };
 
-function invalid(field: string, message: string): DomainError {
-  return new DomainError('INVALID_INPUT', message, { field });
+/** A key's expiry must lie ahead: `field` names it as the operator sent it. */
+function assertFutureExpiry(apiKey: NewApiKey, now: string, field: string): void {
+  if (apiKey.expiresAt !== null && Date.parse(apiKey.expiresAt) <= Date.parse(now))
+    throw invalidInput(field, `${field} must be in the future`);
 }
 
-/** Throws INVALID_INPUT unless `merchantId` is a merchant code (it also names a stream). */
-export function assertMerchantId(merchantId: unknown): asserts merchantId is string {
-  if (typeof merchantId !== 'string' || !merchantIdPattern.test(merchantId)) {
-    throw invalid('merchantId', 'merchantId must be 1 to 64 letters, digits, "_" or "-"');
-  }
-}
-
-/** A key's expiry: null, or an ISO 8601 instant after now, normalised to UTC. */
-function keyExpiry(expiresAt: string | null, now: string, field: string): string | null {
-  if (expiresAt === null) return null;
-  const at = parseDateTime(expiresAt);
-  if (Number.isNaN(at)) throw invalid(field, `${field} must be an ISO 8601 date-time with offset, or null`);
-  if (at <= Date.parse(now)) throw invalid(field, `${field} must be in the future`);
-  return new Date(at).toISOString();
-}
-
-function issued(merchantId: string, apiKey: NewApiKey, now: string, expiryField: string): MerchantApiKeyIssued {
+function issued(merchantId: string, apiKey: NewApiKey, now: string): MerchantApiKeyIssued {
+  const { apiKeyId, prefix, keyHash, expiresAt } = apiKey;
   return {
     type: 'MerchantApiKeyIssued',
-    data: {
-      merchantId,
-      apiKeyId: apiKey.apiKeyId,
-      prefix: apiKey.prefix,
-      keyHash: apiKey.keyHash,
-      expiresAt: keyExpiry(apiKey.expiresAt, now, expiryField),
-      issuedAt: now,
-    },
+    data: { merchantId, apiKeyId, prefix, keyHash, expiresAt, issuedAt: now },
   };
 }
 
 function existing(state: MerchantState, merchantId: string): Merchant {
-  if (!state) throw new DomainError('MERCHANT_NOT_FOUND', `merchant ${merchantId} does not exist`, { merchantId });
+  if (state.status === 'NONE')
+    throw shopError('MERCHANT_NOT_FOUND', `merchant ${merchantId} does not exist`, { merchantId });
   return state;
 }
 
-export const merchantDecider: Decider<MerchantCommand, MerchantState, MerchantEvent> = {
-  initialState: null,
-
-  decide(command, state) {
-    assertMerchantId(command.merchantId);
-    switch (command.type) {
-      case 'RegisterMerchant': {
-        if (state)
-          throw new DomainError('MERCHANT_EXISTS', `merchant ${command.merchantId} already exists`, {
+function decide(command: MerchantCommand, state: MerchantState): MerchantEvent[] {
+  switch (command.type) {
+    case 'RegisterMerchant': {
+      if (state.status !== 'NONE')
+        throw shopError('MERCHANT_EXISTS', `merchant ${command.merchantId} already exists`, {
+          merchantId: command.merchantId,
+        });
+      assertFutureExpiry(command.apiKey, command.now, 'apiKeyExpiresAt');
+      return [
+        {
+          type: 'MerchantRegistered',
+          data: { merchantId: command.merchantId, name: command.name, registeredAt: command.now },
+        },
+        issued(command.merchantId, command.apiKey, command.now),
+      ];
+    }
+    case 'IssueApiKey':
+      existing(state, command.merchantId);
+      assertFutureExpiry(command.apiKey, command.now, 'expiresAt');
+      return [issued(command.merchantId, command.apiKey, command.now)];
+    case 'RevokeApiKey': {
+      const key = existing(state, command.merchantId).apiKeys.find((k) => k.apiKeyId === command.apiKeyId);
+      if (!key)
+        throw shopError('API_KEY_NOT_FOUND', `merchant ${command.merchantId} has no API key ${command.apiKeyId}`, {
+          apiKeyId: command.apiKeyId,
+        });
+      // Revoking twice changes nothing, so a retried revocation succeeds.
+      if (key.status === 'REVOKED') return [];
+      return [
+        {
+          type: 'MerchantApiKeyRevoked',
+          data: {
             merchantId: command.merchantId,
-          });
-        const name = typeof command.name === 'string' ? command.name.trim() : '';
-        if (!name || name.length > maxNameLength)
-          throw invalid('name', `name must be 1 to ${maxNameLength} characters`);
-        return [
-          { type: 'MerchantRegistered', data: { merchantId: command.merchantId, name, registeredAt: command.now } },
-          issued(command.merchantId, command.apiKey, command.now, 'apiKeyExpiresAt'),
-        ];
-      }
-      case 'IssueApiKey':
-        existing(state, command.merchantId);
-        return [issued(command.merchantId, command.apiKey, command.now, 'expiresAt')];
-      case 'RevokeApiKey': {
-        const key = existing(state, command.merchantId).apiKeys.find((k) => k.apiKeyId === command.apiKeyId);
-        if (!key)
-          throw new DomainError(
-            'API_KEY_NOT_FOUND',
-            `merchant ${command.merchantId} has no API key ${command.apiKeyId}`,
-            { apiKeyId: command.apiKeyId },
-          );
-        // Revoking twice changes nothing, so a retried revocation succeeds.
-        if (key.status === 'REVOKED') return [];
-        return [
-          {
-            type: 'MerchantApiKeyRevoked',
-            data: {
-              merchantId: command.merchantId,
-              apiKeyId: key.apiKeyId,
-              keyHash: key.keyHash,
-              revokedAt: command.now,
-            },
+            apiKeyId: key.apiKeyId,
+            keyHash: key.keyHash,
+            revokedAt: command.now,
           },
-        ];
-      }
+        },
+      ];
     }
-  },
+  }
+}
 
-  evolve(state, event) {
-    switch (event.type) {
-      case 'MerchantRegistered':
-        return {
-          merchantId: event.data.merchantId,
-          name: event.data.name,
-          registeredAt: event.data.registeredAt,
-          apiKeys: [],
-        };
-      case 'MerchantApiKeyIssued': {
-        const { apiKeyId, prefix, keyHash, expiresAt, issuedAt } = event.data;
-        const merchant = state!;
-        return {
-          ...merchant,
-          apiKeys: [
-            ...merchant.apiKeys,
-            { apiKeyId, prefix, keyHash, status: 'ACTIVE', expiresAt, issuedAt, revokedAt: null },
-          ],
-        };
-      }
-      case 'MerchantApiKeyRevoked': {
-        const merchant = state!;
-        return {
-          ...merchant,
-          apiKeys: merchant.apiKeys.map((k) =>
-            k.apiKeyId === event.data.apiKeyId ? { ...k, status: 'REVOKED', revokedAt: event.data.revokedAt } : k,
-          ),
-        };
-      }
+function evolve(state: MerchantState, event: MerchantEvent): MerchantState {
+  if (event.type === 'MerchantRegistered') {
+    const { merchantId, name, registeredAt } = event.data;
+    return { status: 'ACTIVE', merchantId, name, registeredAt, apiKeys: [] };
+  }
+  if (state.status === 'NONE') return state;
+  switch (event.type) {
+    case 'MerchantApiKeyIssued': {
+      const { apiKeyId, prefix, keyHash, expiresAt, issuedAt } = event.data;
+      return {
+        ...state,
+        apiKeys: [
+          ...state.apiKeys,
+          { apiKeyId, prefix, keyHash, status: 'ACTIVE', expiresAt, issuedAt, revokedAt: null },
+        ],
+      };
     }
-  },
+    case 'MerchantApiKeyRevoked':
+      return {
+        ...state,
+        apiKeys: state.apiKeys.map((k) =>
+          k.apiKeyId === event.data.apiKeyId ? { ...k, status: 'REVOKED', revokedAt: event.data.revokedAt } : k,
+        ),
+      };
+  }
+}
+
+export const merchantDecider: Decider<MerchantCommand, MerchantState, MerchantEvent> = {
+  initialState: { status: 'NONE' },
+  decide,
+  evolve,
 };
 
 /** The lookup-stream event that must be written together with a merchant event, if any. */

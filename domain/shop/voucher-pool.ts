@@ -23,7 +23,6 @@ import {
   assertValidPricing,
   assertValidTerms,
   assertValidValidity,
-  poolDisplayFields,
   type PoolDefinition,
   type PoolValidity,
 } from './pool-definition.js';
@@ -71,8 +70,8 @@ export type VoucherPoolCommand =
   | { type: 'AddVoucherStock'; quantity: number; at: string }
   | { type: 'RepriceVoucherPool'; pricing: PoolPricing; at: string }
   | { type: 'DeleteVoucherPool'; at: string }
-  /** `changes`: some of poolChangeFields (display and terms may be partial), unchecked operator input. */
-  | { type: 'UpdateVoucherPool'; changes: unknown; at: string }
+  /** Changes the parts given (display and terms field by field); the others stay. */
+  | { type: 'UpdateVoucherPool'; changes: VoucherPoolChanges; at: string }
   | {
       type: 'ReserveVoucherStock';
       reservationKey: string;
@@ -106,76 +105,51 @@ export function buyerUsage(
 
 /** What an operator may change of a pool besides stock and pricing (those have their own commands). */
 export const poolChangeFields = ['display', 'terms', 'categoryId', 'miniAppIds', 'validity'] as const;
-const termsFields = [
-  'usageType',
-  'termsAndConditions',
-  'validityDays',
-  'usageLimit',
-  'maxPerDay',
-  'maxPerOrder',
-] as const;
 
-function invalidChange(field: string, reason: string) {
-  return shopError('INVALID_POOL', `${field} ${reason}`, { field, reason });
-}
-
-/** An object naming at least one of `allowed` (when `required`) and nothing else; `field` prefixes the names. */
-function changeSet(
-  value: unknown,
-  allowed: readonly string[],
-  field: string,
-  required: boolean,
-): Record<string, unknown> {
-  if (!value || typeof value !== 'object' || Array.isArray(value))
-    throw invalidChange(field || 'changes', 'must be an object');
-  const changes = value as Record<string, unknown>;
-  const keys = Object.keys(changes);
-  const unknown = keys.find((k) => !allowed.includes(k));
-  if (unknown !== undefined)
-    throw invalidChange(
-      field ? `${field}.${unknown}` : unknown,
-      `cannot be changed here; changeable: ${allowed.join(', ')}`,
-    );
-  if (required && keys.length === 0)
-    throw invalidChange(field || 'changes', `must name at least one of ${allowed.join(', ')}`);
-  return changes;
+/** Some of poolChangeFields, checked for form by the interface; display and terms may name only some fields. */
+export interface VoucherPoolChanges {
+  display?: Partial<PoolDisplay>;
+  terms?: Partial<PoolTerms>;
+  categoryId?: number;
+  miniAppIds?: string[];
+  validity?: PoolValidity;
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
+/** Keys whose value is given: an absent field of a partial change keeps the current value. */
+const given = <T extends object>(change: T): Partial<T> =>
+  Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)) as Partial<T>;
+
 /** One event per part the change really alters (none when it alters nothing, so a retry changes nothing). */
-function update(pool: VoucherPool, input: unknown, updatedAt: string): VoucherPoolEvent[] {
-  const changes = changeSet(input, poolChangeFields, '', true);
+function update(pool: VoucherPool, changes: VoucherPoolChanges, updatedAt: string): VoucherPoolEvent[] {
   const { poolId } = pool;
   const events: VoucherPoolEvent[] = [];
-  if ('display' in changes) {
-    const display = {
-      ...pool.display,
-      ...changeSet(changes.display, poolDisplayFields, 'display', false),
-    } as PoolDisplay;
+  if (changes.display !== undefined) {
+    const display = { ...pool.display, ...given(changes.display) };
     assertValidDisplay(display);
     if (!same(display, pool.display))
       events.push({ type: 'VoucherPoolDisplayUpdated', data: { poolId, display, updatedAt } });
   }
-  if ('terms' in changes) {
-    const terms = { ...pool.terms, ...changeSet(changes.terms, termsFields, 'terms', false) } as PoolTerms;
+  if (changes.terms !== undefined) {
+    const terms = { ...pool.terms, ...given(changes.terms) };
     assertValidTerms(terms);
     if (!same(terms, pool.terms)) events.push({ type: 'VoucherPoolTermsUpdated', data: { poolId, terms, updatedAt } });
   }
-  if ('categoryId' in changes) {
+  if (changes.categoryId !== undefined) {
     const { categoryId } = changes;
     assertValidCategoryId(categoryId);
     if (categoryId !== pool.categoryId)
       events.push({ type: 'VoucherPoolCategoryChanged', data: { poolId, categoryId, updatedAt } });
   }
-  if ('miniAppIds' in changes) {
+  if (changes.miniAppIds !== undefined) {
     const { miniAppIds } = changes;
     assertValidMiniAppIds(miniAppIds);
     if (!same(miniAppIds, pool.miniAppIds))
       events.push({ type: 'VoucherPoolMiniAppsChanged', data: { poolId, miniAppIds, updatedAt } });
   }
-  if ('validity' in changes) {
-    const validity = changes.validity as PoolValidity;
+  if (changes.validity !== undefined) {
+    const { validity } = changes;
     assertValidValidity(validity);
     if (!same(validity, pool.validity))
       events.push({ type: 'VoucherPoolValidityChanged', data: { poolId, validity, updatedAt } });

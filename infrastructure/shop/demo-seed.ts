@@ -3,6 +3,7 @@ import path from 'node:path';
 import { isDomainError } from '../../domain/shared/errors.js';
 import type { Currency, PoolTerms } from '../../domain/shop/events.js';
 import { systemClock, type Clock } from '../../application/shared/clock.js';
+import { newCommandContext } from '../../application/shared/command-context.js';
 import type { CampaignAdmin, CampaignInput } from '../../application/shop/campaign-admin.js';
 import type { CategoryAdmin } from '../../application/shop/category-admin.js';
 import type { MerchantAdmin } from '../../application/shop/merchant-admin.js';
@@ -32,7 +33,8 @@ export interface DemoServices {
   categories: CategoryAdmin;
 }
 
-const operator = 'demo-seed';
+/** One context per command, each by the seed as operator. */
+const asSeed = () => newCommandContext({ actor: { operator: 'demo-seed' } });
 const merchantId = 'DEMO';
 const hour = 3600_000;
 const day = 24 * hour;
@@ -650,28 +652,28 @@ export async function seedDemo(services: DemoServices, dataDir: string, clock: C
   }
   if (exists) {
     // Seeded before, credentials file lost: issue a fresh key for the demo merchant.
-    const key = await services.merchants.issueApiKey(operator, merchantId, {});
+    const key = await services.merchants.issueApiKey(asSeed(), merchantId, {});
     const data = { ...(saved ?? { merchantId, campaignId: 0, pools: [] }), apiKey: key.key };
     write(file, data);
     return data;
   }
 
-  const merchant = await services.merchants.register(operator, { merchantId, name: 'Cửa hàng Demo' });
+  const merchant = await services.merchants.register(asSeed(), { merchantId, name: 'Cửa hàng Demo' });
   const now = clock.now().getTime();
   const categoryIds = {} as Record<CategoryKey, number>;
   for (const [key, name] of Object.entries(categoryNames) as [CategoryKey, string][]) {
-    categoryIds[key] = (await services.categories.create(operator, { name })).id;
+    categoryIds[key] = (await services.categories.create(asSeed(), { name })).id;
   }
 
   const campaignIds = {} as Record<DemoCampaign['key'], number>;
   const featured: DemoData['pools'] = [];
   let poolCount = 0;
   for (const c of campaigns) {
-    const campaign = await services.campaigns.create(operator, campaignInput(c, now));
+    const campaign = await services.campaigns.create(asSeed(), campaignInput(c, now));
     campaignIds[c.key] = campaign.id;
     for (const p of c.pools) {
       const brandArt = `${cdn}/brands/${slug(p.brand)}`;
-      const pool = await services.pools.create(operator, {
+      const pool = await services.pools.create(asSeed(), {
         campaignId: campaign.id,
         categoryId: categoryIds[p.category],
         miniAppIds: ['superapp-shop', `mini-${p.category}`],
@@ -707,9 +709,9 @@ export async function seedDemo(services: DemoServices, dataDir: string, clock: C
         });
       }
     }
-    await services.campaigns.changeStatus(operator, campaign.id, 'APPROVED');
-    await services.campaigns.changeStatus(operator, campaign.id, 'ACTIVE');
-    if (c.status === 'PAUSED') await services.campaigns.changeStatus(operator, campaign.id, 'PAUSED');
+    await services.campaigns.changeStatus(asSeed(), campaign.id, 'APPROVED');
+    await services.campaigns.changeStatus(asSeed(), campaign.id, 'ACTIVE');
+    if (c.status === 'PAUSED') await services.campaigns.changeStatus(asSeed(), campaign.id, 'PAUSED');
   }
 
   const data: DemoData = {
@@ -737,11 +739,11 @@ async function refreshWindows(
 ): Promise<void> {
   const flash = await campaigns.get(catalog.flashSaleCampaignId);
   if (flash.status === 'ACTIVE' && Date.parse(flash.endAt) < now + hour) {
-    await campaigns.updateDetails(operator, flash.id, { startAt: iso(now - hour), endAt: iso(now + 3 * hour) });
+    await campaigns.updateDetails(asSeed(), flash.id, { startAt: iso(now - hour), endAt: iso(now + 3 * hour) });
   }
   const presale = await campaigns.get(catalog.presaleCampaignId);
   if (presale.status === 'ACTIVE' && presale.presale && Date.parse(presale.startAt) <= now) {
-    await campaigns.updateDetails(operator, presale.id, {
+    await campaigns.updateDetails(asSeed(), presale.id, {
       startAt: iso(now + 2 * day),
       endAt: iso(now + 9 * day),
       presale: { ...presale.presale, startAt: iso(now - day) },

@@ -7,6 +7,7 @@ import { PostgresEventStore } from '../../../infrastructure/shared/eventstore/po
 import { migrate } from '../../../infrastructure/shared/migrations/index.js';
 import { PostgresNumericIds } from '../../../infrastructure/shared/numeric-ids.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
+import { asOperator } from '../../support/commands.js';
 
 async function refusal(promise: Promise<unknown>): Promise<DomainError> {
   try {
@@ -26,8 +27,8 @@ const input = (code: string): CampaignInput => ({
   type: 'SELL',
   displayPriority: 2,
   themeUrl: 'https://cdn.example.com/flash.png',
-  startAt: '2026-03-06T12:00:00Z',
-  endAt: '2026-03-06T14:00:00Z',
+  startAt: '2026-03-06T12:00:00.000Z',
+  endAt: '2026-03-06T14:00:00.000Z',
   presale: null,
   banners: [
     {
@@ -69,7 +70,7 @@ describe('CampaignAdmin (PostgreSQL event store)', () => {
   });
 
   it('creates a DRAFT campaign with numeric campaign and banner ids, answered from its events', async () => {
-    const created = await admin.create('alice', input('FLASH-1'));
+    const created = await admin.create(asOperator('alice'), input('FLASH-1'));
     expect(created.id).to.be.a('number');
     expect(created).to.deep.include({
       code: 'FLASH-1',
@@ -89,7 +90,7 @@ describe('CampaignAdmin (PostgreSQL event store)', () => {
   });
 
   it('runs the lifecycle DRAFT → APPROVED → ACTIVE → PAUSED → ACTIVE → ENDED, recording each operator', async () => {
-    const { id } = await admin.create('alice', input('FLASH-2'));
+    const { id } = await admin.create(asOperator('alice'), input('FLASH-2'));
     const steps = [
       ['APPROVED', 'bob'],
       ['ACTIVE', 'carol'],
@@ -99,7 +100,7 @@ describe('CampaignAdmin (PostgreSQL event store)', () => {
     ] as const;
     for (const [status, operator] of steps) {
       clock.advance(1000);
-      expect((await admin.changeStatus(operator, id, status)).status).to.equal(status);
+      expect((await admin.changeStatus(asOperator(operator), id, status)).status).to.equal(status);
       expect((await admin.get(id)).status).to.equal(status);
     }
     const events = await store.readStream(`campaign-${id}`);
@@ -114,16 +115,18 @@ describe('CampaignAdmin (PostgreSQL event store)', () => {
   });
 
   it('refuses a transition the lifecycle does not allow with INVALID_STATUS_TRANSITION', async () => {
-    const { id } = await admin.create('alice', input('FLASH-3'));
-    expect((await refusal(admin.changeStatus('bob', id, 'ACTIVE'))).code).to.equal('INVALID_STATUS_TRANSITION');
+    const { id } = await admin.create(asOperator('alice'), input('FLASH-3'));
+    expect((await refusal(admin.changeStatus(asOperator('bob'), id, 'ACTIVE'))).code).to.equal(
+      'INVALID_STATUS_TRANSITION',
+    );
     expect((await admin.get(id)).status).to.equal('DRAFT');
   });
 
   it('of two concurrent approvals, one wins and the other is decided again and refused', async () => {
-    const { id } = await admin.create('alice', input('FLASH-4'));
+    const { id } = await admin.create(asOperator('alice'), input('FLASH-4'));
     const outcomes = await Promise.allSettled([
-      admin.changeStatus('bob', id, 'APPROVED'),
-      admin.changeStatus('carol', id, 'APPROVED'),
+      admin.changeStatus(asOperator('bob'), id, 'APPROVED'),
+      admin.changeStatus(asOperator('carol'), id, 'APPROVED'),
     ]);
     expect(outcomes.filter((o) => o.status === 'fulfilled')).to.have.length(1);
     const rejected = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
@@ -132,11 +135,13 @@ describe('CampaignAdmin (PostgreSQL event store)', () => {
   });
 
   it('refuses a code already used, in any letter case, with CAMPAIGN_CODE_EXISTS', async () => {
-    expect((await refusal(admin.create('alice', input('flash-1')))).code).to.equal('CAMPAIGN_CODE_EXISTS');
+    expect((await refusal(admin.create(asOperator('alice'), input('flash-1')))).code).to.equal('CAMPAIGN_CODE_EXISTS');
   });
 
   it('lets exactly one of concurrent creations with one code succeed', async () => {
-    const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => admin.create('alice', input('RACE'))));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 5 }, () => admin.create(asOperator('alice'), input('RACE'))),
+    );
     expect(outcomes.filter((o) => o.status === 'fulfilled')).to.have.length(1);
     for (const o of outcomes)
       if (o.status === 'rejected')
@@ -156,23 +161,23 @@ describe('CampaignAdmin (PostgreSQL event store)', () => {
       ],
       'no_stream',
     );
-    const created = await admin.create('alice', input('ORPHAN'));
+    const created = await admin.create(asOperator('alice'), input('ORPHAN'));
     const claims = await store.readStream('campaignCode-ORPHAN');
     expect(claims.map((c) => (c.data as { campaignId: number }).campaignId)).to.deep.equal([999999, created.id]);
-    expect((await refusal(admin.create('alice', input('ORPHAN')))).code).to.equal('CAMPAIGN_CODE_EXISTS');
+    expect((await refusal(admin.create(asOperator('alice'), input('ORPHAN')))).code).to.equal('CAMPAIGN_CODE_EXISTS');
   });
 
-  it('refuses invalid input with INVALID_INPUT naming the field and writes nothing', async () => {
+  it('refuses a window that ends before it starts with INVALID_INPUT on endAt and writes nothing', async () => {
     const before = (await store.readAll(null, 10_000)).length;
-    const e = await refusal(admin.create('alice', { ...input('BAD'), endAt: '2026-03-06T11:00:00Z' }));
+    const e = await refusal(admin.create(asOperator('alice'), { ...input('BAD'), endAt: '2026-03-06T11:00:00.000Z' }));
     expect([e.code, e.details.field]).to.deep.equal(['INVALID_INPUT', 'endAt']);
-    const o = await refusal(admin.create(' ', input('BAD')));
-    expect([o.code, o.details.field]).to.deep.equal(['INVALID_INPUT', 'operator']);
     expect(await store.readAll(null, 10_000)).to.have.length(before);
   });
 
   it('refuses a missing campaign with CAMPAIGN_NOT_FOUND', async () => {
     expect((await refusal(admin.get(987654))).code).to.equal('CAMPAIGN_NOT_FOUND');
-    expect((await refusal(admin.changeStatus('bob', 987654, 'APPROVED'))).code).to.equal('CAMPAIGN_NOT_FOUND');
+    expect((await refusal(admin.changeStatus(asOperator('bob'), 987654, 'APPROVED'))).code).to.equal(
+      'CAMPAIGN_NOT_FOUND',
+    );
   });
 });

@@ -6,6 +6,7 @@ import { PostgresEventStore } from '../../../infrastructure/shared/eventstore/po
 import { migrate } from '../../../infrastructure/shared/migrations/index.js';
 import { PostgresNumericIds } from '../../../infrastructure/shared/numeric-ids.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
+import { asOperator } from '../../support/commands.js';
 
 describe('ShopCredentials (PostgreSQL event store)', () => {
   let db: TestDatabase;
@@ -25,8 +26,8 @@ describe('ShopCredentials (PostgreSQL event store)', () => {
     store = new PostgresEventStore(db.knex);
     admin = new MerchantAdmin({ store, ids: new PostgresNumericIds(db.knex), clock });
     credentials = new ShopCredentials({ store, clock, clients: [gateway, partner] });
-    key = (await admin.register('alice', { merchantId: 'M0001', name: 'Coffee House' })).apiKey.key;
-    await admin.register('alice', { merchantId: 'M0002', name: 'Tea House' });
+    key = (await admin.register(asOperator('alice'), { merchantId: 'M0001', name: 'Coffee House' })).apiKey.key;
+    await admin.register(asOperator('alice'), { merchantId: 'M0002', name: 'Tea House' });
   });
   after(async () => {
     await store.close();
@@ -94,20 +95,20 @@ describe('ShopCredentials (PostgreSQL event store)', () => {
   });
 
   it('refuses a revoked key at once in the same process, even right after it was accepted', async () => {
-    const issued = await admin.issueApiKey('bob', 'M0001');
+    const issued = await admin.issueApiKey(asOperator('bob'), 'M0001');
     expect(await credentials.check(as('M0001', issued.key))).to.deep.equal({ ok: true, merchantId: 'M0001' });
-    await admin.revokeApiKey('bob', 'M0001', issued.id);
+    await admin.revokeApiKey(asOperator('bob'), 'M0001', issued.id);
     expect(await credentials.check(as('M0001', issued.key))).to.deep.equal({ ok: false, reason: 'API_KEY_REVOKED' });
     expect(await credentials.check(as('M0001', key))).to.deep.equal({ ok: true, merchantId: 'M0001' });
   });
 
   it('sees a revocation made by another process once its cached lookup is 5 seconds old', async () => {
-    const issued = await admin.issueApiKey('bob', 'M0001');
+    const issued = await admin.issueApiKey(asOperator('bob'), 'M0001');
     expect(await credentials.check(as('M0001', issued.key))).to.deep.equal({ ok: true, merchantId: 'M0001' });
 
     const otherProcessStore = new PostgresEventStore(db.knex);
     await new MerchantAdmin({ store: otherProcessStore, ids: new PostgresNumericIds(db.knex), clock }).revokeApiKey(
-      'bob',
+      asOperator('bob'),
       'M0001',
       issued.id,
     );
@@ -119,7 +120,7 @@ describe('ShopCredentials (PostgreSQL event store)', () => {
 
   it('refuses a key from its expiry on, even while its lookup is cached', async () => {
     const expiresAt = new Date(clock.now().getTime() + 60_000).toISOString();
-    const issued = await admin.issueApiKey('bob', 'M0002', { expiresAt });
+    const issued = await admin.issueApiKey(asOperator('bob'), 'M0002', { expiresAt });
     expect(await credentials.check(as('M0002', issued.key))).to.deep.equal({ ok: true, merchantId: 'M0002' });
     clock.advance(59_999);
     expect(await credentials.check(as('M0002', issued.key))).to.deep.equal({ ok: true, merchantId: 'M0002' });

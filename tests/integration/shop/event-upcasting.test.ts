@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { handleCommand, loadAggregate } from '../../../application/shared/command-handler.js';
-import type { EventToAppend } from '../../../application/shared/event-store.js';
+import { fixedClock } from '../../../application/shared/clock.js';
+import type { EventStore, EventToAppend } from '../../../application/shared/event-store.js';
 import { eventDecoder, UnsupportedSchemaVersionError } from '../../../domain/shared/event-decoder.js';
 import { shopEventSchemas, shopStreamDecoders } from '../../../domain/shop/event-decoder.js';
 import { streams, type ShopEvent, type ShopReservationPlaced } from '../../../domain/shop/events.js';
-import { shopReservationDecider } from '../../../domain/shop/reservation.js';
+import { shopReservationDecider, type ShopReservationCommand } from '../../../domain/shop/reservation.js';
 import { PostgresEventStore } from '../../../infrastructure/shared/eventstore/postgres-event-store.js';
 import { InProcessEventBus } from '../../../infrastructure/shared/messaging/in-process-event-bus.js';
 import { Relay } from '../../../infrastructure/shared/messaging/relay.js';
@@ -64,7 +65,16 @@ function placedV1(reservationKey: string, schemaVersion = 1): EventToAppend {
 }
 
 const commit = (now: string) => ({ type: 'CommitReservation' as const, caller: buyer, now, autoExpiry: false });
-const context = () => ({ commandId: randomUUID(), metadata: { occurredAt: placedAt } });
+const context = () => ({ commandId: randomUUID(), correlationId: randomUUID(), actor: { operator: 'test' } });
+
+/** The reservation's command through the one write path, with the test's decoder. */
+const handle = (store: EventStore, streamName: string, command: ShopReservationCommand) =>
+  handleCommand({ store, clock: fixedClock(placedAt), decoder }, context(), {
+    decider: shopReservationDecider,
+    decoder: reservationEvents,
+    streamName,
+    command: () => command,
+  });
 
 describe('Events stored at an older schema version, on PostgreSQL', () => {
   let db: TestDatabase;
@@ -87,14 +97,7 @@ describe('Events stored at an older schema version, on PostgreSQL', () => {
 
     // The commit checks the caller against the reservation's merchantId and userId, which only the upcast has.
     const now = '2026-03-01T10:05:00.000Z';
-    const result = await handleCommand(
-      store,
-      shopReservationDecider,
-      reservationEvents,
-      stream,
-      commit(now),
-      context(),
-    );
+    const result = await handle(store, stream, commit(now));
     expect(result.state).to.deep.include({ status: 'COMMITTED', committedAt: now });
     expect(result.state.status !== 'NONE' && result.state.details).to.include({ ...buyer, amount: 3000 });
     expect(result.state.status !== 'NONE' && result.state.details).not.to.have.property('buyer');
@@ -114,7 +117,7 @@ describe('Events stored at an older schema version, on PostgreSQL', () => {
     const key = randomUUID();
     const stream = streams.reservation(key);
     const place = { type: 'PlaceReservation' as const, details: placed(key) };
-    await handleCommand(store, shopReservationDecider, reservationEvents, stream, place, context());
+    await handle(store, stream, place);
     const [stored] = await store.readStream(stream);
     expect(stored).to.include({ type: 'ShopReservationPlaced', schemaVersion: 2 });
     expect(reservationEvents.decode(stored!)).to.equal(stored); // current: read as it is, not copied
@@ -126,7 +129,7 @@ describe('Events stored at an older schema version, on PostgreSQL', () => {
     await store.append(stream, [placedV1(key, 3)], 'no_stream');
     for (const attempt of [
       () => loadAggregate(store, shopReservationDecider, reservationEvents, stream),
-      () => handleCommand(store, shopReservationDecider, reservationEvents, stream, commit(placedAt), context()),
+      () => handle(store, stream, commit(placedAt)),
     ])
       await attempt().then(
         () => expect.fail('read an event of an unknown version'),
@@ -148,14 +151,7 @@ describe('Events stored at an older schema version, on PostgreSQL', () => {
       const [first, second] = [randomUUID(), randomUUID()];
       await store.append(streams.reservation(first), [placedV1(first)], 'no_stream');
       await store.append(streams.reservation(second), [placedV1(second)], 'no_stream');
-      await handleCommand(
-        store,
-        shopReservationDecider,
-        reservationEvents,
-        streams.reservation(first),
-        commit('2026-03-01T10:05:00.000Z'),
-        context(),
-      );
+      await handle(store, streams.reservation(first), commit('2026-03-01T10:05:00.000Z'));
       const last = await lastStoredPosition(db.knex);
       const rows = () =>
         db.knex('shop_reservations').select('reservation_key', 'merchant_id', 'user_id', 'status', 'amount');

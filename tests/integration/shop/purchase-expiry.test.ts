@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { streams } from '../../../domain/shop/events.js';
 import { caller, order, PurchaseWorld, refusedWith, sweepUntil } from './purchase-support.js';
+import { asOperator } from '../../support/commands.js';
 
 describe('PurchaseService reservation expiry (spec README, contradiction 2)', () => {
   let world: PurchaseWorld;
@@ -14,7 +15,10 @@ describe('PurchaseService reservation expiry (spec README, contradiction 2)', ()
   describe('automatic expiry on', () => {
     it('expireDue releases due reservations only; a later release or commit is RESERVATION_EXPIRED', async () => {
       const { purchases, pools } = world.process({ autoExpiry: true, reservationTtlSeconds: 60 });
-      const { poolId } = await pools.create('ops', world.definition({ totalQuantity: 10, terms: { maxPerDay: 3 } }));
+      const { poolId } = await pools.create(
+        asOperator('ops'),
+        world.definition({ totalQuantity: 10, terms: { maxPerDay: 3 } }),
+      );
       const due = await purchases.reserve(caller(), randomUUID(), order(poolId, 3));
       world.clock.advance(30_000);
       const fresh = await purchases.reserve(caller('later'), randomUUID(), order(poolId, 1));
@@ -38,7 +42,7 @@ describe('PurchaseService reservation expiry (spec README, contradiction 2)', ()
 
     it('expires a due reservation on the spot when it is committed before the sweep ran', async () => {
       const { purchases, pools } = world.process({ autoExpiry: true, reservationTtlSeconds: 60 });
-      const { poolId } = await pools.create('ops', world.definition({ totalQuantity: 5 }));
+      const { poolId } = await pools.create(asOperator('ops'), world.definition({ totalQuantity: 5 }));
       const { reservationKey } = await purchases.reserve(caller(), randomUUID(), order(poolId, 2));
       world.clock.advance(60_000);
       await refusedWith(purchases.commit(caller(), reservationKey), 'RESERVATION_EXPIRED');
@@ -53,7 +57,7 @@ describe('PurchaseService reservation expiry (spec README, contradiction 2)', ()
 
     it('finds due reservations after a restart, from the event store alone', async () => {
       const before = world.process({ autoExpiry: true, reservationTtlSeconds: 60 });
-      const { poolId } = await before.pools.create('ops', world.definition({ totalQuantity: 5 }));
+      const { poolId } = await before.pools.create(asOperator('ops'), world.definition({ totalQuantity: 5 }));
       const { reservationKey } = await before.purchases.reserve(caller(), randomUUID(), order(poolId));
       await before.purchases.stop();
       world.clock.advance(61_000);
@@ -68,7 +72,7 @@ describe('PurchaseService reservation expiry (spec README, contradiction 2)', ()
   describe('automatic expiry off (default)', () => {
     it('keeps a reservation past expiresAt until it is committed or released', async () => {
       const { purchases, pools } = world.process({ autoExpiry: false, reservationTtlSeconds: 60 });
-      const { poolId } = await pools.create('ops', world.definition({ totalQuantity: 5 }));
+      const { poolId } = await pools.create(asOperator('ops'), world.definition({ totalQuantity: 5 }));
       const a = await purchases.reserve(caller(), randomUUID(), order(poolId));
       const b = await purchases.reserve(caller(), randomUUID(), order(poolId));
       world.clock.advance(3_600_000);

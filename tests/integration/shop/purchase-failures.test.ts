@@ -7,6 +7,7 @@ import { streams } from '../../../domain/shop/events.js';
 import { shopDecoders } from '../../../domain/shop/event-decoder.js';
 import { voucherPoolDecider, type VoucherPool } from '../../../domain/shop/voucher-pool.js';
 import { caller, order, PurchaseWorld } from './purchase-support.js';
+import { asOperator } from '../../support/commands.js';
 
 /** Failed appends: the store answers with an error (a conflict or an outage) once. */
 describe('PurchaseService when an append fails', () => {
@@ -26,7 +27,7 @@ describe('PurchaseService when an append fails', () => {
 
   it('decides again, on stored state only, the batch that met a conflict and the batch decided on top of it', async () => {
     const { purchases, pools } = world.process();
-    const { poolId } = await pools.create('ops', world.definition({ totalQuantity: 50 }));
+    const { poolId } = await pools.create(asOperator('ops'), world.definition({ totalQuantity: 50 }));
     const appendMany = world.store.appendMany.bind(world.store);
     let failed = false;
     sinon.stub(world.store, 'appendMany').callsFake(async (writes) => {
@@ -54,7 +55,7 @@ describe('PurchaseService when an append fails', () => {
 
   it('sends the commands of a batch that failed for another reason again one by one', async () => {
     const { purchases, pools } = world.process();
-    const { poolId } = await pools.create('ops', world.definition({ totalQuantity: 50 }));
+    const { poolId } = await pools.create(asOperator('ops'), world.definition({ totalQuantity: 50 }));
     const appendMany = world.store.appendMany.bind(world.store);
     const sizes: number[] = [];
     let failed = false;
@@ -81,7 +82,7 @@ describe('PurchaseService when an append fails', () => {
 
   it('answers the error when a command fails alone', async () => {
     const { purchases, pools } = world.process();
-    const { poolId } = await pools.create('ops', world.definition({ totalQuantity: 5 }));
+    const { poolId } = await pools.create(asOperator('ops'), world.definition({ totalQuantity: 5 }));
     sinon.stub(world.store, 'appendMany').rejects(new Error('database unavailable'));
     await purchases.reserve(caller(), randomUUID(), order(poolId)).then(
       () => expect.fail('expected the outage to surface'),

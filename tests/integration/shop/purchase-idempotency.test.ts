@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import type { PurchaseService } from '../../../application/shop/purchase-service.js';
 import type { VoucherPoolAdmin } from '../../../application/shop/voucher-pool-admin.js';
 import { caller, order, PurchaseWorld, refusedWith } from './purchase-support.js';
+import { asOperator } from '../../support/commands.js';
 
 describe('PurchaseService idempotency and order ids (spec README, contradiction 1)', () => {
   let world: PurchaseWorld;
@@ -19,7 +20,7 @@ describe('PurchaseService idempotency and order ids (spec README, contradiction 
 
     before(async () => {
       ({ purchases, pools } = world.process({ idempotencyMode: 'replay' }));
-      poolId = (await pools.create('ops', world.definition({ totalQuantity: 50 }))).poolId;
+      poolId = (await pools.create(asOperator('ops'), world.definition({ totalQuantity: 50 }))).poolId;
     });
 
     it('answers an identical resend with the first response and reserves once', async () => {
@@ -84,11 +85,11 @@ describe('PurchaseService idempotency and order ids (spec README, contradiction 
     });
 
     it('lets a request refused for stock be sent again under the same key', async () => {
-      const small = (await pools.create('ops', world.definition({ totalQuantity: 1 }))).poolId;
+      const small = (await pools.create(asOperator('ops'), world.definition({ totalQuantity: 1 }))).poolId;
       const key = randomUUID();
       const request = order(small, 2);
       await refusedWith(purchases.reserve(caller(), key, request), 'OUT_OF_STOCK');
-      await pools.addStock('ops', small, 1);
+      await pools.addStock(asOperator('ops'), small, 1);
       expect((await purchases.reserve(caller(), key, request)).items[0]!.quantity).to.equal(2);
     });
   });
@@ -100,7 +101,7 @@ describe('PurchaseService idempotency and order ids (spec README, contradiction 
     before(async () => {
       let pools: VoucherPoolAdmin;
       ({ purchases, pools } = world.process({ idempotencyMode: 'reject' }));
-      poolId = (await pools.create('ops', world.definition({ totalQuantity: 50 }))).poolId;
+      poolId = (await pools.create(asOperator('ops'), world.definition({ totalQuantity: 50 }))).poolId;
     });
 
     it('refuses any resend under a used key, identical or not', async () => {

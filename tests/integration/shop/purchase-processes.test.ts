@@ -7,6 +7,7 @@ import { streams } from '../../../domain/shop/events.js';
 import { shopDecoders } from '../../../domain/shop/event-decoder.js';
 import { voucherPoolDecider, type VoucherPool } from '../../../domain/shop/voucher-pool.js';
 import { caller, order, PurchaseWorld, refusedWith } from './purchase-support.js';
+import { asOperator } from '../../support/commands.js';
 
 describe('PurchaseService in two processes on one database', () => {
   let world: PurchaseWorld;
@@ -23,7 +24,7 @@ describe('PurchaseService in two processes on one database', () => {
   it('never oversells when both race on one pool: conflicts reload and decide again', async () => {
     const a = world.process();
     const b = world.process();
-    const { poolId } = await a.pools.create('ops', world.definition({ totalQuantity: 100 }));
+    const { poolId } = await a.pools.create(asOperator('ops'), world.definition({ totalQuantity: 100 }));
     await b.pools.get(poolId); // both caches warm, so the race goes through the conflict path
     const appends = sinon.spy(world.store, 'appendMany');
     const results = await Promise.allSettled(
@@ -49,7 +50,7 @@ describe('PurchaseService in two processes on one database', () => {
   it('keeps per-user daily limits across processes', async () => {
     const a = world.process();
     const b = world.process();
-    const { poolId } = await a.pools.create('ops', world.definition({ terms: { maxPerDay: 5 } }));
+    const { poolId } = await a.pools.create(asOperator('ops'), world.definition({ terms: { maxPerDay: 5 } }));
     await b.pools.get(poolId);
     const results = await Promise.allSettled(
       Array.from({ length: 30 }, (_, i) =>
@@ -63,14 +64,14 @@ describe('PurchaseService in two processes on one database', () => {
   it('does not refuse from a stale cache: stock added or a price changed elsewhere is seen', async () => {
     const a = world.process();
     const b = world.process();
-    const { poolId } = await a.pools.create('ops', world.definition({ totalQuantity: 1 }));
+    const { poolId } = await a.pools.create(asOperator('ops'), world.definition({ totalQuantity: 1 }));
     await a.purchases.reserve(caller(), randomUUID(), order(poolId));
     await refusedWith(a.purchases.reserve(caller(), randomUUID(), order(poolId)), 'OUT_OF_STOCK');
 
-    await b.pools.addStock('ops', poolId, 2);
+    await b.pools.addStock(asOperator('ops'), poolId, 2);
     await a.purchases.reserve(caller(), randomUUID(), order(poolId));
 
-    await b.pools.reprice('ops', poolId, {
+    await b.pools.reprice(asOperator('ops'), poolId, {
       faceValue: 100_000,
       sellingPrice: 70_000,
       discountedPrice: null,
@@ -83,7 +84,7 @@ describe('PurchaseService in two processes on one database', () => {
   it('commits and releases in one process what the other reserved', async () => {
     const a = world.process();
     const b = world.process();
-    const { poolId } = await a.pools.create('ops', world.definition({ totalQuantity: 10 }));
+    const { poolId } = await a.pools.create(asOperator('ops'), world.definition({ totalQuantity: 10 }));
     const first = await a.purchases.reserve(caller(), randomUUID(), order(poolId, 2));
     const second = await a.purchases.reserve(caller(), randomUUID(), order(poolId, 3));
     await b.purchases.commit(caller(), first.reservationKey);

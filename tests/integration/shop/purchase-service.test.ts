@@ -4,6 +4,7 @@ import type { PurchaseService } from '../../../application/shop/purchase-service
 import type { VoucherPoolAdmin } from '../../../application/shop/voucher-pool-admin.js';
 import { streams } from '../../../domain/shop/events.js';
 import { caller, order, PurchaseWorld, refusedWith, start } from './purchase-support.js';
+import { asOperator } from '../../support/commands.js';
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -20,7 +21,7 @@ describe('PurchaseService (PostgreSQL event store)', () => {
 
   describe('reserve, commit, release, get', () => {
     it('reserves: holds the stock and issues vouchers whose codes are stored only encrypted', async () => {
-      const pool = await pools.create('ops', world.definition({ totalQuantity: 10 }));
+      const pool = await pools.create(asOperator('ops'), world.definition({ totalQuantity: 10 }));
       const view = await purchases.reserve(caller(), randomUUID(), order(pool.poolId, 3, 90_000, 'order-happy'));
 
       expect(view.reservationKey).to.match(uuid);
@@ -55,7 +56,7 @@ describe('PurchaseService (PostgreSQL event store)', () => {
     });
 
     it('commits once: the stock is sold; a second commit or a release is refused', async () => {
-      const pool = await pools.create('ops', world.definition({ totalQuantity: 5 }));
+      const pool = await pools.create(asOperator('ops'), world.definition({ totalQuantity: 5 }));
       const reserved = await purchases.reserve(caller(), randomUUID(), order(pool.poolId, 2));
       world.clock.advance(60_000);
       const committed = await purchases.commit(caller(), reserved.reservationKey);
@@ -73,7 +74,10 @@ describe('PurchaseService (PostgreSQL event store)', () => {
     });
 
     it('releases once with its reason logged: the stock and the quota come back', async () => {
-      const pool = await pools.create('ops', world.definition({ totalQuantity: 2, terms: { usageLimit: 2 } }));
+      const pool = await pools.create(
+        asOperator('ops'),
+        world.definition({ totalQuantity: 2, terms: { usageLimit: 2 } }),
+      );
       const reserved = await purchases.reserve(caller(), randomUUID(), order(pool.poolId, 2));
       const released = await purchases.release(caller(), reserved.reservationKey, 'PAYMENT_FAILED');
 
@@ -92,7 +96,7 @@ describe('PurchaseService (PostgreSQL event store)', () => {
     });
 
     it('shows, commits and releases a reservation only for its own merchant and user', async () => {
-      const pool = await pools.create('ops', world.definition());
+      const pool = await pools.create(asOperator('ops'), world.definition());
       const { reservationKey } = await purchases.reserve(caller('owner'), randomUUID(), order(pool.poolId));
       for (const stranger of [caller('other'), caller('owner', 'm2')]) {
         await refusedWith(purchases.get(stranger, reservationKey), 'RESERVATION_NOT_FOUND');
@@ -112,7 +116,7 @@ describe('PurchaseService (PostgreSQL event store)', () => {
 
   describe('reserve refusals', () => {
     it('refuses an amount other than the items total before touching anything', async () => {
-      const pool = await pools.create('ops', world.definition());
+      const pool = await pools.create(asOperator('ops'), world.definition());
       const key = randomUUID();
       const request = { ...order(pool.poolId, 2), amount: 1 };
       await refusedWith(purchases.reserve(caller(), key, request), 'AMOUNT_MISMATCH');
@@ -122,7 +126,7 @@ describe('PurchaseService (PostgreSQL event store)', () => {
     });
 
     it('refuses two lines for one pool', async () => {
-      const pool = await pools.create('ops', world.definition());
+      const pool = await pools.create(asOperator('ops'), world.definition());
       const line = { voucherPoolId: pool.poolId, unitPrice: 90_000, quantity: 1 };
       const error = await refusedWith(
         purchases.reserve(caller(), randomUUID(), {
@@ -137,7 +141,10 @@ describe('PurchaseService (PostgreSQL event store)', () => {
     });
 
     it('refuses price, currency, stock and per-order limit mismatches', async () => {
-      const pool = await pools.create('ops', world.definition({ totalQuantity: 3, terms: { maxPerOrder: 2 } }));
+      const pool = await pools.create(
+        asOperator('ops'),
+        world.definition({ totalQuantity: 3, terms: { maxPerOrder: 2 } }),
+      );
       await refusedWith(purchases.reserve(caller(), randomUUID(), order(pool.poolId, 1, 80_000)), 'PRICE_MISMATCH');
       await refusedWith(
         purchases.reserve(caller(), randomUUID(), { ...order(pool.poolId), currency: 'VPOINT' }),
@@ -150,15 +157,15 @@ describe('PurchaseService (PostgreSQL event store)', () => {
 
     it('refuses a missing or deleted pool', async () => {
       await refusedWith(purchases.reserve(caller(), randomUUID(), order(999_999)), 'POOL_NOT_FOUND');
-      const pool = await pools.create('ops', world.definition());
-      await pools.delete('ops', pool.poolId);
+      const pool = await pools.create(asOperator('ops'), world.definition());
+      await pools.delete(asOperator('ops'), pool.poolId);
       await refusedWith(purchases.reserve(caller(), randomUUID(), order(pool.poolId)), 'POOL_NOT_FOUND');
     });
 
     it('reserves on several pools all or nothing', async () => {
-      const a = await pools.create('ops', world.definition({ totalQuantity: 5 }));
+      const a = await pools.create(asOperator('ops'), world.definition({ totalQuantity: 5 }));
       const b = await pools.create(
-        'ops',
+        asOperator('ops'),
         world.definition({
           totalQuantity: 1,
           pricing: { faceValue: 50_000, sellingPrice: 40_000, discountedPrice: null, currency: 'VND' },
@@ -187,7 +194,7 @@ describe('PurchaseService (PostgreSQL event store)', () => {
 
   describe('concurrency on one pool', () => {
     it('of 300 parallel reserves on a stock of 100, exactly 100 succeed and each is readable', async () => {
-      const pool = await pools.create('ops', world.definition({ totalQuantity: 100 }));
+      const pool = await pools.create(asOperator('ops'), world.definition({ totalQuantity: 100 }));
       const results = await Promise.allSettled(
         Array.from({ length: 300 }, (_, i) =>
           purchases.reserve(caller(`flash-${i}`), randomUUID(), order(pool.poolId)),
@@ -207,7 +214,7 @@ describe('PurchaseService (PostgreSQL event store)', () => {
     });
 
     it('lets one user racing 30 parallel reserves past maxPerDay=5 get exactly 5', async () => {
-      const pool = await pools.create('ops', world.definition({ terms: { maxPerDay: 5 } }));
+      const pool = await pools.create(asOperator('ops'), world.definition({ terms: { maxPerDay: 5 } }));
       const results = await Promise.allSettled(
         Array.from({ length: 30 }, () => purchases.reserve(caller('greedy'), randomUUID(), order(pool.poolId))),
       );
@@ -222,7 +229,7 @@ describe('PurchaseService (PostgreSQL event store)', () => {
   describe('stop', () => {
     it('answers every queued command, then refuses new ones', async () => {
       const own = world.process();
-      const pool = await own.pools.create('ops', world.definition({ totalQuantity: 10 }));
+      const pool = await own.pools.create(asOperator('ops'), world.definition({ totalQuantity: 10 }));
       const pending = Array.from({ length: 20 }, (_, i) =>
         own.purchases.reserve(caller(`s${i}`), randomUUID(), order(pool.poolId)),
       );

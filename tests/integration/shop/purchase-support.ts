@@ -16,6 +16,7 @@ import { migrate } from '../../../infrastructure/shared/migrations/index.js';
 import { PostgresNumericIds } from '../../../infrastructure/shared/numeric-ids.js';
 import { AesGcmVoucherCodeCipher } from '../../../infrastructure/shop/voucher-code-cipher.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
+import { asOperator } from '../../support/commands.js';
 
 export const start = '2026-03-01T03:00:00.000Z';
 
@@ -45,7 +46,7 @@ export class PurchaseWorld {
     await migrate(db.knex);
     const world = new PurchaseWorld(db, new PostgresEventStore(db.knex), new PostgresNumericIds(db.knex));
     const campaigns = new CampaignAdmin({ store: world.store, ids: world.ids, clock: world.clock });
-    const campaign = await campaigns.create('ops', {
+    const campaign = await campaigns.create(asOperator('ops'), {
       code: `C${randomUUID().slice(0, 8)}`,
       name: 'Flash',
       description: 'Flash sale',
@@ -53,8 +54,8 @@ export class PurchaseWorld {
       type: 'SELL',
       displayPriority: 1,
       themeUrl: 'https://cdn.example.com/t.png',
-      startAt: '2026-03-01T00:00:00Z',
-      endAt: '2026-03-31T00:00:00Z',
+      startAt: '2026-03-01T00:00:00.000Z',
+      endAt: '2026-03-31T00:00:00.000Z',
       presale: null,
       banners: [],
     });

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { streams } from '../../../domain/shop/events.js';
 import type { VoucherPoolAdmin } from '../../../application/shop/voucher-pool-admin.js';
 import { PurchaseWorld, refusedWith } from './purchase-support.js';
+import { asOperator } from '../../support/commands.js';
 
 describe('VoucherPoolAdmin (PostgreSQL event store)', () => {
   let world: PurchaseWorld;
@@ -14,7 +15,7 @@ describe('VoucherPoolAdmin (PostgreSQL event store)', () => {
   after(() => world.close());
 
   it('creates a pool with an id from the sequence and records the operator', async () => {
-    const created = await pools.create('alice', world.definition({ totalQuantity: 7 }));
+    const created = await pools.create(asOperator('alice'), world.definition({ totalQuantity: 7 }));
     expect(created).to.deep.include({
       campaignId: world.campaignId,
       status: 'ACTIVE',
@@ -31,13 +32,13 @@ describe('VoucherPoolAdmin (PostgreSQL event store)', () => {
   });
 
   it('restocks, reprices and soft deletes', async () => {
-    const { poolId } = await pools.create('ops', world.definition({ totalQuantity: 1 }));
-    expect(await pools.addStock('ops', poolId, 4)).to.include({ totalQuantity: 5, remainingQuantity: 5 });
+    const { poolId } = await pools.create(asOperator('ops'), world.definition({ totalQuantity: 1 }));
+    expect(await pools.addStock(asOperator('ops'), poolId, 4)).to.include({ totalQuantity: 5, remainingQuantity: 5 });
     const pricing = { faceValue: 100_000, sellingPrice: 50_000, discountedPrice: 45_000, currency: 'VND' as const };
-    expect((await pools.reprice('ops', poolId, pricing)).pricing).to.deep.equal(pricing);
-    expect(await pools.delete('ops', poolId)).to.include({ status: 'DELETED' });
-    await refusedWith(pools.addStock('ops', poolId, 1), 'POOL_NOT_FOUND');
-    await refusedWith(pools.delete('ops', poolId), 'POOL_NOT_FOUND');
+    expect((await pools.reprice(asOperator('ops'), poolId, pricing)).pricing).to.deep.equal(pricing);
+    expect(await pools.delete(asOperator('ops'), poolId)).to.include({ status: 'DELETED' });
+    await refusedWith(pools.addStock(asOperator('ops'), poolId, 1), 'POOL_NOT_FOUND');
+    await refusedWith(pools.delete(asOperator('ops'), poolId), 'POOL_NOT_FOUND');
     expect((await world.store.readStream(streams.voucherPool(poolId))).map((e) => e.type)).to.deep.equal([
       'VoucherPoolCreated',
       'VoucherPoolStockAdded',
@@ -49,24 +50,31 @@ describe('VoucherPoolAdmin (PostgreSQL event store)', () => {
   it('refuses invalid input naming the field, and a campaign that does not exist', async () => {
     const error = await refusedWith(
       pools.create(
-        'ops',
+        asOperator('ops'),
         world.definition({ pricing: { faceValue: 10, sellingPrice: 20, discountedPrice: null, currency: 'VND' } }),
       ),
       'INVALID_POOL',
     );
     expect(error.details.field).to.equal('pricing.sellingPrice');
     expect(
-      (await refusedWith(pools.create('ops', world.definition({ campaignId: 424_242 })), 'INVALID_POOL')).details.field,
+      (await refusedWith(pools.create(asOperator('ops'), world.definition({ campaignId: 424_242 })), 'INVALID_POOL'))
+        .details.field,
     ).to.equal('campaignId');
-    const { poolId } = await pools.create('ops', world.definition());
-    expect((await refusedWith(pools.addStock('ops', poolId, 0), 'INVALID_POOL')).details.field).to.equal('quantity');
-    expect((await refusedWith(pools.addStock('', poolId, 1), 'INVALID_POOL')).details.field).to.equal('operator');
+    const { poolId } = await pools.create(asOperator('ops'), world.definition());
+    expect((await refusedWith(pools.addStock(asOperator('ops'), poolId, 0), 'INVALID_POOL')).details.field).to.equal(
+      'quantity',
+    );
   });
 
   it('refuses a pool that does not exist', async () => {
     await refusedWith(pools.get(987_654), 'POOL_NOT_FOUND');
     await refusedWith(
-      pools.reprice('ops', 987_654, { faceValue: 1, sellingPrice: 1, discountedPrice: null, currency: 'VND' }),
+      pools.reprice(asOperator('ops'), 987_654, {
+        faceValue: 1,
+        sellingPrice: 1,
+        discountedPrice: null,
+        currency: 'VND',
+      }),
       'POOL_NOT_FOUND',
     );
   });

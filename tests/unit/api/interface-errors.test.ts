@@ -6,8 +6,9 @@ import { DomainError } from '../../../domain/shared/errors.js';
 import {
   HttpError,
   interfaceErrorHandler,
-  noSuchEndpoint,
+  unknownEndpoint,
   type ErrorTable,
+  type InterfaceErrors,
 } from '../../../api/shared/interface-errors.js';
 import { on } from '../../../api/shared/route.js';
 import { shopErrorTable } from '../../../api/shop/error-mapping.js';
@@ -47,23 +48,20 @@ describe('an interface error handler', () => {
     app.get('/things/:id', (_req, res) => {
       res.json({});
     });
-    app.use(noSuchEndpoint('X-NO-ENDPOINT'));
     const table: ErrorTable<Code> = { THING_NOT_FOUND: [404, 'X-404'], THING_LOCKED: [409, 'X-409'] };
-    app.use(
-      interfaceErrorHandler(
-        {
-          name: 'test',
-          table,
-          malformed: { invalid: 'X-400', tooLarge: 'X-413', unsupportedMediaType: 'X-415' },
-          internal: { code: 'X-500', message: 'internal error' },
-          send: (res, status, code, message, data) => {
-            res.status(status).json({ code, message, data });
-          },
-          detailsOf: (error) => ({ code: error.code }),
-        },
-        { error: (message, meta) => logged.push([message, meta]) },
-      ),
-    );
+    const errors: InterfaceErrors<Code> = {
+      name: 'test',
+      table,
+      malformed: { invalid: 'X-400', tooLarge: 'X-413', unsupportedMediaType: 'X-415' },
+      unknownEndpoint: 'X-NO-ENDPOINT',
+      internal: { code: 'X-500', message: 'internal error' },
+      send: (res, status, code, message, data) => {
+        res.status(status).json({ code, message, data });
+      },
+      detailsOf: (error) => ({ code: error.code }),
+    };
+    app.use(unknownEndpoint(errors));
+    app.use(interfaceErrorHandler(errors, { error: (message, meta) => logged.push([message, meta]) }));
     server = await new Promise((resolve) => {
       const s = app.listen(0, '127.0.0.1', () => resolve(s));
     });

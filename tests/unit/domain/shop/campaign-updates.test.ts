@@ -3,8 +3,10 @@ import { fold } from '../../../../domain/shared/decider.js';
 import {
   campaignDecider,
   type CampaignBanner,
+  type CampaignDetails,
   type CampaignEvent,
   type CampaignPresale,
+  type NewCampaignBanner,
 } from '../../../../domain/shop/campaign.js';
 import { scenario } from '../../../support/decider-spec.js';
 
@@ -69,7 +71,7 @@ describe('campaign decider: updates after creation', () => {
         .when({
           type: 'UpdateCampaignDetails',
           campaignId: 7,
-          changes: { name: ' Siêu sale hè ', campaignTag: 'FLASH_SALE', displayPriority: 1 },
+          changes: { name: 'Siêu sale hè', campaignTag: 'FLASH_SALE', displayPriority: 1 },
           now,
         })
         .then([
@@ -87,12 +89,12 @@ describe('campaign decider: updates after creation', () => {
         ]);
     });
 
-    it('given a campaign, when its window moves (with an offset), then the times are stored in UTC', () => {
+    it('given a campaign, when its window moves, then the event carries the new times', () => {
       given([created])
         .when({
           type: 'UpdateCampaignDetails',
           campaignId: 7,
-          changes: { startAt: '2026-06-10T00:00:00+07:00', endAt: '2026-09-30T00:00:00+07:00' },
+          changes: { startAt: '2026-06-09T17:00:00.000Z', endAt: '2026-09-29T17:00:00.000Z' },
           now,
         })
         .then([
@@ -126,24 +128,14 @@ describe('campaign decider: updates after creation', () => {
         .then([]);
     });
 
-    const refusals: [string, Record<string, unknown> | unknown][] = [
-      ['details', {}],
-      ['details', null],
-      ['details', ['name']],
-      ['code', { code: 'OTHER' }],
-      ['type', { type: 'GIFT' }],
-      ['status', { status: 'ACTIVE' }],
-      ['banners', { banners: [] }],
-      ['name', { name: '' }],
-      ['campaignTag', { campaignTag: 'flash' }],
-      ['displayPriority', { displayPriority: 0 }],
-      ['themeUrl', { themeUrl: 'javascript:alert(1)' }],
-      ['startAt', { startAt: 'tomorrow' }],
-      ['endAt', { endAt: '2026-05-01T00:00:00Z' }],
+    // The form of a change (known fields only, types, lengths, URLs, date-times) is checked by the operator API:
+    // tests/unit/api/operator-schemas.test.ts. The decider keeps the rules between fields.
+    const refusals: [string, Partial<CampaignDetails>][] = [
+      ['endAt', { endAt: '2026-05-01T00:00:00.000Z' }],
+      ['startAt', { startAt: '2026-09-01T00:00:00.000Z' }],
       // moving the start before the existing presale start
-      ['startAt', { startAt: '2026-05-20T00:00:00Z' }],
-      ['presale.startAt', { presale: { ...presale, startAt: '2026-07-01T00:00:00Z' } }],
-      ['presale.enabled', { presale: { ...presale, enabled: 'yes' } }],
+      ['startAt', { startAt: '2026-05-20T00:00:00.000Z' }],
+      ['presale.startAt', { presale: { ...presale, startAt: '2026-07-01T00:00:00.000Z' } }],
     ];
     for (const [field, changes] of refusals) {
       it(`given a campaign, when changed with ${JSON.stringify(changes).slice(0, 60)}, then INVALID_INPUT on ${field}`, () => {
@@ -154,7 +146,10 @@ describe('campaign decider: updates after creation', () => {
     }
 
     it('given the start moves before the presale start, when presale moves with it in the same change, then it is accepted', () => {
-      const changes = { startAt: '2026-05-20T00:00:00Z', presale: { ...presale, startAt: '2026-05-15T00:00:00Z' } };
+      const changes = {
+        startAt: '2026-05-20T00:00:00.000Z',
+        presale: { ...presale, startAt: '2026-05-15T00:00:00.000Z' },
+      };
       const [event] = campaignDecider.decide(
         { type: 'UpdateCampaignDetails', campaignId: 7, changes, now },
         fold(campaignDecider, [created]),
@@ -194,46 +189,26 @@ describe('campaign decider: updates after creation', () => {
         createdAt,
         updatedAt: now,
       });
-      expect(state!.banners).to.deep.equal([appCarousel]);
+      expect(state.status !== 'NONE' && state.banners).to.deep.equal([appCarousel]);
     });
   });
 
   describe('banners', () => {
-    const webTop = {
+    const webTop: NewCampaignBanner = {
       channelCode: 'WEB',
       positionCode: 'DETAIL_TOP',
       assetUrl: 'https://cdn.example.vn/w.mp4',
       assetType: 'VIDEO',
       altText: '',
+      clickUrl: null,
       displayOrder: 2,
     };
 
-    it('given a campaign, when a banner is added without clickUrl, then it gets the given id and clickUrl null', () => {
+    it('given a campaign, when a banner is added, then it gets the given id', () => {
       given([created])
         .when({ type: 'AddCampaignBanner', campaignId: 7, bannerId: 71, banner: webTop, now })
-        .then([
-          {
-            type: 'CampaignBannerAdded',
-            data: { campaignId: 7, banner: { id: 71, ...webTop, clickUrl: null } as CampaignBanner, addedAt: now },
-          },
-        ]);
+        .then([{ type: 'CampaignBannerAdded', data: { campaignId: 7, banner: { id: 71, ...webTop }, addedAt: now } }]);
     });
-
-    for (const [field, banner] of [
-      ['banner', null],
-      ['channelCode', { ...webTop, channelCode: 'TV' }],
-      ['positionCode', { ...webTop, positionCode: 'FOOTER' }],
-      ['assetUrl', { ...webTop, assetUrl: '/x.png' }],
-      ['assetType', { ...webTop, assetType: 'GIF' }],
-      ['displayOrder', { ...webTop, displayOrder: 1.5 }],
-      ['clickUrl', { ...webTop, clickUrl: 'nowhere' }],
-    ] as const) {
-      it(`given a campaign, when a banner with a bad ${field} is added, then INVALID_INPUT on ${field}`, () => {
-        given([created])
-          .when({ type: 'AddCampaignBanner', campaignId: 7, bannerId: 71, banner, now })
-          .thenRejects('INVALID_INPUT', { field });
-      });
-    }
 
     it('given a campaign with 50 banners, when one more is added, then INVALID_INPUT on banners', () => {
       const full: CampaignEvent = {
@@ -271,13 +246,20 @@ describe('campaign decider: updates after creation', () => {
         .then([]);
     });
 
-    it('given a banner, when its id or an unknown field is in the change, then INVALID_INPUT naming it', () => {
-      given([created])
-        .when({ type: 'UpdateCampaignBanner', campaignId: 7, bannerId: 70, changes: { id: 5 }, now })
-        .thenRejects('INVALID_INPUT', { field: 'id' });
-      given([created])
-        .when({ type: 'UpdateCampaignBanner', campaignId: 7, bannerId: 70, changes: { channelCode: 'SMS' }, now })
-        .thenRejects('INVALID_INPUT', { field: 'channelCode' });
+    it('given a banner, when only some fields change in a different order, then the banner keeps its field order', () => {
+      const [event] = campaignDecider.decide(
+        {
+          type: 'UpdateCampaignBanner',
+          campaignId: 7,
+          bannerId: 70,
+          changes: { displayOrder: 4, clickUrl: null },
+          now,
+        },
+        fold(campaignDecider, [created]),
+      );
+      expect(
+        Object.keys((event as Extract<CampaignEvent, { type: 'CampaignBannerUpdated' }>).data.banner),
+      ).to.deep.equal(Object.keys(appCarousel));
     });
 
     it('given no such banner, when it is updated or removed, then BANNER_NOT_FOUND', () => {
@@ -297,19 +279,20 @@ describe('campaign decider: updates after creation', () => {
       expect(removed).to.deep.equal([
         { type: 'CampaignBannerRemoved', data: { campaignId: 7, bannerId: 70, removedAt: now } },
       ]);
-      expect(fold(campaignDecider, [created, ...removed])!.banners).to.deep.equal([]);
+      expect(fold(campaignDecider, [created, ...removed])).to.nested.include({ 'banners.length': 0 });
     });
 
     it('given banners added and updated, when folded, then the campaign lists them in order with their latest fields', () => {
       const added: CampaignEvent = {
         type: 'CampaignBannerAdded',
-        data: { campaignId: 7, banner: { id: 71, ...webTop, clickUrl: null } as CampaignBanner, addedAt: now },
+        data: { campaignId: 7, banner: { id: 71, ...webTop }, addedAt: now },
       };
       const updated: CampaignEvent = {
         type: 'CampaignBannerUpdated',
         data: { campaignId: 7, banner: { ...appCarousel, altText: 'Mới' }, updatedAt: now },
       };
-      expect(fold(campaignDecider, [created, added, updated])!.banners.map((b) => [b.id, b.altText])).to.deep.equal([
+      const state = fold(campaignDecider, [created, added, updated]);
+      expect(state.status !== 'NONE' && state.banners.map((b) => [b.id, b.altText])).to.deep.equal([
         [70, 'Mới'],
         [71, ''],
       ]);

@@ -15,17 +15,17 @@ const now = '2026-03-01T10:00:00.000Z';
 
 const input: NewCampaign = {
   code: 'SUMMER-2026',
-  name: '  Summer deals ',
+  name: 'Summer deals',
   description: 'Hot vouchers all summer',
   campaignTag: 'HOT_DEAL',
   type: 'SELL',
   displayPriority: 1,
   themeUrl: 'https://cdn.example.com/themes/summer.png',
-  startAt: '2026-06-01T00:00:00+07:00',
-  endAt: '2026-08-31T23:59:59+07:00',
+  startAt: '2026-05-31T17:00:00.000Z',
+  endAt: '2026-08-31T16:59:59.000Z',
   presale: {
     enabled: true,
-    startAt: '2026-05-25T00:00:00+07:00',
+    startAt: '2026-05-24T17:00:00.000Z',
     countdownEnabled: true,
     teaserText: 'Coming soon',
     teaserImageUrl: 'https://cdn.example.com/teaser.png',
@@ -92,7 +92,7 @@ function inStatus(status: CampaignStatus): CampaignEvent[] {
 
 describe('campaign decider', () => {
   describe('create', () => {
-    it('given no campaign, creates it as DRAFT with banner ids, trimmed text and UTC times', () => {
+    it('given no campaign, creates it as DRAFT with banner ids', () => {
       expect(created).to.deep.equal([
         {
           type: 'CampaignCreated',
@@ -135,47 +135,24 @@ describe('campaign decider', () => {
       expect(refusal(created, create()).code).to.equal('CAMPAIGN_EXISTS');
     });
 
+    // The form of each field (lengths, patterns, URLs, date-times) is checked by the operator API:
+    // tests/unit/api/operator-schemas.test.ts. The decider keeps the rules between fields.
     const banner0 = input.banners[0]!;
-    const invalidInputs: [string, Partial<NewCampaign> | Record<string, unknown>][] = [
-      ['code', { code: 'has space' }],
-      ['code', { code: '' }],
-      ['name', { name: '   ' }],
-      ['name', { name: 'n'.repeat(201) }],
-      ['description', { description: 42 }],
-      ['campaignTag', { campaignTag: 'hot_deal' }],
-      ['campaignTag', { campaignTag: 'T'.repeat(33) }],
-      ['type', { type: '' }],
-      ['displayPriority', { displayPriority: 0 }],
-      ['displayPriority', { displayPriority: 1.5 }],
-      ['themeUrl', { themeUrl: 'not a url' }],
-      ['themeUrl', { themeUrl: 'javascript:alert(1)' }],
-      ['startAt', { startAt: '2026-06-01' }],
-      ['endAt', { endAt: 'soon' }],
-      ['endAt', { endAt: '2026-06-01T00:00:00+07:00' }],
-      ['endAt', { endAt: '2026-05-01T00:00:00Z' }],
-      ['presale', { presale: 'yes' }],
-      ['presale.startAt', { presale: { ...input.presale!, startAt: '2026-06-01T00:00:00+07:00' } }],
-      ['presale.enabled', { presale: { ...input.presale!, enabled: 'true' } }],
-      ['presale.countdownEnabled', { presale: { ...input.presale!, countdownEnabled: undefined } }],
-      ['presale.teaserText', { presale: { ...input.presale!, teaserText: null } }],
-      ['presale.teaserImageUrl', { presale: { ...input.presale!, teaserImageUrl: 'ftp://cdn.example.com/t.png' } }],
-      ['banners', { banners: null }],
+    const refusals: [string, Partial<NewCampaign>][] = [
+      ['endAt', { endAt: input.startAt }],
+      ['endAt', { endAt: '2026-05-01T00:00:00.000Z' }],
+      ['presale.startAt', { presale: { ...input.presale!, startAt: input.startAt } }],
       ['banners', { banners: Array.from({ length: 51 }, () => banner0) }],
-      ['banners[1]', { banners: [banner0, null] }],
-      ['banners[0].channelCode', { banners: [{ ...banner0, channelCode: 'TV' }] }],
-      ['banners[0].positionCode', { banners: [{ ...banner0, positionCode: 'FOOTER' }] }],
-      ['banners[0].assetUrl', { banners: [{ ...banner0, assetUrl: '/relative.png' }] }],
-      ['banners[0].assetType', { banners: [{ ...banner0, assetType: 'GIF' }] }],
-      ['banners[0].altText', { banners: [{ ...banner0, altText: undefined }] }],
-      ['banners[0].clickUrl', { banners: [{ ...banner0, clickUrl: 'nowhere' }] }],
-      ['banners[0].displayOrder', { banners: [{ ...banner0, displayOrder: -1 }] }],
     ];
-    for (const [field, change] of invalidInputs) {
+    for (const [field, change] of refusals) {
       it(`refuses ${JSON.stringify(change).slice(0, 70)} as INVALID_INPUT on ${field}`, () => {
-        const campaign = { ...input, ...change } as NewCampaign;
+        const campaign = { ...input, ...change };
         const e = refusal(
           [],
-          create(campaign, Array.isArray(campaign.banners) ? campaign.banners.map((_, i) => i + 1) : []),
+          create(
+            campaign,
+            campaign.banners.map((_, i) => i + 1),
+          ),
         );
         expect([e.code, e.details.field]).to.deep.equal(['INVALID_INPUT', field]);
       });
@@ -208,11 +185,6 @@ describe('campaign decider', () => {
         }
       }
     }
-
-    it('refuses an unknown status as INVALID_INPUT on status', () => {
-      const e = refusal(created, { type: 'ChangeCampaignStatus', campaignId: 7, status: 'LIVE', now });
-      expect([e.code, e.details.field]).to.deep.equal(['INVALID_INPUT', 'status']);
-    });
 
     it('given no campaign, refuses with CAMPAIGN_NOT_FOUND', () => {
       expect(refusal([], { type: 'ChangeCampaignStatus', campaignId: 7, status: 'APPROVED', now }).code).to.equal(

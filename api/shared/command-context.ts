@@ -1,0 +1,59 @@
+/**
+ * The CommandContext of a request (application/shared/command-context.ts), built once per request by the interface
+ * that took it, once its authentication named the actor. docs/conventions.md, "Commands"; the headers are described
+ * per interface (docs/shop-api.md, "Operator API").
+ */
+import { createHash } from 'node:crypto';
+import type { Request, Response } from 'express';
+import type { Actor, CommandContext } from '../../application/shared/command-context.js';
+import { nameBasedUuid } from '../../application/shared/event-ids.js';
+import { saneToken } from './request-context.js';
+
+/** JSON with every object's keys sorted: the same body whatever order its keys were sent in. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
+/** sha256 (hex) of what a request asks: its method, path and JSON body. */
+export function requestHash(req: Pick<Request, 'method' | 'baseUrl' | 'path' | 'body'>): string {
+  const body: unknown = req.body;
+  return createHash('sha256')
+    .update(`${req.method} ${req.baseUrl}${req.path}\n${body === undefined ? '' : canonicalJson(body)}`, 'utf8')
+    .digest('hex');
+}
+
+/** An idempotency key header value this service accepts: the same form as X-Request-Id (a UUID is best). */
+export const isIdempotencyKey = (value: string) => saneToken.test(value);
+
+export interface RequestCommand {
+  actor: Actor;
+  /** An idempotency key the interface took for this request, and where such keys are unique (e.g. `operator:alice`). */
+  idempotency?: { scope: string; key: string };
+}
+
+/**
+ * The context of the command a request runs. Its command id is named by the idempotency key when there is one;
+ * otherwise by X-Request-Id and what the request asks, so a request sent again with its X-Request-Id appends nothing
+ * twice while another request that happens to carry the same X-Request-Id (a caller reusing ids) is a command of its
+ * own. The correlation id is the caller's X-Correlation-Id or the request id (request-context.ts); a request has no
+ * causation id.
+ */
+export function commandContextOf(req: Request, res: Response, command: RequestCommand): CommandContext {
+  const requestId = res.locals.requestId as string;
+  const correlationId = (res.locals.correlationId as string | undefined) ?? requestId;
+  const hash = requestHash(req);
+  const { idempotency } = command;
+  return {
+    commandId: idempotency
+      ? nameBasedUuid(`idempotency/${idempotency.scope}/${idempotency.key}`)
+      : nameBasedUuid(`request/${requestId}/${hash}`),
+    correlationId,
+    requestId,
+    actor: command.actor,
+    ...(idempotency && { idempotency: { ...idempotency, requestHash: hash } }),
+  };
+}
