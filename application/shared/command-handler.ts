@@ -298,6 +298,9 @@ function eventsOf(recorded: readonly RecordedEvent[], start: number, commandId: 
   return n;
 }
 
+/** A decoded event as the domain sees it (decoding keeps the stored envelope around it). */
+const domainEventOf = <E extends DomainEvent>(event: E): E => ({ type: event.type, data: event.data }) as E;
+
 /** The answer of a command carried out before: `history` ends with its events, which start at `start`. */
 function replay<C, S, E extends DomainEvent>(
   spec: Pick<CommandSpec<C, S, E>, 'decider' | 'decoder'>,
@@ -308,7 +311,8 @@ function replay<C, S, E extends DomainEvent>(
   return {
     state: fold(spec.decider, decoded),
     revision: history.length - 1,
-    events: decoded.slice(start),
+    // The events as the decider gave them the first time: type and data, not the stored envelope.
+    events: decoded.slice(start).map(domainEventOf),
     replayed: true,
   };
 }

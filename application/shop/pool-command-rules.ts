@@ -28,7 +28,14 @@ export class PoolCommandRules {
       throw error;
     }
     const after = events.reduce(voucherPoolDecider.evolve, base.state) as VoucherPool;
-    addPoolEvents(draft, job.poolId, base, events, (e) => `${job.context.commandId}/${e.type}`, eventMetadata(job.context, job.command.at));
+    addPoolEvents(
+      draft,
+      job.poolId,
+      base,
+      events,
+      (e) => `${job.context.commandId}/${e.type}`,
+      eventMetadata(job.context, job.command.now),
+    );
     return { kind: 'write', value: () => after };
   }
 }

@@ -104,7 +104,7 @@ export class ReservationRules {
     const { autoExpiry } = this.deps.settings;
     if (isExpiryDue(state, at, autoExpiry)) {
       apply(shopReservationDecider.decide({ type: 'ExpireReservation', now: at, autoExpiry }, state));
-      changeStock((reservationKey) => ({ type: 'ReleaseVoucherStock', reservationKey, reason: 'EXPIRED', at }));
+      changeStock((reservationKey) => ({ type: 'ReleaseVoucherStock', reservationKey, reason: 'EXPIRED', now: at }));
     }
     let error: DomainError | undefined;
     try {
@@ -112,7 +112,7 @@ export class ReservationRules {
         apply(
           shopReservationDecider.decide({ type: 'CommitReservation', caller: job.caller!, now: at, autoExpiry }, state),
         );
-        changeStock((reservationKey) => ({ type: 'SellVoucherStock', reservationKey, at }));
+        changeStock((reservationKey) => ({ type: 'SellVoucherStock', reservationKey, now: at }));
       } else if (job.kind === 'release') {
         apply(
           shopReservationDecider.decide(
@@ -120,7 +120,7 @@ export class ReservationRules {
             state,
           ),
         );
-        changeStock((reservationKey) => ({ type: 'ReleaseVoucherStock', reservationKey, reason: 'RELEASED', at }));
+        changeStock((reservationKey) => ({ type: 'ReleaseVoucherStock', reservationKey, reason: 'RELEASED', now: at }));
       }
     } catch (e) {
       if (!(e instanceof DomainError)) throw e;

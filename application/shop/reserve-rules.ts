@@ -115,7 +115,7 @@ export class ReserveRules {
             unitPrice: item.unitPrice,
             currency: request.currency,
             day,
-            at,
+            now: at,
           },
           base.state,
         );

@@ -94,7 +94,7 @@ export class VoucherPoolAdmin {
       decider: voucherPoolDecider,
       decoder: shopDecoders.voucherPool,
       streamName: streams.voucherPool(poolId!),
-      command: (at): VoucherPoolCommand => ({ type: 'CreateVoucherPool', poolId: poolId!, at, ...definition }),
+      command: (at): VoucherPoolCommand => ({ type: 'CreateVoucherPool', poolId: poolId!, now: at, ...definition }),
     });
     return view(state);
   }
@@ -106,21 +106,21 @@ export class VoucherPoolAdmin {
   }
 
   addStock(context: CommandContext, poolId: number, quantity: number): Promise<VoucherPoolView> {
-    return this.run(context, poolId, (at) => ({ type: 'AddVoucherStock', quantity, at }));
+    return this.run(context, poolId, (at) => ({ type: 'AddVoucherStock', quantity, now: at }));
   }
 
   reprice(context: CommandContext, poolId: number, pricing: PoolPricing): Promise<VoucherPoolView> {
-    return this.run(context, poolId, (at) => ({ type: 'RepriceVoucherPool', pricing, at }));
+    return this.run(context, poolId, (at) => ({ type: 'RepriceVoucherPool', pricing, now: at }));
   }
 
   /** Changes the parts given (display and terms field by field); the others stay. */
   async update(context: CommandContext, poolId: number, changes: VoucherPoolChanges): Promise<VoucherPoolView> {
     if (changes.categoryId !== undefined) await assertCategoryAssignable(this.deps.store, changes.categoryId);
-    return this.run(context, poolId, (at) => ({ type: 'UpdateVoucherPool', changes, at }));
+    return this.run(context, poolId, (at) => ({ type: 'UpdateVoucherPool', changes, now: at }));
   }
 
   delete(context: CommandContext, poolId: number): Promise<VoucherPoolView> {
-    return this.run(context, poolId, (at) => ({ type: 'DeleteVoucherPool', at }));
+    return this.run(context, poolId, (at) => ({ type: 'DeleteVoucherPool', now: at }));
   }
 
   private async run(

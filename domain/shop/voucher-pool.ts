@@ -66,12 +66,12 @@ export interface VoucherPool {
 export type VoucherPoolState = { readonly status: 'NONE' } | VoucherPool;
 
 export type VoucherPoolCommand =
-  | ({ type: 'CreateVoucherPool'; poolId: number; at: string } & PoolDefinition)
-  | { type: 'AddVoucherStock'; quantity: number; at: string }
-  | { type: 'RepriceVoucherPool'; pricing: PoolPricing; at: string }
-  | { type: 'DeleteVoucherPool'; at: string }
+  | ({ type: 'CreateVoucherPool'; poolId: number; now: string } & PoolDefinition)
+  | { type: 'AddVoucherStock'; quantity: number; now: string }
+  | { type: 'RepriceVoucherPool'; pricing: PoolPricing; now: string }
+  | { type: 'DeleteVoucherPool'; now: string }
   /** Changes the parts given (display and terms field by field); the others stay. */
-  | { type: 'UpdateVoucherPool'; changes: VoucherPoolChanges; at: string }
+  | { type: 'UpdateVoucherPool'; changes: VoucherPoolChanges; now: string }
   | {
       type: 'ReserveVoucherStock';
       reservationKey: string;
@@ -80,12 +80,12 @@ export type VoucherPoolCommand =
       quantity: number;
       unitPrice: number;
       currency: Currency;
-      /** Purchase day of `at` in the configured day zone (see purchaseDay). */
+      /** Purchase day of `now` in the configured day zone (see purchaseDay). */
       day: string;
-      at: string;
+      now: string;
     }
-  | { type: 'ReleaseVoucherStock'; reservationKey: string; reason: VoucherStockReleased['data']['reason']; at: string }
-  | { type: 'SellVoucherStock'; reservationKey: string; at: string };
+  | { type: 'ReleaseVoucherStock'; reservationKey: string; reason: VoucherStockReleased['data']['reason']; now: string }
+  | { type: 'SellVoucherStock'; reservationKey: string; now: string };
 
 /** One key per buyer: user ids are scoped to their merchant. */
 export function buyerKey(merchantId: string, userId: string): string {
@@ -176,7 +176,7 @@ function decide(command: VoucherPoolCommand, state: VoucherPoolState): VoucherPo
           reason: 'must be a positive integer',
         });
       }
-      const { type: _type, at, ...definition } = command;
+      const { type: _type, now: at, ...definition } = command;
       assertValidDefinition(definition);
       return [{ type: 'VoucherPoolCreated', data: { ...definition, createdAt: at } }];
     }
@@ -191,7 +191,7 @@ function decide(command: VoucherPoolCommand, state: VoucherPoolState): VoucherPo
       return [
         {
           type: 'VoucherPoolStockAdded',
-          data: { poolId: pool.poolId, quantity: command.quantity, addedAt: command.at },
+          data: { poolId: pool.poolId, quantity: command.quantity, addedAt: command.now },
         },
       ];
     }
@@ -201,16 +201,16 @@ function decide(command: VoucherPoolCommand, state: VoucherPoolState): VoucherPo
       return [
         {
           type: 'VoucherPoolRepriced',
-          data: { poolId: pool.poolId, pricing: command.pricing, repricedAt: command.at },
+          data: { poolId: pool.poolId, pricing: command.pricing, repricedAt: command.now },
         },
       ];
     }
     case 'DeleteVoucherPool': {
       const pool = livePool(state);
-      return [{ type: 'VoucherPoolDeleted', data: { poolId: pool.poolId, deletedAt: command.at } }];
+      return [{ type: 'VoucherPoolDeleted', data: { poolId: pool.poolId, deletedAt: command.now } }];
     }
     case 'UpdateVoucherPool':
-      return update(livePool(state), command.changes, command.at);
+      return update(livePool(state), command.changes, command.now);
     case 'ReserveVoucherStock':
       return [reserve(command, livePool(state))];
     case 'ReleaseVoucherStock': {
@@ -229,7 +229,7 @@ function decide(command: VoucherPoolCommand, state: VoucherPoolState): VoucherPo
             quantity,
             day,
             reason: command.reason,
-            releasedAt: command.at,
+            releasedAt: command.now,
           },
         },
       ];
@@ -244,7 +244,7 @@ function decide(command: VoucherPoolCommand, state: VoucherPoolState): VoucherPo
             poolId: state.poolId,
             reservationKey: command.reservationKey,
             quantity: hold.quantity,
-            soldAt: command.at,
+            soldAt: command.now,
           },
         },
       ];
@@ -314,7 +314,7 @@ function reserve(
       quantity,
       unitPrice: command.unitPrice,
       day: command.day,
-      reservedAt: command.at,
+      reservedAt: command.now,
     },
   };
 }

@@ -32,8 +32,13 @@ const counter: Decider<Add, number, Added> = {
 };
 
 type CodeClaimed = DomainEvent<'CodeClaimed', { code: string; counter: string }>;
-/** The test context's decoder: its counters' events and their code claims. */
-const testEvents = eventDecoder<Added | CodeClaimed>({ Added: { version: 1 }, CodeClaimed: { version: 1 } });
+type Noted = DomainEvent<'Noted', unknown>;
+/** The test context's decoder: its counters' events, their code claims and side notes. */
+const testEvents = eventDecoder<Added | CodeClaimed | Noted>({
+  Added: { version: 1 },
+  CodeClaimed: { version: 1 },
+  Noted: { version: 1 },
+});
 const counterEvents = testEvents.only({ Added: true });
 
 const codeStream = (code: string) => `counterCode-${code}`;

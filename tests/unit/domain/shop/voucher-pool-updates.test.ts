@@ -46,7 +46,11 @@ const created: VoucherPoolEvent = {
     createdAt: at,
   },
 };
-const update = (changes: VoucherPoolChanges): VoucherPoolCommand => ({ type: 'UpdateVoucherPool', changes, at: later });
+const update = (changes: VoucherPoolChanges): VoucherPoolCommand => ({
+  type: 'UpdateVoucherPool',
+  changes,
+  now: later,
+});
 const reserve = (reservationKey: string, quantity: number): VoucherPoolCommand => ({
   type: 'ReserveVoucherStock',
   reservationKey,
@@ -56,7 +60,7 @@ const reserve = (reservationKey: string, quantity: number): VoucherPoolCommand =
   unitPrice: 90_000,
   currency: 'VND',
   day: today,
-  at,
+  now: at,
 });
 
 describe('voucher pool decider: operator updates', () => {

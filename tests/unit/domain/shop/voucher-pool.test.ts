@@ -58,7 +58,7 @@ const reserve = (
   unitPrice: 90_000,
   currency: 'VND',
   day: today,
-  at,
+  now: at,
   ...overrides,
 });
 
@@ -109,13 +109,13 @@ describe('voucher pool decider', () => {
   describe('create', () => {
     it('creates a valid pool', () => {
       given([])
-        .when({ type: 'CreateVoucherPool', poolId: 1, at, ...definition })
+        .when({ type: 'CreateVoucherPool', poolId: 1, now: at, ...definition })
         .then([created()]);
     });
 
     it('refuses a pool id already used', () => {
       given([created()])
-        .when({ type: 'CreateVoucherPool', poolId: 1, at, ...definition })
+        .when({ type: 'CreateVoucherPool', poolId: 1, now: at, ...definition })
         .thenRejects('INVALID_POOL', { field: 'poolId' });
     });
 
@@ -139,7 +139,7 @@ describe('voucher pool decider', () => {
     for (const [field, overrides] of invalid) {
       it(`refuses an invalid ${field}`, () => {
         given([])
-          .when({ type: 'CreateVoucherPool', poolId: 1, at, ...definition, ...overrides })
+          .when({ type: 'CreateVoucherPool', poolId: 1, now: at, ...definition, ...overrides })
           .thenRejects('INVALID_POOL', { field });
       });
     }
@@ -152,11 +152,11 @@ describe('voucher pool decider', () => {
         [{ terms: null }, 'terms.usageType'],
       ] as [Partial<PoolDefinition>, string][]) {
         given([])
-          .when({ type: 'CreateVoucherPool', poolId: 1, at, ...definition, ...overrides })
+          .when({ type: 'CreateVoucherPool', poolId: 1, now: at, ...definition, ...overrides })
           .thenRejects('INVALID_POOL', { field });
       }
       given([created()])
-        .when({ type: 'RepriceVoucherPool', pricing: null as never, at })
+        .when({ type: 'RepriceVoucherPool', pricing: null as never, now: at })
         .thenRejects('INVALID_POOL', { field: 'pricing.faceValue' });
     });
 
@@ -164,7 +164,7 @@ describe('voucher pool decider', () => {
       const terms = { ...definition.terms, usageLimit: null, maxPerDay: null, maxPerOrder: null };
       const overrides = { terms, totalQuantity: 0, pricing: { ...pricing, discountedPrice: 90_000 } };
       given([])
-        .when({ type: 'CreateVoucherPool', poolId: 1, at, ...definition, ...overrides })
+        .when({ type: 'CreateVoucherPool', poolId: 1, now: at, ...definition, ...overrides })
         .then([created(overrides)]);
     });
   });
@@ -172,7 +172,7 @@ describe('voucher pool decider', () => {
   describe('add stock, reprice, delete', () => {
     it('adds stock to total and remaining', () => {
       given([created()])
-        .when({ type: 'AddVoucherStock', quantity: 5, at })
+        .when({ type: 'AddVoucherStock', quantity: 5, now: at })
         .then([{ type: 'VoucherPoolStockAdded', data: { poolId: 1, quantity: 5, addedAt: at } }]);
       const pool = fold(voucherPoolDecider, [
         created(),
@@ -183,29 +183,29 @@ describe('voucher pool decider', () => {
 
     it('refuses a stock addition that is not a positive integer', () => {
       given([created()])
-        .when({ type: 'AddVoucherStock', quantity: 0, at })
+        .when({ type: 'AddVoucherStock', quantity: 0, now: at })
         .thenRejects('INVALID_POOL', { field: 'quantity' });
     });
 
     it('reprices with a valid pricing and refuses an invalid one', () => {
       const next = { ...pricing, sellingPrice: 80_000 };
       given([created()])
-        .when({ type: 'RepriceVoucherPool', pricing: next, at })
+        .when({ type: 'RepriceVoucherPool', pricing: next, now: at })
         .then([{ type: 'VoucherPoolRepriced', data: { poolId: 1, pricing: next, repricedAt: at } }]);
       given([created()])
-        .when({ type: 'RepriceVoucherPool', pricing: { ...pricing, sellingPrice: 200_000 }, at })
+        .when({ type: 'RepriceVoucherPool', pricing: { ...pricing, sellingPrice: 200_000 }, now: at })
         .thenRejects('INVALID_POOL', { field: 'pricing.sellingPrice' });
     });
 
     it('soft deletes a pool once', () => {
-      given([created()]).when({ type: 'DeleteVoucherPool', at }).then([deleted]);
-      given([created(), deleted]).when({ type: 'DeleteVoucherPool', at }).thenRejects('POOL_NOT_FOUND');
+      given([created()]).when({ type: 'DeleteVoucherPool', now: at }).then([deleted]);
+      given([created(), deleted]).when({ type: 'DeleteVoucherPool', now: at }).thenRejects('POOL_NOT_FOUND');
     });
 
     for (const command of [
       { type: 'AddVoucherStock', quantity: 1, at },
       { type: 'RepriceVoucherPool', pricing, at },
-      { type: 'DeleteVoucherPool', at },
+      { type: 'DeleteVoucherPool', now: at },
     ] as VoucherPoolCommand[]) {
       it(`refuses ${command.type} on a missing or deleted pool`, () => {
         given([]).when(command).thenRejects('POOL_NOT_FOUND');
@@ -342,7 +342,7 @@ describe('voucher pool decider', () => {
   describe('release and sell', () => {
     it('releases what the reservation holds and returns the stock', () => {
       given([created(), reserved('r1', 2)])
-        .when({ type: 'ReleaseVoucherStock', reservationKey: 'r1', reason: 'RELEASED', at })
+        .when({ type: 'ReleaseVoucherStock', reservationKey: 'r1', reason: 'RELEASED', now: at })
         .then([released('r1', 2)]);
       const pool = fold(voucherPoolDecider, [created(), reserved('r1', 2), released('r1', 2)]) as VoucherPool;
       expect([pool.remaining, pool.reserved, pool.holds.has('r1'), pool.usage.size]).to.deep.equal([10, 0, false, 0]);
@@ -350,13 +350,13 @@ describe('voucher pool decider', () => {
 
     it('releases stock even of a deleted pool', () => {
       given([created(), reserved('r1', 2), deleted])
-        .when({ type: 'ReleaseVoucherStock', reservationKey: 'r1', reason: 'RELEASED', at })
+        .when({ type: 'ReleaseVoucherStock', reservationKey: 'r1', reason: 'RELEASED', now: at })
         .then([released('r1', 2)]);
     });
 
     it('sells what the reservation holds, keeping it counted for the buyer', () => {
       given([created(), reserved('r1', 2)])
-        .when({ type: 'SellVoucherStock', reservationKey: 'r1', at })
+        .when({ type: 'SellVoucherStock', reservationKey: 'r1', now: at })
         .then([sold('r1', 2)]);
       const pool = fold(voucherPoolDecider, [created(), reserved('r1', 2), sold('r1', 2)]) as VoucherPool;
       expect([pool.remaining, pool.reserved, pool.sold]).to.deep.equal([8, 0, 2]);
@@ -370,8 +370,10 @@ describe('voucher pool decider', () => {
         [created(), reserved('r1', 2), sold('r1', 2)],
         [],
       ]) {
-        given(history).when({ type: 'ReleaseVoucherStock', reservationKey: 'r1', reason: 'RELEASED', at }).then([]);
-        given(history).when({ type: 'SellVoucherStock', reservationKey: 'r1', at }).then([]);
+        given(history)
+          .when({ type: 'ReleaseVoucherStock', reservationKey: 'r1', reason: 'RELEASED', now: at })
+          .then([]);
+        given(history).when({ type: 'SellVoucherStock', reservationKey: 'r1', now: at }).then([]);
       }
     });
   });
