@@ -1,4 +1,4 @@
-import { BoundedCache } from '../../application/shop/bounded-cache.js';
+import { BoundedCache } from '../../application/shared/bounded-cache.js';
 import type { Page, ShopVoucherResponse } from '../../application/shop/catalog-queries.js';
 
 /**

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../shared/clock.js';
 import type { EventStore } from '../shared/event-store.js';
-import { BoundedCache } from './bounded-cache.js';
+import { BoundedCache } from '../shared/bounded-cache.js';
 import { apiKeyAccess, apiKeyStream, evolveApiKeyLookup, type ApiKeyLookup } from '../../domain/shop/merchant.js';
 import { shopDecoders } from '../../domain/shop/event-decoder.js';
 

@@ -21,7 +21,7 @@ import type { CommandContext } from '../shared/command-handler.js';
 import type { EventStore } from '../shared/event-store.js';
 import { HotStreams } from '../shared/hot-streams.js';
 import type { NumericIdGenerator } from '../shared/ids.js';
-import { IdReservoir } from './id-reservoir.js';
+import { IdReservoir } from '../shared/id-reservoir.js';
 import { PoolCommandRules } from './pool-command-rules.js';
 import {
   PurchaseDraft,

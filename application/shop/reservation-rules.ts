@@ -13,7 +13,7 @@ import { shopDecoders } from '../../domain/shop/event-decoder.js';
 import { loadAggregate, type Loaded } from '../shared/command-handler.js';
 import type { EventStore } from '../shared/event-store.js';
 import type { HotStreams } from '../shared/hot-streams.js';
-import { BoundedCache } from './bounded-cache.js';
+import { BoundedCache } from '../shared/bounded-cache.js';
 import {
   addPoolEvents,
   callerMetadata,

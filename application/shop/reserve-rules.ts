@@ -16,8 +16,8 @@ import type { FinalDecision } from '../shared/batched-stream-writer.js';
 import type { Loaded } from '../shared/command-handler.js';
 import type { EventStore } from '../shared/event-store.js';
 import type { HotStreams } from '../shared/hot-streams.js';
-import { BoundedCache } from './bounded-cache.js';
-import type { IdReservoir } from './id-reservoir.js';
+import { BoundedCache } from '../shared/bounded-cache.js';
+import type { IdReservoir } from '../shared/id-reservoir.js';
 import {
   addPoolEvents,
   callerMetadata,

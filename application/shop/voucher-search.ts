@@ -19,7 +19,7 @@ import { isDomainError, type DomainError } from '../../domain/shared/errors.js';
 import { shopError, type CatalogErrorCode } from '../../domain/shop/errors.js';
 import { keywordLength, searchTerms, withinOneTypo, type SearchTerm } from '../../domain/shop/vietnamese-text.js';
 import type { Clock } from '../shared/clock.js';
-import { BoundedCache } from './bounded-cache.js';
+import { BoundedCache } from '../shared/bounded-cache.js';
 import type {
   CatalogCaller,
   CatalogQueries,

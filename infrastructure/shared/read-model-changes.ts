@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { BoundedCache } from '../../application/shop/bounded-cache.js';
+import { BoundedCache } from '../../application/shared/bounded-cache.js';
 import { changeChannel } from '../../projections/shared/projector.js';
 import type { Logger } from './logger.js';
 import { pause } from './pause.js';

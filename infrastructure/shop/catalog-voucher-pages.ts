@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Buyer, CatalogVoucherRecord, Slice, VoucherFilter } from '../../application/shop/catalog-queries.js';
-import { BoundedCache } from '../../application/shop/bounded-cache.js';
+import { BoundedCache } from '../../application/shared/bounded-cache.js';
 import { ChangeTrackedCache, type ChangeSource } from '../shared/read-model-changes.js';
 import type { BuyerHoldings } from './catalog-holdings.js';
 import { pageCampaigns, rank, type CountedCampaign, type Ranking } from './catalog-ranking.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BoundedCache } from '../../../../application/shop/bounded-cache.js';
+import { BoundedCache } from '../../../../application/shared/bounded-cache.js';
 
 describe('BoundedCache', () => {
   const filled = (limit: number, keys: string[]) => {

@@ -1,4 +1,4 @@
-import type { NumericIdGenerator } from '../shared/ids.js';
+import type { NumericIdGenerator } from './ids.js';
 
 /**
  * Ids of one sequence taken from the generator in blocks ahead of need: the
