@@ -30,7 +30,7 @@ import { VoucherPoolAdmin } from './application/shop/voucher-pool-admin.js';
 import type { Config } from './infrastructure/shared/config.js';
 import { createKnex } from './infrastructure/shared/database.js';
 import { createEventStore } from './infrastructure/shared/eventstore/create-event-store.js';
-import type { Logger } from './infrastructure/shared/logger.js';
+import { runInLogContext, type Logger } from './infrastructure/shared/logger.js';
 import { createEventBus } from './infrastructure/shared/messaging/create-event-bus.js';
 import { Relay } from './infrastructure/shared/messaging/relay.js';
 import { httpRequestDuration, metricsRegistry } from './infrastructure/shared/metrics.js';
@@ -145,6 +145,7 @@ export async function buildContainer(options: {
     metrics: options.metrics ?? metricsRegistry,
     requestDuration: httpRequestDuration,
     openApi: buildOpenApiDocument(openApi),
+    runInLogContext,
     routers: [
       {
         path: shopBasePath,

@@ -2,11 +2,13 @@ import http from 'node:http';
 import express, { type Express, type Router } from 'express';
 import type { Histogram, Registry } from 'prom-client';
 import swaggerUi from 'swagger-ui-express';
-import type { Logger } from '../../infrastructure/shared/logger.js';
+import type { Logger, LogContextRunner } from '../../application/shared/logger.js';
 import { requestContext } from './request-context.js';
 
 export interface HttpAppOptions {
   logger: Logger;
+  /** Carries the request's ids into every log line written while serving it (default: none). */
+  runInLogContext?: LogContextRunner;
   /** Interface routers, each with its own auth, envelope and error mapping. */
   routers: { path: string; router: Router }[];
   /** Readiness: every dependency this process needs answers. */
@@ -23,7 +25,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(requestContext);
+  app.use(requestContext(options.runInLogContext ?? ((_context, next) => next())));
   const logging = options.logger.isLevelEnabled('http');
   app.use((req, res, next) => {
     const started = process.hrtime.bigint();

@@ -5,7 +5,7 @@
  */
 import type { ErrorRequestHandler } from 'express';
 import type { CatalogErrorCode, PurchaseErrorCode } from '../../domain/shop/errors.js';
-import type { Logger } from '../../infrastructure/shared/logger.js';
+import type { Logger } from '../../application/shared/logger.js';
 import { interfaceErrorHandler, type ErrorTable, type InterfaceErrors } from '../shared/interface-errors.js';
 import { sendShopError } from './envelope.js';
 

@@ -8,7 +8,7 @@ import type { CampaignAdmin } from '../../application/shop/campaign-admin.js';
 import type { CategoryAdmin } from '../../application/shop/category-admin.js';
 import type { MerchantAdmin } from '../../application/shop/merchant-admin.js';
 import type { VoucherPoolAdmin } from '../../application/shop/voucher-pool-admin.js';
-import type { Logger } from '../../infrastructure/shared/logger.js';
+import type { Logger } from '../../application/shared/logger.js';
 import { interfaceErrorHandler, unknownEndpoint } from '../shared/interface-errors.js';
 import { operatorAuth } from '../shared/operator-auth.js';
 import { on } from '../shared/route.js';

@@ -1,6 +1,6 @@
 /** The shop interface (docs/shop-api.md): its routers under one base path, its 404 and its error envelope. */
 import { Router } from 'express';
-import type { Logger } from '../../infrastructure/shared/logger.js';
+import type { Logger } from '../../application/shared/logger.js';
 import { unknownEndpoint } from '../shared/interface-errors.js';
 import { shopErrorHandler, shopErrors } from './error-mapping.js';
 

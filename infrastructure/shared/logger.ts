@@ -1,13 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import winston from 'winston';
 
-/** Context carried by every log line written while serving one request. */
-export interface LogContext {
-  requestId?: string;
-  correlationId?: string;
-}
+import type { LogContext, LogContextRunner, Logger as LoggerPort } from '../../application/shared/logger.js';
 
 export const logContext = new AsyncLocalStorage<LogContext>();
+
+/** The LogContextRunner of this logger: the context reaches every line through AsyncLocalStorage. */
+export const runInLogContext: LogContextRunner = (context, next) => logContext.run(context, next);
 
 const withContext = winston.format((info) => {
   const ctx = logContext.getStore();
@@ -17,6 +16,10 @@ const withContext = winston.format((info) => {
 });
 
 export type Logger = winston.Logger;
+
+// winston's logger is the port's implementation: this fails to compile if they drift apart.
+const _implementsPort = (logger: Logger): LoggerPort => logger;
+void _implementsPort;
 
 export function createLogger(level = process.env.LOG_LEVEL ?? 'info'): Logger {
   return winston.createLogger({
