@@ -11,7 +11,8 @@ import { buildOpenApiDocument, type OpenApiOptions } from './api/shared/openapi.
 import { registerOperationsOpenApi } from './api/shared/operations-openapi.js';
 import { catalogRouter } from './api/shop/catalog-router.js';
 import { registerShopOpenApi } from './api/shop/openapi.js';
-import { operatorBasePath, registerShopOperatorOpenApi } from './api/shop/operator-openapi.js';
+import { operatorApi, operatorBasePath } from './api/shared/operator-api.js';
+import { registerShopOperatorOpenApi } from './api/shop/operator-openapi.js';
 import { operatorRouter } from './api/shop/operator-router.js';
 import { purchaseRouter } from './api/shop/purchase-router.js';
 import { shopBasePath, shopRouter } from './api/shop/router.js';
@@ -160,13 +161,10 @@ export async function buildContainer(options: {
       },
       {
         path: operatorBasePath,
-        router: operatorRouter({
+        router: operatorApi({
           logger,
           operatorTokens: secrets.operatorTokens,
-          merchants,
-          campaigns,
-          categories,
-          pools,
+          routers: [operatorRouter({ logger, merchants, campaigns, categories, pools })],
         }),
       },
     ],

@@ -36,7 +36,7 @@ import {
 } from './operator-schemas.js';
 
 /** Where the operator API is served (container.ts mounts operator-router.ts there). */
-export const operatorBasePath = '/operator/v1';
+import { operatorBasePath } from '../shared/operator-api.js';
 
 const operatorBase: ErrorCase[] = [
   [401, 'OPS-AUTH-001', 'missing or unknown operator token'],

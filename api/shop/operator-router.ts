@@ -3,14 +3,14 @@
  * banners, voucher pools. Each write runs one command as the authenticated operator (operator-http.ts, commandOf).
  * Envelope, codes and headers: docs/shop-api.md, "Operator API".
  */
-import express, { Router } from 'express';
+import { Router } from 'express';
 import type { CampaignAdmin } from '../../application/shop/campaign-admin.js';
 import type { CategoryAdmin } from '../../application/shop/category-admin.js';
 import type { MerchantAdmin } from '../../application/shop/merchant-admin.js';
 import type { VoucherPoolAdmin } from '../../application/shop/voucher-pool-admin.js';
 import type { Logger } from '../../application/shared/logger.js';
-import { interfaceErrorHandler, unknownEndpoint } from '../shared/interface-errors.js';
-import { operatorAuth } from '../shared/operator-auth.js';
+import { interfaceErrorHandler } from '../shared/interface-errors.js';
+import { body, commandOf, numericParam, ok } from '../shared/operator-api.js';
 import { on } from '../shared/route.js';
 import {
   campaignBannerBody,
@@ -19,7 +19,7 @@ import {
   updateCampaignBody,
   updatePoolBody,
 } from './operator-catalog-schemas.js';
-import { body, commandOf, merchantIdParam, numericParam, ok, operatorErrors, refuseOperator } from './operator-http.js';
+import { merchantIdParam, shopOperatorErrors } from './operator-http.js';
 import {
   addStockBody,
   campaignStatusBody,
@@ -32,7 +32,6 @@ import {
 
 export interface OperatorDeps {
   logger: Logger;
-  operatorTokens: { name: string; token: string }[];
   merchants: MerchantAdmin;
   campaigns: CampaignAdmin;
   categories: CategoryAdmin;
@@ -42,8 +41,6 @@ export interface OperatorDeps {
 export function operatorRouter(deps: OperatorDeps): Router {
   const { merchants, campaigns, categories, pools } = deps;
   const router = Router();
-  router.use(operatorAuth(deps.operatorTokens, refuseOperator));
-  router.use(express.json({ limit: '256kb' }));
 
   // ---- merchants and API keys ----
   router.post(
@@ -173,7 +170,7 @@ export function operatorRouter(deps: OperatorDeps): Router {
     on(async (req, res) => ok(await pools.delete(commandOf(req, res, false), numericParam(req, 'poolId')))),
   );
 
-  router.use(unknownEndpoint(operatorErrors));
-  router.use(interfaceErrorHandler(operatorErrors, deps.logger));
+  // Its domain errors through the shop's table; a path none of its routes take goes on to the next context's router.
+  router.use(interfaceErrorHandler(shopOperatorErrors, deps.logger));
   return router;
 }

@@ -133,7 +133,6 @@ describe('OpenAPI document and /docs', () => {
         '/operator/v1',
         operatorRouter({
           logger: createLogger('error'),
-          operatorTokens: [],
           merchants: container.merchants,
           campaigns: container.campaigns,
           categories: container.categories,

@@ -5,6 +5,7 @@
  * container.ts.
  */
 import type { Express } from 'express';
+import { operatorApi } from '../../api/shared/operator-api.js';
 import { createHttpApp } from '../../api/shared/http-app.js';
 import { operatorRouter } from '../../api/shop/operator-router.js';
 import { purchaseRouter } from '../../api/shop/purchase-router.js';
@@ -72,13 +73,10 @@ export function buildFastApp({ store, ids, clock, env }: FastAppDeps): Express {
       { path: '/api/v1', router: shopRouter({ logger, routers: [purchaseRouter({ purchases, credentials })] }) },
       {
         path: '/operator/v1',
-        router: operatorRouter({
+        router: operatorApi({
           logger,
           operatorTokens: secrets.operatorTokens,
-          merchants,
-          campaigns,
-          categories,
-          pools,
+          routers: [operatorRouter({ logger, merchants, campaigns, categories, pools })],
         }),
       },
     ],
