@@ -1,34 +1,29 @@
 /**
- * The composition root: builds every adapter, service and router from the
- * configuration. main.ts runs it; the API tests and benchmarks build it too,
- * so they exercise exactly what production runs.
+ * The composition root: builds the shared adapters, then every bounded context listed in `contexts` the same way
+ * (context-module.ts), and the HTTP app that mounts their interfaces. main.ts runs it; the API tests and benchmarks
+ * build it too, so they exercise exactly what production runs. Adding a context: docs/conventions.md, "Modules".
  */
 import type { Express } from 'express';
 import type { Knex } from 'knex';
 import type { Registry } from 'prom-client';
+import type { ZodRawShape } from 'zod';
 import { createHttpApp } from './api/shared/http-app.js';
 import { buildOpenApiDocument, type OpenApiOptions } from './api/shared/openapi.js';
 import { registerOperationsOpenApi } from './api/shared/operations-openapi.js';
-import { catalogRouter } from './api/shop/catalog-router.js';
-import { registerShopOpenApi } from './api/shop/openapi.js';
 import { operatorApi, operatorBasePath } from './api/shared/operator-api.js';
-import { registerShopOperatorOpenApi } from './api/shop/operator-openapi.js';
-import { operatorRouter } from './api/shop/operator-router.js';
-import { purchaseRouter } from './api/shop/purchase-router.js';
-import { shopBasePath, shopRouter } from './api/shop/router.js';
-import { searchRouter } from './api/shop/search-router.js';
+import { shopApi } from './api/shop/index.js';
 import { systemClock, type Clock } from './application/shared/clock.js';
 import type { EventBus } from './application/shared/event-bus.js';
 import type { EventStore } from './application/shared/event-store.js';
-import { CampaignAdmin } from './application/shop/campaign-admin.js';
-import { CategoryAdmin } from './application/shop/category-admin.js';
-import { CatalogQueries } from './application/shop/catalog-queries.js';
-import { ShopCredentials } from './application/shop/credentials.js';
-import { MerchantAdmin } from './application/shop/merchant-admin.js';
-import { PurchaseService } from './application/shop/purchase-service.js';
-import { VoucherSearch } from './application/shop/voucher-search.js';
-import { VoucherPoolAdmin } from './application/shop/voucher-pool-admin.js';
-import type { Config } from './infrastructure/shared/config.js';
+import {
+  defineContext,
+  type AnyContextModule,
+  type ContextModule,
+  type ServicesOf,
+  type SlicesOf,
+} from './context-module.js';
+import { loadConfig as loadSettings, type Config as SharedConfig } from './infrastructure/shared/config.js';
+import type { BackgroundJob } from './infrastructure/shared/context.js';
 import { createKnex } from './infrastructure/shared/database.js';
 import { createEventStore } from './infrastructure/shared/eventstore/create-event-store.js';
 import { runInLogContext, type Logger } from './infrastructure/shared/logger.js';
@@ -38,26 +33,32 @@ import { httpRequestDuration, metricsRegistry } from './infrastructure/shared/me
 import { migrate } from './infrastructure/shared/migrations/index.js';
 import { PostgresNumericIds } from './infrastructure/shared/numeric-ids.js';
 import { ProjectionRunner } from './infrastructure/shared/projection-runner.js';
-import type { Secrets } from './infrastructure/shared/secrets.js';
-import { PostgresCatalogReadModel } from './infrastructure/shop/catalog-read-model.js';
 import { PostgresChangeFeed } from './infrastructure/shared/read-model-changes.js';
-import { AesGcmVoucherCodeCipher } from './infrastructure/shop/voucher-code-cipher.js';
-import { PostgresVoucherSearchReadModel } from './infrastructure/shop/voucher-search-read-model.js';
-import { catalogProjector } from './projections/shop/catalog.js';
-import { reservationsProjector } from './projections/shop/reservations.js';
-import { voucherInventoryProjector } from './projections/shop/voucher-inventory.js';
-import { voucherSearchProjector } from './projections/shop/voucher-search.js';
+import type { Secrets } from './infrastructure/shared/secrets.js';
+import { buildShop, shopConfig } from './infrastructure/shop/index.js';
+import { shopProjectors } from './projections/shop/index.js';
 
-export const projectors = [reservationsProjector, voucherInventoryProjector, catalogProjector, voucherSearchProjector];
+/** Every bounded context this service runs, in the order they are built (and their projectors started). */
+export const contexts = [
+  defineContext({ name: 'shop', config: shopConfig, build: buildShop, api: shopApi, projectors: shopProjectors }),
+] as const;
 
-/** The OpenAPI document served at /openapi.json: each interface registers its own routes, next to its routers. */
+export type Config = SharedConfig & SlicesOf<typeof contexts>;
+export type Services = ServicesOf<typeof contexts>;
+
+/** The service's configuration: the shared settings and every context's slice, from the environment. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const slices: ZodRawShape = Object.assign({}, ...contexts.map((c) => c.config));
+  return loadSettings(env, slices) as Config;
+}
+
+/** Every projector of every context, in start order. */
+export const projectors = contexts.flatMap((c) => c.projectors);
+
+/** The OpenAPI document served at /openapi.json: each context registers its own routes, next to its routers. */
 export const openApi: OpenApiOptions = {
-  description: [
-    'The voucher shop (`/api/v1`) and its operator API (`/operator/v1`).',
-    'Every answer is the envelope `{code, message, data}`: `SUCCESS`/`Success` on success; on failure `data` is null (the operator API puts the offending field in `data.field`) and `message` says what was wrong.',
-    'Amounts are integers in minor units; times are ISO 8601. Details and the resolved contradictions of the spec: docs/shop-api.md.',
-  ].join('\n\n'),
-  registrations: [registerShopOpenApi, registerShopOperatorOpenApi, registerOperationsOpenApi],
+  description: contexts.map((c) => c.api.description).join('\n\n'),
+  registrations: [...contexts.flatMap((c) => c.api.openApi), registerOperationsOpenApi],
 };
 
 export interface Container {
@@ -67,16 +68,10 @@ export interface Container {
   bus: EventBus;
   relay: Relay;
   projections: ProjectionRunner;
-  merchants: MerchantAdmin;
-  campaigns: CampaignAdmin;
-  categories: CategoryAdmin;
-  pools: VoucherPoolAdmin;
-  purchases: PurchaseService;
-  credentials: ShopCredentials;
-  catalog: CatalogQueries;
-  search: VoucherSearch;
+  /** Each context's services, by context name. */
+  services: Services;
   app: Express;
-  /** Starts the background roles this process runs (relay, projectors, expiry sweep). */
+  /** Starts the background roles this process runs (relay, projectors, the contexts' jobs). */
   startBackground(): Promise<void>;
   /** Stops background work and closes every connection, in dependency order. */
   stop(): Promise<void>;
@@ -98,49 +93,21 @@ export async function buildContainer(options: {
   const store = createEventStore({ knex, eventStoreUrl: config.EVENTSTORE_URL, logger });
   const bus = await createEventBus(config, { store, knex, logger });
   const ids = new PostgresNumericIds(knex);
+  // Read models that keep what they read hear the projectors' announcements here; only api processes listen.
+  const changes = new PostgresChangeFeed({ databaseUrl: options.databaseUrl, logger });
+  if (config.ROLES.includes('api')) changes.start();
 
-  const merchants = new MerchantAdmin({ store, ids, clock });
-  const campaigns = new CampaignAdmin({ store, ids, clock });
-  const categories = new CategoryAdmin({ store, ids, clock });
-  const credentials = new ShopCredentials({ store, clock, clients: secrets.shopClients });
-  const purchases = new PurchaseService({
-    store,
-    ids,
-    clock,
-    codes: new AesGcmVoucherCodeCipher(secrets.voucherCodeKey),
-    settings: {
-      idempotencyMode: config.SHOP_IDEMPOTENCY_MODE,
-      reservationTtlSeconds: config.SHOP_RESERVATION_TTL_SECONDS,
-      autoExpiry: config.SHOP_RESERVATION_AUTO_EXPIRY,
-      dayUtcOffsetMinutes: config.SHOP_DAY_UTC_OFFSET_MINUTES,
-    },
-    logger,
-  });
-  // Pool admin commands go through the purchase executor, which holds the hot pool states.
-  const pools = new VoucherPoolAdmin({ store, ids, clock, pools: purchases.pools });
-  // Reads keep what they read in memory while this feed hears the projectors announce their changes; only a process
-  // that serves the API listens (and warms its catalog): elsewhere reads go to the tables.
-  const readModelChanges = new PostgresChangeFeed({ databaseUrl: options.databaseUrl, logger });
-  const catalogReadModel = new PostgresCatalogReadModel(knex, readModelChanges, {
-    sources: { catalog: catalogProjector.name, inventory: voucherInventoryProjector.name },
-    cachedParts: config.SHOP_CATALOG_CACHED_PARTS,
-    warm: true,
-  });
-  if (config.ROLES.includes('api')) readModelChanges.start();
-  const catalog = new CatalogQueries({
-    readModel: catalogReadModel,
-    clock,
-    dayUtcOffsetMinutes: config.SHOP_DAY_UTC_OFFSET_MINUTES,
-  });
-  const search = new VoucherSearch({
-    readModel: new PostgresVoucherSearchReadModel(knex, readModelChanges, voucherSearchProjector.name),
-    catalog,
-    clock,
-  });
+  const deps = { config, secrets, knex, store, ids, clock, logger, changes };
+  const built = new Map<string, Awaited<ReturnType<AnyContextModule['build']>>>();
+  for (const context of contexts) built.set(context.name, await context.build(deps));
+  const services = Object.fromEntries([...built].map(([name, b]) => [name, b.services])) as Services;
+  // A context's services, as its own build typed them (the map holds every context's).
+  const servicesOf = <S>(context: ContextModule<string, S, ZodRawShape>) => built.get(context.name)!.services as S;
 
   const relay = new Relay({ store, bus, knex, logger });
   const projections = new ProjectionRunner({ knex, store, bus, projectors, logger, clock });
 
+  const operatorRouters = contexts.flatMap((c) => c.api.operatorRouter?.(servicesOf(c), { logger }) ?? []);
   const app = createHttpApp({
     logger,
     metrics: options.metrics ?? metricsRegistry,
@@ -148,24 +115,10 @@ export async function buildContainer(options: {
     openApi: buildOpenApiDocument(openApi),
     runInLogContext,
     routers: [
-      {
-        path: shopBasePath,
-        router: shopRouter({
-          logger,
-          routers: [
-            purchaseRouter({ purchases, credentials }),
-            searchRouter({ search, credentials }),
-            catalogRouter({ catalog, credentials }),
-          ],
-        }),
-      },
+      ...contexts.flatMap((c) => c.api.interfaces(servicesOf(c), { logger })),
       {
         path: operatorBasePath,
-        router: operatorApi({
-          logger,
-          operatorTokens: secrets.operatorTokens,
-          routers: [operatorRouter({ logger, merchants, campaigns, categories, pools })],
-        }),
+        router: operatorApi({ logger, operatorTokens: secrets.operatorTokens, routers: operatorRouters }),
       },
     ],
     ready: async () => {
@@ -177,7 +130,8 @@ export async function buildContainer(options: {
     },
   });
 
-  let expiryTimer: NodeJS.Timeout | undefined;
+  const jobs: BackgroundJob[] = [...built.values()].flatMap((b) => b.jobs);
+  const started: BackgroundJob[] = [];
   return {
     config,
     knex,
@@ -185,39 +139,26 @@ export async function buildContainer(options: {
     bus,
     relay,
     projections,
-    merchants,
-    campaigns,
-    categories,
-    pools,
-    purchases,
-    credentials,
-    catalog,
-    search,
+    services,
     app,
     async startBackground() {
       // Projectors first, so a rebuild on start finishes before the relay feeds them.
       if (config.ROLES.includes('projector')) await projections.start();
       if (config.ROLES.includes('relay')) relay.start();
-      if (config.ROLES.includes('api') && config.SHOP_RESERVATION_AUTO_EXPIRY) {
-        const sweep = () =>
-          purchases
-            .expireDue()
-            .catch((err: unknown) => logger.error('reservation expiry sweep failed', { err }))
-            .finally(() => {
-              expiryTimer = setTimeout(sweep, 5_000);
-              expiryTimer.unref();
-            });
-        void sweep();
+      for (const job of jobs) {
+        if (!config.ROLES.includes(job.role)) continue;
+        await job.start();
+        started.push(job);
       }
     },
     async stop() {
-      clearTimeout(expiryTimer);
-      await purchases.stop();
+      for (const job of started.splice(0)) await job.stop();
+      for (const b of [...built.values()].reverse()) await b.stop();
       await relay.stop();
       await projections.stop();
       await bus.close();
       await store.close();
-      await readModelChanges.stop();
+      await changes.stop();
       await knex.destroy();
     },
   };

@@ -12,8 +12,8 @@ import path from 'node:path';
 import { collectDefaultMetrics } from 'prom-client';
 import { listen } from './api/shared/http-app.js';
 import { startApiWorkers, workerMetrics } from './infrastructure/shared/api-workers.js';
-import { buildContainer } from './container.js';
-import { ConfigError, loadConfig } from './infrastructure/shared/config.js';
+import { buildContainer, loadConfig } from './container.js';
+import { ConfigError } from './infrastructure/shared/config.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './infrastructure/shared/database.js';
 import { createLogger } from './infrastructure/shared/logger.js';
 import { metricsRegistry } from './infrastructure/shared/metrics.js';
@@ -92,7 +92,7 @@ async function main(): Promise<void> {
 
   if (config.SEED_DEMO ?? !config.DATABASE_URL) {
     // Stopped while seeding: the seed fails as the database goes; that is no failure to start.
-    const demo = await seedDemo(container, config.DATA_DIR).catch((error: unknown) => {
+    const demo = await seedDemo(container.services.shop, config.DATA_DIR).catch((error: unknown) => {
       if (stopping) return undefined;
       throw error;
     });

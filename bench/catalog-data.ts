@@ -13,8 +13,9 @@ import {
   type CampaignCreated,
   type CampaignStatus,
   type CampaignStatusChanged,
-} from '../domain/shop/campaign.js';
-import { streams, type VoucherPoolCreated } from '../domain/shop/events.js';
+  streams,
+  type VoucherPoolCreated,
+} from '../domain/shop/index.js';
 
 /** mulberry32: a small seeded generator, so two runs load the same catalog. */
 export function seededRandom(seed: number): () => number {

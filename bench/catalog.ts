@@ -46,8 +46,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { newCommandContext } from '../application/shared/command-context.js';
 import type { AppendResult, StreamWrite } from '../application/shared/event-store.js';
-import { buildContainer, projectors, type Container } from '../container.js';
-import { loadConfig } from '../infrastructure/shared/config.js';
+import { buildContainer, projectors, type Container, loadConfig } from '../container.js';
 import { createLogger, type Logger } from '../infrastructure/shared/logger.js';
 import { PostgresNumericIds } from '../infrastructure/shared/numeric-ids.js';
 import type { Secrets } from '../infrastructure/shared/secrets.js';
@@ -400,7 +399,7 @@ async function main(): Promise<void> {
     `  VACUUM ANALYZE and CHECKPOINT after the last load: ${((Date.now() - vacuumStarted) / 1000).toFixed(1)} s`,
   );
 
-  const merchant = await c.merchants.register(newCommandContext({ actor: { operator: 'bench' } }), {
+  const merchant = await c.services.shop.merchants.register(newCommandContext({ actor: { operator: 'bench' } }), {
     merchantId: 'BENCH',
     name: 'Bench',
   });

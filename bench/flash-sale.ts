@@ -19,8 +19,7 @@ import { shopAuth } from '../api/shop/auth.js';
 import { shopOk } from '../api/shop/envelope.js';
 import { shopRouter } from '../api/shop/router.js';
 import { newCommandContext } from '../application/shared/command-context.js';
-import { buildContainer } from '../container.js';
-import { loadConfig } from '../infrastructure/shared/config.js';
+import { buildContainer, loadConfig } from '../container.js';
 import { createLogger } from '../infrastructure/shared/logger.js';
 import { httpRequestDuration, metricsRegistry } from '../infrastructure/shared/metrics.js';
 import type { Secrets } from '../infrastructure/shared/secrets.js';
@@ -44,11 +43,11 @@ async function main(): Promise<void> {
     voucherCodeKey: randomBytes(32).toString('hex'),
   };
   const c = await buildContainer({ config, databaseUrl: db.url, secrets, logger });
-  const merchant = await c.merchants.register(newCommandContext({ actor: { operator: 'bench' } }), {
+  const merchant = await c.services.shop.merchants.register(newCommandContext({ actor: { operator: 'bench' } }), {
     merchantId: 'BENCH',
     name: 'Bench',
   });
-  const campaign = await c.campaigns.create(newCommandContext({ actor: { operator: 'bench' } }), {
+  const campaign = await c.services.shop.campaigns.create(newCommandContext({ actor: { operator: 'bench' } }), {
     code: 'BENCH',
     name: 'Bench flash sale',
     description: '',
@@ -61,7 +60,7 @@ async function main(): Promise<void> {
     presale: null,
     banners: [],
   });
-  const pool = await c.pools.create(newCommandContext({ actor: { operator: 'bench' } }), {
+  const pool = await c.services.shop.pools.create(newCommandContext({ actor: { operator: 'bench' } }), {
     campaignId: campaign.id,
     categoryId: 1,
     miniAppIds: [],
@@ -93,7 +92,7 @@ async function main(): Promise<void> {
   const baseline = Router();
   baseline.post(
     '/vouchers/reserve',
-    shopAuth(c.credentials, { requireUser: true }),
+    shopAuth(c.services.shop.credentials, { requireUser: true }),
     express.json(),
     on(async (req) => {
       const item = (req.body as { items: { voucherPoolId: number; quantity: number }[] }).items[0]!;
@@ -108,7 +107,7 @@ async function main(): Promise<void> {
   // The stack alone (auth, JSON, envelope, no database): the most either path could reach here.
   baseline.post(
     '/noop/vouchers/reserve',
-    shopAuth(c.credentials, { requireUser: true }),
+    shopAuth(c.services.shop.credentials, { requireUser: true }),
     express.json(),
     on(() => shopOk({ reservationKey: randomUUID() })),
   );
@@ -151,11 +150,11 @@ async function main(): Promise<void> {
 
   const accepted = es.bodies.filter((b) => b.status === 200);
   const unexpected = es.bodies.filter((b) => b.status !== 200 && (b.body as { code?: string }).code !== 'SHOP-PUR-012');
-  const after = await c.pools.get(pool.poolId);
+  const after = await c.services.shop.pools.get(pool.poolId);
   let missing = 0;
   for (const b of accepted) {
     const key = (b.body as { data: { reservationKey: string } }).data.reservationKey;
-    const view = await c.purchases
+    const view = await c.services.shop.purchases
       .get({ merchantId: 'BENCH', userId: `user-${b.index % users}`, requestId: randomUUID() }, key)
       .catch(() => undefined);
     if (!view) missing++;

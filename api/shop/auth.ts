@@ -1,6 +1,6 @@
 /** The shop's authentication (docs/shop-api.md, "Headers and authentication"): middleware before every shop route. */
 import type { RequestHandler } from 'express';
-import type { CredentialRefusal, ShopCredentials } from '../../application/shop/credentials.js';
+import type { CredentialRefusal, ShopCredentials } from '../../application/shop/index.js';
 import { HttpError } from '../shared/interface-errors.js';
 
 /** Why a caller was refused → the shop's status and documented code; a reason left out does not compile. */

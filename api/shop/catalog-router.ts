@@ -3,8 +3,7 @@
  * docs/shop-api.md, "Catalog"). The voucher answers are prebuilt JSON bytes (voucher-json.ts), sent as they are.
  */
 import { Router } from 'express';
-import type { CatalogCaller, CatalogQueries } from '../../application/shop/catalog-queries.js';
-import type { ShopCredentials } from '../../application/shop/credentials.js';
+import type { CatalogCaller, CatalogQueries, ShopCredentials } from '../../application/shop/index.js';
 import { HttpError } from '../shared/interface-errors.js';
 import { rawJson } from '../shared/route.js';
 import { mount } from '../shared/route-spec.js';

@@ -8,7 +8,7 @@
  */
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { searchPageSize } from '../../application/shop/voucher-search.js';
+import { searchPageSize } from '../../application/shop/index.js';
 import { catalogLimits } from './query-params.js';
 import { poolDisplay, poolTerms } from './operator-schemas.js';
 

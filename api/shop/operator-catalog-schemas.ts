@@ -6,8 +6,7 @@
  */
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { campaignDetailFields } from '../../domain/shop/campaign.js';
-import { poolChangeFields } from '../../domain/shop/voucher-pool.js';
+import { campaignDetailFields, poolChangeFields } from '../../domain/shop/index.js';
 import {
   bannerInputFields,
   createCampaignBody,

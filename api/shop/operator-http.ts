@@ -3,8 +3,7 @@
  * the shop's own path parameters. Its routes are in operator-router.ts.
  */
 import type { Request } from 'express';
-import type { AdminErrorCode } from '../../domain/shop/errors.js';
-import { merchantIdPattern } from '../../domain/shop/merchant.js';
+import { type AdminErrorCode, merchantIdPattern } from '../../domain/shop/index.js';
 import { HttpError } from '../shared/interface-errors.js';
 import { operatorErrors, operatorStatus } from '../shared/operator-api.js';
 

@@ -4,10 +4,7 @@
  * Envelope, codes and headers: docs/shop-api.md, "Operator API".
  */
 import { Router } from 'express';
-import type { CampaignAdmin } from '../../application/shop/campaign-admin.js';
-import type { CategoryAdmin } from '../../application/shop/category-admin.js';
-import type { MerchantAdmin } from '../../application/shop/merchant-admin.js';
-import type { VoucherPoolAdmin } from '../../application/shop/voucher-pool-admin.js';
+import type { CampaignAdmin, CategoryAdmin, MerchantAdmin, VoucherPoolAdmin } from '../../application/shop/index.js';
 import type { Logger } from '../../application/shared/logger.js';
 import { interfaceErrorHandler } from '../shared/interface-errors.js';
 import { body, commandOf, numericParam, ok } from '../shared/operator-api.js';

@@ -13,9 +13,9 @@ import {
   bannerPositions,
   campaignStatuses,
   maxCampaignBanners,
-} from '../../domain/shop/campaign.js';
-import { currencies } from '../../domain/shop/events.js';
-import { merchantIdPattern } from '../../domain/shop/merchant.js';
+  currencies,
+  merchantIdPattern,
+} from '../../domain/shop/index.js';
 
 extendZodWithOpenApi(z);
 

@@ -1,8 +1,7 @@
 /** Endpoints 7 to 10 of the shop interface, the purchase flow (routes in purchase-routes.ts, docs/shop-purchase.md). */
 import express, { Router, type Request } from 'express';
 import type { z } from 'zod';
-import type { PurchaseService, ReservationView, ShopCaller } from '../../application/shop/purchase-service.js';
-import type { ShopCredentials } from '../../application/shop/credentials.js';
+import type { PurchaseService, ReservationView, ShopCaller, ShopCredentials } from '../../application/shop/index.js';
 import { HttpError } from '../shared/interface-errors.js';
 import { mount } from '../shared/route-spec.js';
 import { describeZodError } from '../shared/validation.js';

@@ -4,7 +4,7 @@
  * SHOP-REQ-001 naming the parameter.
  */
 import type { Request } from 'express';
-import { shopChannels, type PageRequest, type ShopChannel } from '../../application/shop/catalog-queries.js';
+import { shopChannels, type PageRequest, type ShopChannel } from '../../application/shop/index.js';
 import { HttpError } from '../shared/interface-errors.js';
 
 /** Limits of the spec (000, "Limits"); a larger size is clamped. */

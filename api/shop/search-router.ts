@@ -1,7 +1,6 @@
 /** Endpoint 3 of the shop interface: GET /vouchers/search (route in catalog-routes.ts, docs/shop-search.md). */
 import { Router, type Request } from 'express';
-import type { ShopCredentials } from '../../application/shop/credentials.js';
-import { searchPageSize, type VoucherSearch } from '../../application/shop/voucher-search.js';
+import { type ShopCredentials, searchPageSize, type VoucherSearch } from '../../application/shop/index.js';
 import { HttpError } from '../shared/interface-errors.js';
 import { rawJson } from '../shared/route.js';
 import { mount } from '../shared/route-spec.js';

@@ -1,5 +1,5 @@
 import { BoundedCache } from '../../application/shared/bounded-cache.js';
-import type { Page, ShopVoucherResponse } from '../../application/shop/catalog-queries.js';
+import type { Page, ShopVoucherResponse } from '../../application/shop/index.js';
 
 /**
  * The voucher answers (endpoints 1, 2 and 3) in the shop envelope, as UTF-8

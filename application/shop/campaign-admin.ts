@@ -2,15 +2,11 @@
  * Operator commands on campaigns (stream campaign-<id>), through the command handler. A code is used by one campaign:
  * the guard stream campaignCode-<CODE> is claimed in the same append as the creation (docs/shop-api.md).
  */
-import { shopDecoders, shopEventDecoder } from '../../domain/shop/event-decoder.js';
-import type { Clock } from '../shared/clock.js';
-import type { CommandContext } from '../shared/command-context.js';
-import { handleCommand, loadAggregate, type CommandResult } from '../shared/command-handler.js';
-import type { EventStore } from '../shared/event-store.js';
-import type { NumericIdGenerator } from '../shared/ids.js';
-import { shopError } from '../../domain/shop/errors.js';
-import { streams } from '../../domain/shop/events.js';
 import {
+  shopDecoders,
+  shopEventDecoder,
+  shopError,
+  streams,
   campaignCodeClaim,
   campaignCodeStream,
   campaignDecider,
@@ -24,7 +20,12 @@ import {
   type CampaignStatus,
   type NewCampaign,
   type NewCampaignBanner,
-} from '../../domain/shop/campaign.js';
+} from '../../domain/shop/index.js';
+import type { Clock } from '../shared/clock.js';
+import type { CommandContext } from '../shared/command-context.js';
+import { handleCommand, loadAggregate, type CommandResult } from '../shared/command-handler.js';
+import type { EventStore } from '../shared/event-store.js';
+import type { NumericIdGenerator } from '../shared/ids.js';
 
 /** The campaign's own fields of the shop's ShopCampaignResponse. */
 export interface CampaignView {

@@ -11,9 +11,14 @@
  * presale start when presale is enabled, else startAt; its vouchers (pools
  * not deleted) are listed while now is in [startAt, endAt).
  */
-import type { CampaignBanner, CampaignPresale } from '../../domain/shop/campaign.js';
-import type { PoolDisplay, PoolPricing, PoolTerms } from '../../domain/shop/events.js';
-import { purchaseDay } from '../../domain/shop/purchase-day.js';
+import {
+  type CampaignBanner,
+  type CampaignPresale,
+  type PoolDisplay,
+  type PoolPricing,
+  type PoolTerms,
+  purchaseDay,
+} from '../../domain/shop/index.js';
 import type { Clock } from '../shared/clock.js';
 
 export const shopChannels = ['APP', 'WEB'] as const;

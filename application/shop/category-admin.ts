@@ -4,16 +4,17 @@
  * store without multi-stream transactions a partial write leaves a category that is merely not yet listed nor
  * enforced on pools, never an indexed id without a category.
  */
-import { shopDecoders, shopEventDecoder } from '../../domain/shop/event-decoder.js';
 import {
+  shopDecoders,
+  shopEventDecoder,
   categoryIndexEntry,
   categoryIndexStream,
   voucherCategoryDecider,
   type VoucherCategoryCommand,
   type VoucherCategoryState,
-} from '../../domain/shop/category.js';
-import { shopError } from '../../domain/shop/errors.js';
-import { streams } from '../../domain/shop/events.js';
+  shopError,
+  streams,
+} from '../../domain/shop/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { CommandContext } from '../shared/command-context.js';
 import { handleCommand, loadAggregate } from '../shared/command-handler.js';

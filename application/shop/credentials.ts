@@ -2,8 +2,13 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../shared/clock.js';
 import type { EventStore } from '../shared/event-store.js';
 import { BoundedCache } from '../shared/bounded-cache.js';
-import { apiKeyAccess, apiKeyStream, evolveApiKeyLookup, type ApiKeyLookup } from '../../domain/shop/merchant.js';
-import { shopDecoders } from '../../domain/shop/event-decoder.js';
+import {
+  apiKeyAccess,
+  apiKeyStream,
+  evolveApiKeyLookup,
+  type ApiKeyLookup,
+  shopDecoders,
+} from '../../domain/shop/index.js';
 
 export const sha256 = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
 

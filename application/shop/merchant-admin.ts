@@ -5,17 +5,11 @@
  * write on a store without multi-stream transactions never leaves a usable key the merchant does not list: the raw
  * key of a failed issue was never shown to anyone.
  */
-import { shopDecoders, shopEventDecoder } from '../../domain/shop/event-decoder.js';
-import { randomBytes } from 'node:crypto';
-import type { Clock } from '../shared/clock.js';
-import type { CommandContext } from '../shared/command-context.js';
-import { handleCommand, loadAggregate } from '../shared/command-handler.js';
-import type { EventStore } from '../shared/event-store.js';
-import type { GuardClaim, SideWrite } from '../shared/guard-claims.js';
-import type { NumericIdGenerator } from '../shared/ids.js';
-import { shopError } from '../../domain/shop/errors.js';
-import { streams } from '../../domain/shop/events.js';
 import {
+  shopDecoders,
+  shopEventDecoder,
+  shopError,
+  streams,
   apiKeyLookupEventFor,
   apiKeyStream,
   merchantDecider,
@@ -25,7 +19,14 @@ import {
   type MerchantCommand,
   type MerchantEvent,
   type NewApiKey,
-} from '../../domain/shop/merchant.js';
+} from '../../domain/shop/index.js';
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../shared/clock.js';
+import type { CommandContext } from '../shared/command-context.js';
+import { handleCommand, loadAggregate } from '../shared/command-handler.js';
+import type { EventStore } from '../shared/event-store.js';
+import type { GuardClaim, SideWrite } from '../shared/guard-claims.js';
+import type { NumericIdGenerator } from '../shared/ids.js';
 import { apiKeyDirectoryFor, apiKeyHash, type ApiKeyDirectory } from './credentials.js';
 
 /** Keys start with this, so a leaked one is easy to recognise (secret scanners, logs). */

@@ -3,8 +3,12 @@
  * same in-memory pool states as the purchases (docs/shop-purchase.md, "The executor").
  */
 import { DomainError } from '../../domain/shared/errors.js';
-import type { VoucherPoolEvent } from '../../domain/shop/events.js';
-import { voucherPoolDecider, type VoucherPool, type VoucherPoolState } from '../../domain/shop/voucher-pool.js';
+import {
+  type VoucherPoolEvent,
+  voucherPoolDecider,
+  type VoucherPool,
+  type VoucherPoolState,
+} from '../../domain/shop/index.js';
 import type { FinalDecision } from '../shared/batched-stream-writer.js';
 import { eventMetadata } from '../shared/command-context.js';
 import type { HotStreams } from '../shared/hot-streams.js';

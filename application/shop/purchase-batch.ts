@@ -2,17 +2,19 @@
  * The purchase executor's jobs and what one of its batches decides: the shop's side of the batched stream writer
  * (docs/shop-purchase.md, "The executor").
  */
-import { shopEventDecoder } from '../../domain/shop/event-decoder.js';
-import type { ShopEvent, VoucherPoolEvent } from '../../domain/shop/events.js';
-import { streams } from '../../domain/shop/events.js';
-import type { PurchaseRequest } from '../../domain/shop/purchase-request.js';
-import type { ReservationCaller, ShopReservationState } from '../../domain/shop/reservation.js';
 import {
+  shopEventDecoder,
+  type ShopEvent,
+  type VoucherPoolEvent,
+  streams,
+  type PurchaseRequest,
+  type ReservationCaller,
+  type ShopReservationState,
   voucherPoolDecider,
   type VoucherPool,
   type VoucherPoolCommand,
   type VoucherPoolState,
-} from '../../domain/shop/voucher-pool.js';
+} from '../../domain/shop/index.js';
 import { BatchDraft, DraftStreams, type StreamFamily } from '../shared/batch-draft.js';
 import type { Decision, WriterJob } from '../shared/batched-stream-writer.js';
 import { nameBasedUuid, type CommandContext, type Loaded } from '../shared/command-handler.js';

@@ -5,16 +5,16 @@
  * reservation-rules.ts, pool-command-rules.ts) plugged into application/shared/batched-stream-writer.ts.
  * docs/shop-purchase.md has the full account.
  */
-import { shopDecoders } from '../../domain/shop/event-decoder.js';
-import { streams } from '../../domain/shop/events.js';
-import { purchaseDay } from '../../domain/shop/purchase-day.js';
-import type { PurchaseRequest } from '../../domain/shop/purchase-request.js';
 import {
+  shopDecoders,
+  streams,
+  purchaseDay,
+  type PurchaseRequest,
   voucherPoolDecider,
   type VoucherPool,
   type VoucherPoolCommand,
   type VoucherPoolState,
-} from '../../domain/shop/voucher-pool.js';
+} from '../../domain/shop/index.js';
 import { BatchedStreamWriter } from '../shared/batched-stream-writer.js';
 import type { Clock } from '../shared/clock.js';
 import type { CommandContext } from '../shared/command-handler.js';

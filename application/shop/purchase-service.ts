@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { Currency } from '../../domain/shop/events.js';
-import { streams } from '../../domain/shop/events.js';
-import { shopDecoders } from '../../domain/shop/event-decoder.js';
-import { shopError } from '../../domain/shop/errors.js';
-import { validatePurchaseRequest } from '../../domain/shop/purchase-request.js';
-import { shopReservationDecider } from '../../domain/shop/reservation.js';
+import {
+  type Currency,
+  streams,
+  shopDecoders,
+  shopError,
+  validatePurchaseRequest,
+  shopReservationDecider,
+} from '../../domain/shop/index.js';
 import type { Clock } from '../shared/clock.js';
 import { loadAggregate } from '../shared/command-handler.js';
 import type { EventStore } from '../shared/event-store.js';

@@ -1,5 +1,5 @@
 import type { EventStore } from '../shared/event-store.js';
-import { shopDecoders } from '../../domain/shop/event-decoder.js';
+import { shopDecoders } from '../../domain/shop/index.js';
 
 const reservationEvents = shopDecoders.reservation;
 

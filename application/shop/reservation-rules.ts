@@ -3,13 +3,21 @@
  * change and the matching stock change on each of its pools, in one batch (docs/shop-purchase.md, "Expiry").
  */
 import { DomainError } from '../../domain/shared/errors.js';
-import { streams, type ShopReservationEvent, type VoucherPoolEvent } from '../../domain/shop/events.js';
-import { shopError } from '../../domain/shop/errors.js';
-import { isExpiryDue, shopReservationDecider, type ShopReservationState } from '../../domain/shop/reservation.js';
-import { voucherPoolDecider, type VoucherPoolCommand, type VoucherPoolState } from '../../domain/shop/voucher-pool.js';
+import {
+  streams,
+  type ShopReservationEvent,
+  type VoucherPoolEvent,
+  shopError,
+  isExpiryDue,
+  shopReservationDecider,
+  type ShopReservationState,
+  voucherPoolDecider,
+  type VoucherPoolCommand,
+  type VoucherPoolState,
+  shopDecoders,
+} from '../../domain/shop/index.js';
 import { notReady, type StreamFamily } from '../shared/batch-draft.js';
 import type { FinalDecision } from '../shared/batched-stream-writer.js';
-import { shopDecoders } from '../../domain/shop/event-decoder.js';
 import { loadAggregate, type Loaded } from '../shared/command-handler.js';
 import type { EventStore } from '../shared/event-store.js';
 import type { HotStreams } from '../shared/hot-streams.js';

@@ -1,5 +1,4 @@
-import type { Currency } from '../../domain/shop/events.js';
-import type { ShopReservationState } from '../../domain/shop/reservation.js';
+import type { Currency, ShopReservationState } from '../../domain/shop/index.js';
 import type { VoucherCodeCipher } from './voucher-codes.js';
 
 export interface ReservationView {

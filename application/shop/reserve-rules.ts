@@ -4,13 +4,21 @@
  * (docs/shop-purchase.md: invariants, idempotency and order ids).
  */
 import { randomUUID } from 'node:crypto';
-import { shopDecoders } from '../../domain/shop/event-decoder.js';
-import type { ShopIdempotencyKeyUsed, ShopOrderIdClaimed } from '../../domain/shop/events.js';
+import {
+  shopDecoders,
+  type ShopIdempotencyKeyUsed,
+  type ShopOrderIdClaimed,
+  streams,
+  type ReservedItem,
+  type VoucherPoolEvent,
+  shopError,
+  shopReservationDecider,
+  type ReservationDetails,
+  voucherPoolDecider,
+  type VoucherPool,
+  type VoucherPoolState,
+} from '../../domain/shop/index.js';
 import { DomainError } from '../../domain/shared/errors.js';
-import { streams, type ReservedItem, type VoucherPoolEvent } from '../../domain/shop/events.js';
-import { shopError } from '../../domain/shop/errors.js';
-import { shopReservationDecider, type ReservationDetails } from '../../domain/shop/reservation.js';
-import { voucherPoolDecider, type VoucherPool, type VoucherPoolState } from '../../domain/shop/voucher-pool.js';
 import type { StreamFamily } from '../shared/batch-draft.js';
 import type { FinalDecision } from '../shared/batched-stream-writer.js';
 import type { Loaded } from '../shared/command-handler.js';

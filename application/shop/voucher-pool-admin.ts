@@ -2,17 +2,23 @@
  * Operators' voucher pool commands: create, restock, reprice, update (display, terms, category, mini apps, validity),
  * soft delete; answers from the pool aggregate (docs/shop-api.md, "Operator API").
  */
-import { shopDecoders, shopEventDecoder } from '../../domain/shop/event-decoder.js';
-import { streams, type PoolDisplay, type PoolPricing, type PoolTerms } from '../../domain/shop/events.js';
-import { shopError } from '../../domain/shop/errors.js';
-import { assertValidDefinition, type PoolDefinition, type PoolValidity } from '../../domain/shop/pool-definition.js';
 import {
+  shopDecoders,
+  shopEventDecoder,
+  streams,
+  type PoolDisplay,
+  type PoolPricing,
+  type PoolTerms,
+  shopError,
+  assertValidDefinition,
+  type PoolDefinition,
+  type PoolValidity,
   voucherPoolDecider,
   type VoucherPool,
   type VoucherPoolChanges,
   type VoucherPoolCommand,
   type VoucherPoolState,
-} from '../../domain/shop/voucher-pool.js';
+} from '../../domain/shop/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { CommandContext } from '../shared/command-context.js';
 import { handleCommand } from '../shared/command-handler.js';

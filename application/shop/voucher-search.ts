@@ -16,8 +16,14 @@
  * field weights: title 4, campaign name 3, brand name 2, description 1.
  */
 import { isDomainError, type DomainError } from '../../domain/shared/errors.js';
-import { shopError, type CatalogErrorCode } from '../../domain/shop/errors.js';
-import { keywordLength, searchTerms, withinOneTypo, type SearchTerm } from '../../domain/shop/vietnamese-text.js';
+import {
+  shopError,
+  type CatalogErrorCode,
+  keywordLength,
+  searchTerms,
+  withinOneTypo,
+  type SearchTerm,
+} from '../../domain/shop/index.js';
 import type { Clock } from '../shared/clock.js';
 import { BoundedCache } from '../shared/bounded-cache.js';
 import type {

@@ -1,6 +1,7 @@
-import { z } from 'zod';
+import { z, type ZodObject, type ZodRawShape } from 'zod';
 
-const bool = z
+/** A boolean setting: true/false, 1/0, yes/no. */
+export const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
@@ -15,9 +16,13 @@ const csvPairs = z
   .pipe(z.array(z.string().regex(/^[^=]+=.{16,}$/, 'each entry is name=token, token at least 16 characters')))
   .transform((pairs) => pairs.map((p) => ({ name: p.slice(0, p.indexOf('=')), token: p.slice(p.indexOf('=') + 1) })));
 
+/** What a process can run; ROLES picks them. */
+export const roles = ['api', 'relay', 'projector'] as const;
+export type Role = (typeof roles)[number];
+
 /**
- * Every setting the service reads, validated at start. Documented in README.md
- * ("Configuration"); keep the two in step.
+ * The settings every process reads, validated at start; each context adds its own slice (its config.ts, listed by
+ * container.ts). Documented in README.md ("Configuration"); keep the two in step.
  */
 export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -45,7 +50,7 @@ export const configSchema = z.object({
     .string()
     .default('api,relay,projector')
     .transform((s) => s.split(',').map((r) => r.trim()))
-    .pipe(z.array(z.enum(['api', 'relay', 'projector']))),
+    .pipe(z.array(z.enum(roles))),
   /** Processes serving the api role (node:cluster workers of this process, which keeps the other roles); 1: this process serves it. */
   API_WORKERS: z.coerce.number().int().min(1).max(64).default(1),
   /** Seed the demo merchant, campaign and pools (default on with the embedded database). */
@@ -60,16 +65,6 @@ export const configSchema = z.object({
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)')
     .optional(),
-  /** replay: a resend under a used X-Idempotency-Key with the same body gets the first response. reject: it gets 409 SHOP-PUR-011. */
-  SHOP_IDEMPOTENCY_MODE: z.enum(['replay', 'reject']).default('replay'),
-  /** Every reservation carries expiresAt = reservedAt + this. */
-  SHOP_RESERVATION_TTL_SECONDS: z.coerce.number().int().min(1).default(900),
-  /** When true, expired reservations are released automatically and release answers SHOP-PUR-006. */
-  SHOP_RESERVATION_AUTO_EXPIRY: bool.default('false'),
-  /** Offset from UTC of the day boundary for daily purchase limits (Vietnam: +420). */
-  SHOP_DAY_UTC_OFFSET_MINUTES: z.coerce.number().int().min(-720).max(840).default(420),
-  /** Voucher parts (a pool's, a campaign's) the catalog keeps in memory per API process, about 2 KB each; 0 keeps none. */
-  SHOP_CATALOG_CACHED_PARTS: z.coerce.number().int().min(0).default(100_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
 });
 
@@ -77,11 +72,15 @@ export type Config = z.infer<typeof configSchema>;
 
 export class ConfigError extends Error {}
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = configSchema.safeParse(env);
+/** The shared settings and those of `slice` (the contexts' slices, merged), from the environment. */
+export function loadConfig<S extends ZodRawShape = Record<never, never>>(
+  env: NodeJS.ProcessEnv = process.env,
+  slice?: S,
+): Config & z.infer<ZodObject<S>> {
+  const parsed = (slice ? configSchema.extend(slice) : configSchema).safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
-  return parsed.data;
+  return parsed.data as Config & z.infer<ZodObject<S>>;
 }

@@ -1,11 +1,6 @@
 import type { Knex } from 'knex';
-import type {
-  CampaignFilter,
-  CatalogCampaignRecord,
-  ShopChannel,
-  Slice,
-} from '../../application/shop/catalog-queries.js';
-import type { CampaignBanner } from '../../domain/shop/campaign.js';
+import type { CampaignFilter, CatalogCampaignRecord, ShopChannel, Slice } from '../../application/shop/index.js';
+import type { CampaignBanner } from '../../domain/shop/index.js';
 import { join, readRows, shownCampaign, sql, type Sql } from './catalog-sql.js';
 
 /**

@@ -6,7 +6,7 @@
  * page needs only the few campaigns it overlaps, and how many of their first
  * pools to skip.
  */
-import type { Slice, VoucherFilter } from '../../application/shop/catalog-queries.js';
+import type { Slice, VoucherFilter } from '../../application/shop/index.js';
 
 /** A live campaign and how many of its pools match (all of them, or those of one category). */
 export interface CountedCampaign {

@@ -8,7 +8,7 @@ import type {
   ShopChannel,
   Slice,
   VoucherFilter,
-} from '../../application/shop/catalog-queries.js';
+} from '../../application/shop/index.js';
 import type { ChangeSource } from '../shared/read-model-changes.js';
 import { CampaignList } from './catalog-campaign-list.js';
 import { BuyerHoldings } from './catalog-holdings.js';

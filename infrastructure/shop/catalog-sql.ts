@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { VoucherFilter } from '../../application/shop/catalog-queries.js';
-import type { Currency } from '../../domain/shop/events.js';
+import type { VoucherFilter } from '../../application/shop/index.js';
+import type { Currency } from '../../domain/shop/index.js';
 import { preparedRows } from '../shared/prepared-query.js';
 
 /**

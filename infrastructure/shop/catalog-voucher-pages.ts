@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Buyer, CatalogVoucherRecord, Slice, VoucherFilter } from '../../application/shop/catalog-queries.js';
+import type { Buyer, CatalogVoucherRecord, Slice, VoucherFilter } from '../../application/shop/index.js';
 import { BoundedCache } from '../../application/shared/bounded-cache.js';
 import { ChangeTrackedCache, type ChangeSource } from '../shared/read-model-changes.js';
 import type { BuyerHoldings } from './catalog-holdings.js';

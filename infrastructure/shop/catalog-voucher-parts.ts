@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { CatalogVoucherRecord } from '../../application/shop/catalog-queries.js';
+import type { CatalogVoucherRecord } from '../../application/shop/index.js';
 import { ChangeTrackedCache, type ChangeSource } from '../shared/read-model-changes.js';
 import type { Purchased } from './catalog-holdings.js';
 import { readRows, scalars, sql, voucherColumns, type ListingRow } from './catalog-sql.js';

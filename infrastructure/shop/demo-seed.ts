@@ -1,13 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isDomainError } from '../../domain/shared/errors.js';
-import type { Currency, PoolTerms } from '../../domain/shop/events.js';
+import type { Currency, PoolTerms } from '../../domain/shop/index.js';
 import { systemClock, type Clock } from '../../application/shared/clock.js';
 import { newCommandContext } from '../../application/shared/command-context.js';
-import type { CampaignAdmin, CampaignInput } from '../../application/shop/campaign-admin.js';
-import type { CategoryAdmin } from '../../application/shop/category-admin.js';
-import type { MerchantAdmin } from '../../application/shop/merchant-admin.js';
-import type { VoucherPoolAdmin } from '../../application/shop/voucher-pool-admin.js';
+import type {
+  CampaignAdmin,
+  CampaignInput,
+  CategoryAdmin,
+  MerchantAdmin,
+  VoucherPoolAdmin,
+} from '../../application/shop/index.js';
 
 export interface DemoData {
   merchantId: string;

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { VoucherCodeCipher } from '../../application/shop/voucher-codes.js';
+import type { VoucherCodeCipher } from '../../application/shop/index.js';
 
 const version = 'v1';
 const ivBytes = 12;

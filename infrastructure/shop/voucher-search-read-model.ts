@@ -1,10 +1,6 @@
 import type { Knex } from 'knex';
-import type {
-  RankedTerm,
-  VoucherSearchCriteria,
-  VoucherSearchReadModel,
-} from '../../application/shop/voucher-search.js';
-import { deletionKeys, wordKey } from '../../domain/shop/vietnamese-text.js';
+import type { RankedTerm, VoucherSearchCriteria, VoucherSearchReadModel } from '../../application/shop/index.js';
+import { deletionKeys, wordKey } from '../../domain/shop/index.js';
 import { preparedRows } from '../shared/prepared-query.js';
 import { ChangeTrackedCache, type ChangeSource } from '../shared/read-model-changes.js';
 

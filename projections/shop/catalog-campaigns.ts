@@ -1,10 +1,5 @@
 import type { Knex } from 'knex';
-import type {
-  CampaignBanner,
-  CampaignCreated,
-  CampaignEvent,
-  CampaignStatusChanged,
-} from '../../domain/shop/campaign.js';
+import type { CampaignBanner, CampaignCreated, CampaignEvent, CampaignStatusChanged } from '../../domain/shop/index.js';
 import { guardedChanges } from '../shared/guarded-changes.js';
 import { firstOfEach, type ProjectedEvent } from '../shared/projector.js';
 import { copiedColumns, copiedFromCampaign, copyIntoCounts, countTables } from './catalog-counts.js';

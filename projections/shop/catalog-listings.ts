@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { VoucherPoolCreated, VoucherPoolEvent } from '../../domain/shop/events.js';
+import type { VoucherPoolCreated, VoucherPoolEvent } from '../../domain/shop/index.js';
 import { firstOfEach, type ProjectedEvent } from '../shared/projector.js';
 import { addCounts, addCountsTables } from './catalog-counts.js';
 import { listings, q, type TableFamily, type Tables } from './catalog-tables.js';

@@ -1,7 +1,10 @@
 import type { Knex } from 'knex';
-import type { CampaignEvent } from '../../domain/shop/campaign.js';
-import { shopEventDecoder } from '../../domain/shop/event-decoder.js';
-import type { ShopEvent, VoucherPoolEvent } from '../../domain/shop/events.js';
+import {
+  type CampaignEvent,
+  shopEventDecoder,
+  type ShopEvent,
+  type VoucherPoolEvent,
+} from '../../domain/shop/index.js';
 import {
   announceChanges,
   runs,

@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
-import { shopEventDecoder } from '../../domain/shop/event-decoder.js';
-import type { ShopEvent, ShopReservationEvent } from '../../domain/shop/events.js';
+import { shopEventDecoder, type ShopEvent, type ShopReservationEvent } from '../../domain/shop/index.js';
 import { physical, type PhysicalNames, type Projected, type Projector } from '../shared/projector.js';
 
 const table = 'shop_reservations';

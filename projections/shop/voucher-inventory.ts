@@ -1,6 +1,10 @@
 import type { Knex } from 'knex';
-import { shopEventDecoder } from '../../domain/shop/event-decoder.js';
-import type { ShopEvent, VoucherPoolCreated, VoucherPoolEvent } from '../../domain/shop/events.js';
+import {
+  shopEventDecoder,
+  type ShopEvent,
+  type VoucherPoolCreated,
+  type VoucherPoolEvent,
+} from '../../domain/shop/index.js';
 import {
   announceChanges,
   firstOfEach,

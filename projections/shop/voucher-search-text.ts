@@ -1,5 +1,11 @@
-import type { PoolDisplay } from '../../domain/shop/events.js';
-import { distinctWords, fold, inTypoVocabulary, lowercaseWords, wordKey } from '../../domain/shop/vietnamese-text.js';
+import {
+  type PoolDisplay,
+  distinctWords,
+  fold,
+  inTypoVocabulary,
+  lowercaseWords,
+  wordKey,
+} from '../../domain/shop/index.js';
 
 /**
  * The searched text in the forms the search projector (voucher-search.ts)

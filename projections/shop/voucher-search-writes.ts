@@ -1,7 +1,10 @@
 import type { Knex } from 'knex';
-import type { CampaignCreated, CampaignStatusChanged } from '../../domain/shop/campaign.js';
-import type { VoucherPoolCreated } from '../../domain/shop/events.js';
-import { deletionKeys } from '../../domain/shop/vietnamese-text.js';
+import {
+  type CampaignCreated,
+  type CampaignStatusChanged,
+  type VoucherPoolCreated,
+  deletionKeys,
+} from '../../domain/shop/index.js';
 import { guardedChanges } from '../shared/guarded-changes.js';
 import { firstOfEach, physical, type PhysicalNames, type ProjectedEvent } from '../shared/projector.js';
 import { campaigns, changes, pools, vocabulary, words } from './voucher-search-tables.js';

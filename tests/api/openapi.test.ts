@@ -127,16 +127,19 @@ describe('OpenAPI document and /docs', () => {
       const { container } = app;
       const shop = routesOf(
         '/api/v1',
-        purchaseRouter({ purchases: container.purchases, credentials: container.credentials }),
+        purchaseRouter({
+          purchases: container.services.shop.purchases,
+          credentials: container.services.shop.credentials,
+        }),
       );
       const operator = routesOf(
         '/operator/v1',
         operatorRouter({
           logger: createLogger('error'),
-          merchants: container.merchants,
-          campaigns: container.campaigns,
-          categories: container.categories,
-          pools: container.pools,
+          merchants: container.services.shop.merchants,
+          campaigns: container.services.shop.campaigns,
+          categories: container.services.shop.categories,
+          pools: container.services.shop.pools,
         }),
       );
       expect(shop).to.have.length(4);

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { listen, type RunningServer } from '../../api/shared/http-app.js';
 import type { Clock } from '../../application/shared/clock.js';
-import { buildContainer, type Container } from '../../container.js';
-import { loadConfig } from '../../infrastructure/shared/config.js';
+import { buildContainer, type Container, loadConfig } from '../../container.js';
 import { createLogger } from '../../infrastructure/shared/logger.js';
 import type { Secrets } from '../../infrastructure/shared/secrets.js';
 import { createTestDatabase, type TestDatabase } from './postgres.js';

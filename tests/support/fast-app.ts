@@ -19,7 +19,7 @@ import { ShopCredentials } from '../../application/shop/credentials.js';
 import { MerchantAdmin } from '../../application/shop/merchant-admin.js';
 import { PurchaseService } from '../../application/shop/purchase-service.js';
 import { VoucherPoolAdmin } from '../../application/shop/voucher-pool-admin.js';
-import { loadConfig } from '../../infrastructure/shared/config.js';
+import { loadConfig } from '../../container.js';
 import { createLogger } from '../../infrastructure/shared/logger.js';
 import { httpRequestDuration, metricsRegistry } from '../../infrastructure/shared/metrics.js';
 import { AesGcmVoucherCodeCipher } from '../../infrastructure/shop/voucher-code-cipher.js';

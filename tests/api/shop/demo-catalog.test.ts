@@ -18,7 +18,7 @@ describe('Shop catalog over HTTP on the demo data of npm start', () => {
   before(async () => {
     app = await startTestApp();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'demo-catalog-'));
-    demo = await seedDemo(app.container, dataDir);
+    demo = await seedDemo(app.container.services.shop, dataDir);
     shop = new CatalogClient(app, await new OperatorApi(app.baseUrl).createMerchant());
   });
   after(async () => {
@@ -32,7 +32,7 @@ describe('Shop catalog over HTTP on the demo data of npm start', () => {
     const first = vouchers.content[0]!;
     expect(first.campaign).to.include({ id: demo.campaignId, tag: 'FLASH_SALE' });
     expect(first.campaign.countdown!.remainingSeconds).to.be.within(3600, 3 * 3600);
-    const paused = (await app.container.campaigns.get(demo.catalog!.campaignIds.at(-1)!)).status;
+    const paused = (await app.container.services.shop.campaigns.get(demo.catalog!.campaignIds.at(-1)!)).status;
     expect(paused).to.equal('PAUSED');
     expect(vouchers.content.map((v) => v.campaign.id)).not.to.include(demo.catalog!.campaignIds.at(-1));
   });
@@ -49,7 +49,7 @@ describe('Shop catalog over HTTP on the demo data of npm start', () => {
   });
 
   it('filters by a Vietnamese category and answers every pool detail; a sold-out pool says so', async () => {
-    const [food] = await app.container.categories.list();
+    const [food] = await app.container.services.shop.categories.list();
     expect(food!.name).to.equal('Ẩm thực');
     const page: VoucherPage = await shop.vouchers(`?categoryIds=${food!.id}&size=50`);
     expect(page.content.length).to.be.at.least(3);

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { ConfigError, loadConfig } from '../../../infrastructure/shared/config.js';
+import { loadConfig } from '../../../container.js';
+import { ConfigError } from '../../../infrastructure/shared/config.js';
 
 describe('configuration', () => {
   it('given no variables, when loaded, then every default applies', () => {

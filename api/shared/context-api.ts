@@ -1,0 +1,23 @@
+/**
+ * The API half of a bounded context's module (docs/conventions.md, "Modules"): the interfaces it serves, its
+ * operator endpoints and their OpenAPI registration, next to its routers. The composition root mounts them.
+ */
+import type { Router } from 'express';
+import type { Logger } from '../../application/shared/logger.js';
+import type { OpenApiRegistration } from './openapi.js';
+
+export interface MountedRouter {
+  path: string;
+  router: Router;
+}
+
+export interface ContextApi<S> {
+  /** The context's own interfaces, each under its base path with its own auth, envelope and error table. */
+  interfaces(services: S, deps: { logger: Logger }): MountedRouter[];
+  /** Its endpoints in the operator API (api/shared/operator-api.ts), which authenticates and parses for it. */
+  operatorRouter?(services: S, deps: { logger: Logger }): Router;
+  /** Documents every route it mounts (tests/api/openapi-routes.test.ts fails on a route left out). */
+  openApi: readonly OpenApiRegistration[];
+  /** A paragraph of the OpenAPI document's description: what the context serves, where its conventions live. */
+  description: string;
+}

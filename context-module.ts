@@ -1,0 +1,41 @@
+/**
+ * The contract every bounded context implements (docs/conventions.md, "Modules"): one module object per context,
+ * assembled from the `index.ts` of each of its layers, listed in container.ts's `contexts`. Adding a context is a
+ * folder per layer and one entry in that list.
+ */
+import type { ZodObject, ZodRawShape, z } from 'zod';
+import type { ContextApi } from './api/shared/context-api.js';
+import type { BuiltContext, ContextDeps } from './infrastructure/shared/context.js';
+import type { Projector } from './projections/shared/projector.js';
+
+export interface ContextModule<Name extends string, Services, Slice extends ZodRawShape> {
+  readonly name: Name;
+  /** Its settings (infrastructure/<context>/config.ts), merged into the service's configuration. */
+  readonly config: Slice;
+  /** Builds its services and background jobs from the shared adapters (infrastructure/<context>/index.ts). */
+  build(deps: ContextDeps<z.infer<ZodObject<Slice>>>): Promise<BuiltContext<Services>>;
+  /** Its interfaces, operator endpoints and their OpenAPI (api/<context>/index.ts). */
+  readonly api: ContextApi<Services>;
+  /** Its read models (projections/<context>/index.ts), in the order the runner starts them. */
+  readonly projectors: readonly Projector[];
+}
+
+/** Types a module (its name, services and settings are inferred from the pieces). */
+export const defineContext = <Name extends string, Services, Slice extends ZodRawShape>(
+  module: ContextModule<Name, Services, Slice>,
+) => module;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any module, whatever its services and slice
+export type AnyContextModule = ContextModule<string, any, ZodRawShape>;
+
+/** The services of every listed context, by its name: `container.services.shop.purchases`. */
+export type ServicesOf<M extends readonly AnyContextModule[]> = {
+  [K in M[number] as K['name']]: K extends ContextModule<string, infer S, ZodRawShape> ? S : never;
+};
+
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+
+/** The settings of every listed context, merged. */
+export type SlicesOf<M extends readonly AnyContextModule[]> = UnionToIntersection<
+  M[number] extends ContextModule<string, unknown, infer S> ? z.infer<ZodObject<S>> : never
+>;

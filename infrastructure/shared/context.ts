@@ -1,0 +1,78 @@
+/**
+ * The infrastructure half of a bounded context's module (docs/conventions.md, "Modules"): given the shared
+ * adapters, a context builds its services, its background jobs and its stop. The composition root (container.ts)
+ * builds every context listed in `contexts` the same way.
+ */
+import type { Knex } from 'knex';
+import type { Clock } from '../../application/shared/clock.js';
+import type { EventStore } from '../../application/shared/event-store.js';
+import type { NumericIdGenerator } from '../../application/shared/ids.js';
+import type { Logger } from '../../application/shared/logger.js';
+import type { Config, Role } from './config.js';
+import type { PostgresChangeFeed } from './read-model-changes.js';
+import type { Secrets } from './secrets.js';
+
+/** What the composition root hands every context. `C` is the context's own configuration slice. */
+export interface ContextDeps<C> {
+  config: Config & C;
+  secrets: Secrets;
+  knex: Knex;
+  store: EventStore;
+  ids: NumericIdGenerator;
+  clock: Clock;
+  logger: Logger;
+  /** Announcements of the projectors' changes, for read models that keep what they read (started by api roles). */
+  changes: PostgresChangeFeed;
+}
+
+/** Work a context runs in the background (sweeps, timers, process managers), in the processes of one role. */
+export interface BackgroundJob {
+  readonly name: string;
+  readonly role: Role;
+  start(): void | Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface BuiltContext<S> {
+  services: S;
+  jobs: readonly BackgroundJob[];
+  /** Stops what the context started itself (its writers, caches), before the shared adapters close. */
+  stop(): Promise<void>;
+}
+
+/** A job that runs `work` again `intervalMs` after each run ends (never overlapping); failures are logged. */
+export function repeatingJob(options: {
+  name: string;
+  role: Role;
+  intervalMs: number;
+  logger: Logger;
+  work: () => Promise<unknown>;
+}): BackgroundJob {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  let stopped = false;
+  const run = () => {
+    running = options
+      .work()
+      .catch((err: unknown) => options.logger.error(`${options.name} failed`, { err }))
+      .finally(() => {
+        running = undefined;
+        if (stopped) return;
+        timer = setTimeout(run, options.intervalMs);
+        timer.unref();
+      });
+  };
+  return {
+    name: options.name,
+    role: options.role,
+    start: () => {
+      stopped = false;
+      run();
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

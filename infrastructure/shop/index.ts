@@ -1,0 +1,81 @@
+/**
+ * The voucher shop's module, infrastructure half: its configuration slice and how its services are built from the
+ * shared adapters. The only file of infrastructure/shop the composition root imports (docs/conventions.md, "Modules").
+ * Its read-model adapters query the tables of the shop's projectors and listen for their announcements, so they name
+ * them through projections/shop/index.ts.
+ */
+import {
+  CampaignAdmin,
+  CatalogQueries,
+  CategoryAdmin,
+  MerchantAdmin,
+  PurchaseService,
+  ShopCredentials,
+  VoucherPoolAdmin,
+  VoucherSearch,
+  type ShopServices,
+} from '../../application/shop/index.js';
+import { catalogProjector, voucherInventoryProjector, voucherSearchProjector } from '../../projections/shop/index.js';
+import { repeatingJob, type BuiltContext, type ContextDeps } from '../shared/context.js';
+import { PostgresCatalogReadModel } from './catalog-read-model.js';
+import type { ShopConfig } from './config.js';
+import { AesGcmVoucherCodeCipher } from './voucher-code-cipher.js';
+import { PostgresVoucherSearchReadModel } from './voucher-search-read-model.js';
+
+export { shopConfig, type ShopConfig } from './config.js';
+export { seedDemo, type DemoData, type DemoServices } from './demo-seed.js';
+
+export async function buildShop(deps: ContextDeps<ShopConfig>): Promise<BuiltContext<ShopServices>> {
+  const { config, secrets, knex, store, ids, clock, logger, changes } = deps;
+  const merchants = new MerchantAdmin({ store, ids, clock });
+  const campaigns = new CampaignAdmin({ store, ids, clock });
+  const categories = new CategoryAdmin({ store, ids, clock });
+  const credentials = new ShopCredentials({ store, clock, clients: secrets.shopClients });
+  const purchases = new PurchaseService({
+    store,
+    ids,
+    clock,
+    codes: new AesGcmVoucherCodeCipher(secrets.voucherCodeKey),
+    settings: {
+      idempotencyMode: config.SHOP_IDEMPOTENCY_MODE,
+      reservationTtlSeconds: config.SHOP_RESERVATION_TTL_SECONDS,
+      autoExpiry: config.SHOP_RESERVATION_AUTO_EXPIRY,
+      dayUtcOffsetMinutes: config.SHOP_DAY_UTC_OFFSET_MINUTES,
+    },
+    logger,
+  });
+  // Pool admin commands go through the purchase executor, which holds the hot pool states.
+  const pools = new VoucherPoolAdmin({ store, ids, clock, pools: purchases.pools });
+  // Reads keep what they read in memory while the change feed hears the projectors announce their changes; only a
+  // process that serves the API listens (and warms its catalog): elsewhere reads go to the tables.
+  const catalog = new CatalogQueries({
+    readModel: new PostgresCatalogReadModel(knex, changes, {
+      sources: { catalog: catalogProjector.name, inventory: voucherInventoryProjector.name },
+      cachedParts: config.SHOP_CATALOG_CACHED_PARTS,
+      warm: true,
+    }),
+    clock,
+    dayUtcOffsetMinutes: config.SHOP_DAY_UTC_OFFSET_MINUTES,
+  });
+  const search = new VoucherSearch({
+    readModel: new PostgresVoucherSearchReadModel(knex, changes, voucherSearchProjector.name),
+    catalog,
+    clock,
+  });
+  const jobs = config.SHOP_RESERVATION_AUTO_EXPIRY
+    ? [
+        repeatingJob({
+          name: 'reservation expiry sweep',
+          role: 'api',
+          intervalMs: 5_000,
+          logger,
+          work: () => purchases.expireDue(),
+        }),
+      ]
+    : [];
+  return {
+    services: { merchants, campaigns, categories, pools, purchases, credentials, catalog, search },
+    jobs,
+    stop: () => purchases.stop(),
+  };
+}
