@@ -1,6 +1,55 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/**
+ * The fences between layers (DESIGN.md "Layers and what each may import"; docs/conventions.md "Modules"). Each
+ * layer lists what it may not import; every layer reaches another layer's context through that context's index.ts.
+ * Tests, benches and the composition root (container.ts, context-module.ts, main.ts) stand outside the fences.
+ */
+const layers = ['domain', 'application', 'infrastructure', 'projections', 'api'];
+const layer = (names) => `^(\\.\\./)+(${names.join('|')})/`;
+
+/** Another layer's context, other than through its index.ts (shared folders are open). */
+const throughIndexOnly = {
+  regex: `${layer(layers)}(?!shared/)[a-z-]+/(?!index\\.js$)`,
+  message: "import another layer's bounded context through its index.ts",
+};
+const notLayers = (names, why) => ({ regex: layer(names), message: why });
+const notPackages = (names, why) => ({ group: names, message: why });
+
+const fences = {
+  'domain/**/*.ts': [
+    notLayers(['application', 'infrastructure', 'projections', 'api'], 'the domain imports nothing outside domain/'),
+    notPackages(['node:*', 'express', 'knex', 'pg', 'winston', '@nats-io/*', '@eventstore/*'], 'the domain is pure'),
+  ],
+  'application/**/*.ts': [
+    notLayers(
+      ['infrastructure', 'projections', 'api'],
+      'application/ imports domain/ only (adapters come in as ports)',
+    ),
+    notPackages(
+      ['express', 'knex', 'pg', 'winston', '@nats-io/*', '@eventstore/*'],
+      'adapters live in infrastructure/',
+    ),
+  ],
+  'projections/**/*.ts': [
+    notLayers(['application', 'infrastructure', 'api'], 'projections/ import domain/ event types (and knex) only'),
+  ],
+  'api/**/*.ts': [
+    notLayers(['domain', 'infrastructure', 'projections'], 'api/ imports application/ only (the logger is a port)'),
+    notPackages(['knex', 'pg', 'winston', '@nats-io/*', '@eventstore/*'], 'api/ reaches adapters through ports'),
+  ],
+  'infrastructure/**/*.ts': [notLayers(['api'], 'infrastructure/ does not import the API')],
+};
+
+/** infrastructure/shared and every other `shared` folder import no context. */
+const sharedImportsNoContext = {
+  regex: `${layer(layers)}(?!shared/)`,
+  message: 'a shared folder imports no bounded context',
+};
+
+const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+
 export default tseslint.config(
   { ignores: ['node_modules/', '.data/'] },
   js.configs.recommended,
@@ -12,25 +61,12 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
-  {
-    // The domain is pure: no I/O, no infrastructure.
-    files: ['domain/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            '../../application/*',
-            '../../infrastructure/*',
-            '../../api/*',
-            '../../projections/*',
-            'node:*',
-            'express',
-            'knex',
-            'pg',
-          ],
-        },
-      ],
-    },
-  },
+  ...Object.entries(fences).map(([files, patterns]) => ({
+    files: [files],
+    rules: restrict([...patterns, throughIndexOnly]),
+  })),
+  ...layers.map((name) => ({
+    files: [`${name}/shared/**/*.ts`],
+    rules: restrict([...fences[`${name}/**/*.ts`], throughIndexOnly, sharedImportsNoContext]),
+  })),
 );

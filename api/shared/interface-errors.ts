@@ -5,7 +5,7 @@
  * request codes; anything else is logged and answered with the interface's internal error, never a stack trace.
  */
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
-import { isDomainError, type DomainError } from '../../domain/shared/errors.js';
+import { isDomainError, type DomainError } from '../../application/shared/errors.js';
 
 /** An answer already in the interface's terms, thrown by auth, parsing and handlers. */
 export class HttpError extends Error {

@@ -4,7 +4,7 @@
  * left out. Any other error is logged and answered 500 SHOP-SYS-500.
  */
 import type { ErrorRequestHandler } from 'express';
-import type { CatalogErrorCode, PurchaseErrorCode } from '../../domain/shop/index.js';
+import type { CatalogErrorCode, PurchaseErrorCode } from '../../application/shop/index.js';
 import type { Logger } from '../../application/shared/logger.js';
 import { interfaceErrorHandler, type ErrorTable, type InterfaceErrors } from '../shared/interface-errors.js';
 import { sendShopError } from './envelope.js';

@@ -6,7 +6,7 @@
  */
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { campaignDetailFields, poolChangeFields } from '../../domain/shop/index.js';
+import { campaignDetailFields, poolChangeFields } from '../../application/shop/index.js';
 import {
   bannerInputFields,
   createCampaignBody,

@@ -3,7 +3,7 @@
  * the shop's own path parameters. Its routes are in operator-router.ts.
  */
 import type { Request } from 'express';
-import { type AdminErrorCode, merchantIdPattern } from '../../domain/shop/index.js';
+import { type AdminErrorCode, merchantIdPattern } from '../../application/shop/index.js';
 import { HttpError } from '../shared/interface-errors.js';
 import { operatorErrors, operatorStatus } from '../shared/operator-api.js';
 

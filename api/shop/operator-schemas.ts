@@ -15,7 +15,7 @@ import {
   maxCampaignBanners,
   currencies,
   merchantIdPattern,
-} from '../../domain/shop/index.js';
+} from '../../application/shop/index.js';
 
 extendZodWithOpenApi(z);
 

@@ -33,3 +33,7 @@ export interface ShopServices {
   catalog: CatalogQueries;
   search: VoucherSearch;
 }
+
+// The domain's vocabulary the interfaces need (commands' value types, enums, typed error codes) reaches them
+// through this file: api/ imports application/ only.
+export * from '../../domain/shop/index.js';
