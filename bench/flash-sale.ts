@@ -155,7 +155,14 @@ async function main(): Promise<void> {
   for (const b of accepted) {
     const key = (b.body as { data: { reservationKey: string } }).data.reservationKey;
     const view = await c.services.shop.purchases
-      .get({ merchantId: 'BENCH', userId: `user-${b.index % users}`, requestId: randomUUID() }, key)
+      .get(
+        {
+          merchantId: 'BENCH',
+          userId: `user-${b.index % users}`,
+          context: newCommandContext({ actor: { merchantId: 'BENCH', userId: `user-${b.index % users}` } }),
+        },
+        key,
+      )
       .catch(() => undefined);
     if (!view) missing++;
   }

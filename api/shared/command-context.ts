@@ -57,3 +57,18 @@ export function commandContextOf(req: Request, res: Response, command: RequestCo
     ...(idempotency && { idempotency: { ...idempotency, requestHash: hash } }),
   };
 }
+
+/**
+ * The context of a command whose writer names its events itself (the shop's flash-sale executor derives their ids
+ * from the reservation and the idempotency key): its ids and actor, for the events' metadata, without hashing the
+ * request. The command id is named by X-Request-Id alone.
+ */
+export function actorContextOf(res: Response, actor: Actor): CommandContext {
+  const requestId = res.locals.requestId as string;
+  return {
+    commandId: nameBasedUuid(`request/${requestId}`),
+    correlationId: (res.locals.correlationId as string | undefined) ?? requestId,
+    requestId,
+    actor,
+  };
+}

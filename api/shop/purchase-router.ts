@@ -1,7 +1,8 @@
 /** Endpoints 7 to 10 of the shop interface, the purchase flow (routes in purchase-routes.ts, docs/shop-purchase.md). */
-import express, { Router, type Request } from 'express';
+import express, { Router, type Request, type Response } from 'express';
 import type { z } from 'zod';
 import type { PurchaseService, ReservationView, ShopCaller, ShopCredentials } from '../../application/shop/index.js';
+import { actorContextOf } from '../shared/command-context.js';
 import { HttpError } from '../shared/interface-errors.js';
 import { mount } from '../shared/route-spec.js';
 import { describeZodError } from '../shared/validation.js';
@@ -29,9 +30,11 @@ function parseBody<T>(schema: Schema<T>, req: Request): T {
   return parse(schema, req.body, 'body');
 }
 
-function callerOf(locals: Record<string, unknown>): ShopCaller {
-  const c = locals.caller as ShopCallerLocals;
-  return { merchantId: c.merchantId, userId: c.userId!, requestId: c.requestId };
+/** The authenticated merchant and user, and the request's command context (built once, here). */
+function callerOf(res: Response): ShopCaller {
+  const c = res.locals.caller as ShopCallerLocals;
+  const actor = { merchantId: c.merchantId, userId: c.userId! };
+  return { ...actor, context: actorContextOf(res, actor) };
 }
 
 const items = (v: ReservationView) => v.items;
@@ -46,7 +49,7 @@ export function purchaseRouter(deps: { purchases: PurchaseService; credentials: 
     const header = idempotencyKeyHeader.safeParse(req.header('x-idempotency-key') || undefined);
     if (!header.success) throw new HttpError(400, 'SHOP-REQ-001', header.error.issues[0]!.message);
     const body = parseBody(reserveBody, req);
-    const v = await deps.purchases.reserve(callerOf(res.locals), header.data.toLowerCase(), body);
+    const v = await deps.purchases.reserve(callerOf(res), header.data.toLowerCase(), body);
     return shopOk({
       reservationKey: v.reservationKey,
       orderId: v.orderId,
@@ -58,7 +61,7 @@ export function purchaseRouter(deps: { purchases: PurchaseService; credentials: 
 
   mount(router, purchaseRoutes.commit, withBody, async (req, res) => {
     const { reservationKey } = parseBody(reservationKeyBody, req);
-    const v = await deps.purchases.commit(callerOf(res.locals), reservationKey.toLowerCase());
+    const v = await deps.purchases.commit(callerOf(res), reservationKey.toLowerCase());
     return shopOk({
       reservationKey: v.reservationKey,
       orderId: v.orderId,
@@ -69,13 +72,13 @@ export function purchaseRouter(deps: { purchases: PurchaseService; credentials: 
 
   mount(router, purchaseRoutes.release, withBody, async (req, res) => {
     const { reservationKey, reason } = parseBody(releaseBody, req);
-    const v = await deps.purchases.release(callerOf(res.locals), reservationKey.toLowerCase(), reason ?? null);
+    const v = await deps.purchases.release(callerOf(res), reservationKey.toLowerCase(), reason ?? null);
     return shopOk({ reservationKey: v.reservationKey, orderId: v.orderId, releasedAt: v.releasedAt });
   });
 
   mount(router, purchaseRoutes.lookup, [auth], async (req, res) => {
     const { key } = parse(reservationLookupParams, req.params, 'path');
-    const v = await deps.purchases.get(callerOf(res.locals), key.toLowerCase());
+    const v = await deps.purchases.get(callerOf(res), key.toLowerCase());
     return shopOk({
       reservationKey: v.reservationKey,
       orderId: v.orderId,

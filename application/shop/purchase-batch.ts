@@ -17,6 +17,7 @@ import {
 } from '../../domain/shop/index.js';
 import { BatchDraft, DraftStreams, type StreamFamily } from '../shared/batch-draft.js';
 import type { Decision, WriterJob } from '../shared/batched-stream-writer.js';
+import { eventMetadata } from '../shared/command-context.js';
 import { nameBasedUuid, type CommandContext, type Loaded } from '../shared/command-handler.js';
 import type { EventMetadata, EventToAppend } from '../shared/event-store.js';
 import type { HotStreams } from '../shared/hot-streams.js';
@@ -28,8 +29,9 @@ export interface ExecutorSettings {
   dayUtcOffsetMinutes: number;
 }
 
+/** Who asks, and the context of the request's command (its ids and actor go into every event's metadata). */
 export interface ExecutorCaller extends ReservationCaller {
-  requestId: string;
+  context: CommandContext;
 }
 
 export type Reservation = Exclude<ShopReservationState, { status: 'NONE' }>;
@@ -145,11 +147,5 @@ export function envelope(stream: string, idName: string, event: ShopEvent, metad
 }
 
 export function callerMetadata(caller: ExecutorCaller, at: string): EventMetadata {
-  return {
-    correlationId: caller.requestId,
-    causationId: caller.requestId,
-    requestId: caller.requestId,
-    actor: { merchantId: caller.merchantId, userId: caller.userId },
-    occurredAt: at,
-  };
+  return eventMetadata(caller.context, at);
 }

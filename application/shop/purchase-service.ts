@@ -11,7 +11,7 @@ import type { Clock } from '../shared/clock.js';
 import { loadAggregate } from '../shared/command-handler.js';
 import type { EventStore } from '../shared/event-store.js';
 import type { NumericIdGenerator } from '../shared/ids.js';
-import { PurchaseExecutor, type Reservation } from './purchase-executor.js';
+import { PurchaseExecutor, type ExecutorCaller, type Reservation } from './purchase-executor.js';
 import { ReservationExpiryIndex } from './reservation-expiry-index.js';
 import { toReservationView, type ReservationView } from './reservation-view.js';
 import type { VoucherCodeCipher } from './voucher-codes.js';
@@ -19,11 +19,8 @@ import type { PoolCommands } from './voucher-pool-admin.js';
 
 export type { ReservationView } from './reservation-view.js';
 
-export interface ShopCaller {
-  merchantId: string;
-  userId: string;
-  requestId: string;
-}
+/** The merchant and user a purchase command is for, and the request's command context (api/shared/command-context.ts). */
+export type ShopCaller = ExecutorCaller;
 
 export interface ReserveRequest {
   orderId: string;
@@ -135,7 +132,7 @@ export class PurchaseService {
       reason,
       merchantId: caller.merchantId,
       userId: caller.userId,
-      requestId: caller.requestId,
+      requestId: caller.context.requestId,
     });
     return toReservationView(released, this.codes);
   }

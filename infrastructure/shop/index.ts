@@ -25,12 +25,11 @@ import { PostgresVoucherSearchReadModel } from './voucher-search-read-model.js';
 export { shopConfig, type ShopConfig } from './config.js';
 export { seedDemo, type DemoData, type DemoServices } from './demo-seed.js';
 
-export async function buildShop(deps: ContextDeps<ShopConfig>): Promise<BuiltContext<ShopServices>> {
-  const { config, secrets, knex, store, ids, clock, logger, changes } = deps;
-  const merchants = new MerchantAdmin({ store, ids, clock });
-  const campaigns = new CampaignAdmin({ store, ids, clock });
-  const categories = new CategoryAdmin({ store, ids, clock });
-  const credentials = new ShopCredentials({ store, clock, clients: secrets.shopClients });
+/** The shop's command side: everything but its read models, so it needs no database of its own (fast tests build it on an in-memory store). */
+export function buildShopCommands(
+  deps: Pick<ContextDeps<ShopConfig>, 'config' | 'secrets' | 'store' | 'ids' | 'clock' | 'logger'>,
+) {
+  const { config, secrets, store, ids, clock, logger } = deps;
   const purchases = new PurchaseService({
     store,
     ids,
@@ -44,8 +43,21 @@ export async function buildShop(deps: ContextDeps<ShopConfig>): Promise<BuiltCon
     },
     logger,
   });
-  // Pool admin commands go through the purchase executor, which holds the hot pool states.
-  const pools = new VoucherPoolAdmin({ store, ids, clock, pools: purchases.pools });
+  return {
+    merchants: new MerchantAdmin({ store, ids, clock }),
+    campaigns: new CampaignAdmin({ store, ids, clock }),
+    categories: new CategoryAdmin({ store, ids, clock }),
+    credentials: new ShopCredentials({ store, clock, clients: secrets.shopClients }),
+    purchases,
+    // Pool admin commands go through the purchase executor, which holds the hot pool states.
+    pools: new VoucherPoolAdmin({ store, ids, clock, pools: purchases.pools }),
+  };
+}
+
+export async function buildShop(deps: ContextDeps<ShopConfig>): Promise<BuiltContext<ShopServices>> {
+  const { config, knex, clock, logger, changes } = deps;
+  const commands = buildShopCommands(deps);
+  const { purchases } = commands;
   // Reads keep what they read in memory while the change feed hears the projectors announce their changes; only a
   // process that serves the API listens (and warms its catalog): elsewhere reads go to the tables.
   const catalog = new CatalogQueries({
@@ -73,9 +85,5 @@ export async function buildShop(deps: ContextDeps<ShopConfig>): Promise<BuiltCon
         }),
       ]
     : [];
-  return {
-    services: { merchants, campaigns, categories, pools, purchases, credentials, catalog, search },
-    jobs,
-    stop: () => purchases.stop(),
-  };
+  return { services: { ...commands, catalog, search }, jobs, stop: () => purchases.stop() };
 }

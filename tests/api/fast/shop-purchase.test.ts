@@ -182,4 +182,25 @@ describe('Shop API, fast: the purchase flow over the in-memory store', () => {
         expectResponse(409, { body: { code: 'SHOP-PUR-011', message: /order id/, data: null } }),
         expectNoNewEvents(),
       ));
+
+  it("records the request in every event it appends: request id, the caller's correlation id, the buyer as actor", async () => {
+    const requestId = randomUUID();
+    const request = reserve(reserveBody([{ pool }], 'ORD-9'), randomUUID());
+    request.headers = { ...request.headers, 'X-Request-Id': requestId, 'X-Correlation-Id': 'checkout-42' };
+    await given(...shopScene)
+      .when(request)
+      .then(expectResponse(200), ({ appended }) => {
+        const events = [...appended.values()].flat();
+        expect(events).to.have.length.above(3);
+        expect(new Set(events.map((e) => e.metadata.commandId)).size, 'one command').to.equal(1);
+        for (const event of events)
+          expect(event.metadata).to.deep.equal({
+            commandId: event.metadata.commandId,
+            correlationId: 'checkout-42',
+            requestId,
+            actor: { merchantId: 'M1', userId },
+            occurredAt: now,
+          });
+      });
+  });
 });

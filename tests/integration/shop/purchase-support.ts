@@ -1,3 +1,4 @@
+import { newCommandContext } from '../../../application/shared/command-context.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { fixedClock } from '../../../application/shared/clock.js';
@@ -123,7 +124,7 @@ export class PurchaseWorld {
 export const caller = (userId = 'u1', merchantId = 'm1'): ShopCaller => ({
   merchantId,
   userId,
-  requestId: randomUUID(),
+  context: newCommandContext({ requestId: randomUUID(), actor: { merchantId, userId } }),
 });
 
 export const order = (
