@@ -7,7 +7,8 @@
  *   campaignCode-<CODE>      guard: a campaign code is used once (compared case-insensitively),
  *                            claimed with 'no_stream' in the same write as the creation
  */
-import type { Decider, DomainEvent } from '../shared/decider.js';
+import type { CampaignCodeClaimed, CampaignCreated, CampaignEvent } from './events.js';
+import type { Decider } from '../shared/decider.js';
 import { invalidInput, shopError } from './errors.js';
 
 export const campaignStatuses = ['DRAFT', 'APPROVED', 'ACTIVE', 'PAUSED', 'ENDED'] as const;
@@ -74,22 +75,6 @@ export interface NewCampaign {
 /** A campaign has at most this many banners. */
 export const maxCampaignBanners = 50;
 
-// ---- campaign-<campaignId> ----
-
-export type CampaignCreated = DomainEvent<
-  'CampaignCreated',
-  Omit<NewCampaign, 'banners'> & {
-    campaignId: number;
-    status: CampaignStatus;
-    banners: CampaignBanner[];
-    createdAt: string;
-  }
->;
-export type CampaignStatusChanged = DomainEvent<
-  'CampaignStatusChanged',
-  { campaignId: number; from: CampaignStatus; to: CampaignStatus; changedAt: string }
->;
-
 /** What an operator may change of a campaign after creation (its code and type are fixed). */
 export const campaignDetailFields = [
   'name',
@@ -102,40 +87,6 @@ export const campaignDetailFields = [
   'presale',
 ] as const;
 export type CampaignDetails = Pick<NewCampaign, (typeof campaignDetailFields)[number]>;
-
-/** Carries every detail as it is after the change, so a reader needs no earlier event to apply it. */
-export type CampaignDetailsUpdated = DomainEvent<
-  'CampaignDetailsUpdated',
-  CampaignDetails & { campaignId: number; updatedAt: string }
->;
-export type CampaignBannerAdded = DomainEvent<
-  'CampaignBannerAdded',
-  { campaignId: number; banner: CampaignBanner; addedAt: string }
->;
-/** The banner whole, as it is after the change. */
-export type CampaignBannerUpdated = DomainEvent<
-  'CampaignBannerUpdated',
-  { campaignId: number; banner: CampaignBanner; updatedAt: string }
->;
-export type CampaignBannerRemoved = DomainEvent<
-  'CampaignBannerRemoved',
-  { campaignId: number; bannerId: number; removedAt: string }
->;
-
-export type CampaignEvent =
-  | CampaignCreated
-  | CampaignStatusChanged
-  | CampaignDetailsUpdated
-  | CampaignBannerAdded
-  | CampaignBannerUpdated
-  | CampaignBannerRemoved;
-
-// ---- campaignCode-<CODE> ----
-
-export type CampaignCodeClaimed = DomainEvent<
-  'CampaignCodeClaimed',
-  { code: string; campaignId: number; claimedAt: string }
->;
 
 export const campaignCodeStream = (code: string) => `campaignCode-${code.toUpperCase()}`;
 

@@ -8,25 +8,9 @@
  *                            same appendMany as the creation; pool commands read this one
  *                            small stream to check a categoryId (see voucher-pool-admin).
  */
-import type { Decider, DomainEvent } from '../shared/decider.js';
+import type { VoucherCategoryCreated, VoucherCategoryEvent, VoucherCategoryIndexed } from './events.js';
+import type { Decider } from '../shared/decider.js';
 import { shopError } from './errors.js';
-
-// ---- category-<categoryId> ----
-
-export type VoucherCategoryCreated = DomainEvent<
-  'VoucherCategoryCreated',
-  { categoryId: number; name: string; createdAt: string }
->;
-export type VoucherCategoryRenamed = DomainEvent<
-  'VoucherCategoryRenamed',
-  { categoryId: number; name: string; renamedAt: string }
->;
-
-export type VoucherCategoryEvent = VoucherCategoryCreated | VoucherCategoryRenamed;
-
-// ---- voucherCategoryIndex ----
-
-export type VoucherCategoryIndexed = DomainEvent<'VoucherCategoryIndexed', { categoryId: number; indexedAt: string }>;
 
 export const categoryIndexStream = 'voucherCategoryIndex';
 

@@ -4,16 +4,19 @@
  * current versions. How to change an event's shape: docs/event-store.md#schema-versions-and-upcasting.
  */
 import { eventDecoder, type EventDecoder, type EventSchemas } from '../shared/event-decoder.js';
-import type { CampaignCodeClaimed, CampaignEvent } from './campaign.js';
-import type { VoucherCategoryEvent, VoucherCategoryIndexed } from './category.js';
 import type {
+  ApiKeyLookupEvent,
+  CampaignCodeClaimed,
+  CampaignEvent,
+  MerchantEvent,
   ShopEvent,
   ShopIdempotencyKeyUsed,
   ShopOrderIdClaimed,
   ShopReservationEvent,
+  VoucherCategoryEvent,
+  VoucherCategoryIndexed,
   VoucherPoolEvent,
 } from './events.js';
-import type { ApiKeyLookupEvent, MerchantEvent } from './merchant.js';
 
 /** Stored as the type declares it: no shop event has changed shape yet. */
 const v1 = { version: 1 } as const;

@@ -16,9 +16,7 @@
  * Times are ISO 8601 strings; amounts are integers in minor units.
  */
 import type { DomainEvent } from '../shared/decider.js';
-import type { CampaignCodeClaimed, CampaignEvent } from './campaign.js';
-import type { VoucherCategoryEvent, VoucherCategoryIndexed } from './category.js';
-import type { ApiKeyLookupEvent, MerchantEvent } from './merchant.js';
+import type { CampaignBanner, CampaignDetails, CampaignStatus, NewCampaign } from './campaign.js';
 
 export type Currency = 'VND' | 'VPOINT';
 export const currencies = ['VND', 'VPOINT'] as const;
@@ -222,6 +220,86 @@ export type ShopIdempotencyKeyUsed = DomainEvent<
     usedAt: string;
   }
 >;
+
+// ---- campaign-<campaignId>, campaignCode-<CODE> (campaign.ts) ----
+
+export type CampaignCreated = DomainEvent<
+  'CampaignCreated',
+  Omit<NewCampaign, 'banners'> & {
+    campaignId: number;
+    status: CampaignStatus;
+    banners: CampaignBanner[];
+    createdAt: string;
+  }
+>;
+export type CampaignStatusChanged = DomainEvent<
+  'CampaignStatusChanged',
+  { campaignId: number; from: CampaignStatus; to: CampaignStatus; changedAt: string }
+>;
+/** Carries every detail as it is after the change, so a reader needs no earlier event to apply it. */
+export type CampaignDetailsUpdated = DomainEvent<
+  'CampaignDetailsUpdated',
+  CampaignDetails & { campaignId: number; updatedAt: string }
+>;
+export type CampaignBannerAdded = DomainEvent<
+  'CampaignBannerAdded',
+  { campaignId: number; banner: CampaignBanner; addedAt: string }
+>;
+/** The banner whole, as it is after the change. */
+export type CampaignBannerUpdated = DomainEvent<
+  'CampaignBannerUpdated',
+  { campaignId: number; banner: CampaignBanner; updatedAt: string }
+>;
+export type CampaignBannerRemoved = DomainEvent<
+  'CampaignBannerRemoved',
+  { campaignId: number; bannerId: number; removedAt: string }
+>;
+export type CampaignEvent =
+  | CampaignCreated
+  | CampaignStatusChanged
+  | CampaignDetailsUpdated
+  | CampaignBannerAdded
+  | CampaignBannerUpdated
+  | CampaignBannerRemoved;
+export type CampaignCodeClaimed = DomainEvent<
+  'CampaignCodeClaimed',
+  { code: string; campaignId: number; claimedAt: string }
+>;
+
+// ---- merchant-<merchantId>, apiKey-<sha256hex> (merchant.ts) ----
+
+export type MerchantRegistered = DomainEvent<
+  'MerchantRegistered',
+  { merchantId: string; name: string; registeredAt: string }
+>;
+export type MerchantApiKeyIssued = DomainEvent<
+  'MerchantApiKeyIssued',
+  { merchantId: string; apiKeyId: number; prefix: string; keyHash: string; expiresAt: string | null; issuedAt: string }
+>;
+export type MerchantApiKeyRevoked = DomainEvent<
+  'MerchantApiKeyRevoked',
+  { merchantId: string; apiKeyId: number; keyHash: string; revokedAt: string }
+>;
+export type MerchantEvent = MerchantRegistered | MerchantApiKeyIssued | MerchantApiKeyRevoked;
+export type ApiKeyClaimed = DomainEvent<
+  'ApiKeyClaimed',
+  { merchantId: string; apiKeyId: number; expiresAt: string | null; claimedAt: string }
+>;
+export type ApiKeyRevoked = DomainEvent<'ApiKeyRevoked', { merchantId: string; apiKeyId: number; revokedAt: string }>;
+export type ApiKeyLookupEvent = ApiKeyClaimed | ApiKeyRevoked;
+
+// ---- category-<categoryId>, voucherCategoryIndex (category.ts) ----
+
+export type VoucherCategoryCreated = DomainEvent<
+  'VoucherCategoryCreated',
+  { categoryId: number; name: string; createdAt: string }
+>;
+export type VoucherCategoryRenamed = DomainEvent<
+  'VoucherCategoryRenamed',
+  { categoryId: number; name: string; renamedAt: string }
+>;
+export type VoucherCategoryEvent = VoucherCategoryCreated | VoucherCategoryRenamed;
+export type VoucherCategoryIndexed = DomainEvent<'VoucherCategoryIndexed', { categoryId: number; indexedAt: string }>;
 
 export type ShopEvent =
   | VoucherPoolEvent

@@ -10,7 +10,8 @@
  * The raw key never reaches the domain: the application hashes it and passes
  * the sha256 (hex) and a short display prefix.
  */
-import type { Decider, DomainEvent } from '../shared/decider.js';
+import type { ApiKeyLookupEvent, MerchantApiKeyIssued, MerchantEvent } from './events.js';
+import type { Decider } from '../shared/decider.js';
 import { invalidInput, shopError } from './errors.js';
 
 /** A merchant code: what shoppers send as X-Merchant-Id, and part of the merchant's stream name. */
@@ -26,33 +27,6 @@ export interface NewApiKey {
   /** ISO 8601 in UTC, or null for a key that does not expire. */
   expiresAt: string | null;
 }
-
-// ---- merchant-<merchantId> ----
-
-export type MerchantRegistered = DomainEvent<
-  'MerchantRegistered',
-  { merchantId: string; name: string; registeredAt: string }
->;
-export type MerchantApiKeyIssued = DomainEvent<
-  'MerchantApiKeyIssued',
-  { merchantId: string; apiKeyId: number; prefix: string; keyHash: string; expiresAt: string | null; issuedAt: string }
->;
-export type MerchantApiKeyRevoked = DomainEvent<
-  'MerchantApiKeyRevoked',
-  { merchantId: string; apiKeyId: number; keyHash: string; revokedAt: string }
->;
-
-export type MerchantEvent = MerchantRegistered | MerchantApiKeyIssued | MerchantApiKeyRevoked;
-
-// ---- apiKey-<keyHash> ----
-
-export type ApiKeyClaimed = DomainEvent<
-  'ApiKeyClaimed',
-  { merchantId: string; apiKeyId: number; expiresAt: string | null; claimedAt: string }
->;
-export type ApiKeyRevoked = DomainEvent<'ApiKeyRevoked', { merchantId: string; apiKeyId: number; revokedAt: string }>;
-
-export type ApiKeyLookupEvent = ApiKeyClaimed | ApiKeyRevoked;
 
 export const apiKeyStream = (keyHash: string) => `apiKey-${keyHash}`;
 

@@ -2,15 +2,13 @@ import type {
   CampaignCreated,
   CampaignDetailsUpdated,
   CampaignEvent,
-  CampaignStatus,
   CampaignStatusChanged,
-} from '../../domain/shop/campaign.js';
-import type {
   VoucherPoolCreated,
   VoucherPoolEvent,
   VoucherPoolRepriced,
   VoucherStockReserved,
 } from '../../domain/shop/events.js';
+import type { CampaignStatus } from '../../domain/shop/campaign.js';
 import { formatPosition } from '../../infrastructure/shared/eventstore/positions.js';
 import type { ProjectedEvent } from '../../projections/shared/projector.js';
 

@@ -1,4 +1,4 @@
-import type { CampaignCodeClaimed } from '../../../domain/shop/campaign.js';
+import type { CampaignCodeClaimed } from '../../../domain/shop/events.js';
 import {
   apiSpecification,
   existingStream,

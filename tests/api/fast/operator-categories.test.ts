@@ -1,4 +1,4 @@
-import type { VoucherCategoryCreated, VoucherCategoryIndexed } from '../../../domain/shop/category.js';
+import type { VoucherCategoryCreated, VoucherCategoryIndexed } from '../../../domain/shop/events.js';
 import {
   apiSpecification,
   existingStream,

@@ -1,9 +1,8 @@
+import { type ApiKeyClaimed, streams } from '../../../domain/shop/events.js';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { apiKeyHash } from '../../../application/shop/credentials.js';
 import { reserveRequestHash } from '../../../application/shop/purchase-service.js';
-import type { ApiKeyClaimed } from '../../../domain/shop/merchant.js';
-import { streams } from '../../../domain/shop/events.js';
 import { AesGcmVoucherCodeCipher } from '../../../infrastructure/shop/voucher-code-cipher.js';
 import {
   apiSpecification,

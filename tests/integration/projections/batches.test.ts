@@ -1,12 +1,13 @@
-import { expect } from 'chai';
-import type { Knex } from 'knex';
-import type { CampaignBanner, CampaignEvent, CampaignStatus, NewCampaign } from '../../../domain/shop/campaign.js';
 import type {
+  CampaignEvent,
   PoolDisplay,
   ShopReservationEvent,
   VoucherPoolCreated,
   VoucherPoolEvent,
 } from '../../../domain/shop/events.js';
+import { expect } from 'chai';
+import type { Knex } from 'knex';
+import type { CampaignBanner, CampaignStatus, NewCampaign } from '../../../domain/shop/campaign.js';
 import { formatPosition } from '../../../infrastructure/shared/eventstore/positions.js';
 import type { PhysicalNames, ProjectedEvent, Projector } from '../../../projections/shared/projector.js';
 import { catalogProjector } from '../../../projections/shop/catalog.js';

@@ -1,9 +1,9 @@
+import type { CampaignEvent, VoucherPoolCreated, VoucherPoolEvent } from '../../../domain/shop/events.js';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import pg from 'pg';
 import sinon from 'sinon';
-import type { CampaignEvent, CampaignStatus, NewCampaign } from '../../../domain/shop/campaign.js';
-import type { VoucherPoolCreated, VoucherPoolEvent } from '../../../domain/shop/events.js';
+import type { CampaignStatus, NewCampaign } from '../../../domain/shop/campaign.js';
 import { formatPosition } from '../../../infrastructure/shared/eventstore/positions.js';
 import { migrate } from '../../../infrastructure/shared/migrations/index.js';
 import { PostgresCatalogReadModel } from '../../../infrastructure/shop/catalog-read-model.js';

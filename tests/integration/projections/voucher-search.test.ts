@@ -1,10 +1,10 @@
+import type { CampaignEvent, PoolDisplay, VoucherPoolEvent } from '../../../domain/shop/events.js';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { fixedClock } from '../../../application/shared/clock.js';
 import { CatalogQueries } from '../../../application/shop/catalog-queries.js';
 import { VoucherSearch, type VoucherSearchQuery } from '../../../application/shop/voucher-search.js';
-import type { CampaignEvent, NewCampaign } from '../../../domain/shop/campaign.js';
-import type { PoolDisplay, VoucherPoolEvent } from '../../../domain/shop/events.js';
+import type { NewCampaign } from '../../../domain/shop/campaign.js';
 import { formatPosition } from '../../../infrastructure/shared/eventstore/positions.js';
 import { migrate } from '../../../infrastructure/shared/migrations/index.js';
 import { PostgresCatalogReadModel } from '../../../infrastructure/shop/catalog-read-model.js';

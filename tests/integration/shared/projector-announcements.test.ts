@@ -1,10 +1,9 @@
+import type { CampaignEvent, VoucherPoolEvent } from '../../../domain/shop/events.js';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import pg from 'pg';
 import sinon from 'sinon';
 import type { Buyer } from '../../../application/shop/catalog-queries.js';
-import type { CampaignEvent } from '../../../domain/shop/campaign.js';
-import type { VoucherPoolEvent } from '../../../domain/shop/events.js';
 import { PostgresChangeFeed } from '../../../infrastructure/shared/read-model-changes.js';
 import { PostgresCatalogReadModel } from '../../../infrastructure/shop/catalog-read-model.js';
 import { PostgresVoucherSearchReadModel } from '../../../infrastructure/shop/voucher-search-read-model.js';

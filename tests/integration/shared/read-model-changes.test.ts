@@ -1,9 +1,8 @@
+import type { CampaignEvent, VoucherPoolEvent } from '../../../domain/shop/events.js';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import pg from 'pg';
 import sinon from 'sinon';
-import type { CampaignEvent } from '../../../domain/shop/campaign.js';
-import type { VoucherPoolEvent } from '../../../domain/shop/events.js';
 import { PostgresChangeFeed } from '../../../infrastructure/shared/read-model-changes.js';
 import { PostgresCatalogReadModel } from '../../../infrastructure/shop/catalog-read-model.js';
 import { announceChanges, changeChannel, type PhysicalNames } from '../../../projections/shared/projector.js';

@@ -1,10 +1,10 @@
+import type { CampaignEvent } from '../../../../domain/shop/events.js';
 import { expect } from 'chai';
 import { fold } from '../../../../domain/shared/decider.js';
 import {
   campaignDecider,
   type CampaignBanner,
   type CampaignDetails,
-  type CampaignEvent,
   type CampaignPresale,
   type NewCampaignBanner,
 } from '../../../../domain/shop/campaign.js';

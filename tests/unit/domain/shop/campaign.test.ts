@@ -1,3 +1,4 @@
+import type { CampaignEvent } from '../../../../domain/shop/events.js';
 import { expect } from 'chai';
 import { fold } from '../../../../domain/shared/decider.js';
 import { DomainError } from '../../../../domain/shared/errors.js';
@@ -6,7 +7,6 @@ import {
   campaignDecider,
   campaignStatuses,
   type CampaignCommand,
-  type CampaignEvent,
   type CampaignStatus,
   type NewCampaign,
 } from '../../../../domain/shop/campaign.js';

@@ -1,5 +1,6 @@
+import type { VoucherCategoryEvent } from '../../../../domain/shop/events.js';
 import { expect } from 'chai';
-import { voucherCategoryDecider, type VoucherCategoryEvent } from '../../../../domain/shop/category.js';
+import { voucherCategoryDecider } from '../../../../domain/shop/category.js';
 import { scenario } from '../../../support/decider-spec.js';
 
 const given = scenario(voucherCategoryDecider);

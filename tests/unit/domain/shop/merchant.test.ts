@@ -1,3 +1,4 @@
+import type { ApiKeyLookupEvent, MerchantEvent } from '../../../../domain/shop/events.js';
 import { expect } from 'chai';
 import { fold } from '../../../../domain/shared/decider.js';
 import { DomainError } from '../../../../domain/shared/errors.js';
@@ -6,9 +7,7 @@ import {
   apiKeyLookupEventFor,
   evolveApiKeyLookup,
   merchantDecider,
-  type ApiKeyLookupEvent,
   type MerchantCommand,
-  type MerchantEvent,
   type NewApiKey,
 } from '../../../../domain/shop/merchant.js';
 
