@@ -78,12 +78,15 @@ function invalid(field: string, message: string) {
   return checkoutError('INVALID_PROMOTION_MASTER', message, { field });
 }
 
-/** The rules between fields; each field's own format was checked by the API. */
+/**
+ * The rules between fields; each field's own format was checked by the API. A refusal names the field as the
+ * checkout's interfaces do (snake_case).
+ */
 function assertConsistent(d: PromotionMasterDefinition): void {
   if (Date.parse(d.validUntil) <= Date.parse(d.validFrom))
-    throw invalid('validUntil', 'validUntil must be after validFrom');
+    throw invalid('valid_until', 'valid_until must be after valid_from');
   if (d.perUserLimit !== null && d.totalQuota !== null && d.perUserLimit > d.totalQuota)
-    throw invalid('perUserLimit', 'perUserLimit must not exceed totalQuota');
+    throw invalid('per_user_limit', 'per_user_limit must not exceed total_quota');
   if (d.categories !== null && d.categories.length === 0)
     throw invalid('categories', 'categories must name at least one category, or be null for the whole order');
 }
