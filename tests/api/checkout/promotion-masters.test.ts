@@ -47,7 +47,7 @@ describe('Promotion masters over the whole app (checkout, PostgreSQL)', () => {
 
     const row = await eventually(async () => {
       const found = await app.container.knex('checkout_promotion_masters').where({ promotion_master_id: id }).first();
-      expect(found, 'the projector row').to.exist;
+      expect(found, 'the projector row').to.not.equal(undefined);
       return found as Record<string, unknown>;
     });
     expect(row).to.include({

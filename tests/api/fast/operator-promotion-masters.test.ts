@@ -174,12 +174,10 @@ describe('Operator API, fast: promotion masters (checkout)', () => {
         expectResponse(200, { body: { code: 'SUCCESS', message: 'Success', data: answered } }),
         expectNoNewEvents(),
       );
-    await scene
-      .when({ method: 'GET', path: '/operator/v1/promotion-masters/43', headers: operatorHeaders() })
-      .then(
-        expectResponse(404, {
-          body: { code: 'OPS-NOT-FOUND', message: 'promotion master 43 does not exist', data: null },
-        }),
-      );
+    await scene.when({ method: 'GET', path: '/operator/v1/promotion-masters/43', headers: operatorHeaders() }).then(
+      expectResponse(404, {
+        body: { code: 'OPS-NOT-FOUND', message: 'promotion master 43 does not exist', data: null },
+      }),
+    );
   });
 });
