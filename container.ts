@@ -11,17 +11,13 @@ import { createHttpApp } from './api/shared/http-app.js';
 import { buildOpenApiDocument, type OpenApiOptions } from './api/shared/openapi.js';
 import { registerOperationsOpenApi } from './api/shared/operations-openapi.js';
 import { operatorApi, operatorBasePath } from './api/shared/operator-api.js';
+import { registerOperatorOpenApi } from './api/shared/operator-openapi.js';
+import { checkoutApi } from './api/checkout/index.js';
 import { shopApi } from './api/shop/index.js';
 import { systemClock, type Clock } from './application/shared/clock.js';
 import type { EventBus } from './application/shared/event-bus.js';
 import type { EventStore } from './application/shared/event-store.js';
-import {
-  defineContext,
-  type AnyContextModule,
-  type ContextModule,
-  type ServicesOf,
-  type SlicesOf,
-} from './context-module.js';
+import { defineContext, type AnyContextModule, type ServicesOf, type SlicesOf } from './context-module.js';
 import { loadConfig as loadSettings, type Config as SharedConfig } from './infrastructure/shared/config.js';
 import type { BackgroundJob } from './infrastructure/shared/context.js';
 import { createKnex } from './infrastructure/shared/database.js';
@@ -36,11 +32,20 @@ import { ProjectionRunner } from './infrastructure/shared/projection-runner.js';
 import { PostgresChangeFeed } from './infrastructure/shared/read-model-changes.js';
 import type { Secrets } from './infrastructure/shared/secrets.js';
 import { buildShop, shopConfig } from './infrastructure/shop/index.js';
+import { buildCheckout, checkoutConfig } from './infrastructure/checkout/index.js';
+import { checkoutProjectors } from './projections/checkout/index.js';
 import { shopProjectors } from './projections/shop/index.js';
 
 /** Every bounded context this service runs, in the order they are built (and their projectors started). */
 export const contexts = [
   defineContext({ name: 'shop', config: shopConfig, build: buildShop, api: shopApi, projectors: shopProjectors }),
+  defineContext({
+    name: 'checkout',
+    config: checkoutConfig,
+    build: buildCheckout,
+    api: checkoutApi,
+    projectors: checkoutProjectors,
+  }),
 ] as const;
 
 export type Config = SharedConfig & SlicesOf<typeof contexts>;
@@ -58,7 +63,7 @@ export const projectors = contexts.flatMap((c) => c.projectors);
 /** The OpenAPI document served at /openapi.json: each context registers its own routes, next to its routers. */
 export const openApi: OpenApiOptions = {
   description: contexts.map((c) => c.api.description).join('\n\n'),
-  registrations: [...contexts.flatMap((c) => c.api.openApi), registerOperationsOpenApi],
+  registrations: [registerOperatorOpenApi, ...contexts.flatMap((c) => c.api.openApi), registerOperationsOpenApi],
 };
 
 export interface Container {
@@ -99,15 +104,18 @@ export async function buildContainer(options: {
 
   const deps = { config, secrets, knex, store, ids, clock, logger, changes };
   const built = new Map<string, Awaited<ReturnType<AnyContextModule['build']>>>();
-  for (const context of contexts) built.set(context.name, await context.build(deps));
+  // Each module is walked as AnyContextModule: defineContext checked that its build, api and projectors agree on its
+  // services and slice, which a loop over the union of modules cannot correlate.
+  const modules: readonly AnyContextModule[] = contexts;
+  for (const context of modules) built.set(context.name, await context.build(deps));
   const services = Object.fromEntries([...built].map(([name, b]) => [name, b.services])) as Services;
-  // A context's services, as its own build typed them (the map holds every context's).
-  const servicesOf = <S>(context: ContextModule<string, S, ZodRawShape>) => built.get(context.name)!.services as S;
+  /** A context's services, as its own build made them. */
+  const servicesOf = (context: AnyContextModule) => built.get(context.name)!.services;
 
   const relay = new Relay({ store, bus, knex, logger });
   const projections = new ProjectionRunner({ knex, store, bus, projectors, logger, clock });
 
-  const operatorRouters = contexts.flatMap((c) => c.api.operatorRouter?.(servicesOf(c), { logger }) ?? []);
+  const operatorRouters = modules.flatMap((c) => c.api.operatorRouter?.(servicesOf(c), { logger }) ?? []);
   const app = createHttpApp({
     logger,
     metrics: options.metrics ?? metricsRegistry,
@@ -115,7 +123,7 @@ export async function buildContainer(options: {
     openApi: buildOpenApiDocument(openApi),
     runInLogContext,
     routers: [
-      ...contexts.flatMap((c) => c.api.interfaces(servicesOf(c), { logger })),
+      ...modules.flatMap((c) => c.api.interfaces(servicesOf(c), { logger })),
       {
         path: operatorBasePath,
         router: operatorApi({ logger, operatorTokens: secrets.operatorTokens, routers: operatorRouters }),

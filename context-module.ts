@@ -35,7 +35,9 @@ export type ServicesOf<M extends readonly AnyContextModule[]> = {
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 
+/** One module's settings (distributes over a union of modules). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any services: only the slice is read
+type SliceOf<K> = K extends ContextModule<string, any, infer S> ? z.infer<ZodObject<S>> : never;
+
 /** The settings of every listed context, merged. */
-export type SlicesOf<M extends readonly AnyContextModule[]> = UnionToIntersection<
-  M[number] extends ContextModule<string, unknown, infer S> ? z.infer<ZodObject<S>> : never
->;
+export type SlicesOf<M extends readonly AnyContextModule[]> = UnionToIntersection<SliceOf<M[number]>>;

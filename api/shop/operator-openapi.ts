@@ -63,11 +63,6 @@ const merchantParams = z.object({ merchantId: z.string().describe('the merchant 
 
 export function registerShopOperatorOpenApi(api: OpenApiRegistrar): void {
   const { registry } = api;
-  registry.registerComponent('securitySchemes', 'operatorToken', {
-    type: 'http',
-    scheme: 'bearer',
-    description: 'a token of OPERATOR_TOKENS (name=token,…); its name is recorded as the actor of every change',
-  });
   api.tag('Operator: merchants', 'Merchants and their API keys');
   api.tag('Operator: campaigns');
   api.tag('Operator: voucher pools');

@@ -17,7 +17,11 @@ import {
   merchantIdPattern,
 } from '../../application/shop/index.js';
 
+import { absoluteUrl, dateTimeInput, integer, matching, oneOf, text } from '../shared/input-schemas.js';
+
 extendZodWithOpenApi(z);
+
+export { dateTimeInput, text };
 
 const instant = (description: string) => z.string().openapi({ format: 'date-time', description });
 const int = () => z.number().int();
@@ -25,59 +29,6 @@ const int = () => z.number().int();
 const requiredObject = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((value) => value ?? {}, schema);
 
 // ---- the forms of operator input ----
-
-/** Epoch ms of an ISO 8601 date-time with an explicit offset (a bare local time would depend on the server's zone); NaN otherwise. */
-function parseDateTime(value: string): number {
-  const m = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.exec(value);
-  if (!m) return NaN;
-  const day = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  if (day.getUTCMonth() !== Number(m[2]) - 1 || day.getUTCDate() !== Number(m[3])) return NaN; // 2024-02-30 and the like
-  return Date.parse(value);
-}
-
-/** An ISO 8601 date-time with offset, answered in UTC (as Date.toISOString writes it). */
-export const dateTimeInput = (description: string) =>
-  instant(description)
-    .refine(
-      (s) => !Number.isNaN(parseDateTime(s)),
-      'must be an ISO 8601 date-time with offset, e.g. 2026-06-01T00:00:00+07:00',
-    )
-    .transform((s) => new Date(parseDateTime(s)).toISOString());
-
-/** Text trimmed, then `min` to `max` characters. */
-export const text = (min: number, max: number) => {
-  const rule = `must be a string of ${min} to ${max} characters`;
-  return z.string().trim().min(min, rule).max(max, rule);
-};
-
-const integer = (min: number) => {
-  const rule = `must be an integer >= ${min}`;
-  return z.number().int(rule).safe(rule).min(min, rule);
-};
-
-/** Type errors keep zod's own message ("Expected string, received number"), as for every field. */
-const oneOf = <T extends string>(values: readonly [T, ...T[]]) =>
-  z.enum(values, {
-    errorMap: (issue, ctx) => ({
-      message: issue.code === 'invalid_enum_value' ? `must be one of ${values.join(', ')}` : ctx.defaultError,
-    }),
-  });
-
-const matching = (pattern: RegExp, rule: string) => z.string().regex(pattern, `must be ${rule}`);
-
-/** An absolute URL; `web`: http(s) only (assets the app loads), otherwise any scheme (deep links). */
-const absoluteUrl = (web: boolean) => {
-  const rule = `must be an absolute ${web ? 'http(s) ' : ''}URL`;
-  return z.string().refine((value) => {
-    if (value.length > 2048) return false;
-    try {
-      const { protocol } = new URL(value);
-      return !web || protocol === 'https:' || protocol === 'http:';
-    } catch {
-      return false;
-    }
-  }, rule);
-};
 
 /** 1 to 32 upper-case letters, digits or "_". */
 const enumCode = (example: string) =>
@@ -304,16 +255,5 @@ export const operatorIdempotencyHeader = z
   .optional()
   .openapi({ description: '1 to 128 printable ASCII characters without spaces; a UUID is best' });
 
-/** The operator API's envelope around `data`. */
-export const operatorSuccess = <T extends z.ZodTypeAny>(data: T) =>
-  z.object({ code: z.literal('SUCCESS'), message: z.literal('Success'), data });
-
-/** The operator API's failure envelope; a 400 names the offending field in data.field when there is one. */
-export const operatorFailure = (code: string, withField = false) =>
-  z.object({
-    code: z.literal(code),
-    message: z.string(),
-    data: withField
-      ? z.object({ field: z.string().describe('e.g. pricing.faceValue, banners[0].channelCode') }).nullable()
-      : z.null(),
-  });
+/** The operator API's envelopes (api/shared/operator-openapi.ts), as the shop's schemas have always offered them. */
+export { operatorFailure, operatorSuccess } from '../shared/operator-openapi.js';

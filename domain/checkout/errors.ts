@@ -9,7 +9,10 @@ export const promotionMasterErrorCodes = [
   /** Operator input breaks a rule; details.field names the field. */
   'INVALID_PROMOTION_MASTER',
   'PROMOTION_MASTER_NOT_FOUND',
+  /** A sequence handed out an id twice (a bug, answered as a conflict). */
   'PROMOTION_MASTER_EXISTS',
+  /** A different request under a used X-Idempotency-Key (raised by the command handler). */
+  'IDEMPOTENCY_KEY_REUSED',
 ] as const;
 
 export type PromotionMasterErrorCode = (typeof promotionMasterErrorCodes)[number];

@@ -4,7 +4,8 @@
  * docs/checkout.md. Shape and formats of the input are the API's job (its zod schema produces the typed command);
  * the rules that relate fields to each other are decided here.
  */
-import type { Decider, DomainEvent } from '../shared/decider.js';
+import type { Decider } from '../shared/decider.js';
+import type { PromotionMasterEvent } from './events.js';
 import { checkoutError } from './errors.js';
 
 export const promotionTypes = ['SHIPPING', 'VOUCHER', 'COIN_CASHBACK'] as const;
@@ -47,15 +48,6 @@ export interface PromotionMasterDefinition {
   readonly bannerUrl: string | null;
 }
 
-// ---- events ----
-
-export type PromotionMasterCreated = DomainEvent<
-  'PromotionMasterCreated',
-  PromotionMasterDefinition & { promotionMasterId: number; status: PromotionMasterStatus; createdAt: string }
->;
-
-export type PromotionMasterEvent = PromotionMasterCreated;
-
 // ---- the aggregate ----
 
 export type PromotionMasterState =
@@ -78,12 +70,15 @@ function invalid(field: string, message: string) {
   return checkoutError('INVALID_PROMOTION_MASTER', message, { field });
 }
 
-/** The rules between fields; each field's own format was checked by the API. */
+/**
+ * The rules between fields; each field's own format was checked by the API. A refusal names the field as the
+ * checkout's interfaces do (snake_case).
+ */
 function assertConsistent(d: PromotionMasterDefinition): void {
   if (Date.parse(d.validUntil) <= Date.parse(d.validFrom))
-    throw invalid('validUntil', 'validUntil must be after validFrom');
+    throw invalid('valid_until', 'valid_until must be after valid_from');
   if (d.perUserLimit !== null && d.totalQuota !== null && d.perUserLimit > d.totalQuota)
-    throw invalid('perUserLimit', 'perUserLimit must not exceed totalQuota');
+    throw invalid('per_user_limit', 'per_user_limit must not exceed total_quota');
   if (d.categories !== null && d.categories.length === 0)
     throw invalid('categories', 'categories must name at least one category, or be null for the whole order');
 }
@@ -121,5 +116,3 @@ export const promotionMasterDecider: Decider<PromotionMasterCommand, PromotionMa
   decide,
   evolve,
 };
-
-export const promotionMasterStream = (promotionMasterId: number) => `promotionMaster-${promotionMasterId}`;

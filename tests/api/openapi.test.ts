@@ -2,6 +2,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { expect } from 'chai';
 import type { Router } from 'express';
 import type { z } from 'zod';
+import { checkoutOperatorRouter } from '../../api/checkout/index.js';
 import { buildOpenApiDocument } from '../../api/shared/openapi.js';
 import { openApi } from '../../container.js';
 import { campaignSchema, merchantSchemas, operatorSuccess, poolSchema } from '../../api/shop/operator-schemas.js';
@@ -132,16 +133,25 @@ describe('OpenAPI document and /docs', () => {
           credentials: container.services.shop.credentials,
         }),
       );
-      const operator = routesOf(
-        '/operator/v1',
-        operatorRouter({
-          logger: createLogger('error'),
-          merchants: container.services.shop.merchants,
-          campaigns: container.services.shop.campaigns,
-          categories: container.services.shop.categories,
-          pools: container.services.shop.pools,
-        }),
-      );
+      const operator = [
+        ...routesOf(
+          '/operator/v1',
+          operatorRouter({
+            logger: createLogger('error'),
+            merchants: container.services.shop.merchants,
+            campaigns: container.services.shop.campaigns,
+            categories: container.services.shop.categories,
+            pools: container.services.shop.pools,
+          }),
+        ),
+        ...routesOf(
+          '/operator/v1',
+          checkoutOperatorRouter({
+            logger: createLogger('error'),
+            promotionMasters: container.services.checkout.promotionMasters,
+          }),
+        ),
+      ];
       expect(shop).to.have.length(4);
       expect(operator).to.have.length.of.at.least(12);
       expect(operationsOf(doc, 'Shop: purchase').map(([key]) => key)).to.have.members(shop);

@@ -5,11 +5,13 @@
  * container.ts.
  */
 import type { Express } from 'express';
+import { checkoutOperatorRouter } from '../../api/checkout/index.js';
 import { operatorApi } from '../../api/shared/operator-api.js';
 import { createHttpApp } from '../../api/shared/http-app.js';
 import { operatorRouter } from '../../api/shop/operator-router.js';
 import { purchaseRouter } from '../../api/shop/purchase-router.js';
 import { shopRouter } from '../../api/shop/router.js';
+import { PromotionMasterAdmin } from '../../application/checkout/index.js';
 import type { Clock } from '../../application/shared/clock.js';
 import type { EventStore } from '../../application/shared/event-store.js';
 import type { NumericIdGenerator } from '../../application/shared/ids.js';
@@ -64,6 +66,7 @@ export function buildFastApp({ store, ids, clock, env }: FastAppDeps): Express {
     logger,
   });
   const pools = new VoucherPoolAdmin({ store, ids, clock, pools: purchases.pools });
+  const promotionMasters = new PromotionMasterAdmin({ store, ids, clock });
 
   return createHttpApp({
     logger,
@@ -76,7 +79,10 @@ export function buildFastApp({ store, ids, clock, env }: FastAppDeps): Express {
         router: operatorApi({
           logger,
           operatorTokens: secrets.operatorTokens,
-          routers: [operatorRouter({ logger, merchants, campaigns, categories, pools })],
+          routers: [
+            operatorRouter({ logger, merchants, campaigns, categories, pools }),
+            checkoutOperatorRouter({ logger, promotionMasters }),
+          ],
         }),
       },
     ],

@@ -1,0 +1,63 @@
+/**
+ * Operators' promotion masters (stream promotionMaster-<id>, ids from the `promotionMaster` sequence), through the
+ * command handler (docs/conventions.md, "Commands"). Reads come from the aggregate, not the read model.
+ */
+import {
+  checkoutDecoders,
+  checkoutError,
+  checkoutEventDecoder,
+  promotionMasterDecider,
+  streams,
+  type PromotionMasterDefinition,
+  type PromotionMasterState,
+  type PromotionMasterStatus,
+} from '../../domain/checkout/index.js';
+import type { Clock } from '../shared/clock.js';
+import type { CommandContext } from '../shared/command-context.js';
+import { handleCommand, loadAggregate } from '../shared/command-handler.js';
+import type { EventStore } from '../shared/event-store.js';
+import type { NumericIdGenerator } from '../shared/ids.js';
+
+export type PromotionMasterView = PromotionMasterDefinition & {
+  promotionMasterId: number;
+  status: PromotionMasterStatus;
+  createdAt: string;
+  updatedAt: string;
+};
+
+function view(state: PromotionMasterState): PromotionMasterView {
+  if (state.status === 'NONE') throw new Error('a promotion master command answered without a promotion master');
+  return state;
+}
+
+export class PromotionMasterAdmin {
+  constructor(private readonly deps: { store: EventStore; ids: NumericIdGenerator; clock: Clock }) {}
+
+  /** Creates an ACTIVE promotion master. A resend under its idempotency key answers the first creation. */
+  async create(context: CommandContext, definition: PromotionMasterDefinition): Promise<PromotionMasterView> {
+    // A resend under a used key spends an id of the sequence and answers the first one's: gaps are harmless.
+    const [promotionMasterId] = await this.deps.ids.next('promotionMaster');
+    const { state } = await handleCommand({ ...this.deps, decoder: checkoutEventDecoder }, context, {
+      decider: promotionMasterDecider,
+      decoder: checkoutDecoders.promotionMaster,
+      streamName: streams.promotionMaster(promotionMasterId!),
+      command: (now) => ({ type: 'CreatePromotionMaster', promotionMasterId: promotionMasterId!, definition, now }),
+    });
+    return view(state);
+  }
+
+  /** The promotion master as its stream says (strongly consistent, unlike the read model). */
+  async get(promotionMasterId: number): Promise<PromotionMasterView> {
+    const { state } = await loadAggregate(
+      this.deps.store,
+      promotionMasterDecider,
+      checkoutDecoders.promotionMaster,
+      streams.promotionMaster(promotionMasterId),
+    );
+    if (state.status === 'NONE')
+      throw checkoutError('PROMOTION_MASTER_NOT_FOUND', `promotion master ${promotionMasterId} does not exist`, {
+        promotionMasterId,
+      });
+    return view(state);
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * The promotion checkout's one event decoder: every checkout event type with its schema version, grouped by the
+ * stream category that holds it. Everything that reads checkout events reads them through it; writers stamp its
+ * current versions. How to change an event's shape: docs/event-store.md#schema-versions-and-upcasting.
+ */
+import { eventDecoder, type EventDecoder, type EventSchemas } from '../shared/event-decoder.js';
+import type { CheckoutEvent, PromotionMasterEvent } from './events.js';
+
+/** Stored as the type declares it: no checkout event has changed shape yet. */
+const v1 = { version: 1 } as const;
+
+/** Each stream category's event types (each group complete: its type checks it) and their schema versions. */
+const groups = {
+  promotionMaster: { PromotionMasterCreated: v1 } satisfies EventSchemas<PromotionMasterEvent>,
+};
+
+/** The checkout's registry, every CheckoutEvent type once; a test may build a decoder from it with a schema changed. */
+export const checkoutEventSchemas: EventSchemas<CheckoutEvent> = { ...groups.promotionMaster };
+
+/** The checkout context's decoder. */
+export const checkoutEventDecoder: EventDecoder<CheckoutEvent> = eventDecoder(checkoutEventSchemas);
+
+/** The decoder's stream views: `checkoutDecoders.promotionMaster.decode(recorded)`. */
+export const checkoutDecoders = {
+  promotionMaster: checkoutEventDecoder.only(groups.promotionMaster),
+};

@@ -1,0 +1,8 @@
+/**
+ * The promotion checkout's domain, as other layers see it: deciders, events, the decoder and typed errors. Import
+ * this file from outside domain/checkout (docs/conventions.md, "Modules").
+ */
+export * from './errors.js';
+export * from './event-decoder.js';
+export * from './events.js';
+export * from './promotion-master.js';

@@ -1,0 +1,19 @@
+/**
+ * The promotion checkout's module, infrastructure half: its configuration slice and how its services are built from
+ * the shared adapters. The only file of infrastructure/checkout the composition root imports (docs/conventions.md,
+ * "Modules").
+ */
+import { PromotionMasterAdmin, type CheckoutServices } from '../../application/checkout/index.js';
+import type { BuiltContext, ContextDeps } from '../shared/context.js';
+import type { CheckoutConfig } from './config.js';
+
+export { checkoutConfig, type CheckoutConfig } from './config.js';
+
+export async function buildCheckout(deps: ContextDeps<CheckoutConfig>): Promise<BuiltContext<CheckoutServices>> {
+  const { store, ids, clock } = deps;
+  return {
+    services: { promotionMasters: new PromotionMasterAdmin({ store, ids, clock }) },
+    jobs: [],
+    stop: async () => {},
+  };
+}

@@ -1,0 +1,10 @@
+/**
+ * The promotion checkout's read models: its projectors and their tables. Import this file from outside
+ * projections/checkout (docs/conventions.md, "Modules").
+ */
+export * from './promotion-masters.js';
+
+import { promotionMastersProjector } from './promotion-masters.js';
+
+/** The checkout's projectors, in the order the runner starts them. */
+export const checkoutProjectors = [promotionMastersProjector] as const;
