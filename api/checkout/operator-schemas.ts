@@ -5,13 +5,13 @@
  */
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import type { PromotionMasterView } from '../../application/checkout/index.js';
 import {
+  type PromotionMasterView,
   codeTypes,
   promotionMasterStatuses,
   promotionTypes,
   type PromotionMasterDefinition,
-} from '../../domain/checkout/index.js';
+} from '../../application/checkout/index.js';
 import { absoluteUrl, dateTimeInput, integer, matching, oneOf, text } from '../shared/input-schemas.js';
 
 extendZodWithOpenApi(z);

@@ -10,3 +10,7 @@ import type { PromotionMasterAdmin } from './promotion-master-admin.js';
 export interface CheckoutServices {
   promotionMasters: PromotionMasterAdmin;
 }
+
+// The domain's vocabulary the interfaces need (typed definitions, enums, error codes) reaches them through this
+// file: api/ imports application/ only.
+export * from '../../domain/checkout/index.js';
