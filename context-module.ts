@@ -13,7 +13,7 @@ export interface ContextModule<Name extends string, Services, Slice extends ZodR
   /** Its settings (infrastructure/<context>/config.ts), merged into the service's configuration. */
   readonly config: Slice;
   /** Builds its services and background jobs from the shared adapters (infrastructure/<context>/index.ts). */
-  build(deps: ContextDeps<z.infer<ZodObject<Slice>>>): Promise<BuiltContext<Services>>;
+  build(deps: ContextDeps<z.infer<ZodObject<Slice>>>): BuiltContext<Services> | Promise<BuiltContext<Services>>;
   /** Its interfaces, operator endpoints and their OpenAPI (api/<context>/index.ts). */
   readonly api: ContextApi<Services>;
   /** Its read models (projections/<context>/index.ts), in the order the runner starts them. */

@@ -9,7 +9,10 @@ import type { CheckoutConfig } from './config.js';
 
 export { checkoutConfig, type CheckoutConfig } from './config.js';
 
-export async function buildCheckout(deps: ContextDeps<CheckoutConfig>): Promise<BuiltContext<CheckoutServices>> {
+/** Needs only the event store's side of the shared adapters (so fast tests build it on an in-memory store too). */
+export function buildCheckout(
+  deps: Pick<ContextDeps<CheckoutConfig>, 'store' | 'ids' | 'clock'>,
+): BuiltContext<CheckoutServices> {
   const { store, ids, clock } = deps;
   return {
     services: { promotionMasters: new PromotionMasterAdmin({ store, ids, clock }) },

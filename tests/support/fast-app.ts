@@ -1,30 +1,24 @@
 /**
  * The service's HTTP app over ports only (an in-memory event store, ids and a fixed clock), for fast API specs
- * (docs/testing.md). The one place that builds it: the application services wired as container.ts wires them, with
- * what needs knex (read models, catalog and search routers, projections, relay) left out. Keep it in step with
- * container.ts.
+ * (docs/testing.md). The one place that builds it: each context's command side from its own builder
+ * (buildShopCommands, buildCheckout), with what needs knex (read models, catalog and search routers, projections,
+ * relay) left out.
  */
 import type { Express } from 'express';
-import { checkoutOperatorRouter } from '../../api/checkout/index.js';
+import { checkoutApi } from '../../api/checkout/index.js';
 import { operatorApi } from '../../api/shared/operator-api.js';
 import { createHttpApp } from '../../api/shared/http-app.js';
 import { operatorRouter } from '../../api/shop/operator-router.js';
 import { purchaseRouter } from '../../api/shop/purchase-router.js';
 import { shopRouter } from '../../api/shop/router.js';
-import { PromotionMasterAdmin } from '../../application/checkout/index.js';
 import type { Clock } from '../../application/shared/clock.js';
 import type { EventStore } from '../../application/shared/event-store.js';
 import type { NumericIdGenerator } from '../../application/shared/ids.js';
-import { CampaignAdmin } from '../../application/shop/campaign-admin.js';
-import { CategoryAdmin } from '../../application/shop/category-admin.js';
-import { ShopCredentials } from '../../application/shop/credentials.js';
-import { MerchantAdmin } from '../../application/shop/merchant-admin.js';
-import { PurchaseService } from '../../application/shop/purchase-service.js';
-import { VoucherPoolAdmin } from '../../application/shop/voucher-pool-admin.js';
 import { loadConfig } from '../../container.js';
+import { buildCheckout } from '../../infrastructure/checkout/index.js';
 import { createLogger } from '../../infrastructure/shared/logger.js';
 import { httpRequestDuration, metricsRegistry } from '../../infrastructure/shared/metrics.js';
-import { AesGcmVoucherCodeCipher } from '../../infrastructure/shop/voucher-code-cipher.js';
+import { buildShopCommands } from '../../infrastructure/shop/index.js';
 import { operatorToken, shopClient } from '../api/support.js';
 
 /** The credentials the fast app accepts: the same as the PostgreSQL-backed test app's (tests/support/app.ts). */
@@ -48,41 +42,21 @@ export function buildFastApp({ store, ids, clock, env }: FastAppDeps): Express {
   const secrets = fastAppSecrets;
   const logger = createLogger('error');
 
-  const merchants = new MerchantAdmin({ store, ids, clock });
-  const campaigns = new CampaignAdmin({ store, ids, clock });
-  const categories = new CategoryAdmin({ store, ids, clock });
-  const credentials = new ShopCredentials({ store, clock, clients: secrets.shopClients });
-  const purchases = new PurchaseService({
-    store,
-    ids,
-    clock,
-    codes: new AesGcmVoucherCodeCipher(secrets.voucherCodeKey),
-    settings: {
-      idempotencyMode: config.SHOP_IDEMPOTENCY_MODE,
-      reservationTtlSeconds: config.SHOP_RESERVATION_TTL_SECONDS,
-      autoExpiry: config.SHOP_RESERVATION_AUTO_EXPIRY,
-      dayUtcOffsetMinutes: config.SHOP_DAY_UTC_OFFSET_MINUTES,
-    },
-    logger,
-  });
-  const pools = new VoucherPoolAdmin({ store, ids, clock, pools: purchases.pools });
-  const promotionMasters = new PromotionMasterAdmin({ store, ids, clock });
+  const shop = buildShopCommands({ config, secrets, store, ids, clock, logger });
+  const checkout = buildCheckout({ store, ids, clock }).services;
 
   return createHttpApp({
     logger,
     metrics: metricsRegistry,
     requestDuration: httpRequestDuration,
     routers: [
-      { path: '/api/v1', router: shopRouter({ logger, routers: [purchaseRouter({ purchases, credentials })] }) },
+      { path: '/api/v1', router: shopRouter({ logger, routers: [purchaseRouter(shop)] }) },
       {
         path: '/operator/v1',
         router: operatorApi({
           logger,
           operatorTokens: secrets.operatorTokens,
-          routers: [
-            operatorRouter({ logger, merchants, campaigns, categories, pools }),
-            checkoutOperatorRouter({ logger, promotionMasters }),
-          ],
+          routers: [operatorRouter({ logger, ...shop }), checkoutApi.operatorRouter!(checkout, { logger })],
         }),
       },
     ],
