@@ -17,7 +17,13 @@ import { shopApi } from './api/shop/index.js';
 import { systemClock, type Clock } from './application/shared/clock.js';
 import type { EventBus } from './application/shared/event-bus.js';
 import type { EventStore } from './application/shared/event-store.js';
-import { defineContext, type AnyContextModule, type ServicesOf, type SlicesOf } from './context-module.js';
+import {
+  defineContext,
+  type AnyContextModule,
+  type SecretsOf,
+  type ServicesOf,
+  type SlicesOf,
+} from './context-module.js';
 import { loadConfig as loadSettings, type Config as SharedConfig } from './infrastructure/shared/config.js';
 import type { BackgroundJob } from './infrastructure/shared/context.js';
 import { createKnex } from './infrastructure/shared/database.js';
@@ -30,18 +36,32 @@ import { migrate } from './infrastructure/shared/migrations/index.js';
 import { PostgresNumericIds } from './infrastructure/shared/numeric-ids.js';
 import { ProjectionRunner } from './infrastructure/shared/projection-runner.js';
 import { PostgresChangeFeed } from './infrastructure/shared/read-model-changes.js';
-import type { Secrets } from './infrastructure/shared/secrets.js';
-import { buildShop, shopConfig } from './infrastructure/shop/index.js';
-import { buildCheckout, checkoutConfig } from './infrastructure/checkout/index.js';
+import {
+  loadSecrets as loadSecretValues,
+  secretRules,
+  sharedSecrets,
+  type SecretsShape,
+  type SharedSecrets,
+} from './infrastructure/shared/secrets.js';
+import { buildShop, shopConfig, shopSecrets } from './infrastructure/shop/index.js';
+import { buildCheckout, checkoutConfig, checkoutSecrets } from './infrastructure/checkout/index.js';
 import { checkoutProjectors } from './projections/checkout/index.js';
 import { shopProjectors } from './projections/shop/index.js';
 
 /** Every bounded context this service runs, in the order they are built (and their projectors started). */
 export const contexts = [
-  defineContext({ name: 'shop', config: shopConfig, build: buildShop, api: shopApi, projectors: shopProjectors }),
+  defineContext({
+    name: 'shop',
+    config: shopConfig,
+    secrets: shopSecrets,
+    build: buildShop,
+    api: shopApi,
+    projectors: shopProjectors,
+  }),
   defineContext({
     name: 'checkout',
     config: checkoutConfig,
+    secrets: checkoutSecrets,
     build: buildCheckout,
     api: checkoutApi,
     projectors: checkoutProjectors,
@@ -50,12 +70,29 @@ export const contexts = [
 
 export type Config = SharedConfig & SlicesOf<typeof contexts>;
 export type Services = ServicesOf<typeof contexts>;
+/** The values of the shared secrets and of every context's, by variable name. */
+export type Secrets = SharedSecrets & SecretsOf<typeof contexts>;
 
-/** The service's configuration: the shared settings and every context's slice, from the environment. */
+/** Every secret the service declares: the shared ones, then each context's. */
+const secretsShape: SecretsShape = Object.assign({}, sharedSecrets, ...contexts.map((c) => c.secrets));
+
+/**
+ * The service's configuration: the shared settings and every context's slice, from the environment. The secrets'
+ * formats are checked with them (one message names every wrong variable); their values come from loadSecrets.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const slices: ZodRawShape = Object.assign({}, ...contexts.map((c) => c.config));
-  return loadSettings(env, slices) as Config;
+  return loadSettings(env, slices, secretRules(secretsShape)) as Config;
 }
+
+/** The service's secrets (infrastructure/shared/secrets.ts): refused in production when missing, else kept in DATA_DIR. */
+export function loadSecrets(config: Pick<Config, 'NODE_ENV' | 'DATA_DIR'>, env = process.env): Secrets {
+  return loadSecretValues(secretsShape, config, env) as Secrets;
+}
+
+/** The values of `context`'s own secrets: a context is handed no other's, nor the shared ones. */
+const secretsOf = (context: AnyContextModule, secrets: Secrets): Record<string, unknown> =>
+  Object.fromEntries(Object.keys(context.secrets).map((name) => [name, secrets[name as keyof Secrets]]));
 
 /** Every projector of every context, in start order. */
 export const projectors = contexts.flatMap((c) => c.projectors);
@@ -102,12 +139,13 @@ export async function buildContainer(options: {
   const changes = new PostgresChangeFeed({ databaseUrl: options.databaseUrl, logger });
   if (config.ROLES.includes('api')) changes.start();
 
-  const deps = { config, secrets, knex, store, ids, clock, logger, changes };
+  const deps = { config, knex, store, ids, clock, logger, changes };
   const built = new Map<string, Awaited<ReturnType<AnyContextModule['build']>>>();
   // Each module is walked as AnyContextModule: defineContext checked that its build, api and projectors agree on its
   // services and slice, which a loop over the union of modules cannot correlate.
   const modules: readonly AnyContextModule[] = contexts;
-  for (const context of modules) built.set(context.name, await context.build(deps));
+  for (const context of modules)
+    built.set(context.name, await context.build({ ...deps, secrets: secretsOf(context, secrets) }));
   const services = Object.fromEntries([...built].map(([name, b]) => [name, b.services])) as Services;
   /** A context's services, as its own build made them. */
   const servicesOf = (context: AnyContextModule) => built.get(context.name)!.services;
@@ -126,7 +164,7 @@ export async function buildContainer(options: {
       ...modules.flatMap((c) => c.api.interfaces(servicesOf(c), { logger })),
       {
         path: operatorBasePath,
-        router: operatorApi({ logger, operatorTokens: secrets.operatorTokens, routers: operatorRouters }),
+        router: operatorApi({ logger, operatorTokens: secrets.OPERATOR_TOKENS, routers: operatorRouters }),
       },
     ],
     ready: async () => {

@@ -12,18 +12,17 @@ import path from 'node:path';
 import { collectDefaultMetrics } from 'prom-client';
 import { listen } from './api/shared/http-app.js';
 import { startApiWorkers, workerMetrics } from './infrastructure/shared/api-workers.js';
-import { buildContainer, loadConfig } from './container.js';
+import { buildContainer, loadConfig, loadSecrets } from './container.js';
 import { ConfigError } from './infrastructure/shared/config.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './infrastructure/shared/database.js';
 import { createLogger } from './infrastructure/shared/logger.js';
 import { metricsRegistry } from './infrastructure/shared/metrics.js';
-import { loadSecrets } from './infrastructure/shared/secrets.js';
 import { seedDemo } from './infrastructure/shop/demo-seed.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL);
-  const secrets = loadSecrets(config, config.DATA_DIR);
+  const secrets = loadSecrets(config);
   collectDefaultMetrics({ register: metricsRegistry });
 
   let embedded: EmbeddedDatabase | undefined;
@@ -101,11 +100,11 @@ async function main(): Promise<void> {
         [
           '',
           `Demo credentials (also in ${path.join(config.DATA_DIR, 'demo-credentials.json')}):`,
-          `  client_id:            ${secrets.shopClients[0]!.clientId}`,
-          `  client_secret:        ${secrets.shopClients[0]!.clientSecret}`,
+          `  client_id:            ${secrets.SHOP_CLIENT_ID}`,
+          `  client_secret:        ${secrets.SHOP_CLIENT_SECRET}`,
           `  X-Merchant-Id:        ${demo.merchantId}`,
           `  X-Promotion-Api-Key:  ${demo.apiKey}`,
-          `  operator token:       ${secrets.operatorTokens[0]!.token}  (Authorization: Bearer …)`,
+          `  operator token:       ${secrets.OPERATOR_TOKENS[0]!.token}  (Authorization: Bearer …)`,
           `  voucher pools:        ${demo.pools.map((p) => `${p.id} (${p.title}, ${p.sellingPrice} ${p.currency})`).join(', ')}`,
           `  API:                  http://localhost:${port ?? config.PORT}/api/v1`,
           '',

@@ -46,10 +46,9 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { newCommandContext } from '../application/shared/command-context.js';
 import type { AppendResult, StreamWrite } from '../application/shared/event-store.js';
-import { buildContainer, projectors, type Container, loadConfig } from '../container.js';
+import { buildContainer, projectors, type Container, loadConfig, type Secrets } from '../container.js';
 import { createLogger, type Logger } from '../infrastructure/shared/logger.js';
 import { PostgresNumericIds } from '../infrastructure/shared/numeric-ids.js';
-import type { Secrets } from '../infrastructure/shared/secrets.js';
 import { categories, generateCatalog, seededRandom, type GeneratedCampaign } from './catalog-data.js';
 import { percentile, type LoadRequest, type LoadResult } from './load.js';
 import { startBenchServer, type BenchDatabase } from './database.js';
@@ -222,10 +221,10 @@ async function startMain(
       DATABASE_URL: databaseUrl,
       ROLES: roles,
       SEED_DEMO: 'false',
-      SHOP_CLIENT_ID: secrets.shopClients[0]!.clientId,
-      SHOP_CLIENT_SECRET: secrets.shopClients[0]!.clientSecret,
-      OPERATOR_TOKENS: secrets.operatorTokens.map((t) => `${t.name}=${t.token}`).join(','),
-      VOUCHER_CODE_KEY: secrets.voucherCodeKey,
+      SHOP_CLIENT_ID: secrets.SHOP_CLIENT_ID,
+      SHOP_CLIENT_SECRET: secrets.SHOP_CLIENT_SECRET,
+      OPERATOR_TOKENS: secrets.OPERATOR_TOKENS.map((t) => `${t.name}=${t.token}`).join(','),
+      VOUCHER_CODE_KEY: secrets.VOUCHER_CODE_KEY,
       ...env,
     },
     stdio: 'inherit',
@@ -367,9 +366,10 @@ async function load(server: BenchServer, secrets: Secrets, logger: Logger): Prom
 async function main(): Promise<void> {
   const logger = createLogger((process.env.LOG_LEVEL as 'error' | 'warn' | 'info' | undefined) ?? 'error');
   const secrets: Secrets = {
-    shopClients: [{ clientId: 'bench', clientSecret: 'bench-client-secret-0123456789' }],
-    operatorTokens: [{ name: 'bench', token: 'bench-operator-token-0123456789' }],
-    voucherCodeKey: randomBytes(32).toString('hex'),
+    OPERATOR_TOKENS: [{ name: 'bench', token: 'bench-operator-token-0123456789' }],
+    SHOP_CLIENT_ID: 'bench',
+    SHOP_CLIENT_SECRET: 'bench-client-secret-0123456789',
+    VOUCHER_CODE_KEY: randomBytes(32).toString('hex'),
   };
   const server = await startBenchServer();
   console.log(

@@ -19,10 +19,9 @@ import { shopAuth } from '../api/shop/auth.js';
 import { shopOk } from '../api/shop/envelope.js';
 import { shopRouter } from '../api/shop/router.js';
 import { newCommandContext } from '../application/shared/command-context.js';
-import { buildContainer, loadConfig } from '../container.js';
+import { buildContainer, loadConfig, type Secrets } from '../container.js';
 import { createLogger } from '../infrastructure/shared/logger.js';
 import { httpRequestDuration, metricsRegistry } from '../infrastructure/shared/metrics.js';
-import type { Secrets } from '../infrastructure/shared/secrets.js';
 import { percentile, type LoadRequest } from './load.js';
 import { createBenchDatabase } from './database.js';
 import { loadInOwnProcess } from './load-process.js';
@@ -38,9 +37,10 @@ async function main(): Promise<void> {
   const logger = createLogger('error');
   const config = loadConfig({ NODE_ENV: 'production', ROLES: 'api' });
   const secrets: Secrets = {
-    shopClients: [{ clientId: 'bench', clientSecret: 'bench-client-secret-0123456789' }],
-    operatorTokens: [{ name: 'bench', token: 'bench-operator-token-0123456789' }],
-    voucherCodeKey: randomBytes(32).toString('hex'),
+    OPERATOR_TOKENS: [{ name: 'bench', token: 'bench-operator-token-0123456789' }],
+    SHOP_CLIENT_ID: 'bench',
+    SHOP_CLIENT_SECRET: 'bench-client-secret-0123456789',
+    VOUCHER_CODE_KEY: randomBytes(32).toString('hex'),
   };
   const c = await buildContainer({ config, databaseUrl: db.url, secrets, logger });
   const merchant = await c.services.shop.merchants.register(newCommandContext({ actor: { operator: 'bench' } }), {

@@ -5,24 +5,14 @@ export const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
-const csvPairs = z
-  .string()
-  .transform((s) =>
-    s
-      .split(',')
-      .map((p) => p.trim())
-      .filter(Boolean),
-  )
-  .pipe(z.array(z.string().regex(/^[^=]+=.{16,}$/, 'each entry is name=token, token at least 16 characters')))
-  .transform((pairs) => pairs.map((p) => ({ name: p.slice(0, p.indexOf('=')), token: p.slice(p.indexOf('=') + 1) })));
-
 /** What a process can run; ROLES picks them. */
 export const roles = ['api', 'relay', 'projector'] as const;
 export type Role = (typeof roles)[number];
 
 /**
  * The settings every process reads, validated at start; each context adds its own slice (its config.ts, listed by
- * container.ts). Documented in README.md ("Configuration"); keep the two in step.
+ * container.ts). Secrets are declared apart (secrets.ts). Documented in README.md ("Configuration"); keep the two in
+ * step.
  */
 export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -55,16 +45,6 @@ export const configSchema = z.object({
   API_WORKERS: z.coerce.number().int().min(1).max(64).default(1),
   /** Seed the demo merchant, campaign and pools (default on with the embedded database). */
   SEED_DEMO: bool.optional(),
-  /** Gateway credentials of the shop interface. */
-  SHOP_CLIENT_ID: z.string().min(1).optional(),
-  SHOP_CLIENT_SECRET: z.string().min(16).optional(),
-  /** Operator API tokens: name=token,name=token. The name is recorded as the actor of each change. */
-  OPERATOR_TOKENS: csvPairs.optional(),
-  /** 32-byte key (64 hex chars) encrypting voucher codes at rest. */
-  VOUCHER_CODE_KEY: z
-    .string()
-    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)')
-    .optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
 });
 
@@ -72,15 +52,25 @@ export type Config = z.infer<typeof configSchema>;
 
 export class ConfigError extends Error {}
 
-/** The shared settings and those of `slice` (the contexts' slices, merged), from the environment. */
+/**
+ * The shared settings and those of `slice` (the contexts' slices, merged), from the environment. `checked` (the
+ * secrets' rules) is validated with them, so that one message names every wrong variable, but left out of the result:
+ * secrets are loaded apart (secrets.ts).
+ */
 export function loadConfig<S extends ZodRawShape = Record<never, never>>(
   env: NodeJS.ProcessEnv = process.env,
   slice?: S,
+  checked: ZodRawShape = {},
 ): Config & z.infer<ZodObject<S>> {
-  const parsed = (slice ? configSchema.extend(slice) : configSchema).safeParse(env);
+  const parsed = configSchema
+    .extend(slice ?? {})
+    .extend(checked)
+    .safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
-  return parsed.data as Config & z.infer<ZodObject<S>>;
+  const settings: Record<string, unknown> = { ...parsed.data };
+  for (const name of Object.keys(checked)) delete settings[name];
+  return settings as Config & z.infer<ZodObject<S>>;
 }

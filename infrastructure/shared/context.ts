@@ -10,12 +10,14 @@ import type { NumericIdGenerator } from '../../application/shared/ids.js';
 import type { Logger } from '../../application/shared/logger.js';
 import type { Config, Role } from './config.js';
 import type { PostgresChangeFeed } from './read-model-changes.js';
-import type { Secrets } from './secrets.js';
 
-/** What the composition root hands every context. `C` is the context's own configuration slice. */
-export interface ContextDeps<C> {
+/**
+ * What the composition root hands every context. `C` is the context's own configuration slice (with the shared
+ * settings), `S` the values of its own secrets (only those: the shared ones stay with the composition root).
+ */
+export interface ContextDeps<C, S = Record<never, never>> {
   config: Config & C;
-  secrets: Secrets;
+  secrets: S;
   knex: Knex;
   store: EventStore;
   ids: NumericIdGenerator;

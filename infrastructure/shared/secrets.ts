@@ -1,49 +1,100 @@
+/**
+ * Secrets, declared per context like the settings (docs/conventions.md, "Modules"): each context lists its own in
+ * `infrastructure/<context>/secrets.ts`, the shared ones are here, and the composition root loads them all with
+ * `loadSecrets`. In production every declared secret must be set; elsewhere a missing one is generated once and kept
+ * in `<DATA_DIR>/dev-secrets.json`, so a developer's restarts keep the same credentials and can still decrypt the
+ * voucher codes they issued.
+ */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { z } from 'zod';
 import { ConfigError, type Config } from './config.js';
 
-export interface Secrets {
-  shopClients: { clientId: string; clientSecret: string }[];
-  operatorTokens: { name: string; token: string }[];
-  voucherCodeKey: string;
+/** One secret: the rule its environment variable must meet, and how development makes and keeps one. */
+export interface Secret<T> {
+  readonly rule: z.ZodType<T, z.ZodTypeDef, string>;
+  readonly dev: {
+    /** Its key in dev-secrets.json (never rename one: developers' files hold it). */
+    readonly key: string;
+    readonly generate: () => string;
+    /** The value a kept string stands for (default: the string read by `rule`). */
+    readonly read?: (kept: string) => T;
+  };
 }
 
-/**
- * The secrets the service needs. In production every one must be configured.
- * Elsewhere a missing one is generated once and kept in `<dataDir>/dev-secrets.json`,
- * so a developer's restarts keep the same credentials and can still decrypt
- * the voucher codes they issued.
- */
-export function loadSecrets(config: Config, dataDir: string): Secrets {
-  const missing = [
-    !config.SHOP_CLIENT_ID && 'SHOP_CLIENT_ID',
-    !config.SHOP_CLIENT_SECRET && 'SHOP_CLIENT_SECRET',
-    !config.OPERATOR_TOKENS && 'OPERATOR_TOKENS',
-    !config.VOUCHER_CODE_KEY && 'VOUCHER_CODE_KEY',
-  ].filter(Boolean);
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a secret of any value
+export type SecretsShape = Record<string, Secret<any>>;
+
+/** The values of a shape's secrets, by variable name (as the settings are). */
+export type SecretValues<S extends SecretsShape> = { [K in keyof S]: S[K] extends Secret<infer T> ? T : never };
+
+/** A random secret of `bytes` bytes, base64url. */
+export const randomToken =
+  (bytes = 24) =>
+  () =>
+    randomBytes(bytes).toString('base64url');
+
+const csvPairs = z
+  .string()
+  .transform((s) =>
+    s
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.string().regex(/^[^=]+=.{16,}$/, 'each entry is name=token, token at least 16 characters')))
+  .transform((pairs) => pairs.map((p) => ({ name: p.slice(0, p.indexOf('=')), token: p.slice(p.indexOf('=') + 1) })));
+
+/** The secrets of no one context: the composition root's. Documented in README.md ("Configuration"). */
+export const sharedSecrets = {
+  /** Operator API tokens: name=token,name=token. The name is recorded as the actor of each change. */
+  OPERATOR_TOKENS: {
+    rule: csvPairs,
+    dev: { key: 'operatorToken', generate: randomToken(), read: (token) => [{ name: 'dev-operator', token }] },
+  } satisfies Secret<{ name: string; token: string }[]>,
+};
+
+export type SharedSecrets = SecretValues<typeof sharedSecrets>;
+
+/** The rules of `shape` as optional settings, so that loadConfig names a wrong secret with the wrong settings. */
+export const secretRules = (shape: SecretsShape) =>
+  Object.fromEntries(Object.entries(shape).map(([name, s]) => [name, s.rule.optional()]));
+
+/** The values of `shape`'s secrets from `env`; a missing one refused in production, else generated and kept. */
+export function loadSecrets<S extends SecretsShape>(
+  shape: S,
+  config: Pick<Config, 'NODE_ENV' | 'DATA_DIR'>,
+  env: NodeJS.ProcessEnv = process.env,
+): SecretValues<S> {
+  const parsed = z.object(secretRules(shape)).safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  const configured = parsed.data as Record<string, unknown>;
+  const missing = Object.keys(shape).filter((name) => configured[name] === undefined);
   if (missing.length && config.NODE_ENV === 'production')
     throw new ConfigError(`invalid configuration: ${missing.join(', ')} must be set in production`);
 
-  const file = path.resolve(dataDir, 'dev-secrets.json');
   let dev: Record<string, string> = {};
   if (missing.length) {
+    // Every declared secret gets its kept value (as before), and keys of others in the file are left as they are.
+    const file = path.resolve(config.DATA_DIR, 'dev-secrets.json');
     dev = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>) : {};
-    dev.clientId ??= 'demo-client';
-    dev.clientSecret ??= randomBytes(24).toString('base64url');
-    dev.operatorToken ??= randomBytes(24).toString('base64url');
-    dev.voucherCodeKey ??= randomBytes(32).toString('hex');
+    for (const s of Object.values(shape)) dev[s.dev.key] ??= s.dev.generate();
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, JSON.stringify(dev, null, 2), { mode: 0o600 });
   }
-  return {
-    shopClients: [
-      {
-        clientId: config.SHOP_CLIENT_ID ?? dev.clientId!,
-        clientSecret: config.SHOP_CLIENT_SECRET ?? dev.clientSecret!,
-      },
-    ],
-    operatorTokens: config.OPERATOR_TOKENS ?? [{ name: 'dev-operator', token: dev.operatorToken! }],
-    voucherCodeKey: config.VOUCHER_CODE_KEY ?? dev.voucherCodeKey!,
-  };
+  return Object.fromEntries(
+    Object.entries(shape).map(([name, s]) => {
+      if (configured[name] !== undefined) return [name, configured[name]];
+      const kept = dev[s.dev.key]!;
+      if (s.dev.read) return [name, s.dev.read(kept)];
+      const read = s.rule.safeParse(kept);
+      if (!read.success)
+        throw new ConfigError(`invalid dev-secrets.json: ${s.dev.key}: ${read.error.issues[0]!.message}`);
+      return [name, read.data];
+    }),
+  ) as SecretValues<S>;
 }

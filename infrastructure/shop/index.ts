@@ -1,6 +1,7 @@
 /**
- * The voucher shop's module, infrastructure half: its configuration slice and how its services are built from the
- * shared adapters. The only file of infrastructure/shop the composition root imports (docs/conventions.md, "Modules").
+ * The voucher shop's module, infrastructure half: its configuration slice, its secrets and how its services are built
+ * from the shared adapters. The only file of infrastructure/shop the composition root imports (docs/conventions.md,
+ * "Modules").
  * Its read-model adapters query the tables of the shop's projectors and listen for their announcements, so they name
  * them through projections/shop/index.ts.
  */
@@ -22,19 +23,22 @@ import type { ShopConfig } from './config.js';
 import { AesGcmVoucherCodeCipher } from './voucher-code-cipher.js';
 import { PostgresVoucherSearchReadModel } from './voucher-search-read-model.js';
 
+import type { ShopSecrets } from './secrets.js';
+
 export { shopConfig, type ShopConfig } from './config.js';
+export { shopSecrets, type ShopSecrets } from './secrets.js';
 export { seedDemo, type DemoData, type DemoServices } from './demo-seed.js';
 
 /** The shop's command side: everything but its read models, so it needs no database of its own (fast tests build it on an in-memory store). */
 export function buildShopCommands(
-  deps: Pick<ContextDeps<ShopConfig>, 'config' | 'secrets' | 'store' | 'ids' | 'clock' | 'logger'>,
+  deps: Pick<ContextDeps<ShopConfig, ShopSecrets>, 'config' | 'secrets' | 'store' | 'ids' | 'clock' | 'logger'>,
 ) {
   const { config, secrets, store, ids, clock, logger } = deps;
   const purchases = new PurchaseService({
     store,
     ids,
     clock,
-    codes: new AesGcmVoucherCodeCipher(secrets.voucherCodeKey),
+    codes: new AesGcmVoucherCodeCipher(secrets.VOUCHER_CODE_KEY),
     settings: {
       idempotencyMode: config.SHOP_IDEMPOTENCY_MODE,
       reservationTtlSeconds: config.SHOP_RESERVATION_TTL_SECONDS,
@@ -47,14 +51,18 @@ export function buildShopCommands(
     merchants: new MerchantAdmin({ store, ids, clock }),
     campaigns: new CampaignAdmin({ store, ids, clock }),
     categories: new CategoryAdmin({ store, ids, clock }),
-    credentials: new ShopCredentials({ store, clock, clients: secrets.shopClients }),
+    credentials: new ShopCredentials({
+      store,
+      clock,
+      clients: [{ clientId: secrets.SHOP_CLIENT_ID, clientSecret: secrets.SHOP_CLIENT_SECRET }],
+    }),
     purchases,
     // Pool admin commands go through the purchase executor, which holds the hot pool states.
     pools: new VoucherPoolAdmin({ store, ids, clock, pools: purchases.pools }),
   };
 }
 
-export async function buildShop(deps: ContextDeps<ShopConfig>): Promise<BuiltContext<ShopServices>> {
+export async function buildShop(deps: ContextDeps<ShopConfig, ShopSecrets>): Promise<BuiltContext<ShopServices>> {
   const { config, knex, clock, logger, changes } = deps;
   const commands = buildShopCommands(deps);
   const { purchases } = commands;

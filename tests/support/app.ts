@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { listen, type RunningServer } from '../../api/shared/http-app.js';
 import type { Clock } from '../../application/shared/clock.js';
-import { buildContainer, type Container, loadConfig } from '../../container.js';
+import { buildContainer, type Container, loadConfig, type Secrets } from '../../container.js';
 import { createLogger } from '../../infrastructure/shared/logger.js';
-import type { Secrets } from '../../infrastructure/shared/secrets.js';
 import { createTestDatabase, type TestDatabase } from './postgres.js';
 
 export interface TestApp {
@@ -32,9 +31,10 @@ export async function startTestApp(
     ...options.env,
   });
   const secrets: Secrets = {
-    shopClients: [{ clientId: 'test-client', clientSecret: 'test-client-secret-0123456789' }],
-    operatorTokens: [{ name: 'alice', token: 'alice-operator-token-0123456789' }],
-    voucherCodeKey: randomBytes(32).toString('hex'),
+    OPERATOR_TOKENS: [{ name: 'alice', token: 'alice-operator-token-0123456789' }],
+    SHOP_CLIENT_ID: 'test-client',
+    SHOP_CLIENT_SECRET: 'test-client-secret-0123456789',
+    VOUCHER_CODE_KEY: randomBytes(32).toString('hex'),
   };
   const container = await buildContainer({
     config,

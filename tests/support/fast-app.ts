@@ -14,7 +14,7 @@ import { shopRouter } from '../../api/shop/router.js';
 import type { Clock } from '../../application/shared/clock.js';
 import type { EventStore } from '../../application/shared/event-store.js';
 import type { NumericIdGenerator } from '../../application/shared/ids.js';
-import { loadConfig } from '../../container.js';
+import { loadConfig, type Secrets } from '../../container.js';
 import { buildCheckout } from '../../infrastructure/checkout/index.js';
 import { createLogger } from '../../infrastructure/shared/logger.js';
 import { httpRequestDuration, metricsRegistry } from '../../infrastructure/shared/metrics.js';
@@ -22,11 +22,12 @@ import { buildShopCommands } from '../../infrastructure/shop/index.js';
 import { operatorToken, shopClient } from '../api/support.js';
 
 /** The credentials the fast app accepts: the same as the PostgreSQL-backed test app's (tests/support/app.ts). */
-export const fastAppSecrets = {
-  shopClients: [shopClient],
-  operatorTokens: [{ name: 'alice', token: operatorToken }],
+export const fastAppSecrets: Secrets = {
+  OPERATOR_TOKENS: [{ name: 'alice', token: operatorToken }],
+  SHOP_CLIENT_ID: shopClient.clientId,
+  SHOP_CLIENT_SECRET: shopClient.clientSecret,
   /** Fixed, so that a test can give events holding voucher codes encrypted with it. */
-  voucherCodeKey: '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f',
+  VOUCHER_CODE_KEY: '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f',
 };
 
 export interface FastAppDeps {
@@ -55,7 +56,7 @@ export function buildFastApp({ store, ids, clock, env }: FastAppDeps): Express {
         path: '/operator/v1',
         router: operatorApi({
           logger,
-          operatorTokens: secrets.operatorTokens,
+          operatorTokens: secrets.OPERATOR_TOKENS,
           routers: [operatorRouter({ logger, ...shop }), checkoutApi.operatorRouter!(checkout, { logger })],
         }),
       },

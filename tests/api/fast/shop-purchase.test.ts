@@ -20,7 +20,7 @@ import { reserveBody, shopHeaders, type Envelope, type ReservationData, type Sho
 const now = '2026-03-01T10:00:00.000Z';
 const later = '2026-03-01T10:05:00.000Z';
 const given = apiSpecification({ app: buildFastApp, now });
-const cipher = new AesGcmVoucherCodeCipher(fastAppSecrets.voucherCodeKey);
+const cipher = new AesGcmVoucherCodeCipher(fastAppSecrets.VOUCHER_CODE_KEY);
 
 const merchant: ShopMerchant = { merchantId: 'M1', apiKey: 'pk_test_0123456789abcdef', apiKeyId: 1 };
 const userId = 'u-1';

@@ -1,5 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
-import { loadConfig } from '../../../container.js';
+import { loadConfig, loadSecrets } from '../../../container.js';
 import { ConfigError } from '../../../infrastructure/shared/config.js';
 
 describe('configuration', () => {
@@ -27,13 +30,21 @@ describe('configuration', () => {
   });
 
   it('given operator tokens, when loaded, then they are parsed into names and tokens; short tokens are refused', () => {
-    expect(
-      loadConfig({ OPERATOR_TOKENS: 'alice=0123456789abcdefXYZ, bob=fedcba9876543210' }).OPERATOR_TOKENS,
-    ).to.deep.equal([
+    const env = {
+      OPERATOR_TOKENS: 'alice=0123456789abcdefXYZ, bob=fedcba9876543210',
+      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'config-')),
+    };
+    expect(loadSecrets(loadConfig(env), env).OPERATOR_TOKENS).to.deep.equal([
       { name: 'alice', token: '0123456789abcdefXYZ' },
       { name: 'bob', token: 'fedcba9876543210' },
     ]);
     expect(() => loadConfig({ OPERATOR_TOKENS: 'alice=short' })).to.throw(ConfigError, /OPERATOR_TOKENS/);
+  });
+
+  it('given secrets, when the configuration is loaded, then their formats are checked but their values are left out', () => {
+    const config = loadConfig({ VOUCHER_CODE_KEY: 'ab'.repeat(32), SHOP_CLIENT_ID: 'gw' });
+    expect(config).not.to.have.property('VOUCHER_CODE_KEY');
+    expect(config).not.to.have.property('SHOP_CLIENT_ID');
   });
 
   it('given boolean switches, when loaded, then true/false/1/0 are understood and anything else refused', () => {

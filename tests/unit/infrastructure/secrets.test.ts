@@ -2,42 +2,113 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { ConfigError, loadConfig } from '../../../infrastructure/shared/config.js';
-import { loadSecrets } from '../../../infrastructure/shared/secrets.js';
+import { z } from 'zod';
+import { loadConfig, loadSecrets } from '../../../container.js';
+import { ConfigError } from '../../../infrastructure/shared/config.js';
+import { loadSecrets as loadSecretsOf, type Secret } from '../../../infrastructure/shared/secrets.js';
 
 describe('secrets', () => {
   const dir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'secrets-'));
+  /** The service's secrets as main.ts loads them, from `env` alone. */
+  const load = (env: Record<string, string>) => loadSecrets(loadConfig(env), env);
+  const configured = {
+    SHOP_CLIENT_ID: 'gw',
+    SHOP_CLIENT_SECRET: 'gateway-secret-0123456789',
+    OPERATOR_TOKENS: 'ops=operator-token-0123456789',
+    VOUCHER_CODE_KEY: 'ab'.repeat(32),
+  };
 
   it('given production without secrets, when loaded, then it refuses naming every missing one', () => {
-    expect(() => loadSecrets(loadConfig({ NODE_ENV: 'production' }), dir())).to.throw(
+    const refusal = () => load({ NODE_ENV: 'production', DATA_DIR: dir() });
+    expect(refusal).to.throw(ConfigError, /must be set in production/);
+    for (const name of ['OPERATOR_TOKENS', 'SHOP_CLIENT_ID', 'SHOP_CLIENT_SECRET', 'VOUCHER_CODE_KEY'])
+      expect(refusal).to.throw(ConfigError, name);
+  });
+
+  it('given production with one secret missing, when loaded, then it refuses naming only that one', () => {
+    const { VOUCHER_CODE_KEY: _, ...others } = configured;
+    expect(() => load({ NODE_ENV: 'production', DATA_DIR: dir(), ...others })).to.throw(
       ConfigError,
-      /SHOP_CLIENT_ID, SHOP_CLIENT_SECRET, OPERATOR_TOKENS, VOUCHER_CODE_KEY/,
+      /: VOUCHER_CODE_KEY must be set in production/,
     );
   });
 
   it('given development without secrets, when loaded twice, then the generated ones are kept between starts', () => {
     const d = dir();
-    const first = loadSecrets(loadConfig({}), d);
-    const second = loadSecrets(loadConfig({}), d);
+    const first = load({ DATA_DIR: d });
+    const second = load({ DATA_DIR: d });
     expect(second).to.deep.equal(first);
-    expect(first.voucherCodeKey).to.match(/^[0-9a-f]{64}$/);
+    expect(first.VOUCHER_CODE_KEY).to.match(/^[0-9a-f]{64}$/);
+    expect(first.SHOP_CLIENT_ID).to.equal('demo-client');
+    expect(first.OPERATOR_TOKENS).to.have.length(1);
     expect(fs.statSync(path.join(d, 'dev-secrets.json')).mode & 0o077).to.equal(0);
+  });
+
+  it('given a dev-secrets.json written before, when loaded, then its values are the secrets (same keys as ever)', () => {
+    const d = dir();
+    const kept = {
+      clientId: 'demo-client',
+      clientSecret: 'kept-client-secret-0123',
+      operatorToken: 'kept-operator-token-0123',
+      voucherCodeKey: 'cd'.repeat(32),
+    };
+    fs.writeFileSync(path.join(d, 'dev-secrets.json'), JSON.stringify(kept));
+    expect(load({ DATA_DIR: d })).to.deep.equal({
+      OPERATOR_TOKENS: [{ name: 'dev-operator', token: kept.operatorToken }],
+      SHOP_CLIENT_ID: kept.clientId,
+      SHOP_CLIENT_SECRET: kept.clientSecret,
+      VOUCHER_CODE_KEY: kept.voucherCodeKey,
+    });
+    expect(JSON.parse(fs.readFileSync(path.join(d, 'dev-secrets.json'), 'utf8'))).to.deep.equal(kept);
   });
 
   it('given configured secrets, when loaded, then they are used and nothing is written', () => {
     const d = dir();
-    const secrets = loadSecrets(
-      loadConfig({
-        NODE_ENV: 'production',
-        SHOP_CLIENT_ID: 'gw',
-        SHOP_CLIENT_SECRET: 'gateway-secret-0123456789',
-        OPERATOR_TOKENS: 'ops=operator-token-0123456789',
-        VOUCHER_CODE_KEY: 'ab'.repeat(32),
-      }),
-      d,
-    );
-    expect(secrets.shopClients).to.deep.equal([{ clientId: 'gw', clientSecret: 'gateway-secret-0123456789' }]);
-    expect(secrets.operatorTokens).to.deep.equal([{ name: 'ops', token: 'operator-token-0123456789' }]);
+    const secrets = load({ NODE_ENV: 'production', DATA_DIR: d, ...configured });
+    expect(secrets).to.deep.equal({
+      OPERATOR_TOKENS: [{ name: 'ops', token: 'operator-token-0123456789' }],
+      SHOP_CLIENT_ID: 'gw',
+      SHOP_CLIENT_SECRET: 'gateway-secret-0123456789',
+      VOUCHER_CODE_KEY: 'ab'.repeat(32),
+    });
     expect(fs.existsSync(path.join(d, 'dev-secrets.json'))).to.equal(false);
+  });
+
+  describe('the mechanism, for any slice', () => {
+    const slice = {
+      PIN: { rule: z.string().regex(/^\d{4}$/, 'four digits'), dev: { key: 'pin', generate: () => '1234' } },
+      PINS: {
+        rule: z.string().transform((s) => s.split(',')),
+        dev: { key: 'pins', generate: () => '5678', read: (kept: string) => [kept] },
+      },
+    } satisfies Record<string, Secret<unknown>>;
+
+    it('given a wrong value, when loaded, then it refuses naming the variable', () => {
+      expect(() => loadSecretsOf(slice, { NODE_ENV: 'development', DATA_DIR: dir() }, { PIN: 'abc' })).to.throw(
+        ConfigError,
+        /PIN: four digits/,
+      );
+    });
+
+    it('given a file holding other secrets, when a slice is generated, then their keys are left as they are', () => {
+      const d = dir();
+      fs.writeFileSync(path.join(d, 'dev-secrets.json'), JSON.stringify({ other: 'kept' }));
+      const values = loadSecretsOf(slice, { NODE_ENV: 'test', DATA_DIR: d }, { PINS: '1,2' });
+      expect(values).to.deep.equal({ PIN: '1234', PINS: ['1', '2'] });
+      expect(JSON.parse(fs.readFileSync(path.join(d, 'dev-secrets.json'), 'utf8'))).to.deep.equal({
+        other: 'kept',
+        pin: '1234',
+        pins: '5678',
+      });
+    });
+
+    it('given a kept value breaking its rule, when loaded, then it refuses naming the file and key', () => {
+      const d = dir();
+      fs.writeFileSync(path.join(d, 'dev-secrets.json'), JSON.stringify({ pin: 'x', pins: '1' }));
+      expect(() => loadSecretsOf(slice, { NODE_ENV: 'development', DATA_DIR: d }, {})).to.throw(
+        ConfigError,
+        /dev-secrets\.json: pin: four digits/,
+      );
+    });
   });
 });
