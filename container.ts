@@ -142,7 +142,7 @@ export async function buildContainer(options: {
   const deps = { config, knex, store, ids, clock, logger, changes };
   const built = new Map<string, Awaited<ReturnType<AnyContextModule['build']>>>();
   // Each module is walked as AnyContextModule: defineContext checked that its build, api and projectors agree on its
-  // services and slice, which a loop over the union of modules cannot correlate.
+  // services, slice and secrets, which a loop over the union of modules cannot correlate.
   const modules: readonly AnyContextModule[] = contexts;
   for (const context of modules)
     built.set(context.name, await context.build({ ...deps, secrets: secretsOf(context, secrets) }));
