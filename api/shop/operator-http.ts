@@ -1,6 +1,6 @@
 /**
  * The shop's part of the operator API (api/shared/operator-api.ts): how its typed admin codes are answered, and
- * the shop's own path parameters. Its routes are in operator-router.ts.
+ * the shop's own path parameters. Its routes are declared in operator-routes.ts and mounted by operator-router.ts.
  */
 import type { Request } from 'express';
 import { type AdminErrorCode, merchantIdPattern } from '../../application/shop/index.js';

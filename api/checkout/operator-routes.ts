@@ -1,0 +1,56 @@
+/**
+ * The checkout's operator routes (/operator/v1): promotion masters, declared once: operator-router.ts mounts them
+ * and operator-openapi.ts documents them (api/shared/route-spec.ts). Fields and codes: docs/checkout.md.
+ */
+import { z } from 'zod';
+import { successResponse } from '../shared/openapi.js';
+import {
+  badPositiveIdParam,
+  operatorBaseErrors,
+  operatorBodyErrors,
+  operatorErrorResponses,
+  operatorJsonBody,
+  operatorNotFound,
+  operatorRoute,
+  operatorSuccess,
+  positiveIdParam,
+} from '../shared/operator-openapi.js';
+import type { RouteSpec } from '../shared/route-spec.js';
+import { createPromotionMasterBody, promotionMasterSchema } from './operator-schemas.js';
+
+export const promotionMastersTag = 'Operator: promotion masters';
+
+export const checkoutOperatorRoutes = {
+  createPromotionMaster: operatorRoute(promotionMastersTag, {
+    method: 'post',
+    path: '/promotion-masters',
+    operationId: 'createPromotionMaster',
+    summary: 'Create a promotion master (status ACTIVE)',
+    description:
+      'Text is trimmed and times are stored in UTC. With `X-Idempotency-Key` (unique per operator), an identical resend answers the first creation and a different body under the key is refused (409). The operator of the token is recorded as the actor of the event it appends.',
+    request: operatorJsonBody(createPromotionMasterBody),
+    responses: {
+      201: successResponse('Created', operatorSuccess(promotionMasterSchema)),
+      ...operatorErrorResponses(...operatorBaseErrors, ...operatorBodyErrors, [
+        409,
+        'OPS-CONFLICT',
+        'a different request under this X-Idempotency-Key',
+      ]),
+    },
+  }),
+  getPromotionMaster: operatorRoute(promotionMastersTag, {
+    method: 'get',
+    path: '/promotion-masters/{promotionMasterId}',
+    operationId: 'getPromotionMaster',
+    summary: 'A promotion master, as its stream says (strongly consistent)',
+    request: { params: z.object({ promotionMasterId: positiveIdParam }) },
+    responses: {
+      200: successResponse('The promotion master', operatorSuccess(promotionMasterSchema)),
+      ...operatorErrorResponses(
+        ...operatorBaseErrors,
+        badPositiveIdParam('promotionMasterId'),
+        operatorNotFound('promotion master'),
+      ),
+    },
+  }),
+} satisfies Record<string, RouteSpec>;
