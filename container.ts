@@ -25,7 +25,7 @@ import {
   type SlicesOf,
 } from './context-module.js';
 import { loadConfig as loadSettings, type Config as SharedConfig } from './infrastructure/shared/config.js';
-import type { BackgroundJob } from './infrastructure/shared/context.js';
+import { ProvidedAccessTokens, type BackgroundJob } from './infrastructure/shared/context.js';
 import { createKnex } from './infrastructure/shared/database.js';
 import { createEventStore } from './infrastructure/shared/eventstore/create-event-store.js';
 import { runInLogContext, type Logger } from './infrastructure/shared/logger.js';
@@ -139,13 +139,17 @@ export async function buildContainer(options: {
   const changes = new PostgresChangeFeed({ databaseUrl: options.databaseUrl, logger });
   if (config.ROLES.includes('api')) changes.start();
 
-  const deps = { config, knex, store, ids, clock, logger, changes };
+  const accessTokens = new ProvidedAccessTokens();
+  const deps = { config, knex, store, ids, clock, logger, changes, accessTokens };
   const built = new Map<string, Awaited<ReturnType<AnyContextModule['build']>>>();
   // Each module is walked as AnyContextModule: defineContext checked that its build, api and projectors agree on its
   // services, slice and secrets, which a loop over the union of modules cannot correlate.
   const modules: readonly AnyContextModule[] = contexts;
-  for (const context of modules)
-    built.set(context.name, await context.build({ ...deps, secrets: secretsOf(context, secrets) }));
+  for (const context of modules) {
+    const one = await context.build({ ...deps, secrets: secretsOf(context, secrets) });
+    if (one.provides?.accessTokens) accessTokens.provide(one.provides.accessTokens);
+    built.set(context.name, one);
+  }
   const services = Object.fromEntries([...built].map(([name, b]) => [name, b.services])) as Services;
   /** A context's services, as its own build made them. */
   const servicesOf = (context: AnyContextModule) => built.get(context.name)!.services;

@@ -4,11 +4,14 @@
  */
 import type { Router } from 'express';
 import type { Logger } from '../../application/shared/logger.js';
+import type { GatewayFront } from './gateway-front.js';
 import type { OpenApiRegistration } from './openapi.js';
 
 export interface MountedRouter {
   path: string;
   router: Router;
+  /** The gateway in front of it (api/shared/gateway-front.ts). */
+  gateway?: GatewayFront;
 }
 
 export interface ContextApi<S> {

@@ -4,6 +4,7 @@
  * builds every context listed in `contexts` the same way.
  */
 import type { Knex } from 'knex';
+import type { AccessTokenVerifier } from '../../application/shared/access-tokens.js';
 import type { Clock } from '../../application/shared/clock.js';
 import type { EventStore } from '../../application/shared/event-store.js';
 import type { NumericIdGenerator } from '../../application/shared/ids.js';
@@ -25,6 +26,8 @@ export interface ContextDeps<C, S = Record<never, never>> {
   logger: Logger;
   /** Announcements of the projectors' changes, for read models that keep what they read (started by api roles). */
   changes: PostgresChangeFeed;
+  /** Checks users' access tokens: the identity context's verifier (usable once every context is built). */
+  accessTokens: AccessTokenVerifier;
 }
 
 /** Work a context runs in the background (sweeps, timers, process managers), in the processes of one role. */
@@ -40,6 +43,27 @@ export interface BuiltContext<S> {
   jobs: readonly BackgroundJob[];
   /** Stops what the context started itself (its writers, caches), before the shared adapters close. */
   stop(): Promise<void>;
+  /** Ports it implements for every context (the identity context's access-token verifier). */
+  provides?: { accessTokens?: AccessTokenVerifier };
+}
+
+/**
+ * The access-token port handed to every context before the identity context is built: it forwards to the verifier
+ * that context provides. Contexts verify only while serving requests, after the composition root built them all.
+ */
+export class ProvidedAccessTokens implements AccessTokenVerifier {
+  private target?: AccessTokenVerifier;
+
+  provide(verifier: AccessTokenVerifier): void {
+    if (this.target) throw new Error('two contexts provide the access-token verifier');
+    this.target = verifier;
+  }
+
+  verify(token: string): ReturnType<AccessTokenVerifier['verify']> {
+    if (!this.target)
+      throw new Error('no context provides the access-token verifier (the identity context is not built)');
+    return this.target.verify(token);
+  }
 }
 
 /** A job that runs `work` again `intervalMs` after each run ends (never overlapping); failures are logged. */
