@@ -559,6 +559,12 @@ export class ProjectionRunner {
     await Promise.all(messages.map((m) => m.nak()));
   }
 
+  /**
+   * Records the event in dead_letters, whatever it holds: the payload goes in as JSON text (a json column takes any
+   * JSON, \u0000 and lone surrogates included) and the text columns are made storable, so that no event can stall its
+   * projector by being unstorable as a dead letter too. Should the row still be refused, a row without the payload
+   * (it stays in the event store, at its position) is written instead, under a savepoint.
+   */
   private async deadLetter(
     trx: Knex.Transaction,
     projector: string,
@@ -572,15 +578,28 @@ export class ProjectionRunner {
       position: event.position,
       error,
     });
-    await trx('dead_letters').insert({
+    const row = {
       projector,
-      event_id: event.id,
-      position: event.position,
-      event_type: event.type,
-      error: error instanceof Error ? (error.stack ?? error.message) : String(error),
-      payload: JSON.stringify(event),
+      event_id: storableText(event.id),
+      position: storableText(event.position),
+      event_type: storableText(event.type),
+      error: storableText(error instanceof Error ? (error.stack ?? error.message) : String(error)),
       delivery_count: message.deliveryCount,
       at: this.clock.now(),
-    });
+    };
+    try {
+      await trx.transaction((savepoint) =>
+        savepoint('dead_letters').insert({ ...row, payload: JSON.stringify(event) }),
+      );
+    } catch (refused) {
+      const reason = storableText(refused instanceof Error ? refused.message : String(refused));
+      await trx('dead_letters').insert({
+        ...row,
+        payload: JSON.stringify({ id: row.event_id, type: row.event_type, position: row.position, unstored: reason }),
+      });
+    }
   }
 }
+
+/** Text PostgreSQL stores: NUL (which no text column takes) written as the escape `\u0000`. */
+const storableText = (text: string): string => text.replace(/\u0000/g, '\\u0000');

@@ -158,6 +158,16 @@ export const migrations: Migration[] = [
         COMMENT ON COLUMN events.data IS 'Event payload as JSON, stored as written; amounts in minor units, times ISO 8601.';`);
     },
   },
+  {
+    // The store keeps any JSON an event holds (json, not jsonb); jsonb refuses \u0000 and lone surrogates, so a
+    // dead letter of such an event could not be written and the poison stalled its projector (docs/projections.md).
+    name: '0005_dead_letter_payload_as_delivered',
+    async up(knex) {
+      await knex.raw(`
+        ALTER TABLE dead_letters ALTER COLUMN payload TYPE json USING payload::json;
+        COMMENT ON COLUMN dead_letters.payload IS 'The whole event as delivered, as JSON text (json, like events.data: whatever the event holds is kept).';`);
+    },
+  },
 ];
 
 export async function migrate(knex: Knex, list: Migration[] = migrations): Promise<void> {

@@ -310,6 +310,47 @@ describe('ProjectionRunner (in-process bus)', () => {
     );
   });
 
+  it('dead-letters an event no jsonb or text column accepts (NUL, a lone surrogate) and goes on', async () => {
+    // The store keeps any JSON (events.data is json); a projector writing such a string to a text column fails.
+    const textual: Projector = {
+      name: 'noise-text',
+      version: 1,
+      eventTypes: new Set(['NoiseHappened']),
+      decoder: noiseEvents,
+      tables: [{ name: 'noise_text', comment: 'Texts of noise.', columns: { event_id: 'Event id.', text: 'Text.' } }],
+      async createTables(knex, names) {
+        await knex.schema.createTable(physical(names, 'noise_text'), (b) => {
+          b.text('event_id').primary();
+          b.text('text');
+        });
+      },
+      async apply(trx, events, names) {
+        await trx(physical(names, 'noise_text')).insert(
+          events.map((e) => ({ event_id: e.id, text: (e.data as { text: string }).text })),
+        );
+      },
+    };
+    const before = await metricsRegistry.getSingleMetricAsString('projection_dead_letters_total');
+    await startFanOut([textual], { maxDeliveries: 2 });
+    const poison = 'nul \u0000 and \ud800 lone';
+    const stored = await appendAtOnce([
+      { type: 'NoiseHappened', data: { text: 'before' } },
+      { type: 'NoiseHappened', data: { text: poison } },
+      { type: 'NoiseHappened', data: { text: 'after' } },
+    ]);
+    await caughtUp('noise-text');
+
+    const letters = await db.knex('dead_letters');
+    expect(letters).to.have.length(1);
+    expect(letters[0]).to.include({ projector: 'noise-text', event_id: stored[1]!.id, delivery_count: 2 });
+    expect(letters[0].payload.data.text).to.equal(poison); // kept whole, as delivered
+    expect(await db.knex('noise_text').orderBy('text').pluck('text')).to.deep.equal(['after', 'before']);
+    expect(await metricsRegistry.getSingleMetricAsString('projection_dead_letters_total')).not.to.equal(before);
+    expect(await metricsRegistry.getSingleMetricAsString('projection_dead_letters_total')).to.include(
+      'projection_dead_letters_total{projector="noise-text"} 1',
+    );
+  });
+
   it('ends, after a crash between commit and ack and a restart, with the rows a rebuild makes', async () => {
     const killed = withAcks(
       new InProcessEventBus(store, db.knex, { redeliveryDelayMs: 20, pollIntervalMs: 50 }),
