@@ -6,6 +6,7 @@
  */
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { isDomainError, type DomainError } from '../../application/shared/errors.js';
+import { ControlCharacterError } from './control-characters.js';
 
 /** An answer already in the interface's terms, thrown by auth, parsing and handlers. */
 export class HttpError extends Error {
@@ -42,6 +43,7 @@ export interface InterfaceErrors<Code extends string> {
 /** The interface's answer to what express and body-parser raise for a malformed request; undefined for anything else. */
 function malformed(err: unknown, codes: InterfaceErrors<string>['malformed']): [number, string, string] | undefined {
   if (err instanceof URIError) return [400, codes.invalid, 'request path is not valid percent-encoding'];
+  if (err instanceof ControlCharacterError) return [400, codes.invalid, err.message];
   switch (err && typeof err === 'object' ? (err as { type?: unknown }).type : undefined) {
     case 'entity.parse.failed':
       return [400, codes.invalid, 'request body is not valid JSON'];

@@ -5,6 +5,7 @@
  */
 import type { OpenAPIRegistry, RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type { RequestHandler, Router } from 'express';
+import { refuseControlCharacters } from './control-characters.js';
 import { on, type RouteHandler } from './route.js';
 
 export interface RouteSpec extends RouteConfig {
@@ -22,9 +23,12 @@ export function expressPath(spec: Pick<RouteSpec, 'path' | 'pathPatterns'>): str
   });
 }
 
-/** Mounts the route on `router`: its middleware (auth, body parsing), then the handler. */
+/**
+ * Mounts the route on `router`: its middleware (auth, body parsing), the refusal of control characters in any of
+ * its input (api/shared/control-characters.ts), then the handler.
+ */
 export function mount(router: Router, spec: RouteSpec, middleware: RequestHandler[], handler: RouteHandler): void {
-  router[spec.method](expressPath(spec), ...middleware, on(handler));
+  router[spec.method](expressPath(spec), ...middleware, refuseControlCharacters, on(handler));
 }
 
 /** Documents the routes as served under `basePath` (where the interface's router is mounted). */

@@ -602,4 +602,4 @@ export class ProjectionRunner {
 }
 
 /** Text PostgreSQL stores: NUL (which no text column takes) written as the escape `\u0000`. */
-const storableText = (text: string): string => text.replace(/\u0000/g, '\\u0000');
+const storableText = (text: string): string => text.replaceAll('\u0000', '\\u0000');
