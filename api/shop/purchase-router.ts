@@ -65,7 +65,7 @@ export function purchaseRouter(deps: { purchases: PurchaseService; credentials: 
     return shopOk({
       reservationKey: v.reservationKey,
       orderId: v.orderId,
-      committedAt: v.committedAt,
+      committedAt: v.committedAt!,
       items: items(v),
     });
   });
@@ -73,7 +73,7 @@ export function purchaseRouter(deps: { purchases: PurchaseService; credentials: 
   mount(router, purchaseRoutes.release, withBody, async (req, res) => {
     const { reservationKey, reason } = parseBody(releaseBody, req);
     const v = await deps.purchases.release(callerOf(res), reservationKey.toLowerCase(), reason ?? null);
-    return shopOk({ reservationKey: v.reservationKey, orderId: v.orderId, releasedAt: v.releasedAt });
+    return shopOk({ reservationKey: v.reservationKey, orderId: v.orderId, releasedAt: v.releasedAt! });
   });
 
   mount(router, purchaseRoutes.lookup, [auth], async (req, res) => {
@@ -85,8 +85,8 @@ export function purchaseRouter(deps: { purchases: PurchaseService; credentials: 
       status: v.status,
       reservedAt: v.reservedAt,
       expiresAt: v.expiresAt,
-      committedAt: v.committedAt,
-      releasedAt: v.releasedAt,
+      ...(v.committedAt !== undefined ? { committedAt: v.committedAt } : {}),
+      ...(v.releasedAt !== undefined ? { releasedAt: v.releasedAt } : {}),
       items: items(v),
     });
   });

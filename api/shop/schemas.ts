@@ -158,9 +158,9 @@ export const reservationData = z
     status: z.enum(['RESERVED', 'COMMITTED', 'RELEASED']).describe('an expired reservation reads RELEASED'),
     reservedAt: instant('time of reserve'),
     expiresAt: instant('reservedAt + SHOP_RESERVATION_TTL_SECONDS'),
-    committedAt: instant('time of commit').nullable(),
-    releasedAt: instant('time of release or expiry').nullable(),
-    items,
+    committedAt: instant('time of commit; only once committed (an addition to the lookup)').optional(),
+    releasedAt: instant('time of release or expiry; only once released (an addition to the lookup)').optional(),
+    items: items.describe('a released reservation lists no vouchers: their codes are void'),
   })
   .openapi('Reservation');
 

@@ -35,6 +35,8 @@ export interface PurchaseSettings {
   reservationTtlSeconds: number;
   /** Reservations past expiresAt expire (stock returned) and commit/release answer RESERVATION_EXPIRED. */
   autoExpiry: boolean;
+  /** Vouchers one reservation may hold, over all its lines (default 100). */
+  maxVouchersPerReservation?: number;
   /** Day boundary of the daily purchase limit, minutes east of UTC. */
   dayUtcOffsetMinutes: number;
 }
@@ -104,7 +106,7 @@ export class PurchaseService {
         reason: 'is required',
       });
     }
-    validatePurchaseRequest(request);
+    validatePurchaseRequest(request, this.settings.maxVouchersPerReservation);
     const outcome = await this.executor.reserve(
       caller,
       idempotencyKey,

@@ -21,9 +21,10 @@ const isNonNegativeInteger = (n: unknown): n is number => Number.isSafeInteger(n
  * (INVALID_REQUEST, details.field names the field) and then that `amount` is
  * Σ unitPrice × quantity (AMOUNT_MISMATCH). A pool may appear on one line
  * only: two lines for the same pool are refused rather than merged, so every
- * response line answers exactly one request line.
+ * response line answers exactly one request line. One reservation holds at
+ * most `maxVouchers` vouchers in all (SHOP_MAX_VOUCHERS_PER_RESERVATION).
  */
-export function validatePurchaseRequest(request: PurchaseRequest): void {
+export function validatePurchaseRequest(request: PurchaseRequest, maxVouchers = 100): void {
   const invalid = (field: string, reason: string) =>
     shopError('INVALID_REQUEST', `${field} ${reason}`, { field, reason });
   if (typeof request.orderId !== 'string' || request.orderId.length === 0) throw invalid('orderId', 'is required');
@@ -43,6 +44,9 @@ export function validatePurchaseRequest(request: PurchaseRequest): void {
       throw invalid(`items[${i}].voucherPoolId`, 'appears on another line of the same request');
     pools.add(item.voucherPoolId);
   });
+  const vouchers = request.items.reduce((sum, item) => sum + item.quantity, 0);
+  if (vouchers > maxVouchers)
+    throw invalid('items', `ask for ${vouchers} vouchers; one reservation holds at most ${maxVouchers}`);
   const expected = request.items.reduce((sum, item) => sum + item.unitPrice * item.quantity, 0);
   if (request.amount !== expected) {
     throw shopError('AMOUNT_MISMATCH', `amount ${request.amount} differs from the items' total ${expected}`, {

@@ -9,6 +9,8 @@ export const shopConfig = {
   SHOP_RESERVATION_TTL_SECONDS: z.coerce.number().int().min(1).default(900),
   /** When true, expired reservations are released automatically and release answers SHOP-PUR-006. */
   SHOP_RESERVATION_AUTO_EXPIRY: bool.default('false'),
+  /** Vouchers one reservation may hold over all its lines; more is refused with SHOP-REQ-001. */
+  SHOP_MAX_VOUCHERS_PER_RESERVATION: z.coerce.number().int().min(1).max(10_000).default(100),
   /** Offset from UTC of the day boundary for daily purchase limits (Vietnam: +420). */
   SHOP_DAY_UTC_OFFSET_MINUTES: z.coerce.number().int().min(-720).max(840).default(420),
   /** Voucher parts (a pool's, a campaign's) the catalog keeps in memory per API process, about 2 KB each; 0 keeps none. */

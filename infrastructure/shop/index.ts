@@ -44,6 +44,7 @@ export function buildShopCommands(
       reservationTtlSeconds: config.SHOP_RESERVATION_TTL_SECONDS,
       autoExpiry: config.SHOP_RESERVATION_AUTO_EXPIRY,
       dayUtcOffsetMinutes: config.SHOP_DAY_UTC_OFFSET_MINUTES,
+      maxVouchersPerReservation: config.SHOP_MAX_VOUCHERS_PER_RESERVATION,
     },
     logger,
   });

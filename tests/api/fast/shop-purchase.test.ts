@@ -203,3 +203,29 @@ describe('Shop API, fast: the purchase flow over the in-memory store', () => {
       });
   });
 });
+
+describe('Shop API, fast: one reservation holds at most SHOP_MAX_VOUCHERS_PER_RESERVATION vouchers', () => {
+  const big = apiSpecification({
+    app: (deps) => buildFastApp({ ...deps, env: { SHOP_MAX_VOUCHERS_PER_RESERVATION: '5' } }),
+    now,
+  });
+
+  it('refuses one voucher more than the cap over all lines with 400 SHOP-REQ-001, appending nothing', () =>
+    big(...shopScene)
+      .when(reserve(reserveBody([{ pool, quantity: 6 }], 'ORD-CAP'), randomUUID()))
+      .then(
+        expectResponse(400, {
+          body: {
+            code: 'SHOP-REQ-001',
+            message: 'items ask for 6 vouchers; one reservation holds at most 5',
+            data: null,
+          },
+        }),
+        expectNoNewEvents(),
+      ));
+
+  it('reserves exactly the cap', () =>
+    big(...shopScene)
+      .when(reserve(reserveBody([{ pool, quantity: 5 }], 'ORD-CAP-5'), randomUUID()))
+      .then(expectResponse(200)));
+});

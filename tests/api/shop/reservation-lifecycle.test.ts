@@ -40,7 +40,8 @@ describe('Shop API over HTTP: commit, release and reservation lookup', () => {
   it('looks a reservation up: status RESERVED, times, and the vouchers the reserve returned', async () => {
     const { buyer, reservation } = await reserved();
     const data = expectOk(await buyer.lookup(reservation.reservationKey));
-    expect(data).to.deep.equal({ ...reservation, status: 'RESERVED', committedAt: null, releasedAt: null });
+    // As the seed's Reservation table: committedAt and releasedAt are absent until they apply, never null.
+    expect(data).to.deep.equal({ ...reservation, status: 'RESERVED' });
     // Keys are compared case-insensitively.
     expect(expectOk(await buyer.lookup(reservation.reservationKey.toUpperCase())).reservationKey).to.equal(
       reservation.reservationKey,
@@ -61,7 +62,9 @@ describe('Shop API over HTTP: commit, release and reservation lookup', () => {
     expect(await operator.pool(pool.poolId)).to.include({ remainingQuantity: 8, reservedQuantity: 0, soldQuantity: 2 });
 
     const looked = expectOk(await buyer.lookup(reservation.reservationKey));
-    expect(looked).to.include({ status: 'COMMITTED', committedAt: data.committedAt, releasedAt: null });
+    expect(looked).to.include({ status: 'COMMITTED', committedAt: data.committedAt });
+    expect(looked).not.to.have.property('releasedAt');
+    expect(looked.items).to.deep.equal(reservation.items); // the buyer's codes, still shown
   });
 
   it('refuses a second commit with 400 SHOP-PUR-006 and a release after commit with 400 SHOP-PUR-007, changing nothing', async () => {
@@ -88,11 +91,12 @@ describe('Shop API over HTTP: commit, release and reservation lookup', () => {
     expectRefusal(await buyer.release(reservation.reservationKey), 400, 'SHOP-PUR-007', /RELEASED/);
     expectRefusal(await buyer.commit(reservation.reservationKey), 400, 'SHOP-PUR-006', /RELEASED/);
     expect(await operator.pool(pool.poolId)).to.include({ remainingQuantity: 10, soldQuantity: 0 });
-    expect(expectOk(await buyer.lookup(reservation.reservationKey))).to.include({
-      status: 'RELEASED',
-      releasedAt: data.releasedAt,
-      committedAt: null,
-    });
+    const looked = expectOk(await buyer.lookup(reservation.reservationKey));
+    expect(looked).to.include({ status: 'RELEASED', releasedAt: data.releasedAt });
+    expect(looked).not.to.have.property('committedAt');
+    // The released vouchers went back to stock: their codes are void and never shown again.
+    expect(looked.items).to.deep.equal(reservation.items.map((item) => ({ ...item, vouchers: [] })));
+    expect(JSON.stringify(looked)).not.to.include(reservation.items[0]!.vouchers[0]!.voucherCode);
   });
 
   it('releases without a reason; refuses a reason that is not a short string with 400 SHOP-REQ-001', async () => {

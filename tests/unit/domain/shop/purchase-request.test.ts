@@ -70,3 +70,37 @@ describe('purchase day', () => {
     expect(purchaseDay('2025-03-01T00:30:00.000Z', -60)).to.equal('2025-02-28');
   });
 });
+
+describe('purchase request: vouchers in one reservation', () => {
+  const lines = (...quantities: number[]): PurchaseRequest => ({
+    orderId: 'ORD-CAP',
+    amount: quantities.reduce((sum, q) => sum + q * 1000, 0),
+    currency: 'VND',
+    items: quantities.map((quantity, i) => ({ voucherPoolId: i + 1, unitPrice: 1000, quantity })),
+  });
+
+  it('accepts up to the cap over all lines (default 100)', () => {
+    expect(() => validatePurchaseRequest(lines(60, 40))).not.to.throw();
+    expect(() => validatePurchaseRequest(lines(3), 3)).not.to.throw();
+  });
+
+  it('refuses one voucher more, naming items, whatever the lines', () => {
+    for (const [request, cap] of [
+      [lines(101), 100],
+      [lines(60, 41), 100],
+      [lines(1_000_000), 100],
+      [lines(2, 2), 3],
+    ] as const) {
+      let refused: unknown;
+      try {
+        validatePurchaseRequest(request, cap);
+      } catch (e) {
+        refused = e;
+      }
+      expect(refused).to.be.instanceOf(DomainError);
+      expect(refused).to.deep.include({ code: 'INVALID_REQUEST' });
+      expect((refused as DomainError).details).to.include({ field: 'items' });
+      expect((refused as DomainError).message).to.include(`at most ${cap}`);
+    }
+  });
+});
