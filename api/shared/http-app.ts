@@ -1,5 +1,5 @@
 import http from 'node:http';
-import express, { type Express, type Router } from 'express';
+import express, { type Express, type RequestHandler, type Router } from 'express';
 import type { Histogram, Registry } from 'prom-client';
 import swaggerUi from 'swagger-ui-express';
 import type { Logger, LogContextRunner } from '../../application/shared/logger.js';
@@ -21,11 +21,42 @@ export interface HttpAppOptions {
   openApi?: object;
 }
 
+/**
+ * Who made the request, for the access log: the operator's name, the merchant (and user) the shop's key named, the
+ * gateway party; names only, never a credential.
+ */
+function actorOf(locals: Record<string, unknown>): Record<string, string> {
+  const actor: Record<string, string> = {};
+  if (typeof locals.operator === 'string') actor.operator = locals.operator;
+  const caller = locals.caller as { merchantId?: unknown; userId?: unknown } | undefined;
+  if (typeof caller?.merchantId === 'string') actor.merchantId = caller.merchantId;
+  if (typeof caller?.userId === 'string') actor.userId = caller.userId;
+  const gateway = locals.gateway as { partyId?: unknown } | undefined;
+  if (typeof gateway?.partyId === 'string') actor.party = gateway.partyId;
+  return actor;
+}
+
+/**
+ * Headers on every answer (docs/operations.md, "Security headers"): no sniffing, framing or referrer; answers are
+ * never stored by a cache on the way (they carry voucher codes, tokens, a buyer's data); JSON answers may load
+ * nothing. A route serving a page of its own (the API docs, a consent page) sets its own Content-Security-Policy.
+ */
+const securityHeaders: RequestHandler = (req, res, next) => {
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  res.setHeader('Cache-Control', 'no-store');
+  if (!req.path.startsWith('/docs'))
+    res.setHeader('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+  next();
+};
+
 export function createHttpApp(options: HttpAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestContext(options.runInLogContext ?? ((_context, next) => next())));
+  app.use(securityHeaders);
   const logging = options.logger.isLevelEnabled('http');
   app.use((req, res, next) => {
     const started = process.hrtime.bigint();
@@ -37,9 +68,10 @@ export function createHttpApp(options: HttpAppOptions): Express {
       if (logging)
         options.logger.http('request', {
           method: req.method,
-          path: req.path,
+          path: req.originalUrl,
           status: res.statusCode,
           durationMs: Math.round(seconds * 1e4) / 10,
+          ...actorOf(res.locals),
         });
     });
     next();
