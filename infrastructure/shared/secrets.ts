@@ -21,6 +21,27 @@ export interface Secret<T> {
     /** The value a kept string stands for (default: the string read by `rule`). */
     readonly read?: (kept: string) => T;
   };
+  /** In production: why a configured value is too weak to run with (undefined: strong enough). */
+  readonly weak?: (value: T) => string | undefined;
+}
+
+/** Text that stands for a value someone forgot to set. */
+const placeholder = /change[-_ ]?me|changeit|replace[-_ ]?me|placeholder|your[-_ ]?(secret|token|key)|example|<[^>]*>/i;
+
+/** Why `text` is too weak for a secret of at least `minLength` characters, if it is. */
+export function weakText(text: string, minLength: number): string | undefined {
+  if (text.length < minLength) return `is shorter than ${minLength} characters`;
+  if (placeholder.test(text)) return 'looks like a placeholder';
+  if (new Set(text).size < 8) return 'has fewer than 8 distinct characters';
+  return undefined;
+}
+
+/** Why a hex key is too weak, if it is: all zeros (or any one byte repeated), or hardly any distinct bytes. */
+export function weakHexKey(hex: string): string | undefined {
+  const bytes = Buffer.from(hex, 'hex');
+  if (bytes.every((b) => b === bytes[0])) return 'is one byte repeated (all zeros?)';
+  if (new Set(bytes).size < bytes.length / 4) return 'has too few distinct bytes to be random';
+  return undefined;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a secret of any value
@@ -52,6 +73,17 @@ export const sharedSecrets = {
   OPERATOR_TOKENS: {
     rule: csvPairs,
     dev: { key: 'operatorToken', generate: randomToken(), read: (token) => [{ name: 'dev-operator', token }] },
+    weak: (pairs) => {
+      const names = pairs.map((p) => p.name);
+      const duplicate = names.find((name, i) => names.indexOf(name) !== i);
+      if (duplicate !== undefined) return `names ${duplicate} twice`;
+      if (new Set(pairs.map((p) => p.token)).size !== pairs.length) return 'gives two operators the same token';
+      for (const { name, token } of pairs) {
+        const weakness = weakText(token, 32);
+        if (weakness) return `the token of ${name} ${weakness}`;
+      }
+      return undefined;
+    },
   } satisfies Secret<{ name: string; token: string }[]>,
 };
 
@@ -76,6 +108,14 @@ export function loadSecrets<S extends SecretsShape>(
   const missing = Object.keys(shape).filter((name) => configured[name] === undefined);
   if (missing.length && config.NODE_ENV === 'production')
     throw new ConfigError(`invalid configuration: ${missing.join(', ')} must be set in production`);
+  if (config.NODE_ENV === 'production') {
+    // Named, never shown: a refusal must not print the secret it refuses.
+    const weak = Object.entries(shape).flatMap(([name, s]) => {
+      const weakness = s.weak?.(configured[name]);
+      return weakness ? [`  ${name}: ${weakness}`] : [];
+    });
+    if (weak.length) throw new ConfigError(`weak secrets, refused in production:\n${weak.join('\n')}`);
+  }
 
   let dev: Record<string, string> = {};
   if (missing.length) {

@@ -1,7 +1,7 @@
 /** The voucher shop's secrets: its slice of the service's secrets (infrastructure/shared/secrets.ts; README, "Configuration"). */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { randomToken, type Secret, type SecretValues } from '../shared/secrets.js';
+import { randomToken, weakHexKey, type Secret, type SecretValues } from '../shared/secrets.js';
 
 // The dev-secrets.json keys predate the per-context slices: developers' files hold them, so they stay.
 export const shopSecrets = {
@@ -12,6 +12,7 @@ export const shopSecrets = {
   VOUCHER_CODE_KEY: {
     rule: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)'),
     dev: { key: 'voucherCodeKey', generate: () => randomBytes(32).toString('hex') },
+    weak: weakHexKey,
   },
 } satisfies Record<string, Secret<string>>;
 

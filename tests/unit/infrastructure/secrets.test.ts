@@ -14,8 +14,8 @@ describe('secrets', () => {
   const configured = {
     SHOP_CLIENT_ID: 'gw',
     SHOP_CLIENT_SECRET: 'gateway-secret-0123456789',
-    OPERATOR_TOKENS: 'ops=operator-token-0123456789',
-    VOUCHER_CODE_KEY: 'ab'.repeat(32),
+    OPERATOR_TOKENS: 'ops=Vx7q2LmN9pR4sT8wY3zA6bC1dE5fG0hJ',
+    VOUCHER_CODE_KEY: '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f',
   };
 
   it('given production without secrets, when loaded, then it refuses naming every missing one', () => {
@@ -66,10 +66,10 @@ describe('secrets', () => {
     const d = dir();
     const secrets = load({ NODE_ENV: 'production', DATA_DIR: d, ...configured });
     expect(secrets).to.deep.equal({
-      OPERATOR_TOKENS: [{ name: 'ops', token: 'operator-token-0123456789' }],
+      OPERATOR_TOKENS: [{ name: 'ops', token: 'Vx7q2LmN9pR4sT8wY3zA6bC1dE5fG0hJ' }],
       SHOP_CLIENT_ID: 'gw',
       SHOP_CLIENT_SECRET: 'gateway-secret-0123456789',
-      VOUCHER_CODE_KEY: 'ab'.repeat(32),
+      VOUCHER_CODE_KEY: configured.VOUCHER_CODE_KEY,
     });
     expect(fs.existsSync(path.join(d, 'dev-secrets.json'))).to.equal(false);
   });
