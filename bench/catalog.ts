@@ -370,6 +370,7 @@ async function main(): Promise<void> {
     SHOP_CLIENT_ID: 'bench',
     SHOP_CLIENT_SECRET: 'bench-client-secret-0123456789',
     VOUCHER_CODE_KEY: randomBytes(32).toString('hex'),
+    VOUCHER_CODE_OLD_KEYS: [],
   };
   const server = await startBenchServer();
   console.log(

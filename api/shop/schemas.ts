@@ -104,7 +104,10 @@ export const reserveHeaders = purchaseHeaders.extend({ 'X-Idempotency-Key': idem
 const voucher = z
   .object({
     issuedPromotionId: z.number().int().describe('issued voucher id'),
-    voucherCode: z.string().describe('the decrypted voucher code'),
+    voucherCode: z
+      .string()
+      .nullable()
+      .describe('the decrypted voucher code; null only when no key of the keyring opens it (docs/shop-purchase.md)'),
     faceValue: z.number().int(),
     sellingPrice: z.number().int(),
     currency: z.enum(['VND', 'VPOINT']),

@@ -13,7 +13,7 @@ import type { EventStore } from '../shared/event-store.js';
 import type { NumericIdGenerator } from '../shared/ids.js';
 import { PurchaseExecutor, type ExecutorCaller, type Reservation } from './purchase-executor.js';
 import { ReservationExpiryIndex } from './reservation-expiry-index.js';
-import { toReservationView, type ReservationView } from './reservation-view.js';
+import { toReservationView, unreadableCodes, type ReservationView } from './reservation-view.js';
 import type { VoucherCodeCipher } from './voucher-codes.js';
 import type { PoolCommands } from './voucher-pool-admin.js';
 
@@ -71,7 +71,8 @@ export class PurchaseService {
   private readonly clock: Clock;
   private readonly codes: VoucherCodeCipher;
   private readonly settings: PurchaseSettings;
-  private readonly logger: { info(msg: string, meta?: object): void } | undefined;
+  private readonly logger:
+    { info(msg: string, meta?: object): void; error?(msg: string, meta?: object): void } | undefined;
   private readonly executor: PurchaseExecutor;
   private readonly expiries: ReservationExpiryIndex;
 
@@ -84,7 +85,7 @@ export class PurchaseService {
     clock: Clock;
     codes: VoucherCodeCipher;
     settings: PurchaseSettings;
-    logger?: { info(msg: string, meta?: object): void };
+    logger?: { info(msg: string, meta?: object): void; error?(msg: string, meta?: object): void };
   }) {
     this.store = deps.store;
     this.clock = deps.clock;
@@ -113,17 +114,17 @@ export class PurchaseService {
       request,
       reserveRequestHash(caller.userId, request),
     );
-    if (outcome.kind === 'placed') return toReservationView(outcome.reservation, this.codes);
+    if (outcome.kind === 'placed') return this.view(outcome.reservation);
     const first = await this.reservation(caller, outcome.reservationKey);
     if (!first)
       throw new Error(
         `idempotency key ${idempotencyKey} names reservation ${outcome.reservationKey}, which is not stored`,
       );
-    return toReservationView(first, this.codes);
+    return this.view(first);
   }
 
   async commit(caller: ShopCaller, reservationKey: string): Promise<ReservationView> {
-    return toReservationView(await this.executor.commit(caller, reservationKey), this.codes);
+    return this.view(await this.executor.commit(caller, reservationKey));
   }
 
   async release(caller: ShopCaller, reservationKey: string, reason: string | null): Promise<ReservationView> {
@@ -136,14 +137,26 @@ export class PurchaseService {
       userId: caller.userId,
       requestId: caller.context.requestId,
     });
-    return toReservationView(released, this.codes);
+    return this.view(released);
+  }
+
+  /** The owner's view; codes no key opens are shown as null and logged (docs/shop-purchase.md). */
+  private view(reservation: Reservation): ReservationView {
+    const view = toReservationView(reservation, this.codes);
+    const unreadable = unreadableCodes(view);
+    if (unreadable)
+      this.logger?.error?.('voucher codes could not be decrypted: is a key missing from VOUCHER_CODE_OLD_KEYS?', {
+        reservationKey: view.reservationKey,
+        unreadable,
+      });
+    return view;
   }
 
   /** The reservation as stored now (read from its stream, not from a cache or projection). */
   async get(caller: ShopCaller, reservationKey: string): Promise<ReservationView> {
     const reservation = await this.reservation(caller, reservationKey);
     if (!reservation) throw shopError('RESERVATION_NOT_FOUND', "reservation missing or not the caller's");
-    return toReservationView(reservation, this.codes);
+    return this.view(reservation);
   }
 
   /**

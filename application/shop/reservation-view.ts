@@ -1,5 +1,5 @@
 import type { Currency, ShopReservationState } from '../../domain/shop/index.js';
-import type { VoucherCodeCipher } from './voucher-codes.js';
+import type { VoucherCodeBinding, VoucherCodeCipher } from './voucher-codes.js';
 
 export interface ReservationView {
   reservationKey: string;
@@ -18,7 +18,8 @@ export interface ReservationView {
     quantity: number;
     vouchers: {
       issuedPromotionId: number;
-      voucherCode: string;
+      /** Null when no key of the ring opens it (docs/shop-purchase.md, "Voucher codes at rest"): never a 500. */
+      voucherCode: string | null;
       faceValue: number;
       sellingPrice: number;
       currency: Currency;
@@ -50,7 +51,7 @@ export function toReservationView(
         ? []
         : item.vouchers.map((v) => ({
             issuedPromotionId: v.issuedPromotionId,
-            voucherCode: codes.decrypt(v.encryptedCode),
+            voucherCode: readable(codes, v.encryptedCode, { reservationKey: d.reservationKey, ...v }),
             faceValue: v.faceValue,
             sellingPrice: v.sellingPrice,
             currency: v.currency,
@@ -60,3 +61,23 @@ export function toReservationView(
     })),
   };
 }
+
+/**
+ * The code, or null when it cannot be decrypted (a key dropped from the ring too early, a damaged text): the
+ * reservation's state is the answer, so a commit that succeeded answers 200, and the code shows again once the key
+ * is back. The service logs the count (PurchaseService).
+ */
+function readable(codes: VoucherCodeCipher, encrypted: string, binding: VoucherCodeBinding): string | null {
+  try {
+    return codes.decrypt(encrypted, {
+      reservationKey: binding.reservationKey,
+      issuedPromotionId: binding.issuedPromotionId,
+    });
+  } catch {
+    return null;
+  }
+}
+
+/** How many of the view's codes could not be decrypted. */
+export const unreadableCodes = (view: ReservationView): number =>
+  view.items.reduce((n, item) => n + item.vouchers.filter((v) => v.voucherCode === null).length, 0);

@@ -204,7 +204,10 @@ export class ReserveRules {
           const issuedPromotionId = ids[next++]!;
           return {
             issuedPromotionId,
-            encryptedCode: this.deps.codes.encrypt(newVoucherCode(issuedPromotionId)),
+            encryptedCode: this.deps.codes.encrypt(newVoucherCode(issuedPromotionId), {
+              reservationKey,
+              issuedPromotionId,
+            }),
             faceValue: pool.pricing.faceValue,
             sellingPrice: pool.pricing.sellingPrice,
             currency: pool.pricing.currency,

@@ -1,14 +1,20 @@
 import { randomBytes } from 'node:crypto';
 
+/** The voucher a code belongs to: its encrypted text opens only for this voucher of this reservation. */
+export interface VoucherCodeBinding {
+  reservationKey: string;
+  issuedPromotionId: number;
+}
+
 /**
  * Voucher codes are stored only encrypted (in ShopReservationPlaced) and
  * decrypted for the reservation's owner. Adapter:
- * infrastructure/shop/voucher-code-cipher.ts (AES-256-GCM).
+ * infrastructure/shop/voucher-code-cipher.ts (AES-256-GCM under a keyring).
  */
 export interface VoucherCodeCipher {
-  encrypt(code: string): string;
-  /** Throws when the text was not produced by this cipher's key (tampered or another key). */
-  decrypt(encrypted: string): string;
+  encrypt(code: string, binding: VoucherCodeBinding): string;
+  /** Throws when no key it holds opens the text for this voucher (tampered, copied, another key, a key dropped). */
+  decrypt(encrypted: string, binding: VoucherCodeBinding): string;
 }
 
 /** Crockford base 32: no I, L, O or U, so codes read aloud and typed by hand survive. */

@@ -21,6 +21,8 @@ export interface Secret<T> {
     /** The value a kept string stands for (default: the string read by `rule`). */
     readonly read?: (kept: string) => T;
   };
+  /** May be left unset, in production too: its value is then the rule's reading of '' (an empty keyring). */
+  readonly optional?: boolean;
   /** In production: why a configured value is too weak to run with (undefined: strong enough). */
   readonly weak?: (value: T) => string | undefined;
 }
@@ -105,10 +107,13 @@ export function loadSecrets<S extends SecretsShape>(
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
   const configured = parsed.data as Record<string, unknown>;
-  const missing = Object.keys(shape).filter((name) => configured[name] === undefined);
-  if (missing.length && config.NODE_ENV === 'production')
+  const production = config.NODE_ENV === 'production';
+  const unset = () => Object.keys(shape).filter((name) => configured[name] === undefined);
+  const missing = unset().filter((name) => !shape[name]!.optional);
+  if (missing.length && production)
     throw new ConfigError(`invalid configuration: ${missing.join(', ')} must be set in production`);
-  if (config.NODE_ENV === 'production') {
+  if (production) for (const name of unset()) configured[name] = shape[name]!.rule.parse('');
+  if (production) {
     // Named, never shown: a refusal must not print the secret it refuses.
     const weak = Object.entries(shape).flatMap(([name, s]) => {
       const weakness = s.weak?.(configured[name]);
@@ -118,7 +123,7 @@ export function loadSecrets<S extends SecretsShape>(
   }
 
   let dev: Record<string, string> = {};
-  if (missing.length) {
+  if (unset().length) {
     // Every declared secret gets its kept value (as before), and keys of others in the file are left as they are.
     const file = path.resolve(config.DATA_DIR, 'dev-secrets.json');
     dev = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>) : {};

@@ -38,7 +38,7 @@ export function buildShopCommands(
     store,
     ids,
     clock,
-    codes: new AesGcmVoucherCodeCipher(secrets.VOUCHER_CODE_KEY),
+    codes: new AesGcmVoucherCodeCipher(secrets.VOUCHER_CODE_KEY, secrets.VOUCHER_CODE_OLD_KEYS),
     settings: {
       idempotencyMode: config.SHOP_IDEMPOTENCY_MODE,
       reservationTtlSeconds: config.SHOP_RESERVATION_TTL_SECONDS,

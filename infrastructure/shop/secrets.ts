@@ -14,6 +14,20 @@ export const shopSecrets = {
     dev: { key: 'voucherCodeKey', generate: () => randomBytes(32).toString('hex') },
     weak: weakHexKey,
   },
-} satisfies Record<string, Secret<string>>;
+  /** Earlier voucher code keys, comma separated (64 hex characters each): they still decrypt what they encrypted. */
+  VOUCHER_CODE_OLD_KEYS: {
+    rule: z
+      .string()
+      .transform((s) =>
+        s
+          .split(',')
+          .map((k) => k.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.string().regex(/^[0-9a-fA-F]{64}$/, 'each key is 64 hex characters (32 bytes)'))),
+    dev: { key: 'voucherCodeOldKeys', generate: () => '' },
+    optional: true,
+  },
+} satisfies Record<string, Secret<string> | Secret<string[]>>;
 
 export type ShopSecrets = SecretValues<typeof shopSecrets>;

@@ -1,39 +1,86 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { VoucherCodeCipher } from '../../application/shop/index.js';
+/**
+ * Voucher codes at rest (docs/shop-purchase.md, "Voucher codes at rest"): AES-256-GCM under a keyring. The current
+ * key (VOUCHER_CODE_KEY) encrypts; it and the old keys (VOUCHER_CODE_OLD_KEYS) decrypt, each found by the key id the
+ * text carries, so a rotation re-encrypts nothing in the log. Each text is bound (GCM additional data) to its
+ * reservation and voucher: copied onto another voucher it does not open.
+ */
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import type { VoucherCodeBinding, VoucherCodeCipher } from '../../application/shop/index.js';
 
-const version = 'v1';
 const ivBytes = 12;
 const tagBytes = 16;
 
+/** A key's id: the first 4 bytes of its sha256, in hex. It names the key without revealing it. */
+export const voucherKeyId = (key: Buffer): string => createHash('sha256').update(key).digest('hex').slice(0, 8);
+
+function keyBytes(key: Buffer | string): Buffer {
+  const bytes = typeof key === 'string' ? Buffer.from(/^[0-9a-fA-F]{64}$/.test(key) ? key : '', 'hex') : key;
+  if (bytes.length !== 32) throw new RangeError('a voucher code key must be 32 bytes (64 hex characters)');
+  return Buffer.from(bytes);
+}
+
+const additionalData = ({ reservationKey, issuedPromotionId }: VoucherCodeBinding): Buffer =>
+  Buffer.from(`voucher-code|${reservationKey}|${issuedPromotionId}`, 'utf8');
+
 /**
- * AES-256-GCM with a 32-byte key (VOUCHER_CODE_KEY, 64 hex characters).
- * Output: `v1.` + base64url(iv ‖ tag ‖ ciphertext), a fresh random iv each
- * time, so equal codes never look equal at rest; the tag makes a tampered or
- * foreign text fail to decrypt instead of yielding a wrong code.
+ * Texts: `v2.<key id>.` + base64url(iv ‖ tag ‖ ciphertext), a fresh random iv each time (equal codes never look
+ * equal at rest), bound to the voucher. `v1.` texts (before the keyring: no key id, no binding) still decrypt with any
+ * key of the ring. A tampered text, a foreign one, or one whose key left the ring throws.
  */
 export class AesGcmVoucherCodeCipher implements VoucherCodeCipher {
-  private readonly key: Buffer;
+  private readonly current: { id: string; key: Buffer };
+  private readonly ring = new Map<string, Buffer>();
 
-  constructor(key: Buffer | string) {
-    const bytes = typeof key === 'string' ? Buffer.from(/^[0-9a-fA-F]{64}$/.test(key) ? key : '', 'hex') : key;
-    if (bytes.length !== 32) throw new RangeError('the voucher code key must be 32 bytes (64 hex characters)');
-    this.key = Buffer.from(bytes);
+  constructor(key: Buffer | string, oldKeys: readonly (Buffer | string)[] = []) {
+    const bytes = keyBytes(key);
+    this.current = { id: voucherKeyId(bytes), key: bytes };
+    for (const k of [bytes, ...oldKeys.map(keyBytes)]) this.ring.set(voucherKeyId(k), k);
   }
 
-  encrypt(code: string): string {
+  /** The id of the key that encrypts now. */
+  get keyId(): string {
+    return this.current.id;
+  }
+
+  encrypt(code: string, binding: VoucherCodeBinding): string {
     const iv = randomBytes(ivBytes);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const cipher = createCipheriv('aes-256-gcm', this.current.key, iv);
+    cipher.setAAD(additionalData(binding));
     const body = Buffer.concat([cipher.update(code, 'utf8'), cipher.final()]);
-    return `${version}.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')}`;
+    return `v2.${this.current.id}.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')}`;
   }
 
-  decrypt(encrypted: string): string {
-    const [v, payload] = encrypted.split('.');
-    if (v !== version || !payload) throw new Error('not an encrypted voucher code');
-    const raw = Buffer.from(payload, 'base64url');
-    if (raw.length < ivBytes + tagBytes) throw new Error('not an encrypted voucher code');
-    const decipher = createDecipheriv('aes-256-gcm', this.key, raw.subarray(0, ivBytes));
-    decipher.setAuthTag(raw.subarray(ivBytes, ivBytes + tagBytes));
-    return Buffer.concat([decipher.update(raw.subarray(ivBytes + tagBytes)), decipher.final()]).toString('utf8');
+  decrypt(encrypted: string, binding: VoucherCodeBinding): string {
+    const parts = encrypted.split('.');
+    if (parts[0] === 'v2' && parts.length === 3) {
+      const key = this.ring.get(parts[1]!);
+      if (!key) throw new Error(`voucher code key ${parts[1]} is not in the keyring (VOUCHER_CODE_OLD_KEYS)`);
+      return open(key, payload(parts[2]!), additionalData(binding));
+    }
+    if (parts[0] === 'v1' && parts.length === 2) {
+      const raw = payload(parts[1]!);
+      for (const key of this.ring.values()) {
+        try {
+          return open(key, raw);
+        } catch {
+          // Not this key: the v1 text names none, so each key of the ring is tried.
+        }
+      }
+      throw new Error('no key of the keyring opens this voucher code');
+    }
+    throw new Error('not an encrypted voucher code');
   }
+}
+
+function payload(text: string): Buffer {
+  const raw = Buffer.from(text, 'base64url');
+  if (raw.length < ivBytes + tagBytes) throw new Error('not an encrypted voucher code');
+  return raw;
+}
+
+function open(key: Buffer, raw: Buffer, aad?: Buffer): string {
+  const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, ivBytes));
+  if (aad) decipher.setAAD(aad);
+  decipher.setAuthTag(raw.subarray(ivBytes, ivBytes + tagBytes));
+  return Buffer.concat([decipher.update(raw.subarray(ivBytes + tagBytes)), decipher.final()]).toString('utf8');
 }

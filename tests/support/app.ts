@@ -35,6 +35,7 @@ export async function startTestApp(
     SHOP_CLIENT_ID: 'test-client',
     SHOP_CLIENT_SECRET: 'test-client-secret-0123456789',
     VOUCHER_CODE_KEY: randomBytes(32).toString('hex'),
+    VOUCHER_CODE_OLD_KEYS: [],
   };
   const container = await buildContainer({
     config,

@@ -28,6 +28,7 @@ export const fastAppSecrets: Secrets = {
   SHOP_CLIENT_SECRET: shopClient.clientSecret,
   /** Fixed, so that a test can give events holding voucher codes encrypted with it. */
   VOUCHER_CODE_KEY: '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f',
+  VOUCHER_CODE_OLD_KEYS: [],
 };
 
 export interface FastAppDeps {

@@ -78,8 +78,10 @@ describe('Shop API, fast: the purchase flow over the in-memory store', () => {
         const vouchers = items[0]!.vouchers.map((v) => ({
           issuedPromotionId: v.issuedPromotionId,
           encryptedCode: satisfying(
-            (text) => typeof text === 'string' && cipher.decrypt(text) === v.voucherCode,
-            `${v.voucherCode} encrypted`,
+            (text) =>
+              typeof text === 'string' &&
+              cipher.decrypt(text, { reservationKey, issuedPromotionId: v.issuedPromotionId }) === v.voucherCode,
+            `${v.voucherCode} encrypted, bound to its voucher`,
           ),
           faceValue: 100_000,
           sellingPrice: 90_000,

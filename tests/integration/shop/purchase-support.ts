@@ -9,6 +9,7 @@ import {
   type ReserveRequest,
   type ShopCaller,
 } from '../../../application/shop/purchase-service.js';
+import type { VoucherCodeCipher } from '../../../application/shop/voucher-codes.js';
 import { VoucherPoolAdmin } from '../../../application/shop/voucher-pool-admin.js';
 import { DomainError } from '../../../domain/shared/errors.js';
 import type { PoolDefinition } from '../../../domain/shop/pool-definition.js';
@@ -31,7 +32,9 @@ export const defaultSettings: PurchaseSettings = {
 /** One test database with the store, and a way to start purchase services ("processes") on it. */
 export class PurchaseWorld {
   readonly clock = fixedClock(start);
-  readonly codes = new AesGcmVoucherCodeCipher(randomBytes(32));
+  /** The voucher code key of the processes started without a cipher of their own. */
+  readonly codeKey = randomBytes(32);
+  readonly codes = new AesGcmVoucherCodeCipher(this.codeKey);
   readonly logged: { msg: string; meta?: object }[] = [];
   private readonly services: PurchaseService[] = [];
   campaignId = 0;
@@ -65,14 +68,20 @@ export class PurchaseWorld {
   }
 
   /** A purchase service and the pool admin wired to it, like one API process. */
-  process(settings: Partial<PurchaseSettings> = {}): { purchases: PurchaseService; pools: VoucherPoolAdmin } {
+  process(
+    settings: Partial<PurchaseSettings> = {},
+    codes: VoucherCodeCipher = this.codes,
+  ): { purchases: PurchaseService; pools: VoucherPoolAdmin } {
     const purchases = new PurchaseService({
       store: this.store,
       ids: this.ids,
       clock: this.clock,
-      codes: this.codes,
+      codes,
       settings: { ...defaultSettings, ...settings },
-      logger: { info: (msg, meta) => this.logged.push({ msg, meta }) },
+      logger: {
+        info: (msg, meta) => this.logged.push({ msg, meta }),
+        error: (msg, meta) => this.logged.push({ msg, meta }),
+      },
     });
     this.services.push(purchases);
     return {
