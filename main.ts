@@ -57,6 +57,8 @@ async function main(): Promise<void> {
     : undefined;
   const port = server?.port ?? apiWorkers?.port;
   logger.info('service started', {
+    // Which settings came from the environment, by name only: values may be secrets.
+    settings: Object.keys(config).filter((name) => process.env[name] !== undefined),
     roles: config.ROLES,
     apiWorkers: apiWorkers ? config.API_WORKERS : undefined,
     worker: cluster.worker?.id,

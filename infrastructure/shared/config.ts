@@ -53,6 +53,22 @@ export type Config = z.infer<typeof configSchema>;
 export class ConfigError extends Error {}
 
 /**
+ * Production never runs on the embedded database, nor seeds demo data (whose credentials are printed): both are
+ * development conveniences (README.md, "Configuration").
+ */
+function productionRules(config: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  if (config.NODE_ENV !== 'production') return;
+  if (!config.DATABASE_URL)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['DATABASE_URL'],
+      message: 'must be set in production (no embedded database)',
+    });
+  if (config.SEED_DEMO)
+    ctx.addIssue({ code: 'custom', path: ['SEED_DEMO'], message: 'demo data is never seeded in production' });
+}
+
+/**
  * The shared settings and those of `slice` (the contexts' slices, merged), from the environment. `checked` (the
  * secrets' rules) is validated with them, so that one message names every wrong variable, but left out of the result:
  * secrets are loaded apart (secrets.ts).
@@ -65,6 +81,7 @@ export function loadConfig<S extends ZodRawShape = Record<never, never>>(
   const parsed = configSchema
     .extend(slice ?? {})
     .extend(checked)
+    .superRefine(productionRules)
     .safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);

@@ -63,3 +63,21 @@ describe('configuration', () => {
       expect(() => loadConfig({ API_WORKERS: wrong })).to.throw(ConfigError, 'API_WORKERS');
   });
 });
+
+describe('configuration in production', () => {
+  it('refuses to run on the embedded database or to seed demo data, naming both', () => {
+    const refusal = () => loadConfig({ NODE_ENV: 'production', SEED_DEMO: 'true' });
+    expect(refusal).to.throw(ConfigError, /DATABASE_URL: must be set in production \(no embedded database\)/);
+    expect(refusal).to.throw(ConfigError, /SEED_DEMO: demo data is never seeded in production/);
+  });
+
+  it('runs on an external database without the seed; development keeps its embedded default', () => {
+    expect(loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/commerce' }).SEED_DEMO).to.equal(
+      undefined,
+    );
+    expect(
+      loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x', SEED_DEMO: 'false' }).SEED_DEMO,
+    ).to.equal(false);
+    expect(loadConfig({}).DATABASE_URL).to.equal(undefined);
+  });
+});

@@ -13,6 +13,7 @@ describe('weak secrets are refused in production (infrastructure/shared/secrets.
   function production(overrides: Record<string, string>) {
     const env: Record<string, string> = {
       NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://db/commerce',
       DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 's-')),
     };
     // Whatever other secrets the contexts declare are set from their development generators' shapes.

@@ -19,7 +19,7 @@ describe('secrets', () => {
   };
 
   it('given production without secrets, when loaded, then it refuses naming every missing one', () => {
-    const refusal = () => load({ NODE_ENV: 'production', DATA_DIR: dir() });
+    const refusal = () => load({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/commerce', DATA_DIR: dir() });
     expect(refusal).to.throw(ConfigError, /must be set in production/);
     for (const name of ['OPERATOR_TOKENS', 'SHOP_CLIENT_ID', 'SHOP_CLIENT_SECRET', 'VOUCHER_CODE_KEY'])
       expect(refusal).to.throw(ConfigError, name);
@@ -27,10 +27,9 @@ describe('secrets', () => {
 
   it('given production with one secret missing, when loaded, then it refuses naming only that one', () => {
     const { VOUCHER_CODE_KEY: _, ...others } = configured;
-    expect(() => load({ NODE_ENV: 'production', DATA_DIR: dir(), ...others })).to.throw(
-      ConfigError,
-      /: VOUCHER_CODE_KEY must be set in production/,
-    );
+    expect(() =>
+      load({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/commerce', DATA_DIR: dir(), ...others }),
+    ).to.throw(ConfigError, /: VOUCHER_CODE_KEY must be set in production/);
   });
 
   it('given development without secrets, when loaded twice, then the generated ones are kept between starts', () => {
@@ -69,7 +68,12 @@ describe('secrets', () => {
 
   it('given configured secrets, when loaded, then they are used and nothing is written', () => {
     const d = dir();
-    const secrets = load({ NODE_ENV: 'production', DATA_DIR: d, ...configured });
+    const secrets = load({
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://db/commerce',
+      DATA_DIR: d,
+      ...configured,
+    });
     expect(secrets).to.deep.equal({
       OPERATOR_TOKENS: [{ name: 'ops', token: 'Vx7q2LmN9pR4sT8wY3zA6bC1dE5fG0hJ' }],
       SHOP_CLIENT_ID: 'gw',

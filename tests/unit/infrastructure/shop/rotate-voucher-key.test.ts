@@ -57,6 +57,7 @@ describe('voucher key rotation (npm run voucher-key:rotate)', () => {
     const printed = rotate({
       DATA_DIR: dir,
       NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://db/commerce',
       VOUCHER_CODE_KEY: key,
       SHOP_CLIENT_ID: 'x',
       SHOP_CLIENT_SECRET: 'y'.repeat(16),
