@@ -47,10 +47,12 @@ export const shopVoucherSchema = z
       .object({
         faceValue: int(),
         sellingPrice: int(),
-        discountedPrice: int().nullable(),
+        discountedPrice: int()
+          .nullable()
+          .describe('sellingPrice when it is below faceValue (the price after discount the buyer pays), else null'),
         currency: z.enum(['VND', 'VPOINT']),
         discountPercentage: int().describe(
-          'round((faceValue - (discountedPrice ?? sellingPrice)) × 100 / faceValue); 0 when faceValue is 0',
+          'round((faceValue - sellingPrice) × 100 / faceValue); 0 when faceValue is 0',
         ),
       })
       .strict(),

@@ -179,7 +179,11 @@ export const poolPricingSchema = z
   .object({
     faceValue: int().describe('minor units, >= 0'),
     sellingPrice: int().describe('<= faceValue'),
-    discountedPrice: int().nullable().describe('null or <= sellingPrice'),
+    discountedPrice: int()
+      .nullable()
+      .describe(
+        'null or equal to sellingPrice (the price the buyer pays); listings derive it from sellingPrice and faceValue',
+      ),
     currency: z.enum(currencies),
   })
   .openapi('PoolPricing');

@@ -175,14 +175,21 @@ export interface CampaignListQuery extends PageRequest {
 }
 
 /**
- * Percent off face value: round((faceValue - price) / faceValue * 100), price
- * being discountedPrice when there is one, else sellingPrice; 0 when
- * faceValue is 0.
+ * The pricing a listing shows (docs/shop-api.md, "Pricing"; the spec's contradiction 5): the buyer pays
+ * sellingPrice, which reserve demands, so the listing advertises nothing else. discountedPrice is the price after
+ * the discount off face value, i.e. sellingPrice when it is below faceValue, else null; discountPercentage is
+ * round((faceValue - sellingPrice) × 100 / faceValue), 0 when faceValue is 0. A discountedPrice stored by an older
+ * operator call is kept in its event for audit but never shown.
  */
-export function discountPercentage(pricing: PoolPricing): number {
-  if (pricing.faceValue === 0) return 0;
-  const price = pricing.discountedPrice ?? pricing.sellingPrice;
-  return Math.round(((pricing.faceValue - price) * 100) / pricing.faceValue);
+export function advertisedPricing(pricing: PoolPricing): PoolPricing & { discountPercentage: number } {
+  const { faceValue, sellingPrice, currency } = pricing;
+  return {
+    faceValue,
+    sellingPrice,
+    discountedPrice: sellingPrice < faceValue ? sellingPrice : null,
+    currency,
+    discountPercentage: faceValue === 0 ? 0 : Math.round(((faceValue - sellingPrice) * 100) / faceValue),
+  };
 }
 
 /**
@@ -336,7 +343,7 @@ export class CatalogQueries {
           : null,
       },
       display: r.display,
-      pricing: { ...r.pricing, discountPercentage: discountPercentage(r.pricing) },
+      pricing: advertisedPricing(r.pricing),
       inventory: {
         totalQuantity: r.totalQuantity,
         remainingQuantity: r.remainingQuantity,

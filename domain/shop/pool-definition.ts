@@ -10,7 +10,9 @@ const isInteger = (n: unknown, min: number): n is number => Number.isSafeInteger
 const isInstant = (s: unknown) => typeof s === 'string' && !Number.isNaN(Date.parse(s));
 
 /**
- * Prices are integers >= 0, sellingPrice <= faceValue, discountedPrice null or <= sellingPrice.
+ * Prices are integers >= 0, sellingPrice <= faceValue. The buyer pays sellingPrice (reserve demands it), so
+ * discountedPrice, the price after discount, is null or sellingPrice itself: a listing never advertises a price the
+ * buyer cannot pay (docs/shop-api.md, "Pricing").
  * Operator input arrives unchecked: a missing pricing object is refused on its first field.
  */
 export function assertValidPricing(input: PoolPricing | null | undefined): void {
@@ -21,8 +23,11 @@ export function assertValidPricing(input: PoolPricing | null | undefined): void 
   if (pricing.discountedPrice !== null) {
     if (!isInteger(pricing.discountedPrice, 0))
       throw invalid('pricing.discountedPrice', 'must be null or an integer >= 0');
-    if (pricing.discountedPrice > pricing.sellingPrice)
-      throw invalid('pricing.discountedPrice', 'must not exceed sellingPrice');
+    if (pricing.discountedPrice !== pricing.sellingPrice)
+      throw invalid(
+        'pricing.discountedPrice',
+        'must be null or equal sellingPrice: the buyer pays sellingPrice, so no other price is advertised',
+      );
   }
   if (!(currencies as readonly unknown[]).includes(pricing.currency))
     throw invalid('pricing.currency', `must be one of ${currencies.join(', ')}`);

@@ -73,7 +73,6 @@ interface DemoPool {
   description: string;
   faceValue: number;
   sellingPrice: number;
-  discountedPrice?: number;
   stock: number;
   currency?: Currency;
   terms?: Partial<PoolTerms>;
@@ -121,7 +120,6 @@ const campaigns: DemoCampaign[] = [
         description: 'Giảm ngay 100.000đ cho đơn mua điện thoại từ 2.000.000đ tại Điện Máy Xanh, áp dụng toàn quốc.',
         faceValue: 100_000,
         sellingPrice: 79_000,
-        discountedPrice: 49_000,
         stock: 500,
       },
       {
@@ -132,7 +130,6 @@ const campaigns: DemoCampaign[] = [
         description: 'Thưởng thức phở bò tái nạm chuẩn vị Hà Nội. Phiếu 50.000đ dùng cho mọi món trong thực đơn.',
         faceValue: 50_000,
         sellingPrice: 39_000,
-        discountedPrice: 25_000,
         stock: 1_000,
         terms: offline('Xuất trình mã tại quầy thu ngân. Không quy đổi thành tiền mặt.'),
       },
@@ -144,7 +141,6 @@ const campaigns: DemoCampaign[] = [
         description: 'Giảm 30.000đ cho chuyến xe điện Xanh SM Taxi hoặc Bike trong nội thành.',
         faceValue: 30_000,
         sellingPrice: 25_000,
-        discountedPrice: 15_000,
         stock: 2_000,
       },
       {
@@ -155,7 +151,6 @@ const campaigns: DemoCampaign[] = [
         description: 'Mã thẻ cào Viettel mệnh giá 200.000đ, nạp cho thuê bao trả trước và trả sau.',
         faceValue: 200_000,
         sellingPrice: 196_000,
-        discountedPrice: 180_000,
         stock: 300,
         terms: { maxPerDay: 2, usageLimit: 4 },
       },
@@ -167,7 +162,6 @@ const campaigns: DemoCampaign[] = [
         description: 'Một ly Phin Sữa Đá size M tại mọi cửa hàng Highlands Coffee.',
         faceValue: 39_000,
         sellingPrice: 35_000,
-        discountedPrice: 19_000,
         stock: 0,
         terms: offline('Áp dụng tại quầy, không áp dụng giao hàng.'),
       },
@@ -179,7 +173,6 @@ const campaigns: DemoCampaign[] = [
         description: 'Giảm 50% tối đa 100.000đ cho đơn từ 0đ, áp dụng ngành hàng thời trang và gia dụng.',
         faceValue: 100_000,
         sellingPrice: 60_000,
-        discountedPrice: 29_000,
         stock: 800,
       },
     ],
@@ -267,7 +260,6 @@ const campaigns: DemoCampaign[] = [
         description: 'Mua một ly trà sữa trân châu bất kỳ size L, tặng một ly cùng loại.',
         faceValue: 70_000,
         sellingPrice: 55_000,
-        discountedPrice: 49_000,
         stock: 600,
         terms: { maxPerDay: 1 },
       },
@@ -335,7 +327,6 @@ const campaigns: DemoCampaign[] = [
         description: 'Vé vào cổng VinWonders Nha Trang, trọn gói trò chơi và cáp treo vượt biển.',
         faceValue: 950_000,
         sellingPrice: 850_000,
-        discountedPrice: 799_000,
         stock: 120,
         terms: offline('Đổi vé tại quầy trước cổng. Trẻ em dưới 1m miễn phí.'),
         validForDays: 120,
@@ -692,7 +683,8 @@ export async function seedDemo(services: DemoServices, dataDir: string, clock: C
         pricing: {
           faceValue: p.faceValue,
           sellingPrice: p.sellingPrice,
-          discountedPrice: p.discountedPrice ?? null,
+          // What the buyer pays, after the discount off face value (docs/shop-api.md, "Pricing").
+          discountedPrice: p.sellingPrice < p.faceValue ? p.sellingPrice : null,
           currency: p.currency ?? 'VND',
         },
         totalQuantity: p.stock,

@@ -158,7 +158,13 @@ describe('Operator API over HTTP: campaigns and voucher pools', () => {
         await operator.call<PoolData>('POST', `/voucher-pools/${pool.poolId}/stock`, { json: { quantity: 5 } }),
       );
       expect(restocked).to.include({ totalQuantity: 15, remainingQuantity: 15 });
-      const pricing = { faceValue: 100_000, sellingPrice: 80_000, discountedPrice: 75_000, currency: 'VND' };
+      // A discounted price other than the selling price would advertise a price the buyer cannot pay.
+      const lower = await operator.call('POST', `/voucher-pools/${pool.poolId}/pricing`, {
+        json: { faceValue: 100_000, sellingPrice: 80_000, discountedPrice: 75_000, currency: 'VND' },
+      });
+      expect(expectEnvelope(lower, 400, 'OPS-REQ-001')).to.deep.equal({ field: 'pricing.discountedPrice' });
+      expect(lower.body!.message).to.match(/must be null or equal sellingPrice/);
+      const pricing = { faceValue: 100_000, sellingPrice: 80_000, discountedPrice: 80_000, currency: 'VND' };
       expect(
         expectOk(await operator.call<PoolData>('POST', `/voucher-pools/${pool.poolId}/pricing`, { json: pricing }))
           .pricing,

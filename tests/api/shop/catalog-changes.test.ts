@@ -255,7 +255,7 @@ describe('Shop catalog over HTTP: following purchases and changes', () => {
     );
     expectOk(
       await operator.call('POST', `/voucher-pools/${a.poolId}/pricing`, {
-        json: { faceValue: 50_000, sellingPrice: 45_000, discountedPrice: 40_000, currency: 'VND' },
+        json: { faceValue: 50_000, sellingPrice: 40_000, discountedPrice: null, currency: 'VND' },
       }),
     );
     const changed = await voucher(a);
@@ -268,8 +268,8 @@ describe('Shop catalog over HTTP: following purchases and changes', () => {
     expect(changed.terms.maxPerDay).to.equal(2);
     expect(changed.pricing).to.deep.equal({
       faceValue: 50_000,
-      sellingPrice: 45_000,
-      discountedPrice: 40_000,
+      sellingPrice: 40_000,
+      discountedPrice: 40_000, // what the buyer pays, derived from the selling price
       currency: 'VND',
       discountPercentage: 20,
     });

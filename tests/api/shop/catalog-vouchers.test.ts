@@ -142,7 +142,7 @@ describe('Shop catalog over HTTP: voucher list and detail', () => {
       pricing: {
         faceValue: 100_000,
         sellingPrice: 90_000,
-        discountedPrice: null,
+        discountedPrice: 90_000, // the price after discount the buyer pays: the selling price
         currency: 'VND',
         discountPercentage: 10,
       },
@@ -161,7 +161,7 @@ describe('Shop catalog over HTTP: voucher list and detail', () => {
     expect(v).to.deep.equal(expected);
   });
 
-  it('derives discountPercentage from the discounted price if any, else the selling price; 0 for a zero face value', async () => {
+  it('derives discountedPrice and discountPercentage from the selling price; 0 for a zero face value', async () => {
     const byId = new Map((await shop.vouchers()).content.map((v) => [v.id, v.pricing]));
     expect(byId.get(a1.poolId)!.discountPercentage).to.equal(10); // 90,000 of 100,000
     expect(byId.get(a2.poolId)).to.deep.equal({

@@ -60,6 +60,16 @@ describe('Shop catalog over HTTP on the demo data of npm start', () => {
     expect(all.content.some((v) => v.inventory.isOutOfStock)).to.equal(true);
   });
 
+  it('advertises only prices a buyer can pay: discountedPrice is the selling price reserve demands, the percentage from it', async () => {
+    const all = (await shop.vouchers('?size=50')).content;
+    expect(all.length).to.be.at.least(25);
+    for (const { id, pricing } of all) {
+      expect(pricing.discountedPrice ?? pricing.sellingPrice, `pool ${id}`).to.equal(pricing.sellingPrice);
+      const percent = Math.round(((pricing.faceValue - pricing.sellingPrice) * 100) / pricing.faceValue);
+      expect(pricing.discountPercentage, `pool ${id}`).to.equal(percent);
+    }
+  });
+
   it('carries banners for both channels, each channel seeing its own', async () => {
     for (const channel of ['APP', 'WEB'] as const) {
       const carousel = await shop.ok<CampaignPage>(`/campaigns/carousel?channel=${channel}`);

@@ -34,7 +34,11 @@ describe('VoucherPoolAdmin (PostgreSQL event store)', () => {
   it('restocks, reprices and soft deletes', async () => {
     const { poolId } = await pools.create(asOperator('ops'), world.definition({ totalQuantity: 1 }));
     expect(await pools.addStock(asOperator('ops'), poolId, 4)).to.include({ totalQuantity: 5, remainingQuantity: 5 });
-    const pricing = { faceValue: 100_000, sellingPrice: 50_000, discountedPrice: 45_000, currency: 'VND' as const };
+    const pricing = { faceValue: 100_000, sellingPrice: 50_000, discountedPrice: 50_000, currency: 'VND' as const };
+    await refusedWith(
+      pools.reprice(asOperator('ops'), poolId, { ...pricing, discountedPrice: 45_000 }),
+      'INVALID_POOL',
+    );
     expect((await pools.reprice(asOperator('ops'), poolId, pricing)).pricing).to.deep.equal(pricing);
     expect(await pools.delete(asOperator('ops'), poolId)).to.include({ status: 'DELETED' });
     await refusedWith(pools.addStock(asOperator('ops'), poolId, 1), 'POOL_NOT_FOUND');

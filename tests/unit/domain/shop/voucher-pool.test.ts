@@ -124,6 +124,8 @@ describe('voucher pool decider', () => {
       ['pricing.sellingPrice', { pricing: { ...pricing, sellingPrice: 1.5 } }],
       ['pricing.sellingPrice', { pricing: { ...pricing, sellingPrice: 100_001 } }],
       ['pricing.discountedPrice', { pricing: { ...pricing, discountedPrice: 90_001 } }],
+      // Below the selling price too: the buyer pays the selling price, so no lower price is advertised.
+      ['pricing.discountedPrice', { pricing: { ...pricing, discountedPrice: 89_999 } }],
       ['pricing.currency', { pricing: { ...pricing, currency: 'USD' as never } }],
       ['totalQuantity', { totalQuantity: -1 }],
       ['totalQuantity', { totalQuantity: 2.5 }],
@@ -160,7 +162,7 @@ describe('voucher pool decider', () => {
         .thenRejects('INVALID_POOL', { field: 'pricing.faceValue' });
     });
 
-    it('accepts null limits, a zero stock and a discounted price up to the selling price', () => {
+    it('accepts null limits, a zero stock and a discounted price equal to the selling price', () => {
       const terms = { ...definition.terms, usageLimit: null, maxPerDay: null, maxPerOrder: null };
       const overrides = { terms, totalQuantity: 0, pricing: { ...pricing, discountedPrice: 90_000 } };
       given([])
