@@ -8,7 +8,7 @@ import type { RouteSpec } from '../shared/route-spec.js';
 import { filesCodes, filesErrorTable, filesGatewayRefusals, type FilesInterfaceErrorCode } from './errors.js';
 import { fileData, fileIdParams, filesFailure, filesSuccess, uploadForm } from './schemas.js';
 
-export const filesSecurity = [{ bearerAccessToken: [], filesGatewayClientId: [], filesGatewayClientSecret: [] }];
+export const filesSecurity = [{ bearerAccessToken: [], clientId: [], clientSecret: [] }];
 
 const route = (spec: Omit<RouteSpec, 'tags' | 'security'>): RouteSpec => ({
   tags: ['Files'],
