@@ -8,6 +8,7 @@ import {
   revokeTestAccessToken,
 } from '../../support/access-tokens.js';
 import { eventually } from '../../support/eventually.js';
+import { gatewayHeaders } from '../../support/gateway.js';
 import { elf, mp3, mp4, png, windowsExe } from './media.js';
 import {
   download,
@@ -339,6 +340,17 @@ describe('Files API over HTTP: upload and download', () => {
       });
       expect(res.status).to.equal(404);
       expect(await res.json()).to.deep.include({ code: 4300 });
+    });
+
+    it('answers HEAD on the content with its headers and no body', async () => {
+      const res = await fetch(`${baseUrl}/open/files/v1/files/${fileId}/content`, {
+        method: 'HEAD',
+        headers: { ...gatewayHeaders(), Authorization: `Bearer ${alice}` },
+      });
+      expect(res.status).to.equal(200);
+      expect(res.headers.get('content-type')).to.equal('image/png');
+      expect(res.headers.get('content-length')).to.equal(String(png().length));
+      expect((await res.arrayBuffer()).byteLength).to.equal(0);
     });
 
     it('refuses a download without a token: 401 4101', async () => {
