@@ -33,8 +33,9 @@ export function bearerAuth(tokens: AccessTokenVerifier): RequestHandler {
       return next(
         refuse(res, filesCodes.tokenMissing, 'Authorization must be "Bearer <access token>"', 'invalid_request'),
       );
-    tokens
-      .verify(token)
+    // A verifier that throws rather than rejects still reaches the error handler through the promise.
+    Promise.resolve()
+      .then(() => tokens.verify(token))
       .then((checked) => {
         if (!checked.ok) {
           const [code, message, error] = refusals[checked.reason];

@@ -6,6 +6,7 @@
  * made a stream downstream throw.
  */
 import type { Request } from 'express';
+import { Transform } from 'node:stream';
 import busboy from 'busboy';
 import type { FormLimits, UploadPart } from '../../application/files/index.js';
 import { HttpError } from '../shared/interface-errors.js';
@@ -28,7 +29,8 @@ export function readMultipart(req: Request, limits: FormLimits): MultipartReader
     parser = busboy({
       headers: req.headers,
       defParamCharset: 'utf8',
-      limits: { fields: limits.maxFields, fieldSize: limits.maxFieldBytes, headerPairs: 16 },
+      // busboy flags a value that reaches fieldSize as truncated: one byte more lets a value of exactly the limit in.
+      limits: { fields: limits.maxFields, fieldSize: limits.maxFieldBytes + 1, headerPairs: 16 },
     });
   } catch (error) {
     throw invalid(`the multipart/form-data body cannot be read: ${(error as Error).message}`);
@@ -92,7 +94,18 @@ export function readMultipart(req: Request, limits: FormLimits): MultipartReader
   req.on('close', () => {
     if (!req.complete) fail(invalid('the request was aborted before its body ended'));
   });
-  req.pipe(bb);
+  // Counts the body on its way to the parser (a pass-through: backpressure and pausing are the parser's).
+  let received = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      received += chunk.length;
+      if (received > limits.maxBodyBytes)
+        return done(tooLarge(`the body is larger than ${limits.maxBodyBytes} bytes, the most an upload can hold`));
+      done(null, chunk);
+    },
+  });
+  counter.on('error', (error: HttpError) => fail(error));
+  req.pipe(counter).pipe(bb);
 
   async function* parts(): AsyncGenerator<UploadPart> {
     try {
@@ -110,7 +123,9 @@ export function readMultipart(req: Request, limits: FormLimits): MultipartReader
       abandoned = true;
       for (const part of queue.splice(0)) if (part.type === 'file') part.stream.resume();
       if (!finished) {
-        req.unpipe(bb);
+        req.unpipe(counter);
+        counter.unpipe(bb);
+        counter.destroy();
         bb.destroy();
       }
     }

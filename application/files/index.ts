@@ -21,6 +21,11 @@ export interface FormLimits {
   maxFieldBytes: number;
   /** Bytes of a field's name (the file's field too). */
   maxFieldNameBytes: number;
+  /**
+   * Bytes of the whole body: the largest file, every field at its limit and room for the parts' headers. A body that
+   * goes on past it (parts nobody reads, say) is refused rather than read to its end.
+   */
+  maxBodyBytes: number;
 }
 
 /** The files context's services, as its module builds them (infrastructure/files) and its API uses them (api/files). */

@@ -15,6 +15,10 @@ export { filesConfig, type FilesConfig } from './config.js';
 export { filesSecrets, type FilesSecrets } from './secrets.js';
 export { LocalFileStorage } from './local-file-storage.js';
 
+const maxFieldNameBytes = 100;
+/** Room for one part's boundary and headers (busboy refuses a part header past 16 KiB anyway). */
+const partOverheadBytes = 16 * 1024;
+
 /** A temporary file older than this belongs to no upload still running. */
 const staleTemporaryMs = 6 * 60 * 60 * 1000;
 
@@ -47,7 +51,10 @@ export async function buildFiles(
       formLimits: {
         maxFields: config.FILES_MAX_FIELDS,
         maxFieldBytes: config.FILES_MAX_FIELD_BYTES,
-        maxFieldNameBytes: 100,
+        maxFieldNameBytes,
+        maxBodyBytes:
+          Math.max(config.FILES_MAX_IMAGE_BYTES, config.FILES_MAX_AUDIO_BYTES, config.FILES_MAX_VIDEO_BYTES) +
+          (config.FILES_MAX_FIELDS + 2) * (config.FILES_MAX_FIELD_BYTES + partOverheadBytes),
       },
       accessTokens,
       publicBaseUrl: config.FILES_PUBLIC_BASE_URL ?? '',
