@@ -13,7 +13,9 @@ import { registerOperationsOpenApi } from './api/shared/operations-openapi.js';
 import { operatorApi, operatorBasePath } from './api/shared/operator-api.js';
 import { registerOperatorOpenApi } from './api/shared/operator-openapi.js';
 import { checkoutApi } from './api/checkout/index.js';
+import { filesApi } from './api/files/index.js';
 import { shopApi } from './api/shop/index.js';
+import type { AccessTokenVerifier } from './application/shared/access-tokens.js';
 import { systemClock, type Clock } from './application/shared/clock.js';
 import type { EventBus } from './application/shared/event-bus.js';
 import type { EventStore } from './application/shared/event-store.js';
@@ -46,6 +48,8 @@ import {
 import { buildShop, shopConfig, shopSecrets } from './infrastructure/shop/index.js';
 import { buildCheckout, checkoutConfig, checkoutSecrets } from './infrastructure/checkout/index.js';
 import { checkoutProjectors } from './projections/checkout/index.js';
+import { buildFiles, filesConfig, filesSecrets } from './infrastructure/files/index.js';
+import { filesProjectors } from './projections/files/index.js';
 import { shopProjectors } from './projections/shop/index.js';
 
 /** Every bounded context this service runs, in the order they are built (and their projectors started). */
@@ -65,6 +69,14 @@ export const contexts = [
     build: buildCheckout,
     api: checkoutApi,
     projectors: checkoutProjectors,
+  }),
+  defineContext({
+    name: 'files',
+    config: filesConfig,
+    secrets: filesSecrets,
+    build: buildFiles,
+    api: filesApi,
+    projectors: filesProjectors,
   }),
 ] as const;
 
@@ -127,6 +139,8 @@ export async function buildContainer(options: {
   clock?: Clock;
   /** What GET /metrics answers (default: this process's registry). */
   metrics?: Pick<Registry, 'contentType' | 'metrics'>;
+  /** The access-token verifier when no context provides one (tests/support/access-tokens.ts, until identity lands). */
+  accessTokens?: AccessTokenVerifier;
 }): Promise<Container> {
   const { config, secrets, logger } = options;
   const clock = options.clock ?? systemClock;
@@ -150,6 +164,7 @@ export async function buildContainer(options: {
     if (one.provides?.accessTokens) accessTokens.provide(one.provides.accessTokens);
     built.set(context.name, one);
   }
+  if (options.accessTokens) accessTokens.provide(options.accessTokens);
   const services = Object.fromEntries([...built].map(([name, b]) => [name, b.services])) as Services;
   /** A context's services, as its own build made them. */
   const servicesOf = (context: AnyContextModule) => built.get(context.name)!.services;

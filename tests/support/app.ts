@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { listen, type RunningServer } from '../../api/shared/http-app.js';
+import type { AccessTokenVerifier } from '../../application/shared/access-tokens.js';
 import type { Clock } from '../../application/shared/clock.js';
 import { buildContainer, type Container, loadConfig, type Secrets } from '../../container.js';
 import { createLogger } from '../../infrastructure/shared/logger.js';
@@ -21,7 +22,13 @@ export interface TestApp {
  * `background: false`.
  */
 export async function startTestApp(
-  options: { env?: Record<string, string>; clock?: Clock; background?: boolean } = {},
+  options: {
+    env?: Record<string, string>;
+    clock?: Clock;
+    background?: boolean;
+    /** Verifies access tokens (tests/support/access-tokens.ts). */
+    accessTokens?: AccessTokenVerifier;
+  } = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase();
   const config = loadConfig({
@@ -43,6 +50,7 @@ export async function startTestApp(
     secrets,
     logger: createLogger('error'),
     clock: options.clock,
+    accessTokens: options.accessTokens,
   });
   if (options.background !== false) await container.startBackground();
   const server = await listen(container.app, 0, '127.0.0.1');
