@@ -1,11 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { controlCharacterField } from '../../../api/shared/control-characters.js';
-import { apiKeyHash } from '../../../application/shop/credentials.js';
-import type { ApiKeyClaimed } from '../../../domain/shop/events.js';
 import {
   apiSpecification,
-  existingStream,
   expectNoNewEvents,
   expectResponse,
   matching,
@@ -13,25 +10,17 @@ import {
   type ApiRequest,
 } from '../../support/api-spec.js';
 import { buildFastApp } from '../../support/fast-app.js';
-import { activation, campaignCreated, poolCreated } from '../../support/shop-events.js';
-import { operatorHeaders, reserveBody, shopHeaders, type ShopMerchant } from '../support.js';
+import { fastShopMerchant, fastShopPool, fastShopScene } from '../../support/fast-shop-scene.js';
+import { operatorHeaders, reserveBody, shopHeaders } from '../support.js';
 
 /** A message matching `pattern`. */
 const says = (pattern: RegExp) => satisfying((text) => typeof text === 'string' && pattern.test(text), String(pattern));
 
 const now = '2026-03-01T10:00:00.000Z';
 const given = apiSpecification({ app: buildFastApp, now });
-const merchant: ShopMerchant = { merchantId: 'M1', apiKey: 'pk_test_0123456789abcdef', apiKeyId: 1 };
-const keyClaimed: ApiKeyClaimed = {
-  type: 'ApiKeyClaimed',
-  data: { merchantId: 'M1', apiKeyId: 1, expiresAt: null, claimedAt: '2026-01-01T00:00:00.000Z' },
-};
-const shopScene = [
-  existingStream(`apiKey-${apiKeyHash(merchant.apiKey)}`, [keyClaimed]),
-  existingStream('campaign-1', [campaignCreated(1), ...activation(1, '2026-01-01T00:00:00.000Z')]),
-  existingStream('voucherPool-101', [poolCreated(101, 1, { totalQuantity: 10 })]),
-];
-const pool = { poolId: 101, pricing: poolCreated(101, 1).data.pricing };
+const merchant = fastShopMerchant;
+const shopScene = fastShopScene;
+const pool = fastShopPool;
 
 const reserve = (body: unknown): ApiRequest => ({
   method: 'POST',

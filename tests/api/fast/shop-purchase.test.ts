@@ -1,7 +1,6 @@
-import { type ApiKeyClaimed, streams } from '../../../domain/shop/events.js';
+import { streams } from '../../../domain/shop/events.js';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { apiKeyHash } from '../../../application/shop/credentials.js';
 import { reserveRequestHash } from '../../../application/shop/purchase-service.js';
 import { AesGcmVoucherCodeCipher } from '../../../infrastructure/shop/voucher-code-cipher.js';
 import {
@@ -14,27 +13,18 @@ import {
   type ApiRequest,
 } from '../../support/api-spec.js';
 import { buildFastApp, fastAppSecrets } from '../../support/fast-app.js';
-import { activation, campaignCreated, poolCreated } from '../../support/shop-events.js';
-import { reserveBody, shopHeaders, type Envelope, type ReservationData, type ShopMerchant } from '../support.js';
+import { fastShopMerchant, fastShopPool, fastShopScene } from '../../support/fast-shop-scene.js';
+import { reserveBody, shopHeaders, type Envelope, type ReservationData } from '../support.js';
 
 const now = '2026-03-01T10:00:00.000Z';
 const later = '2026-03-01T10:05:00.000Z';
 const given = apiSpecification({ app: buildFastApp, now });
 const cipher = new AesGcmVoucherCodeCipher(fastAppSecrets.VOUCHER_CODE_KEY);
 
-const merchant: ShopMerchant = { merchantId: 'M1', apiKey: 'pk_test_0123456789abcdef', apiKeyId: 1 };
+const merchant = fastShopMerchant;
 const userId = 'u-1';
-const keyClaimed: ApiKeyClaimed = {
-  type: 'ApiKeyClaimed',
-  data: { merchantId: 'M1', apiKeyId: 1, expiresAt: null, claimedAt: '2026-01-01T00:00:00.000Z' },
-};
-/** A merchant's API key, an active campaign and its pool 101 of 10 vouchers at 90.000đ. */
-const shopScene = [
-  existingStream(`apiKey-${apiKeyHash(merchant.apiKey)}`, [keyClaimed]),
-  existingStream('campaign-1', [campaignCreated(1), ...activation(1, '2026-01-01T00:00:00.000Z')]),
-  existingStream('voucherPool-101', [poolCreated(101, 1, { totalQuantity: 10 })]),
-];
-const pool = { poolId: 101, pricing: poolCreated(101, 1).data.pricing };
+const shopScene = fastShopScene;
+const pool = fastShopPool;
 
 function reserve(body: unknown, idempotencyKey: string): ApiRequest {
   return {
