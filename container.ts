@@ -13,6 +13,7 @@ import { registerOperationsOpenApi } from './api/shared/operations-openapi.js';
 import { operatorApi, operatorBasePath } from './api/shared/operator-api.js';
 import { registerOperatorOpenApi } from './api/shared/operator-openapi.js';
 import { checkoutApi } from './api/checkout/index.js';
+import { identityApi } from './api/identity/index.js';
 import { shopApi } from './api/shop/index.js';
 import { systemClock, type Clock } from './application/shared/clock.js';
 import type { EventBus } from './application/shared/event-bus.js';
@@ -45,6 +46,7 @@ import {
 } from './infrastructure/shared/secrets.js';
 import { buildShop, shopConfig, shopSecrets } from './infrastructure/shop/index.js';
 import { buildCheckout, checkoutConfig, checkoutSecrets } from './infrastructure/checkout/index.js';
+import { buildIdentity, identityConfig, identitySecrets } from './infrastructure/identity/index.js';
 import { checkoutProjectors } from './projections/checkout/index.js';
 import { shopProjectors } from './projections/shop/index.js';
 
@@ -65,6 +67,14 @@ export const contexts = [
     build: buildCheckout,
     api: checkoutApi,
     projectors: checkoutProjectors,
+  }),
+  defineContext({
+    name: 'identity',
+    config: identityConfig,
+    secrets: identitySecrets,
+    build: buildIdentity,
+    api: identityApi,
+    projectors: [],
   }),
 ] as const;
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { listen, type RunningServer } from '../../api/shared/http-app.js';
 import type { Clock } from '../../application/shared/clock.js';
 import { buildContainer, type Container, loadConfig, type Secrets } from '../../container.js';
+import { newSigningKeyJwk, readSigningKeys } from '../../infrastructure/identity/index.js';
 import { createLogger } from '../../infrastructure/shared/logger.js';
 import { createTestDatabase, type TestDatabase } from './postgres.js';
 
@@ -35,6 +36,7 @@ export async function startTestApp(
     SHOP_CLIENT_ID: 'test-client',
     SHOP_CLIENT_SECRET: 'test-client-secret-0123456789',
     VOUCHER_CODE_KEY: randomBytes(32).toString('hex'),
+    IDENTITY_SIGNING_KEYS: readSigningKeys(JSON.stringify([newSigningKeyJwk()])),
   };
   const container = await buildContainer({
     config,

@@ -16,6 +16,7 @@ import type { EventStore } from '../../application/shared/event-store.js';
 import type { NumericIdGenerator } from '../../application/shared/ids.js';
 import { loadConfig, type Secrets } from '../../container.js';
 import { buildCheckout } from '../../infrastructure/checkout/index.js';
+import { newSigningKeyJwk, readSigningKeys } from '../../infrastructure/identity/index.js';
 import { createLogger } from '../../infrastructure/shared/logger.js';
 import { httpRequestDuration, metricsRegistry } from '../../infrastructure/shared/metrics.js';
 import { buildShopCommands } from '../../infrastructure/shop/index.js';
@@ -28,6 +29,7 @@ export const fastAppSecrets: Secrets = {
   SHOP_CLIENT_SECRET: shopClient.clientSecret,
   /** Fixed, so that a test can give events holding voucher codes encrypted with it. */
   VOUCHER_CODE_KEY: '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f',
+  IDENTITY_SIGNING_KEYS: readSigningKeys(JSON.stringify([newSigningKeyJwk()])),
 };
 
 export interface FastAppDeps {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { z } from 'zod';
 import { loadConfig, loadSecrets } from '../../../container.js';
+import { newSigningKeyJwk, readSigningKeys } from '../../../infrastructure/identity/index.js';
 import { ConfigError } from '../../../infrastructure/shared/config.js';
 import { loadSecrets as loadSecretsOf, type Secret } from '../../../infrastructure/shared/secrets.js';
 
@@ -16,12 +17,19 @@ describe('secrets', () => {
     SHOP_CLIENT_SECRET: 'gateway-secret-0123456789',
     OPERATOR_TOKENS: 'ops=operator-token-0123456789',
     VOUCHER_CODE_KEY: 'ab'.repeat(32),
+    IDENTITY_SIGNING_KEYS: JSON.stringify([newSigningKeyJwk()]),
   };
 
   it('given production without secrets, when loaded, then it refuses naming every missing one', () => {
     const refusal = () => load({ NODE_ENV: 'production', DATA_DIR: dir() });
     expect(refusal).to.throw(ConfigError, /must be set in production/);
-    for (const name of ['OPERATOR_TOKENS', 'SHOP_CLIENT_ID', 'SHOP_CLIENT_SECRET', 'VOUCHER_CODE_KEY'])
+    for (const name of [
+      'OPERATOR_TOKENS',
+      'SHOP_CLIENT_ID',
+      'SHOP_CLIENT_SECRET',
+      'VOUCHER_CODE_KEY',
+      'IDENTITY_SIGNING_KEYS',
+    ])
       expect(refusal).to.throw(ConfigError, name);
   });
 
@@ -51,6 +59,7 @@ describe('secrets', () => {
       clientSecret: 'kept-client-secret-0123',
       operatorToken: 'kept-operator-token-0123',
       voucherCodeKey: 'cd'.repeat(32),
+      identitySigningKeys: JSON.stringify([newSigningKeyJwk()]),
     };
     fs.writeFileSync(path.join(d, 'dev-secrets.json'), JSON.stringify(kept));
     expect(load({ DATA_DIR: d })).to.deep.equal({
@@ -58,6 +67,7 @@ describe('secrets', () => {
       SHOP_CLIENT_ID: kept.clientId,
       SHOP_CLIENT_SECRET: kept.clientSecret,
       VOUCHER_CODE_KEY: kept.voucherCodeKey,
+      IDENTITY_SIGNING_KEYS: readSigningKeys(kept.identitySigningKeys),
     });
     expect(JSON.parse(fs.readFileSync(path.join(d, 'dev-secrets.json'), 'utf8'))).to.deep.equal(kept);
   });
@@ -70,6 +80,7 @@ describe('secrets', () => {
       SHOP_CLIENT_ID: 'gw',
       SHOP_CLIENT_SECRET: 'gateway-secret-0123456789',
       VOUCHER_CODE_KEY: 'ab'.repeat(32),
+      IDENTITY_SIGNING_KEYS: readSigningKeys(configured.IDENTITY_SIGNING_KEYS),
     });
     expect(fs.existsSync(path.join(d, 'dev-secrets.json'))).to.equal(false);
   });
