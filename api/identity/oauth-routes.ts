@@ -25,8 +25,7 @@ const clientErrors: ErrorCase[] = [
   [500, 'server_error', 'an unexpected failure'],
 ];
 
-const oauthErrorResponses = (...cases: ErrorCase[]) =>
-  errorResponses(cases, (_status, codes) => oauthErrorBody(codes));
+const oauthErrorResponses = (...cases: ErrorCase[]) => errorResponses(cases, (_status, codes) => oauthErrorBody(codes));
 
 const noStore = {
   ...requestIdHeader,
@@ -96,7 +95,11 @@ export const jwksRoutes = {
       'Public, cacheable for 5 minutes. Every key that may have signed a living token is listed; tokens name theirs in the `kid` header.',
     security: [],
     responses: {
-      200: { description: 'The key set', headers: requestIdHeader, content: { 'application/json': { schema: jwksResponse } } },
+      200: {
+        description: 'The key set',
+        headers: requestIdHeader,
+        content: { 'application/json': { schema: jwksResponse } },
+      },
     },
   },
 } satisfies Record<string, RouteSpec>;

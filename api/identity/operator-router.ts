@@ -49,7 +49,9 @@ export function identityOperatorRouter(
     const { scopes } = body(consentBody, req);
     await miniApps.get(miniAppId);
     const withdrawn = (['profile', 'phone', 'email'] as const).filter((s) => !scopes.includes(s));
-    return ok(userJson(await users.recordConsent(commandOf(req, res), userId, miniAppId, { granted: scopes, withdrawn })));
+    return ok(
+      userJson(await users.recordConsent(commandOf(req, res), userId, miniAppId, { granted: scopes, withdrawn })),
+    );
   });
 
   mount(router, routes.createMiniApp, [], async (req, res) => {
@@ -68,7 +70,11 @@ export function identityOperatorRouter(
     authCodes.assertEnabled();
     // A code is shown once and only its hash is kept: a resend cannot be answered with the first one.
     if (req.header('x-idempotency-key') !== undefined)
-      throw new HttpError(400, 'OPS-REQ-001', 'X-Idempotency-Key is not taken here: a code is shown once; ask for another');
+      throw new HttpError(
+        400,
+        'OPS-REQ-001',
+        'X-Idempotency-Key is not taken here: a code is shown once; ask for another',
+      );
     const request = body(authCodeBody, req);
     return ok(authCodeJson(await authCodes.issue(commandOf(req, res), request)), 201);
   });

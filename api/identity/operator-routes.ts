@@ -46,11 +46,12 @@ export const identityOperatorRoutes = {
     request: operatorJsonBody(createUserBody),
     responses: {
       201: successResponse('Registered', operatorSuccess(identityUserSchema)),
-      ...operatorErrorResponses(...operatorBaseErrors, ...operatorBodyErrors, [
-        409,
-        'OPS-CONFLICT',
-        'the user id is taken',
-      ], keyReused),
+      ...operatorErrorResponses(
+        ...operatorBaseErrors,
+        ...operatorBodyErrors,
+        [409, 'OPS-CONFLICT', 'the user id is taken'],
+        keyReused,
+      ),
     },
   }),
   getUser: operatorRoute(identityUsersTag, {
@@ -109,11 +110,12 @@ export const identityOperatorRoutes = {
     request: operatorJsonBody(createMiniAppBody),
     responses: {
       201: successResponse('Registered, with its secret', operatorSuccess(miniAppWithSecretSchema)),
-      ...operatorErrorResponses(...operatorBaseErrors, ...operatorBodyErrors, [
-        409,
-        'OPS-CONFLICT',
-        'the mini-app id is taken',
-      ], keyReused),
+      ...operatorErrorResponses(
+        ...operatorBaseErrors,
+        ...operatorBodyErrors,
+        [409, 'OPS-CONFLICT', 'the mini-app id is taken'],
+        keyReused,
+      ),
     },
   }),
   getMiniApp: operatorRoute(miniAppsTag, {

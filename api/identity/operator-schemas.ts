@@ -80,18 +80,17 @@ export const changeUserBody = z
   })
   .strict()
   .refine((b) => Object.keys(b).length > 0, 'must change at least one field')
-  .transform(
-    (b): Partial<UserProfile> =>
-      Object.fromEntries(
-        Object.entries({
-          name: b.name,
-          dateOfBirth: b.date_of_birth,
-          gender: b.gender,
-          phoneNumber: b.phone_number,
-          email: b.email,
-          avatarUrl: b.avatar_url,
-        }).filter(([, v]) => v !== undefined),
-      ),
+  .transform((b): Partial<UserProfile> =>
+    Object.fromEntries(
+      Object.entries({
+        name: b.name,
+        dateOfBirth: b.date_of_birth,
+        gender: b.gender,
+        phoneNumber: b.phone_number,
+        email: b.email,
+        avatarUrl: b.avatar_url,
+      }).filter(([, v]) => v !== undefined),
+    ),
   )
   .openapi('ChangeIdentityUserRequest');
 
@@ -104,7 +103,9 @@ const uniqueList = <T extends string>(values: readonly [T, ...T[]], what: string
 
 /** PUT /identity/users/{userId}/consents/{miniAppId}: the consent scopes that stand from now on. */
 export const consentBody = z
-  .object({ scopes: uniqueList(consentScopes, 'profile, phone, email: those listed are granted, the others withdrawn') })
+  .object({
+    scopes: uniqueList(consentScopes, 'profile, phone, email: those listed are granted, the others withdrawn'),
+  })
   .strict()
   .openapi('IdentityConsentRequest');
 

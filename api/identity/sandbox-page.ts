@@ -52,8 +52,7 @@ export interface ConsentForm {
   state: string | null;
 }
 
-const hidden = (name: string, value: string) =>
-  `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
+const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
 
 export function consentFormPage(f: ConsentForm): string {
   const boxes = f.requested

@@ -37,7 +37,12 @@ const pageHeaders = {
 type PageResult = { status: number; html: string; headers?: Record<string, string> } | { redirect: string };
 
 /** The page's form of `on` (api/shared/route.ts): the handler returns HTML or a redirect; what it throws goes on. */
-function mountPage(router: Router, spec: RouteSpec, middleware: RequestHandler[], handler: (req: Request, res: Response) => Promise<PageResult>) {
+function mountPage(
+  router: Router,
+  spec: RouteSpec,
+  middleware: RequestHandler[],
+  handler: (req: Request, res: Response) => Promise<PageResult>,
+) {
   router[spec.method](expressPath(spec), ...middleware, (req, res, next) => {
     handler(req, res).then((result) => {
       if ('redirect' in result) {
@@ -45,7 +50,10 @@ function mountPage(router: Router, spec: RouteSpec, middleware: RequestHandler[]
         res.redirect(303, result.redirect);
         return;
       }
-      res.set({ ...pageHeaders, ...result.headers }).status(result.status).send(result.html);
+      res
+        .set({ ...pageHeaders, ...result.headers })
+        .status(result.status)
+        .send(result.html);
     }, next);
   });
 }
@@ -63,7 +71,10 @@ const pageErrors: InterfaceErrors<ConsentPageErrorCode> = {
   unknownEndpoint: 'not_found',
   internal: { code: 'server_error', message: 'internal error' },
   send: (res, status, code, message) => {
-    res.set(pageHeaders).status(status).send(errorPage(status, code, message));
+    res
+      .set(pageHeaders)
+      .status(status)
+      .send(errorPage(status, code, message));
   },
 };
 

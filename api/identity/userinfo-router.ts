@@ -43,16 +43,18 @@ const userInfoJson = (u: UserInfo) => ({
   ...(u.email !== undefined && { email: u.email }),
 });
 
-export function userInfoRouter(
-  deps: Pick<IdentityServices, 'accessTokens' | 'userInfo'> & { logger: Logger },
-): Router {
+export function userInfoRouter(deps: Pick<IdentityServices, 'accessTokens' | 'userInfo'> & { logger: Logger }): Router {
   const router = Router();
   mount(router, userInfoRoutes.userinfo, [], async (req) => {
     const claims = await claimsOf(req, deps.accessTokens);
     const user = await deps.userInfo.read(claims);
-    return json(200, { code: userInfoCodes.success, message: 'Success', data: userInfoJson(user) }, {
-      'Cache-Control': 'no-store',
-    });
+    return json(
+      200,
+      { code: userInfoCodes.success, message: 'Success', data: userInfoJson(user) },
+      {
+        'Cache-Control': 'no-store',
+      },
+    );
   });
   router.use(unknownEndpoint(userInfoErrors));
   router.use(interfaceErrorHandler(userInfoErrors, deps.logger));

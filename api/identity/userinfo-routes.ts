@@ -32,7 +32,14 @@ export const userInfoData = z
   .openapi('UserInfo');
 
 const failure = (codes: [string, ...string[]]) =>
-  z.object({ code: z.number().int().describe(`one of ${codes.join(', ')}`), message: z.string(), data: z.null() });
+  z.object({
+    code: z
+      .number()
+      .int()
+      .describe(`one of ${codes.join(', ')}`),
+    message: z.string(),
+    data: z.null(),
+  });
 
 const cases: ErrorCase[] = [
   [401, String(c.tokenMissing), 'no `Authorization: Bearer <token>` header'],

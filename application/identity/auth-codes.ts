@@ -82,6 +82,13 @@ export class AuthCodeIssuer {
     });
     const issued = events[0]!;
     if (issued.type !== 'AuthCodeIssued') throw new Error('issuing a code appended no AuthCodeIssued');
-    return { code, userId, miniAppId, scopes: issued.data.scopes, expiresAt: issued.data.expiresAt, expiresIn: seconds };
+    return {
+      code,
+      userId,
+      miniAppId,
+      scopes: issued.data.scopes,
+      expiresAt: issued.data.expiresAt,
+      expiresIn: seconds,
+    };
   }
 }

@@ -15,8 +15,7 @@ export interface AccessTokenPayload {
 }
 
 export type AccessTokenRead =
-  | { ok: true; payload: AccessTokenPayload }
-  | { ok: false; reason: 'TOKEN_INVALID' | 'TOKEN_EXPIRED' };
+  { ok: true; payload: AccessTokenPayload } | { ok: false; reason: 'TOKEN_INVALID' | 'TOKEN_EXPIRED' };
 
 /** A JSON Web Key Set of public keys only (RFC 7517 §5). */
 export interface PublicKeySet {

@@ -122,7 +122,11 @@ export class TokenService {
             ]
           : [],
     }).catch(async (error: unknown) => {
-      if (isDomainError(error) && error.code === 'AUTH_CODE_ALREADY_REDEEMED' && typeof error.details.grantId === 'string')
+      if (
+        isDomainError(error) &&
+        error.code === 'AUTH_CODE_ALREADY_REDEEMED' &&
+        typeof error.details.grantId === 'string'
+      )
         await this.revokeGrant(followUp(context, 'revoke'), error.details.grantId, 'AUTH_CODE_REPLAYED');
       throw error;
     });

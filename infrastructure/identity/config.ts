@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { bool } from '../shared/config.js';
 
-const seconds = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
+const seconds = (min: number, max: number, fallback: number) =>
+  z.coerce.number().int().min(min).max(max).default(fallback);
 
 export const identityConfig = {
   /** `iss` of every access token, checked when one is read. */

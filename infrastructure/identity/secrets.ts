@@ -27,7 +27,8 @@ const jwkSchema = z
   })
   .passthrough()
   .superRefine((jwk, ctx) => {
-    if (jwk.kty === 'OKP' && jwk.crv !== 'Ed25519') ctx.addIssue({ code: 'custom', message: 'an OKP key must be Ed25519' });
+    if (jwk.kty === 'OKP' && jwk.crv !== 'Ed25519')
+      ctx.addIssue({ code: 'custom', message: 'an OKP key must be Ed25519' });
     if (jwk.kty === 'EC' && (jwk.crv !== 'P-256' || !jwk.y))
       ctx.addIssue({ code: 'custom', message: 'an EC key must be P-256 with x and y' });
   });
