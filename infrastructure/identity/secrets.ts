@@ -45,6 +45,8 @@ const signingKeysRule = z
   })
   .pipe(z.array(jwkSchema).min(1, 'must hold at least one key').max(10, 'holds at most 10 keys'))
   .superRefine((keys, ctx) => {
+    // A value that already failed (not JSON, not a list) reaches here too: zod goes on after a transform's issue.
+    if (!Array.isArray(keys)) return;
     const kids = keys.map((k) => k.kid);
     if (new Set(kids).size !== kids.length) ctx.addIssue({ code: 'custom', message: 'two keys share a kid' });
     for (const key of keys) {
