@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import { gatewayHeaders } from '../../support/gateway.js';
-import { call, expectOk, operatorHeaders, unique, type HttpResult } from '../support.js';
+import { call, expectOk, operatorHeaders, unique } from '../support.js';
 
 export interface MiniApp {
   miniAppId: string;
@@ -18,6 +18,14 @@ export interface TokenBody {
   refresh_token: string;
   scope: string;
   user_id: string;
+}
+
+/** An answer whose body is not the {code, message, data} envelope. */
+export interface RawAnswer {
+  status: number;
+  text: string;
+  headers: Headers;
+  body: unknown;
 }
 
 export interface OAuthError {
@@ -84,7 +92,7 @@ export class IdentityApi {
   }
 
   /** POST /oauth2/token/exchange as a form, the mini-app authenticating with HTTP Basic unless `headers` say else. */
-  tokenRaw(params: Record<string, string>, client?: MiniApp, headers: Record<string, string> = {}) {
+  tokenRaw(params: Record<string, string>, client?: MiniApp, headers: Record<string, string> = {}): Promise<RawAnswer> {
     return call<unknown>(this.baseUrl, 'POST', '/oauth2/token/exchange', {
       headers: {
         ...gatewayHeaders(),
@@ -93,7 +101,7 @@ export class IdentityApi {
         ...headers,
       },
       rawBody: form(params),
-    }) as Promise<HttpResult<unknown> & { body: unknown }>;
+    });
   }
 
   async exchange(client: MiniApp, code: string): Promise<TokenBody> {
@@ -123,7 +131,7 @@ export function expectOAuthError(
   expect(res.body, res.text).to.have.all.keys('error', 'error_description');
   const body = res.body as OAuthError;
   expect(body.error, res.text).to.equal(error);
-  expect(body.error_description).to.be.a('string').that.is.not.empty;
+  expect(body.error_description).to.be.a('string').with.length.greaterThan(0);
   expect(res.headers.get('cache-control')).to.equal('no-store');
   return body;
 }
