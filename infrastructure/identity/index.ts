@@ -23,16 +23,16 @@ export { identitySecrets, newSigningKeyJwk, readSigningKeys, type IdentitySecret
 export { seedIdentityDemo, type IdentityDemoData } from './demo-seed.js';
 
 /** Needs only the event store's side of the shared adapters (so fast tests can build it on an in-memory store too). */
-export async function buildIdentity(
+export function buildIdentity(
   deps: Pick<ContextDeps<IdentityConfig, IdentitySecrets>, 'config' | 'secrets' | 'store' | 'clock'>,
-): Promise<BuiltContext<IdentityServices>> {
+): BuiltContext<IdentityServices> {
   const { config, store, clock } = deps;
   const lifetimes = {
     authCodeSeconds: config.IDENTITY_AUTH_CODE_TTL_SECONDS,
     accessTokenSeconds: config.IDENTITY_ACCESS_TOKEN_TTL_SECONDS,
     refreshTokenSeconds: config.IDENTITY_REFRESH_TOKEN_TTL_SECONDS,
   };
-  const codec = await createJwtCodec({
+  const codec = createJwtCodec({
     keys: deps.secrets.IDENTITY_SIGNING_KEYS,
     issuer: config.IDENTITY_ISSUER,
     clock,

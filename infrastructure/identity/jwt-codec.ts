@@ -26,19 +26,21 @@ function publicJwk(key: SigningKey): JWK {
   return { kty, crv, x, ...(y !== undefined && { y }), kid: key.kid, alg: key.alg, use: 'sig' };
 }
 
-export async function createJwtCodec(options: {
+export function createJwtCodec(options: {
   keys: readonly SigningKey[];
   issuer: string;
   clock: Clock;
-}): Promise<AccessTokenCodec> {
+}): AccessTokenCodec {
   const { keys, issuer, clock } = options;
   const signer = keys[0]!;
-  const privateKey = await importJWK(signer.jwk, signer.alg);
+  // Imported once, awaited by each signing; the key was checked when IDENTITY_SIGNING_KEYS was read (secrets.ts).
+  const privateKey = importJWK(signer.jwk, signer.alg);
+  privateKey.catch(() => undefined);
   const publicKeys: PublicKeySet = { keys: keys.map(publicJwk) as Record<string, unknown>[] };
   const keySet = createLocalJWKSet({ keys: keys.map(publicJwk) });
 
   return {
-    sign: (p: AccessTokenPayload) =>
+    sign: async (p: AccessTokenPayload) =>
       new SignJWT({ scope: p.scopes.join(' '), client_id: p.miniAppId, sid: p.grantId })
         .setProtectedHeader({ alg: signer.alg, kid: signer.kid, typ: 'at+jwt' })
         .setIssuer(issuer)
@@ -47,7 +49,7 @@ export async function createJwtCodec(options: {
         .setIssuedAt(seconds(p.issuedAt))
         .setExpirationTime(seconds(p.expiresAt))
         .setJti(randomUUID())
-        .sign(privateKey),
+        .sign(await privateKey),
 
     async read(token: string): Promise<AccessTokenRead> {
       let payload;

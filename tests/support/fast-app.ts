@@ -6,6 +6,7 @@
  */
 import type { Express } from 'express';
 import { checkoutApi } from '../../api/checkout/index.js';
+import { identityApi } from '../../api/identity/index.js';
 import { operatorApi } from '../../api/shared/operator-api.js';
 import { createHttpApp } from '../../api/shared/http-app.js';
 import { operatorRouter } from '../../api/shop/operator-router.js';
@@ -16,7 +17,7 @@ import type { EventStore } from '../../application/shared/event-store.js';
 import type { NumericIdGenerator } from '../../application/shared/ids.js';
 import { loadConfig, type Secrets } from '../../container.js';
 import { buildCheckout } from '../../infrastructure/checkout/index.js';
-import { newSigningKeyJwk, readSigningKeys } from '../../infrastructure/identity/index.js';
+import { buildIdentity, newSigningKeyJwk, readSigningKeys } from '../../infrastructure/identity/index.js';
 import { createLogger } from '../../infrastructure/shared/logger.js';
 import { httpRequestDuration, metricsRegistry } from '../../infrastructure/shared/metrics.js';
 import { buildShopCommands } from '../../infrastructure/shop/index.js';
@@ -47,6 +48,7 @@ export function buildFastApp({ store, ids, clock, env }: FastAppDeps): Express {
 
   const shop = buildShopCommands({ config, secrets, store, ids, clock, logger });
   const checkout = buildCheckout({ store, ids, clock }).services;
+  const identity = buildIdentity({ config, secrets, store, clock }).services;
 
   return createHttpApp({
     logger,
@@ -59,7 +61,11 @@ export function buildFastApp({ store, ids, clock, env }: FastAppDeps): Express {
         router: operatorApi({
           logger,
           operatorTokens: secrets.OPERATOR_TOKENS,
-          routers: [operatorRouter({ logger, ...shop }), checkoutApi.operatorRouter!(checkout, { logger })],
+          routers: [
+            operatorRouter({ logger, ...shop }),
+            checkoutApi.operatorRouter!(checkout, { logger }),
+            identityApi.operatorRouter!(identity, { logger }),
+          ],
         }),
       },
     ],
