@@ -13,9 +13,9 @@ import { registerOperationsOpenApi } from './api/shared/operations-openapi.js';
 import { operatorApi, operatorBasePath } from './api/shared/operator-api.js';
 import { registerOperatorOpenApi } from './api/shared/operator-openapi.js';
 import { checkoutApi } from './api/checkout/index.js';
+import { identityApi } from './api/identity/index.js';
 import { filesApi } from './api/files/index.js';
 import { shopApi } from './api/shop/index.js';
-import type { AccessTokenVerifier } from './application/shared/access-tokens.js';
 import { systemClock, type Clock } from './application/shared/clock.js';
 import type { EventBus } from './application/shared/event-bus.js';
 import type { EventStore } from './application/shared/event-store.js';
@@ -47,6 +47,7 @@ import {
 } from './infrastructure/shared/secrets.js';
 import { buildShop, shopConfig, shopSecrets } from './infrastructure/shop/index.js';
 import { buildCheckout, checkoutConfig, checkoutSecrets } from './infrastructure/checkout/index.js';
+import { buildIdentity, identityConfig, identitySecrets } from './infrastructure/identity/index.js';
 import { checkoutProjectors } from './projections/checkout/index.js';
 import { buildFiles, filesConfig, filesSecrets } from './infrastructure/files/index.js';
 import { filesProjectors } from './projections/files/index.js';
@@ -69,6 +70,14 @@ export const contexts = [
     build: buildCheckout,
     api: checkoutApi,
     projectors: checkoutProjectors,
+  }),
+  defineContext({
+    name: 'identity',
+    config: identityConfig,
+    secrets: identitySecrets,
+    build: buildIdentity,
+    api: identityApi,
+    projectors: [],
   }),
   defineContext({
     name: 'files',
@@ -139,8 +148,6 @@ export async function buildContainer(options: {
   clock?: Clock;
   /** What GET /metrics answers (default: this process's registry). */
   metrics?: Pick<Registry, 'contentType' | 'metrics'>;
-  /** The access-token verifier when no context provides one (tests/support/access-tokens.ts, until identity lands). */
-  accessTokens?: AccessTokenVerifier;
 }): Promise<Container> {
   const { config, secrets, logger } = options;
   const clock = options.clock ?? systemClock;
@@ -164,7 +171,6 @@ export async function buildContainer(options: {
     if (one.provides?.accessTokens) accessTokens.provide(one.provides.accessTokens);
     built.set(context.name, one);
   }
-  if (options.accessTokens) accessTokens.provide(options.accessTokens);
   const services = Object.fromEntries([...built].map(([name, b]) => [name, b.services])) as Services;
   /** A context's services, as its own build made them. */
   const servicesOf = (context: AnyContextModule) => built.get(context.name)!.services;

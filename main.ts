@@ -18,6 +18,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from './infrastructure/s
 import { createLogger } from './infrastructure/shared/logger.js';
 import { metricsRegistry } from './infrastructure/shared/metrics.js';
 import { seedDemo } from './infrastructure/shop/demo-seed.js';
+import { seedIdentityDemo } from './infrastructure/identity/index.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -109,6 +110,17 @@ async function main(): Promise<void> {
           `  operator token:       ${secrets.OPERATOR_TOKENS[0]!.token}  (Authorization: Bearer …)`,
           `  voucher pools:        ${demo.pools.map((p) => `${p.id} (${p.title}, ${p.sellingPrice} ${p.currency})`).join(', ')}`,
           `  API:                  http://localhost:${port ?? config.PORT}/api/v1`,
+          '',
+        ].join('\n'),
+      );
+    const identity = demo && (await seedIdentityDemo(container.services.identity, config.DATA_DIR));
+    if (identity)
+      console.log(
+        [
+          `Identity demo (docs/identity.md; README, "Login flow"):`,
+          `  mini-app:             ${identity.miniAppId}  client secret ${identity.clientSecret}`,
+          `  users:                ${identity.users.map((u) => `${u.userId} (consented: ${u.consented.join(' ') || 'nothing'})`).join(', ')}`,
+          `  consent page:         http://localhost:${port ?? config.PORT}/sandbox/identity/consent?miniapp_id=${identity.miniAppId}&user_id=demo-user-3&scope=profile%20phone%20email`,
           '',
         ].join('\n'),
       );

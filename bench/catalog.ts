@@ -47,6 +47,7 @@ import { fileURLToPath } from 'node:url';
 import { newCommandContext } from '../application/shared/command-context.js';
 import type { AppendResult, StreamWrite } from '../application/shared/event-store.js';
 import { buildContainer, projectors, type Container, loadConfig, type Secrets } from '../container.js';
+import { newSigningKeyJwk, readSigningKeys } from '../infrastructure/identity/index.js';
 import { createLogger, type Logger } from '../infrastructure/shared/logger.js';
 import { PostgresNumericIds } from '../infrastructure/shared/numeric-ids.js';
 import { categories, generateCatalog, seededRandom, type GeneratedCampaign } from './catalog-data.js';
@@ -371,6 +372,7 @@ async function main(): Promise<void> {
     SHOP_CLIENT_SECRET: 'bench-client-secret-0123456789',
     VOUCHER_CODE_KEY: randomBytes(32).toString('hex'),
     VOUCHER_CODE_OLD_KEYS: [],
+    IDENTITY_SIGNING_KEYS: readSigningKeys(JSON.stringify([newSigningKeyJwk()])),
   };
   const server = await startBenchServer();
   console.log(

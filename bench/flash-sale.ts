@@ -20,6 +20,7 @@ import { shopOk } from '../api/shop/envelope.js';
 import { shopRouter } from '../api/shop/router.js';
 import { newCommandContext } from '../application/shared/command-context.js';
 import { buildContainer, loadConfig, type Secrets } from '../container.js';
+import { newSigningKeyJwk, readSigningKeys } from '../infrastructure/identity/index.js';
 import { createLogger } from '../infrastructure/shared/logger.js';
 import { httpRequestDuration, metricsRegistry } from '../infrastructure/shared/metrics.js';
 import { percentile, type LoadRequest } from './load.js';
@@ -42,6 +43,7 @@ async function main(): Promise<void> {
     SHOP_CLIENT_SECRET: 'bench-client-secret-0123456789',
     VOUCHER_CODE_KEY: randomBytes(32).toString('hex'),
     VOUCHER_CODE_OLD_KEYS: [],
+    IDENTITY_SIGNING_KEYS: readSigningKeys(JSON.stringify([newSigningKeyJwk()])),
   };
   const c = await buildContainer({ config, databaseUrl: db.url, secrets, logger });
   const merchant = await c.services.shop.merchants.register(newCommandContext({ actor: { operator: 'bench' } }), {

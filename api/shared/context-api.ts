@@ -10,8 +10,8 @@ import type { OpenApiRegistration } from './openapi.js';
 export interface MountedRouter {
   path: string;
   router: Router;
-  /** The gateway in front of it (api/shared/gateway-front.ts). */
-  gateway?: GatewayFront;
+  /** The gateway in front of it (api/shared/gateway-front.ts); null: public on purpose (a JWKS, a browser page). */
+  gateway?: GatewayFront | null;
 }
 
 export interface ContextApi<S> {

@@ -19,7 +19,7 @@ export interface EventMetadata {
   correlationId?: string;
   causationId?: string;
   requestId?: string;
-  actor?: { merchantId?: string; terminalId?: string; userId?: string; operator?: string };
+  actor?: { merchantId?: string; terminalId?: string; userId?: string; operator?: string; miniAppId?: string };
   occurredAt: string; // ISO 8601
   [key: string]: unknown;
 }

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { listen, type RunningServer } from '../../api/shared/http-app.js';
-import type { AccessTokenVerifier } from '../../application/shared/access-tokens.js';
 import type { Clock } from '../../application/shared/clock.js';
 import { buildContainer, type Container, loadConfig, type Secrets } from '../../container.js';
+import { newSigningKeyJwk, readSigningKeys } from '../../infrastructure/identity/index.js';
 import { createLogger } from '../../infrastructure/shared/logger.js';
 import { createTestDatabase, type TestDatabase } from './postgres.js';
 
@@ -26,8 +26,6 @@ export async function startTestApp(
     env?: Record<string, string>;
     clock?: Clock;
     background?: boolean;
-    /** Verifies access tokens (tests/support/access-tokens.ts). */
-    accessTokens?: AccessTokenVerifier;
   } = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase();
@@ -43,6 +41,7 @@ export async function startTestApp(
     SHOP_CLIENT_SECRET: 'test-client-secret-0123456789',
     VOUCHER_CODE_KEY: randomBytes(32).toString('hex'),
     VOUCHER_CODE_OLD_KEYS: [],
+    IDENTITY_SIGNING_KEYS: readSigningKeys(JSON.stringify([newSigningKeyJwk()])),
   };
   const container = await buildContainer({
     config,
@@ -50,7 +49,6 @@ export async function startTestApp(
     secrets,
     logger: createLogger('error'),
     clock: options.clock,
-    accessTokens: options.accessTokens,
   });
   if (options.background !== false) await container.startBackground();
   const server = await listen(container.app, 0, '127.0.0.1');

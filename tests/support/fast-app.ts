@@ -6,6 +6,7 @@
  */
 import type { Express } from 'express';
 import { checkoutApi } from '../../api/checkout/index.js';
+import { identityApi } from '../../api/identity/index.js';
 import { operatorApi } from '../../api/shared/operator-api.js';
 import { createHttpApp } from '../../api/shared/http-app.js';
 import { operatorRouter } from '../../api/shop/operator-router.js';
@@ -16,6 +17,7 @@ import type { EventStore } from '../../application/shared/event-store.js';
 import type { NumericIdGenerator } from '../../application/shared/ids.js';
 import { loadConfig, type Secrets } from '../../container.js';
 import { buildCheckout } from '../../infrastructure/checkout/index.js';
+import { buildIdentity, newSigningKeyJwk, readSigningKeys } from '../../infrastructure/identity/index.js';
 import { createLogger } from '../../infrastructure/shared/logger.js';
 import { httpRequestDuration, metricsRegistry } from '../../infrastructure/shared/metrics.js';
 import { buildShopCommands } from '../../infrastructure/shop/index.js';
@@ -29,6 +31,7 @@ export const fastAppSecrets: Secrets = {
   /** Fixed, so that a test can give events holding voucher codes encrypted with it. */
   VOUCHER_CODE_KEY: '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f',
   VOUCHER_CODE_OLD_KEYS: [],
+  IDENTITY_SIGNING_KEYS: readSigningKeys(JSON.stringify([newSigningKeyJwk()])),
 };
 
 export interface FastAppDeps {
@@ -46,6 +49,7 @@ export function buildFastApp({ store, ids, clock, env }: FastAppDeps): Express {
 
   const shop = buildShopCommands({ config, secrets, store, ids, clock, logger });
   const checkout = buildCheckout({ store, ids, clock }).services;
+  const identity = buildIdentity({ config, secrets, store, clock }).services;
 
   return createHttpApp({
     logger,
@@ -58,7 +62,11 @@ export function buildFastApp({ store, ids, clock, env }: FastAppDeps): Express {
         router: operatorApi({
           logger,
           operatorTokens: secrets.OPERATOR_TOKENS,
-          routers: [operatorRouter({ logger, ...shop }), checkoutApi.operatorRouter!(checkout, { logger })],
+          routers: [
+            operatorRouter({ logger, ...shop }),
+            checkoutApi.operatorRouter!(checkout, { logger }),
+            identityApi.operatorRouter!(identity, { logger }),
+          ],
         }),
       },
     ],

@@ -9,7 +9,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { startTestApp, type TestApp } from '../../support/app.js';
-import { accessTokenOptions } from '../../support/access-tokens.js';
 import { gatewayHeaders } from '../../support/gateway.js';
 
 export const KiB = 1024;
@@ -27,7 +26,6 @@ export interface FilesTestApp {
 export async function startFilesApp(env: Record<string, string> = {}): Promise<FilesTestApp> {
   const filesDir = fs.mkdtempSync(path.join(os.tmpdir(), 'files-test-'));
   const app = await startTestApp({
-    ...accessTokenOptions,
     env: {
       FILES_DIR: filesDir,
       FILES_MAX_IMAGE_BYTES: String(testLimits.image),

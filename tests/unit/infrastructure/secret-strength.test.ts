@@ -4,11 +4,13 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { loadConfig, loadSecrets } from '../../../container.js';
 import { ConfigError } from '../../../infrastructure/shared/config.js';
+import { newSigningKeyJwk } from '../../../infrastructure/identity/index.js';
 import { weakHexKey, weakText } from '../../../infrastructure/shared/secrets.js';
 
 describe('weak secrets are refused in production (infrastructure/shared/secrets.ts)', () => {
   const strongToken = 'Vx7q2LmN9pR4sT8wY3zA6bC1dE5fG0hJ';
   const strongKey = '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f';
+  const signingKeys = JSON.stringify([newSigningKeyJwk()]);
   /** Every secret the service declares, set, for production; `overrides` weakens some. */
   function production(overrides: Record<string, string>) {
     const env: Record<string, string> = {
@@ -19,7 +21,11 @@ describe('weak secrets are refused in production (infrastructure/shared/secrets.
     // Whatever other secrets the contexts declare are set from their development generators' shapes.
     const dev = loadSecrets(loadConfig({ DATA_DIR: env.DATA_DIR }), { DATA_DIR: env.DATA_DIR });
     for (const [name, value] of Object.entries(dev)) if (typeof value === 'string') env[name] = value;
-    Object.assign(env, { OPERATOR_TOKENS: `ops=${strongToken}`, VOUCHER_CODE_KEY: strongKey }, overrides);
+    Object.assign(
+      env,
+      { OPERATOR_TOKENS: `ops=${strongToken}`, VOUCHER_CODE_KEY: strongKey, IDENTITY_SIGNING_KEYS: signingKeys },
+      overrides,
+    );
     fs.rmSync(path.join(env.DATA_DIR!, 'dev-secrets.json'));
     return () => loadSecrets(loadConfig(env), env);
   }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { z } from 'zod';
 import { loadConfig, loadSecrets } from '../../../container.js';
+import { newSigningKeyJwk, readSigningKeys } from '../../../infrastructure/identity/index.js';
 import { ConfigError } from '../../../infrastructure/shared/config.js';
 import { loadSecrets as loadSecretsOf, type Secret } from '../../../infrastructure/shared/secrets.js';
 
@@ -16,12 +17,19 @@ describe('secrets', () => {
     SHOP_CLIENT_SECRET: 'gateway-secret-0123456789',
     OPERATOR_TOKENS: 'ops=Vx7q2LmN9pR4sT8wY3zA6bC1dE5fG0hJ',
     VOUCHER_CODE_KEY: '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f',
+    IDENTITY_SIGNING_KEYS: JSON.stringify([newSigningKeyJwk()]),
   };
 
   it('given production without secrets, when loaded, then it refuses naming every missing one', () => {
     const refusal = () => load({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/commerce', DATA_DIR: dir() });
     expect(refusal).to.throw(ConfigError, /must be set in production/);
-    for (const name of ['OPERATOR_TOKENS', 'SHOP_CLIENT_ID', 'SHOP_CLIENT_SECRET', 'VOUCHER_CODE_KEY'])
+    for (const name of [
+      'OPERATOR_TOKENS',
+      'SHOP_CLIENT_ID',
+      'SHOP_CLIENT_SECRET',
+      'VOUCHER_CODE_KEY',
+      'IDENTITY_SIGNING_KEYS',
+    ])
       expect(refusal).to.throw(ConfigError, name);
   });
 
@@ -50,6 +58,7 @@ describe('secrets', () => {
       clientSecret: 'kept-client-secret-0123',
       operatorToken: 'kept-operator-token-0123',
       voucherCodeKey: 'cd'.repeat(32),
+      identitySigningKeys: JSON.stringify([newSigningKeyJwk()]),
     };
     fs.writeFileSync(path.join(d, 'dev-secrets.json'), JSON.stringify(kept));
     expect(load({ DATA_DIR: d })).to.deep.equal({
@@ -58,6 +67,7 @@ describe('secrets', () => {
       SHOP_CLIENT_SECRET: kept.clientSecret,
       VOUCHER_CODE_KEY: kept.voucherCodeKey,
       VOUCHER_CODE_OLD_KEYS: [],
+      IDENTITY_SIGNING_KEYS: readSigningKeys(kept.identitySigningKeys),
     });
     // Its values stay; a secret declared since is added (an empty keyring of old voucher keys).
     expect(JSON.parse(fs.readFileSync(path.join(d, 'dev-secrets.json'), 'utf8'))).to.deep.equal({
@@ -80,6 +90,7 @@ describe('secrets', () => {
       SHOP_CLIENT_SECRET: 'gateway-secret-0123456789',
       VOUCHER_CODE_KEY: configured.VOUCHER_CODE_KEY,
       VOUCHER_CODE_OLD_KEYS: [], // optional: unset in production it is an empty keyring
+      IDENTITY_SIGNING_KEYS: readSigningKeys(configured.IDENTITY_SIGNING_KEYS),
     });
     expect(fs.existsSync(path.join(d, 'dev-secrets.json'))).to.equal(false);
   });
