@@ -17,6 +17,7 @@ import { ConfigError } from './infrastructure/shared/config.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './infrastructure/shared/database.js';
 import { createLogger } from './infrastructure/shared/logger.js';
 import { metricsRegistry } from './infrastructure/shared/metrics.js';
+import { seedGatewayDemo, startRateLimitPrimary } from './infrastructure/gateway/index.js';
 import { seedDemo } from './infrastructure/shop/demo-seed.js';
 
 async function main(): Promise<void> {
@@ -47,6 +48,8 @@ async function main(): Promise<void> {
   await container.startBackground();
 
   const server = ownRoles.includes('api') ? await listen(container.app, config.PORT) : undefined;
+  // The workers count the gateway's rate limits here, in one window for all of them (docs/gateway.md, "Stores").
+  if (workers) startRateLimitPrimary(config);
   const apiWorkers = workers
     ? await startApiWorkers({
         count: config.API_WORKERS,
@@ -91,17 +94,24 @@ async function main(): Promise<void> {
 
   if (config.SEED_DEMO ?? !config.DATABASE_URL) {
     // Stopped while seeding: the seed fails as the database goes; that is no failure to start.
-    const demo = await seedDemo(container.services.shop, config.DATA_DIR).catch((error: unknown) => {
+    // One after the other: both keep what they seeded in demo-credentials.json (the gateway's seed merges its part).
+    const seeded = await (async () => {
+      const demo = await seedDemo(container.services.shop, config.DATA_DIR);
+      return [demo, await seedGatewayDemo(container.services.gateway, config.DATA_DIR)] as const;
+    })().catch((error: unknown) => {
       if (stopping) return undefined;
       throw error;
     });
-    if (demo)
+    if (seeded) {
+      const [demo, gateway] = seeded;
       console.log(
         [
           '',
           `Demo credentials (also in ${path.join(config.DATA_DIR, 'demo-credentials.json')}):`,
-          `  client_id:            ${secrets.SHOP_CLIENT_ID}`,
-          `  client_secret:        ${secrets.SHOP_CLIENT_SECRET}`,
+          `  gateway (client_id / client_secret, for ${gateway.shop.environments.join(', ')}), one party per interface:`,
+          ...Object.entries(gateway).map(
+            ([name, c]) => `    ${`${name}:`.padEnd(19)}${c.clientId} / ${c.clientSecret}`,
+          ),
           `  X-Merchant-Id:        ${demo.merchantId}`,
           `  X-Promotion-Api-Key:  ${demo.apiKey}`,
           `  operator token:       ${secrets.OPERATOR_TOKENS[0]!.token}  (Authorization: Bearer …)`,
@@ -110,6 +120,7 @@ async function main(): Promise<void> {
           '',
         ].join('\n'),
       );
+    }
   }
 }
 

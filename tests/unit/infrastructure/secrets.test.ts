@@ -12,8 +12,6 @@ describe('secrets', () => {
   /** The service's secrets as main.ts loads them, from `env` alone. */
   const load = (env: Record<string, string>) => loadSecrets(loadConfig(env), env);
   const configured = {
-    SHOP_CLIENT_ID: 'gw',
-    SHOP_CLIENT_SECRET: 'gateway-secret-0123456789',
     OPERATOR_TOKENS: 'ops=operator-token-0123456789',
     VOUCHER_CODE_KEY: 'ab'.repeat(32),
   };
@@ -21,8 +19,7 @@ describe('secrets', () => {
   it('given production without secrets, when loaded, then it refuses naming every missing one', () => {
     const refusal = () => load({ NODE_ENV: 'production', DATA_DIR: dir() });
     expect(refusal).to.throw(ConfigError, /must be set in production/);
-    for (const name of ['OPERATOR_TOKENS', 'SHOP_CLIENT_ID', 'SHOP_CLIENT_SECRET', 'VOUCHER_CODE_KEY'])
-      expect(refusal).to.throw(ConfigError, name);
+    for (const name of ['OPERATOR_TOKENS', 'VOUCHER_CODE_KEY']) expect(refusal).to.throw(ConfigError, name);
   });
 
   it('given production with one secret missing, when loaded, then it refuses naming only that one', () => {
@@ -39,11 +36,11 @@ describe('secrets', () => {
     const second = load({ DATA_DIR: d });
     expect(second).to.deep.equal(first);
     expect(first.VOUCHER_CODE_KEY).to.match(/^[0-9a-f]{64}$/);
-    expect(first.SHOP_CLIENT_ID).to.equal('demo-client');
     expect(first.OPERATOR_TOKENS).to.have.length(1);
     expect(fs.statSync(path.join(d, 'dev-secrets.json')).mode & 0o077).to.equal(0);
   });
 
+  // The file of a developer who ran the service when the shop still had client credentials keeps them: ignored.
   it('given a dev-secrets.json written before, when loaded, then its values are the secrets (same keys as ever)', () => {
     const d = dir();
     const kept = {
@@ -55,8 +52,6 @@ describe('secrets', () => {
     fs.writeFileSync(path.join(d, 'dev-secrets.json'), JSON.stringify(kept));
     expect(load({ DATA_DIR: d })).to.deep.equal({
       OPERATOR_TOKENS: [{ name: 'dev-operator', token: kept.operatorToken }],
-      SHOP_CLIENT_ID: kept.clientId,
-      SHOP_CLIENT_SECRET: kept.clientSecret,
       VOUCHER_CODE_KEY: kept.voucherCodeKey,
     });
     expect(JSON.parse(fs.readFileSync(path.join(d, 'dev-secrets.json'), 'utf8'))).to.deep.equal(kept);
@@ -67,8 +62,6 @@ describe('secrets', () => {
     const secrets = load({ NODE_ENV: 'production', DATA_DIR: d, ...configured });
     expect(secrets).to.deep.equal({
       OPERATOR_TOKENS: [{ name: 'ops', token: 'operator-token-0123456789' }],
-      SHOP_CLIENT_ID: 'gw',
-      SHOP_CLIENT_SECRET: 'gateway-secret-0123456789',
       VOUCHER_CODE_KEY: 'ab'.repeat(32),
     });
     expect(fs.existsSync(path.join(d, 'dev-secrets.json'))).to.equal(false);
