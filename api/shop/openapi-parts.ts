@@ -22,7 +22,11 @@ export const shopCallErrors: ErrorCase[] = [
   [403, 'SHOP-AUTH-005', 'the `env` header (optional) names another environment than this deployment'],
   [403, 'SHOP-AUTH-006', "the client's party is not granted the shop interface"],
   [403, 'SHOP-AUTH-007', "the caller's address is not on its party's IP allowlist"],
-  [429, 'SHOP-REQ-429', "the party's rate limit for this endpoint is reached; `Retry-After` says in how many seconds to retry"],
+  [
+    429,
+    'SHOP-REQ-429',
+    "the party's rate limit for this endpoint is reached; `Retry-After` says in how many seconds to retry",
+  ],
   [500, 'SHOP-SYS-500', 'an unexpected failure; safe to retry with the same `X-Idempotency-Key`'],
 ];
 
