@@ -48,6 +48,7 @@ import { buildShop, shopConfig, shopSecrets } from './infrastructure/shop/index.
 import { buildCheckout, checkoutConfig, checkoutSecrets } from './infrastructure/checkout/index.js';
 import { buildGateway, gatewayConfig, gatewaySecrets } from './infrastructure/gateway/index.js';
 import { checkoutProjectors } from './projections/checkout/index.js';
+import { gatewayProjectors } from './projections/gateway/index.js';
 import { shopProjectors } from './projections/shop/index.js';
 
 /** Every bounded context this service runs, in the order they are built (and their projectors started). */
@@ -58,7 +59,7 @@ export const contexts = [
     secrets: gatewaySecrets,
     build: buildGateway,
     api: gatewayApi,
-    projectors: [],
+    projectors: gatewayProjectors,
   }),
   defineContext({
     name: 'shop',
