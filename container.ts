@@ -3,7 +3,7 @@
  * (context-module.ts), and the HTTP app that mounts their interfaces. main.ts runs it; the API tests and benchmarks
  * build it too, so they exercise exactly what production runs. Adding a context: docs/conventions.md, "Modules".
  */
-import type { Express } from 'express';
+import { Router, type Express } from 'express';
 import type { Knex } from 'knex';
 import type { Registry } from 'prom-client';
 import type { ZodRawShape } from 'zod';
@@ -15,6 +15,7 @@ import { registerOperatorOpenApi } from './api/shared/operator-openapi.js';
 import { checkoutApi } from './api/checkout/index.js';
 import { identityApi } from './api/identity/index.js';
 import { filesApi } from './api/files/index.js';
+import { gatewayApi, gatewayGuard } from './api/gateway/index.js';
 import { shopApi } from './api/shop/index.js';
 import { systemClock, type Clock } from './application/shared/clock.js';
 import type { EventBus } from './application/shared/event-bus.js';
@@ -48,13 +49,23 @@ import {
 import { buildShop, shopConfig, shopSecrets } from './infrastructure/shop/index.js';
 import { buildCheckout, checkoutConfig, checkoutSecrets } from './infrastructure/checkout/index.js';
 import { buildIdentity, identityConfig, identitySecrets } from './infrastructure/identity/index.js';
-import { checkoutProjectors } from './projections/checkout/index.js';
 import { buildFiles, filesConfig, filesSecrets } from './infrastructure/files/index.js';
 import { filesProjectors } from './projections/files/index.js';
+import { buildGateway, gatewayConfig, gatewaySecrets } from './infrastructure/gateway/index.js';
+import { checkoutProjectors } from './projections/checkout/index.js';
+import { gatewayProjectors } from './projections/gateway/index.js';
 import { shopProjectors } from './projections/shop/index.js';
 
 /** Every bounded context this service runs, in the order they are built (and their projectors started). */
 export const contexts = [
+  defineContext({
+    name: 'gateway',
+    config: gatewayConfig,
+    secrets: gatewaySecrets,
+    build: buildGateway,
+    api: gatewayApi,
+    projectors: gatewayProjectors,
+  }),
   defineContext({
     name: 'shop',
     config: shopConfig,
@@ -179,6 +190,12 @@ export async function buildContainer(options: {
   const projections = new ProjectionRunner({ knex, store, bus, projectors, logger, clock });
 
   const operatorRouters = modules.flatMap((c) => c.api.operatorRouter?.(servicesOf(c), { logger }) ?? []);
+  // The gateway stands in front of every interface that declares its front (docs/gateway.md); null: a public surface.
+  const interfaces = modules.flatMap((c) => c.api.interfaces(servicesOf(c), { logger }));
+  const fronted = interfaces.map(({ path, router, gateway }) => ({
+    path,
+    router: gateway ? Router().use(gatewayGuard(gateway, services.gateway, { logger }), router) : router,
+  }));
   const app = createHttpApp({
     logger,
     metrics: options.metrics ?? metricsRegistry,
@@ -186,7 +203,7 @@ export async function buildContainer(options: {
     openApi: buildOpenApiDocument(openApi),
     runInLogContext,
     routers: [
-      ...modules.flatMap((c) => c.api.interfaces(servicesOf(c), { logger })),
+      ...fronted,
       {
         path: operatorBasePath,
         router: operatorApi({ logger, operatorTokens: secrets.OPERATOR_TOKENS, routers: operatorRouters }),
@@ -200,6 +217,9 @@ export async function buildContainer(options: {
       return { ready: database, checks: { database } };
     },
   });
+
+  // The caller's address the gateway's IP allowlist checks: the socket's, or X-Forwarded-For's through trusted proxies.
+  app.set('trust proxy', config.GATEWAY_TRUST_PROXY);
 
   const jobs: BackgroundJob[] = [...built.values()].flatMap((b) => b.jobs);
   const started: BackgroundJob[] = [];

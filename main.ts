@@ -17,6 +17,7 @@ import { ConfigError } from './infrastructure/shared/config.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './infrastructure/shared/database.js';
 import { createLogger } from './infrastructure/shared/logger.js';
 import { metricsRegistry } from './infrastructure/shared/metrics.js';
+import { seedGatewayDemo, startRateLimitPrimary } from './infrastructure/gateway/index.js';
 import { seedDemo } from './infrastructure/shop/demo-seed.js';
 import { seedIdentityDemo } from './infrastructure/identity/index.js';
 
@@ -48,6 +49,8 @@ async function main(): Promise<void> {
   await container.startBackground();
 
   const server = ownRoles.includes('api') ? await listen(container.app, config.PORT) : undefined;
+  // The workers count the gateway's rate limits here, in one window for all of them (docs/gateway.md, "Stores").
+  if (workers) startRateLimitPrimary(config);
   const apiWorkers = workers
     ? await startApiWorkers({
         count: config.API_WORKERS,
@@ -94,36 +97,40 @@ async function main(): Promise<void> {
 
   if (config.SEED_DEMO ?? !config.DATABASE_URL) {
     // Stopped while seeding: the seed fails as the database goes; that is no failure to start.
-    const demo = await seedDemo(container.services.shop, config.DATA_DIR).catch((error: unknown) => {
+    // One after the other: each keeps what it seeded in demo-credentials.json (each seed merges its own part).
+    const seeded = await (async () => {
+      const demo = await seedDemo(container.services.shop, config.DATA_DIR);
+      const gateway = await seedGatewayDemo(container.services.gateway, config.DATA_DIR);
+      const identity = await seedIdentityDemo(container.services.identity, config.DATA_DIR);
+      return { demo, gateway, identity };
+    })().catch((error: unknown) => {
       if (stopping) return undefined;
       throw error;
     });
-    if (demo)
+    if (seeded) {
+      const { demo, gateway, identity } = seeded;
+      const base = `http://localhost:${port ?? config.PORT}`;
       console.log(
         [
           '',
           `Demo credentials (also in ${path.join(config.DATA_DIR, 'demo-credentials.json')}):`,
-          `  client_id:            ${secrets.SHOP_CLIENT_ID}`,
-          `  client_secret:        ${secrets.SHOP_CLIENT_SECRET}`,
+          `  gateway (client_id / client_secret, for ${gateway.shop.environments.join(', ')}), one party per interface:`,
+          ...Object.entries(gateway).map(
+            ([name, c]) => `    ${`${name}:`.padEnd(19)}${c.clientId} / ${c.clientSecret}`,
+          ),
           `  X-Merchant-Id:        ${demo.merchantId}`,
           `  X-Promotion-Api-Key:  ${demo.apiKey}`,
           `  operator token:       ${secrets.OPERATOR_TOKENS[0]!.token}  (Authorization: Bearer …)`,
           `  voucher pools:        ${demo.pools.map((p) => `${p.id} (${p.title}, ${p.sellingPrice} ${p.currency})`).join(', ')}`,
-          `  API:                  http://localhost:${port ?? config.PORT}/api/v1`,
-          '',
-        ].join('\n'),
-      );
-    const identity = demo && (await seedIdentityDemo(container.services.identity, config.DATA_DIR));
-    if (identity)
-      console.log(
-        [
+          `  API:                  ${base}/api/v1`,
           `Identity demo (docs/identity.md; README, "Login flow"):`,
           `  mini-app:             ${identity.miniAppId}  client secret ${identity.clientSecret}`,
           `  users:                ${identity.users.map((u) => `${u.userId} (consented: ${u.consented.join(' ') || 'nothing'})`).join(', ')}`,
-          `  consent page:         http://localhost:${port ?? config.PORT}/sandbox/identity/consent?miniapp_id=${identity.miniAppId}&user_id=demo-user-3&scope=profile%20phone%20email`,
+          `  consent page:         ${base}/sandbox/identity/consent?miniapp_id=${identity.miniAppId}&user_id=demo-user-3&scope=profile%20phone%20email`,
           '',
         ].join('\n'),
       );
+    }
   }
 }
 

@@ -53,6 +53,7 @@ import { PostgresNumericIds } from '../infrastructure/shared/numeric-ids.js';
 import { categories, generateCatalog, seededRandom, type GeneratedCampaign } from './catalog-data.js';
 import { percentile, type LoadRequest, type LoadResult } from './load.js';
 import { startBenchServer, type BenchDatabase } from './database.js';
+import { benchGatewayEnvironment, benchGatewayHeaders, registerBenchParty } from './gateway-party.js';
 import { loadInOwnProcess } from './load-process.js';
 
 const poolTotal = Number(process.env.POOLS ?? 100_000);
@@ -222,8 +223,7 @@ async function startMain(
       DATABASE_URL: databaseUrl,
       ROLES: roles,
       SEED_DEMO: 'false',
-      SHOP_CLIENT_ID: secrets.SHOP_CLIENT_ID,
-      SHOP_CLIENT_SECRET: secrets.SHOP_CLIENT_SECRET,
+      GATEWAY_ENVIRONMENT: benchGatewayEnvironment,
       OPERATOR_TOKENS: secrets.OPERATOR_TOKENS.map((t) => `${t.name}=${t.token}`).join(','),
       VOUCHER_CODE_KEY: secrets.VOUCHER_CODE_KEY,
       ...env,
@@ -306,7 +306,11 @@ async function load(server: BenchServer, secrets: Secrets, logger: Logger): Prom
     : {};
   // This process only appends, as an importer does: no role runs here (startBackground is not called), and not the api
   // role either, whose read-model change feed would start and warm the catalog cache here in the middle of the load.
-  const config = loadConfig({ NODE_ENV: 'production', ROLES: 'projector' });
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    ROLES: 'projector',
+    GATEWAY_ENVIRONMENT: benchGatewayEnvironment,
+  });
   const c = await buildContainer({ config, databaseUrl: db.url, secrets, logger });
   const checkpoints = async () =>
     Number((await c.knex('projection_checkpoints').count<{ n: string }[]>('* as n'))[0]!.n) === projectors.length;
@@ -368,8 +372,6 @@ async function main(): Promise<void> {
   const logger = createLogger((process.env.LOG_LEVEL as 'error' | 'warn' | 'info' | undefined) ?? 'error');
   const secrets: Secrets = {
     OPERATOR_TOKENS: [{ name: 'bench', token: 'bench-operator-token-0123456789' }],
-    SHOP_CLIENT_ID: 'bench',
-    SHOP_CLIENT_SECRET: 'bench-client-secret-0123456789',
     VOUCHER_CODE_KEY: randomBytes(32).toString('hex'),
     VOUCHER_CODE_OLD_KEYS: [],
     IDENTITY_SIGNING_KEYS: readSigningKeys(JSON.stringify([newSigningKeyJwk()])),
@@ -406,11 +408,11 @@ async function main(): Promise<void> {
     merchantId: 'BENCH',
     name: 'Bench',
   });
+  await registerBenchParty(c.services.gateway);
   const api = await startApi(db.url, secrets);
   console.log(`  serving: main.ts, ROLES=api, API_WORKERS=${apiWorkers}, on port ${api.port}`);
   const headers = {
-    client_id: 'bench',
-    client_secret: 'bench-client-secret-0123456789',
+    ...benchGatewayHeaders,
     'x-promotion-api-key': merchant.apiKey.key,
     'x-merchant-id': 'BENCH',
     accept: 'application/json',

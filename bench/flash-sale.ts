@@ -15,7 +15,9 @@ import express, { Router } from 'express';
 import { createHttpApp, listen } from '../api/shared/http-app.js';
 import { HttpError } from '../api/shared/interface-errors.js';
 import { on } from '../api/shared/route.js';
+import { gatewayGuard } from '../api/gateway/index.js';
 import { shopAuth } from '../api/shop/auth.js';
+import { shopGatewayFront } from '../api/shop/gateway-front.js';
 import { shopOk } from '../api/shop/envelope.js';
 import { shopRouter } from '../api/shop/router.js';
 import { newCommandContext } from '../application/shared/command-context.js';
@@ -25,6 +27,7 @@ import { createLogger } from '../infrastructure/shared/logger.js';
 import { httpRequestDuration, metricsRegistry } from '../infrastructure/shared/metrics.js';
 import { percentile, type LoadRequest } from './load.js';
 import { createBenchDatabase } from './database.js';
+import { benchGatewayEnvironment, benchGatewayHeaders, registerBenchParty } from './gateway-party.js';
 import { loadInOwnProcess } from './load-process.js';
 
 const stock = Number(process.env.STOCK ?? 1000);
@@ -36,16 +39,15 @@ const price = 10_000;
 async function main(): Promise<void> {
   const db = await createBenchDatabase('bench');
   const logger = createLogger('error');
-  const config = loadConfig({ NODE_ENV: 'production', ROLES: 'api' });
+  const config = loadConfig({ NODE_ENV: 'production', ROLES: 'api', GATEWAY_ENVIRONMENT: benchGatewayEnvironment });
   const secrets: Secrets = {
     OPERATOR_TOKENS: [{ name: 'bench', token: 'bench-operator-token-0123456789' }],
-    SHOP_CLIENT_ID: 'bench',
-    SHOP_CLIENT_SECRET: 'bench-client-secret-0123456789',
     VOUCHER_CODE_KEY: randomBytes(32).toString('hex'),
     VOUCHER_CODE_OLD_KEYS: [],
     IDENTITY_SIGNING_KEYS: readSigningKeys(JSON.stringify([newSigningKeyJwk()])),
   };
   const c = await buildContainer({ config, databaseUrl: db.url, secrets, logger });
+  await registerBenchParty(c.services.gateway);
   const merchant = await c.services.shop.merchants.register(newCommandContext({ actor: { operator: 'bench' } }), {
     merchantId: 'BENCH',
     name: 'Bench',
@@ -89,12 +91,14 @@ async function main(): Promise<void> {
     validity: null,
   });
 
-  // Baseline: the same HTTP stack and database, one plain conditional UPDATE per request.
+  // Baseline: the same HTTP stack (the gateway too) and database, one plain conditional UPDATE per request.
+  const gateway = gatewayGuard(shopGatewayFront, c.services.gateway, { logger });
   await c.knex.raw('CREATE TABLE bench_baseline_stock (id bigint PRIMARY KEY, remaining int NOT NULL)');
   await c.knex('bench_baseline_stock').insert({ id: pool.poolId, remaining: stock });
   const baseline = Router();
   baseline.post(
     '/vouchers/reserve',
+    gateway,
     shopAuth(c.services.shop.credentials, { requireUser: true }),
     express.json(),
     on(async (req) => {
@@ -107,9 +111,10 @@ async function main(): Promise<void> {
       return shopOk({ reservationKey: randomUUID() });
     }),
   );
-  // The stack alone (auth, JSON, envelope, no database): the most either path could reach here.
+  // The stack alone (gateway, auth, JSON, envelope, no database): the most either path could reach here.
   baseline.post(
     '/noop/vouchers/reserve',
+    gateway,
     shopAuth(c.services.shop.credentials, { requireUser: true }),
     express.json(),
     on(() => shopOk({ reservationKey: randomUUID() })),
@@ -128,8 +133,7 @@ async function main(): Promise<void> {
     Array.from({ length: total }, (_, i) => ({
       path,
       headers: {
-        client_id: 'bench',
-        client_secret: 'bench-client-secret-0123456789',
+        ...benchGatewayHeaders,
         'x-promotion-api-key': merchant.apiKey.key,
         'x-merchant-id': 'BENCH',
         'x-user-id': `user-${i % users}`,

@@ -10,8 +10,12 @@ import type { OpenApiRegistration } from './openapi.js';
 export interface MountedRouter {
   path: string;
   router: Router;
-  /** The gateway in front of it (api/shared/gateway-front.ts); null: public on purpose (a JWKS, a browser page). */
-  gateway?: GatewayFront | null;
+  /**
+   * The gateway in front of it (api/shared/gateway-front.ts), which the composition root mounts before it. Required,
+   * so that no interface forgets it: null only for a public surface every caller may read without gateway
+   * credentials (a JWKS document, a page a browser opens), said so where it is declared (docs/gateway.md).
+   */
+  gateway: GatewayFront | null;
 }
 
 export interface ContextApi<S> {

@@ -5,21 +5,16 @@
  * one; an interface never checks client_id/client_secret itself.
  */
 import type { Response } from 'express';
+import type { GatewayInterface, GatewayRefusal } from '../../application/shared/gateway.js';
 import type { RouteSpec } from './route-spec.js';
 
-/** The interfaces a gateway party can be granted. */
-export const gatewayInterfaces = ['shop', 'checkout', 'payments', 'orders', 'identity', 'files'] as const;
-export type GatewayInterface = (typeof gatewayInterfaces)[number];
-
-/** Why the gateway refused a request; each interface maps every one to its own status and code. */
-export type GatewayRefusal =
-  | 'CREDENTIALS_MISSING'
-  | 'CREDENTIALS_INVALID'
-  | 'ENVIRONMENT_MISSING'
-  | 'ENVIRONMENT_MISMATCH'
-  | 'INTERFACE_NOT_GRANTED'
-  | 'IP_NOT_ALLOWED'
-  | 'RATE_LIMITED';
+// The shared vocabulary lives in application/shared/gateway.ts (the gateway's domain names the interfaces too).
+export {
+  gatewayInterfaces,
+  type GatewayCaller,
+  type GatewayInterface,
+  type GatewayRefusal,
+} from '../../application/shared/gateway.js';
 
 export interface GatewayFront {
   interface: GatewayInterface;
@@ -29,13 +24,11 @@ export interface GatewayFront {
   routes: readonly Pick<RouteSpec, 'method' | 'path' | 'pathPatterns'>[];
   /** Every refusal → the interface's HTTP status and code (a refusal left out does not compile). */
   refusals: { readonly [R in GatewayRefusal]: readonly [status: number, code: string] };
+  /**
+   * The answer when the gateway cannot check a request (its lookups failed: the database is away); default 503 and
+   * the gateway's own code GATEWAY-UNAVAILABLE. An interface gives its own internal error here.
+   */
+  unavailable?: readonly [status: number, code: string];
   /** Writes the interface's envelope (its InterfaceErrors' send). */
   send(res: Response, status: number, code: string, message: string, data: unknown): void;
-}
-
-/** Who the gateway let through, in res.locals.gateway for the interface behind it. */
-export interface GatewayCaller {
-  partyId: string;
-  clientId: string;
-  environment: string;
 }

@@ -35,7 +35,9 @@ const statusNames: Record<number, string> = {
   409: 'Conflict',
   413: 'Payload too large',
   415: 'Unsupported media type',
+  429: 'Too many requests',
   500: 'Internal error',
+  503: 'Service unavailable',
 };
 
 /** One response per status, in the interface's failure `envelope`; its description lists each code and when. */

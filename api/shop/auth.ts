@@ -1,12 +1,13 @@
-/** The shop's authentication (docs/shop-api.md, "Headers and authentication"): middleware before every shop route. */
+/**
+ * The shop's own authentication (docs/shop-api.md, "Headers and authentication"): middleware before every shop route,
+ * behind the gateway, which checked client_id/client_secret (gateway-front.ts; docs/gateway.md).
+ */
 import type { RequestHandler } from 'express';
 import type { CredentialRefusal, ShopCredentials } from '../../application/shop/index.js';
 import { HttpError } from '../shared/interface-errors.js';
 
 /** Why a caller was refused → the shop's status and documented code; a reason left out does not compile. */
 const refusals: { readonly [R in CredentialRefusal]: readonly [number, string, string] } = {
-  CLIENT_CREDENTIALS_MISSING: [401, 'SHOP-AUTH-001', 'client_id and client_secret headers are required'],
-  CLIENT_CREDENTIALS_INVALID: [401, 'SHOP-AUTH-001', 'client_id or client_secret is invalid'],
   API_KEY_MISSING: [401, 'SHOP-AUTH-002', 'X-Promotion-Api-Key header is required'],
   API_KEY_INVALID: [401, 'SHOP-AUTH-002', 'X-Promotion-Api-Key is invalid'],
   API_KEY_REVOKED: [401, 'SHOP-AUTH-002', 'X-Promotion-Api-Key has been revoked'],
@@ -25,15 +26,13 @@ export interface ShopCallerLocals {
 }
 
 /**
- * Checks the shop's credential headers, then X-Request-Id (a UUID) and,
+ * Checks the shop's own credential headers, then X-Request-Id (a UUID) and,
  * where `requireUser`, X-User-Id. Puts the caller in res.locals.caller.
  */
 export function shopAuth(credentials: ShopCredentials, options: { requireUser: boolean }): RequestHandler {
   return (req, res, next) => {
     credentials
       .check({
-        clientId: req.header('client_id'),
-        clientSecret: req.header('client_secret'),
         apiKey: req.header('x-promotion-api-key'),
         merchantId: req.header('x-merchant-id'),
       })

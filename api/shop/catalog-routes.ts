@@ -18,10 +18,11 @@ import {
   voucherListQuery,
 } from './catalog-schemas.js';
 import { domainCase, shopCallErrors, shopErrorResponses, shopSecurity } from './openapi-parts.js';
-import { shopSuccess } from './schemas.js';
+import { envHeader, shopSuccess } from './schemas.js';
 
 /** The headers besides the credentials (those are security schemes); X-User-Id is optional on the catalog. */
 const catalogHeaders = z.object({
+  env: envHeader,
   'X-Request-Id': z.string().uuid().describe('unique request id (UUID)'),
   'X-User-Id': z.string().optional().describe('the customer; when sent, vouchers carry userPurchaseUsage'),
 });

@@ -5,6 +5,7 @@
 import type { ShopServices } from '../../application/shop/index.js';
 import type { ContextApi } from '../shared/context-api.js';
 import { catalogRouter } from './catalog-router.js';
+import { shopGatewayFront } from './gateway-front.js';
 import { registerShopOpenApi } from './openapi.js';
 import { registerShopOperatorOpenApi } from './operator-openapi.js';
 import { operatorRouter } from './operator-router.js';
@@ -16,6 +17,7 @@ export const shopApi: ContextApi<ShopServices> = {
   interfaces: (s, { logger }) => [
     {
       path: shopBasePath,
+      gateway: shopGatewayFront,
       router: shopRouter({
         logger,
         routers: [

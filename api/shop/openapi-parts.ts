@@ -8,17 +8,25 @@ import { shopFailure } from './schemas.js';
 
 export const shopSecurity = [{ clientId: [], clientSecret: [], promotionApiKey: [], merchantId: [] }];
 
-/** What auth.ts and the error handler can answer to any shop call. */
+/** What the gateway (gateway-front.ts), auth.ts and the error handler can answer to any shop call. */
 export const shopCallErrors: ErrorCase[] = [
   [
     400,
     'SHOP-REQ-001',
     'a missing or invalid header (X-Request-Id, X-User-Id), field or path value (the message names it)',
   ],
-  [401, 'SHOP-AUTH-001', '`client_id`/`client_secret` missing or wrong'],
+  [401, 'SHOP-AUTH-001', '`client_id`/`client_secret` missing, wrong, revoked or not issued for this environment'],
   [401, 'SHOP-AUTH-002', '`X-Promotion-Api-Key` missing, unknown, revoked or expired (the message says which)'],
   [401, 'SHOP-AUTH-003', '`X-Merchant-Id` missing'],
   [403, 'SHOP-AUTH-004', 'the key is valid but belongs to another merchant'],
+  [403, 'SHOP-AUTH-005', 'the `env` header (optional) names another environment than this deployment'],
+  [403, 'SHOP-AUTH-006', "the client's party is not granted the shop interface"],
+  [403, 'SHOP-AUTH-007', "the caller's address is not on its party's IP allowlist"],
+  [
+    429,
+    'SHOP-REQ-429',
+    "the party's rate limit for this endpoint is reached; `Retry-After` says in how many seconds to retry",
+  ],
   [500, 'SHOP-SYS-500', 'an unexpected failure; safe to retry with the same `X-Idempotency-Key`'],
 ];
 

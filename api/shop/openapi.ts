@@ -8,7 +8,7 @@ import { catalogRoutes } from './catalog-routes.js';
 import { purchaseRoutes } from './purchase-routes.js';
 import { shopBasePath } from './router.js';
 
-/** The shop's credential headers (auth.ts), as security schemes. */
+/** The shop's own credential headers (auth.ts), as security schemes; the gateway's (clientId, clientSecret) are api/gateway's. */
 function registerShopSecurity({ registry }: OpenApiRegistrar): void {
   const header = (name: string, description: string) => ({
     type: 'apiKey' as const,
@@ -16,12 +16,6 @@ function registerShopSecurity({ registry }: OpenApiRegistrar): void {
     name,
     description,
   });
-  registry.registerComponent('securitySchemes', 'clientId', header('client_id', 'gateway client id (SHOP_CLIENT_ID)'));
-  registry.registerComponent(
-    'securitySchemes',
-    'clientSecret',
-    header('client_secret', 'gateway client secret (SHOP_CLIENT_SECRET)'),
-  );
   registry.registerComponent(
     'securitySchemes',
     'promotionApiKey',

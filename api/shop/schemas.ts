@@ -89,7 +89,14 @@ export const idempotencyKeyHeader = z
  * schemes). Documentation of the checks in auth.ts, which runs them in the
  * order docs/shop-api.md gives.
  */
+/** Optional on the shop (its header list does not name it), checked by the gateway when sent (docs/gateway.md). */
+export const envHeader = z
+  .enum(['dev', 'sit', 'uat', 'prod'])
+  .optional()
+  .describe("the environment called; when sent it must be this deployment's (else 403 SHOP-AUTH-005)");
+
 export const purchaseHeaders = z.object({
+  env: envHeader,
   'X-Request-Id': z.string().uuid().describe('unique request id for tracing; echoed back in the response header'),
   'X-User-Id': z
     .string()

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Clock } from '../shared/clock.js';
 import type { EventStore } from '../shared/event-store.js';
 import { BoundedCache } from '../shared/bounded-cache.js';
@@ -66,8 +66,6 @@ export function apiKeyDirectoryFor(store: EventStore): ApiKeyDirectory {
 }
 
 export type CredentialRefusal =
-  | 'CLIENT_CREDENTIALS_MISSING'
-  | 'CLIENT_CREDENTIALS_INVALID'
   | 'API_KEY_MISSING'
   | 'API_KEY_INVALID'
   | 'API_KEY_REVOKED'
@@ -80,34 +78,23 @@ export type CredentialCheck = { ok: true; merchantId: string } | { ok: false; re
 const keyRefusals = { UNKNOWN: 'API_KEY_INVALID', REVOKED: 'API_KEY_REVOKED', EXPIRED: 'API_KEY_EXPIRED' } as const;
 
 export interface ShopCredentialHeaders {
-  clientId?: string;
-  clientSecret?: string;
   apiKey?: string;
   merchantId?: string;
 }
 
 /**
- * The shop's credential headers: the gateway's client_id/client_secret, then
- * the merchant's API key, which must belong to X-Merchant-Id. Secrets are
- * compared as sha256 digests in constant time and never logged. The API key
- * itself is found by its hash (the stream name), so no stored secret is ever
- * compared byte by byte.
+ * The shop's own credential headers, checked behind the gateway (which checked client_id/client_secret:
+ * docs/gateway.md): the merchant's API key, which must belong to X-Merchant-Id. The key is found by its hash (the
+ * stream name), so no stored secret is ever compared byte by byte, and it is never logged.
  */
 export class ShopCredentials {
-  private readonly clients: { id: Buffer; secret: Buffer }[];
   private readonly apiKeys: ApiKeyDirectory;
 
-  constructor(
-    private readonly deps: { store: EventStore; clock: Clock; clients: { clientId: string; clientSecret: string }[] },
-  ) {
-    this.clients = deps.clients.map((c) => ({ id: sha256(c.clientId), secret: sha256(c.clientSecret) }));
+  constructor(private readonly deps: { store: EventStore; clock: Clock }) {
     this.apiKeys = apiKeyDirectoryFor(deps.store);
   }
 
   async check(headers: ShopCredentialHeaders): Promise<CredentialCheck> {
-    if (!headers.clientId || !headers.clientSecret) return { ok: false, reason: 'CLIENT_CREDENTIALS_MISSING' };
-    if (!this.knownClient(headers.clientId, headers.clientSecret))
-      return { ok: false, reason: 'CLIENT_CREDENTIALS_INVALID' };
     if (!headers.apiKey) return { ok: false, reason: 'API_KEY_MISSING' };
     if (!headers.merchantId) return { ok: false, reason: 'MERCHANT_ID_MISSING' };
     if (headers.apiKey.length > maxApiKeyLength) return { ok: false, reason: 'API_KEY_INVALID' };
@@ -117,18 +104,5 @@ export class ShopCredentials {
     if (!access.ok) return { ok: false, reason: keyRefusals[access.reason] };
     if (access.merchantId !== headers.merchantId) return { ok: false, reason: 'MERCHANT_MISMATCH' };
     return { ok: true, merchantId: access.merchantId };
-  }
-
-  /** Compares against every configured client, without stopping at the first match. */
-  private knownClient(clientId: string, clientSecret: string): boolean {
-    const id = sha256(clientId);
-    const secret = sha256(clientSecret);
-    let known = false;
-    for (const c of this.clients) {
-      const idMatches = timingSafeEqual(c.id, id);
-      const secretMatches = timingSafeEqual(c.secret, secret);
-      known = (idMatches && secretMatches) || known;
-    }
-    return known;
   }
 }

@@ -52,11 +52,7 @@ export function buildShopCommands(
     merchants: new MerchantAdmin({ store, ids, clock }),
     campaigns: new CampaignAdmin({ store, ids, clock }),
     categories: new CategoryAdmin({ store, ids, clock }),
-    credentials: new ShopCredentials({
-      store,
-      clock,
-      clients: [{ clientId: secrets.SHOP_CLIENT_ID, clientSecret: secrets.SHOP_CLIENT_SECRET }],
-    }),
+    credentials: new ShopCredentials({ store, clock }),
     purchases,
     // Pool admin commands go through the purchase executor, which holds the hot pool states.
     pools: new VoucherPoolAdmin({ store, ids, clock, pools: purchases.pools }),

@@ -1,13 +1,10 @@
 /** The voucher shop's secrets: its slice of the service's secrets (infrastructure/shared/secrets.ts; README, "Configuration"). */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { randomToken, weakHexKey, type Secret, type SecretValues } from '../shared/secrets.js';
+import { weakHexKey, type Secret, type SecretValues } from '../shared/secrets.js';
 
 // The dev-secrets.json keys predate the per-context slices: developers' files hold them, so they stay.
 export const shopSecrets = {
-  /** Gateway credentials of the shop interface (a gateway context takes them later). */
-  SHOP_CLIENT_ID: { rule: z.string().min(1), dev: { key: 'clientId', generate: () => 'demo-client' } },
-  SHOP_CLIENT_SECRET: { rule: z.string().min(16), dev: { key: 'clientSecret', generate: randomToken() } },
   /** 32-byte key (64 hex chars) encrypting voucher codes at rest. */
   VOUCHER_CODE_KEY: {
     rule: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)'),

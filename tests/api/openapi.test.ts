@@ -2,6 +2,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { expect } from 'chai';
 import type { Router } from 'express';
 import type { z } from 'zod';
+import { gatewayOperatorRouter } from '../../api/gateway/index.js';
 import { checkoutOperatorRouter } from '../../api/checkout/index.js';
 import { identityOperatorRouter } from '../../api/identity/index.js';
 import { buildOpenApiDocument } from '../../api/shared/openapi.js';
@@ -156,6 +157,10 @@ describe('OpenAPI document and /docs', () => {
           '/operator/v1',
           identityOperatorRouter({ logger: createLogger('error'), ...container.services.identity }),
         ),
+        ...routesOf(
+          '/operator/v1',
+          gatewayOperatorRouter({ logger: createLogger('error'), parties: container.services.gateway.parties }),
+        ),
       ];
       expect(shop).to.have.length(4);
       expect(operator).to.have.length.of.at.least(12);
@@ -177,15 +182,11 @@ describe('OpenAPI document and /docs', () => {
       }
     });
 
-    it('gives the shop headers as apiKey-in-header schemes and the operator token as a bearer scheme', () => {
-      expect(doc.components.securitySchemes).to.deep.include({
-        clientId: {
-          type: 'apiKey',
-          in: 'header',
-          name: 'client_id',
-          description: 'gateway client id (SHOP_CLIENT_ID)',
-        },
-      });
+    it('gives the gateway and shop headers as apiKey-in-header schemes and the operator token as a bearer scheme', () => {
+      expect(doc.components.securitySchemes.clientId).to.include({ type: 'apiKey', in: 'header', name: 'client_id' });
+      expect((doc.components.securitySchemes.clientId as { description?: string }).description).to.match(
+        /gateway client id/,
+      );
       const headerNames = Object.values(doc.components.securitySchemes)
         .filter((s) => s.type === 'apiKey' && s.in === 'header')
         .map((s) => s.name);
@@ -202,7 +203,13 @@ describe('OpenAPI document and /docs', () => {
         expect(headers, key).to.include.members(['X-Request-Id', 'X-User-Id']);
         expect(codesOf(op, 400), key).to.include('SHOP-REQ-001');
         expect(codesOf(op, 401), key).to.have.members(['SHOP-AUTH-001', 'SHOP-AUTH-002', 'SHOP-AUTH-003']);
-        expect(codesOf(op, 403), key).to.deep.equal(['SHOP-AUTH-004']);
+        expect(codesOf(op, 403), key).to.deep.equal([
+          'SHOP-AUTH-004',
+          'SHOP-AUTH-005',
+          'SHOP-AUTH-006',
+          'SHOP-AUTH-007',
+        ]);
+        expect(codesOf(op, 429), key).to.deep.equal(['SHOP-REQ-429']);
         expect(codesOf(op, 500), key).to.deep.equal(['SHOP-SYS-500']);
         if (key.startsWith('POST')) {
           expect(codesOf(op, 413), key).to.deep.equal(['SHOP-REQ-413']);

@@ -5,9 +5,9 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
+import { gatewayHeaders } from '../support/gateway.js';
 
 export const operatorToken = 'alice-operator-token-0123456789';
-export const shopClient = { clientId: 'test-client', clientSecret: 'test-client-secret-0123456789' };
 
 export interface Envelope<T> {
   code: string;
@@ -295,8 +295,7 @@ export function reserveBody(
 /** Every header a shop purchase call needs, for `merchant` and `userId`, with a fresh X-Request-Id. */
 export function shopHeaders(merchant: ShopMerchant, userId: string | undefined, overrides: HeaderSet = {}): HeaderSet {
   return {
-    client_id: shopClient.clientId,
-    client_secret: shopClient.clientSecret,
+    ...gatewayHeaders(),
     'X-Promotion-Api-Key': merchant.apiKey,
     'X-Merchant-Id': merchant.merchantId,
     'X-User-Id': userId,

@@ -4,6 +4,7 @@ import type { Clock } from '../../application/shared/clock.js';
 import { buildContainer, type Container, loadConfig, type Secrets } from '../../container.js';
 import { newSigningKeyJwk, readSigningKeys } from '../../infrastructure/identity/index.js';
 import { createLogger } from '../../infrastructure/shared/logger.js';
+import { registerTestGatewayClient } from './gateway.js';
 import { createTestDatabase, type TestDatabase } from './postgres.js';
 
 export interface TestApp {
@@ -19,7 +20,7 @@ export interface TestApp {
  * The whole service, as main.ts builds it, on a fresh database and a random
  * port. `env` overrides configuration (e.g. { NATS_URL } or
  * { SHOP_IDEMPOTENCY_MODE: 'reject' }); background roles start unless
- * `background: false`.
+ * `background: false`. The gateway accepts testGatewayClient (tests/support/gateway.ts) for every interface.
  */
 export async function startTestApp(
   options: {
@@ -37,8 +38,6 @@ export async function startTestApp(
   });
   const secrets: Secrets = {
     OPERATOR_TOKENS: [{ name: 'alice', token: 'alice-operator-token-0123456789' }],
-    SHOP_CLIENT_ID: 'test-client',
-    SHOP_CLIENT_SECRET: 'test-client-secret-0123456789',
     VOUCHER_CODE_KEY: randomBytes(32).toString('hex'),
     VOUCHER_CODE_OLD_KEYS: [],
     IDENTITY_SIGNING_KEYS: readSigningKeys(JSON.stringify([newSigningKeyJwk()])),
@@ -50,6 +49,7 @@ export async function startTestApp(
     logger: createLogger('error'),
     clock: options.clock,
   });
+  await registerTestGatewayClient(container.services.gateway, container.services.gateway.check.environment);
   if (options.background !== false) await container.startBackground();
   const server = await listen(container.app, 0, '127.0.0.1');
   return {

@@ -1,12 +1,16 @@
 /**
  * The service's HTTP app over ports only (an in-memory event store, ids and a fixed clock), for fast API specs
  * (docs/testing.md). The one place that builds it: each context's command side from its own builder
- * (buildShopCommands, buildCheckout), with what needs knex (read models, catalog and search routers, projections,
+ * (buildShopCommands, buildCheckout, buildGateway), the gateway in front of the shop accepting testGatewayClient
+ * (tests/support/gateway.ts), with what needs knex (read models, catalog and search routers, projections,
  * relay) left out.
  */
 import type { Express } from 'express';
+import { Router } from 'express';
 import { checkoutApi } from '../../api/checkout/index.js';
 import { identityApi } from '../../api/identity/index.js';
+import { gatewayApi, gatewayGuard } from '../../api/gateway/index.js';
+import { shopGatewayFront } from '../../api/shop/gateway-front.js';
 import { operatorApi } from '../../api/shared/operator-api.js';
 import { createHttpApp } from '../../api/shared/http-app.js';
 import { operatorRouter } from '../../api/shop/operator-router.js';
@@ -18,16 +22,17 @@ import type { NumericIdGenerator } from '../../application/shared/ids.js';
 import { loadConfig, type Secrets } from '../../container.js';
 import { buildCheckout } from '../../infrastructure/checkout/index.js';
 import { buildIdentity, newSigningKeyJwk, readSigningKeys } from '../../infrastructure/identity/index.js';
+import { buildGateway } from '../../infrastructure/gateway/index.js';
+import { InMemoryEventStore } from '../../infrastructure/shared/eventstore/in-memory-event-store.js';
 import { createLogger } from '../../infrastructure/shared/logger.js';
 import { httpRequestDuration, metricsRegistry } from '../../infrastructure/shared/metrics.js';
 import { buildShopCommands } from '../../infrastructure/shop/index.js';
-import { operatorToken, shopClient } from '../api/support.js';
+import { operatorToken } from '../api/support.js';
+import { registerTestGatewayClient } from './gateway.js';
 
 /** The credentials the fast app accepts: the same as the PostgreSQL-backed test app's (tests/support/app.ts). */
 export const fastAppSecrets: Secrets = {
   OPERATOR_TOKENS: [{ name: 'alice', token: operatorToken }],
-  SHOP_CLIENT_ID: shopClient.clientId,
-  SHOP_CLIENT_SECRET: shopClient.clientSecret,
   /** Fixed, so that a test can give events holding voucher codes encrypted with it. */
   VOUCHER_CODE_KEY: '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f',
   VOUCHER_CODE_OLD_KEYS: [],
@@ -50,13 +55,20 @@ export function buildFastApp({ store, ids, clock, env }: FastAppDeps): Express {
   const shop = buildShopCommands({ config, secrets, store, ids, clock, logger });
   const checkout = buildCheckout({ store, ids, clock }).services;
   const identity = buildIdentity({ config, secrets, store, clock }).services;
+  // The gateway's parties live in a store of their own, so that a scene's events are only the ones it gives and makes.
+  const gateway = buildGateway({ config, store: new InMemoryEventStore({ clock }), clock, logger }).services;
+  const registered = registerTestGatewayClient(gateway, gateway.check.environment);
+  const guard = gatewayGuard(shopGatewayFront, gateway, { logger });
+  const shopGateway = Router().use((req, res, next) => {
+    registered.then(() => guard(req, res, next), next);
+  });
 
   return createHttpApp({
     logger,
     metrics: metricsRegistry,
     requestDuration: httpRequestDuration,
     routers: [
-      { path: '/api/v1', router: shopRouter({ logger, routers: [purchaseRouter(shop)] }) },
+      { path: '/api/v1', router: Router().use(shopGateway, shopRouter({ logger, routers: [purchaseRouter(shop)] })) },
       {
         path: '/operator/v1',
         router: operatorApi({
@@ -66,6 +78,7 @@ export function buildFastApp({ store, ids, clock, env }: FastAppDeps): Express {
             operatorRouter({ logger, ...shop }),
             checkoutApi.operatorRouter!(checkout, { logger }),
             identityApi.operatorRouter!(identity, { logger }),
+            gatewayApi.operatorRouter!(gateway, { logger }),
           ],
         }),
       },

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { gatewayHeaders } from '../../support/gateway.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
 import { call, expectRefusal, shopScene, shopHeaders } from '../support.js';
 
@@ -43,7 +44,7 @@ describe('HTTP API: health, readiness, metrics and unknown shop paths', () => {
       404,
       'SHOP-VOU-001',
     );
-    await call(app.baseUrl, 'GET', '/api/v1/no-such-thing-either');
+    await call(app.baseUrl, 'GET', '/api/v1/no-such-thing-either', { headers: gatewayHeaders() });
     const { text } = await call(app.baseUrl, 'GET', '/metrics');
     expect(text).to.match(/^# TYPE http_request_duration_seconds histogram$/m);
     const count = (labels: string) =>
@@ -54,8 +55,15 @@ describe('HTTP API: health, readiness, metrics and unknown shop paths', () => {
     expect(text).not.to.contain('no-such-thing-either');
   });
 
-  it('answers an unknown /api/v1 path with 404 SHOP-REQ-404 in the shop envelope, credentials or not', async () => {
-    expectRefusal(await call(app.baseUrl, 'GET', '/api/v1/no-such-thing'), 404, 'SHOP-REQ-404', /no-such-thing/);
+  it('answers an unknown /api/v1 path with 404 SHOP-REQ-404 in the shop envelope, behind the gateway', async () => {
+    // The gateway stands before the whole interface: without its credentials, no path is told apart (docs/gateway.md).
+    expectRefusal(await call(app.baseUrl, 'GET', '/api/v1/no-such-thing'), 401, 'SHOP-AUTH-001');
+    expectRefusal(
+      await call(app.baseUrl, 'GET', '/api/v1/no-such-thing', { headers: gatewayHeaders() }),
+      404,
+      'SHOP-REQ-404',
+      /no-such-thing/,
+    );
     const { merchant } = await shopScene(app.baseUrl);
     expectRefusal(
       await call(app.baseUrl, 'POST', '/api/v1/vouchers/refund', { headers: shopHeaders(merchant, 'u1'), json: {} }),

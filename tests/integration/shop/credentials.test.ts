@@ -8,6 +8,7 @@ import { PostgresNumericIds } from '../../../infrastructure/shared/numeric-ids.j
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 import { asOperator } from '../../support/commands.js';
 
+// The gateway's client_id/client_secret are checked before (tests/integration/gateway); here the shop's own key.
 describe('ShopCredentials (PostgreSQL event store)', () => {
   let db: TestDatabase;
   let store: PostgresEventStore;
@@ -15,17 +16,14 @@ describe('ShopCredentials (PostgreSQL event store)', () => {
   let credentials: ShopCredentials;
   let key: string;
   const clock = fixedClock('2026-03-01T10:00:00.000Z');
-  const gateway = { clientId: 'gateway-prod', clientSecret: 'gateway-secret-0123456789' };
-  const partner = { clientId: 'partner-app', clientSecret: 'partner-secret-0123456789' };
-  const client = { clientId: gateway.clientId, clientSecret: gateway.clientSecret };
-  const as = (merchantId: string, apiKey: string): ShopCredentialHeaders => ({ ...client, apiKey, merchantId });
+  const as = (merchantId: string, apiKey: string): ShopCredentialHeaders => ({ apiKey, merchantId });
 
   before(async () => {
     db = await createTestDatabase();
     await migrate(db.knex);
     store = new PostgresEventStore(db.knex);
     admin = new MerchantAdmin({ store, ids: new PostgresNumericIds(db.knex), clock });
-    credentials = new ShopCredentials({ store, clock, clients: [gateway, partner] });
+    credentials = new ShopCredentials({ store, clock });
     key = (await admin.register(asOperator('alice'), { merchantId: 'M0001', name: 'Coffee House' })).apiKey.key;
     await admin.register(asOperator('alice'), { merchantId: 'M0002', name: 'Tea House' });
   });
@@ -38,43 +36,12 @@ describe('ShopCredentials (PostgreSQL event store)', () => {
     expect(await credentials.check(as('M0001', key))).to.deep.equal({ ok: true, merchantId: 'M0001' });
   });
 
-  it('accepts every configured client', async () => {
-    expect(await credentials.check({ ...as('M0001', key), ...partner })).to.deep.equal({
-      ok: true,
-      merchantId: 'M0001',
-    });
-  });
-
-  it('refuses missing client credentials', async () => {
-    expect(await credentials.check({ apiKey: key, merchantId: 'M0001' })).to.deep.equal({
-      ok: false,
-      reason: 'CLIENT_CREDENTIALS_MISSING',
-    });
-    expect(await credentials.check({ ...as('M0001', key), clientSecret: '' })).to.deep.equal({
-      ok: false,
-      reason: 'CLIENT_CREDENTIALS_MISSING',
-    });
-  });
-
-  it('refuses a wrong client secret, a wrong client id and a secret of another client', async () => {
-    for (const wrong of [
-      { clientSecret: 'gateway-secret-0123456780' },
-      { clientId: 'gateway-test' },
-      { clientId: gateway.clientId, clientSecret: partner.clientSecret },
-    ]) {
-      expect(await credentials.check({ ...as('M0001', key), ...wrong })).to.deep.equal({
-        ok: false,
-        reason: 'CLIENT_CREDENTIALS_INVALID',
-      });
-    }
-  });
-
   it('refuses a missing key or merchant id', async () => {
-    expect(await credentials.check({ ...client, merchantId: 'M0001' })).to.deep.equal({
+    expect(await credentials.check({ merchantId: 'M0001' })).to.deep.equal({
       ok: false,
       reason: 'API_KEY_MISSING',
     });
-    expect(await credentials.check({ ...client, apiKey: key })).to.deep.equal({
+    expect(await credentials.check({ apiKey: key })).to.deep.equal({
       ok: false,
       reason: 'MERCHANT_ID_MISSING',
     });
@@ -126,10 +93,5 @@ describe('ShopCredentials (PostgreSQL event store)', () => {
     expect(await credentials.check(as('M0002', issued.key))).to.deep.equal({ ok: true, merchantId: 'M0002' });
     clock.advance(1);
     expect(await credentials.check(as('M0002', issued.key))).to.deep.equal({ ok: false, reason: 'API_KEY_EXPIRED' });
-  });
-
-  it('refuses everything when no client is configured', async () => {
-    const closed = new ShopCredentials({ store, clock, clients: [] });
-    expect(await closed.check(as('M0001', key))).to.deep.equal({ ok: false, reason: 'CLIENT_CREDENTIALS_INVALID' });
   });
 });

@@ -13,8 +13,6 @@ describe('secrets', () => {
   /** The service's secrets as main.ts loads them, from `env` alone. */
   const load = (env: Record<string, string>) => loadSecrets(loadConfig(env), env);
   const configured = {
-    SHOP_CLIENT_ID: 'gw',
-    SHOP_CLIENT_SECRET: 'gateway-secret-0123456789',
     OPERATOR_TOKENS: 'ops=Vx7q2LmN9pR4sT8wY3zA6bC1dE5fG0hJ',
     VOUCHER_CODE_KEY: '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f',
     IDENTITY_SIGNING_KEYS: JSON.stringify([newSigningKeyJwk()]),
@@ -23,13 +21,7 @@ describe('secrets', () => {
   it('given production without secrets, when loaded, then it refuses naming every missing one', () => {
     const refusal = () => load({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/commerce', DATA_DIR: dir() });
     expect(refusal).to.throw(ConfigError, /must be set in production/);
-    for (const name of [
-      'OPERATOR_TOKENS',
-      'SHOP_CLIENT_ID',
-      'SHOP_CLIENT_SECRET',
-      'VOUCHER_CODE_KEY',
-      'IDENTITY_SIGNING_KEYS',
-    ])
+    for (const name of ['OPERATOR_TOKENS', 'VOUCHER_CODE_KEY', 'IDENTITY_SIGNING_KEYS'])
       expect(refusal).to.throw(ConfigError, name);
   });
 
@@ -46,11 +38,11 @@ describe('secrets', () => {
     const second = load({ DATA_DIR: d });
     expect(second).to.deep.equal(first);
     expect(first.VOUCHER_CODE_KEY).to.match(/^[0-9a-f]{64}$/);
-    expect(first.SHOP_CLIENT_ID).to.equal('demo-client');
     expect(first.OPERATOR_TOKENS).to.have.length(1);
     expect(fs.statSync(path.join(d, 'dev-secrets.json')).mode & 0o077).to.equal(0);
   });
 
+  // The file of a developer who ran the service when the shop still had client credentials keeps them: ignored.
   it('given a dev-secrets.json written before, when loaded, then its values are the secrets (same keys as ever)', () => {
     const d = dir();
     const kept = {
@@ -63,8 +55,6 @@ describe('secrets', () => {
     fs.writeFileSync(path.join(d, 'dev-secrets.json'), JSON.stringify(kept));
     expect(load({ DATA_DIR: d })).to.deep.equal({
       OPERATOR_TOKENS: [{ name: 'dev-operator', token: kept.operatorToken }],
-      SHOP_CLIENT_ID: kept.clientId,
-      SHOP_CLIENT_SECRET: kept.clientSecret,
       VOUCHER_CODE_KEY: kept.voucherCodeKey,
       VOUCHER_CODE_OLD_KEYS: [],
       IDENTITY_SIGNING_KEYS: readSigningKeys(kept.identitySigningKeys),
@@ -86,8 +76,6 @@ describe('secrets', () => {
     });
     expect(secrets).to.deep.equal({
       OPERATOR_TOKENS: [{ name: 'ops', token: 'Vx7q2LmN9pR4sT8wY3zA6bC1dE5fG0hJ' }],
-      SHOP_CLIENT_ID: 'gw',
-      SHOP_CLIENT_SECRET: 'gateway-secret-0123456789',
       VOUCHER_CODE_KEY: configured.VOUCHER_CODE_KEY,
       VOUCHER_CODE_OLD_KEYS: [], // optional: unset in production it is an empty keyring
       IDENTITY_SIGNING_KEYS: readSigningKeys(configured.IDENTITY_SIGNING_KEYS),

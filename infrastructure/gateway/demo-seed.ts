@@ -1,0 +1,81 @@
+/**
+ * The gateway's demo parties for `npm start` (docs/gateway.md, "Demo"): one INTERNAL party per interface, granted
+ * that interface, with a credential for the demo deployment's environments. A secret is shown once, so the seed keeps
+ * the pairs in `<dataDir>/demo-credentials.json` (key `gateway`, next to the shop's demo key) and later starts read
+ * them; a pair missing from the file, or revoked meanwhile, is replaced by a new one.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  gatewayInterfaces,
+  type GatewayEnvironment,
+  type GatewayInterface,
+  type GatewayServices,
+} from '../../application/gateway/index.js';
+import { newCommandContext } from '../../application/shared/command-context.js';
+import { isDomainError } from '../../application/shared/errors.js';
+
+export interface GatewayDemoCredential {
+  partyId: string;
+  clientId: string;
+  clientSecret: string;
+  environments: GatewayEnvironment[];
+}
+
+export type GatewayDemoData = Record<GatewayInterface, GatewayDemoCredential>;
+
+const asSeed = () => newCommandContext({ actor: { operator: 'demo-seed' } });
+
+const names: Record<GatewayInterface, string> = {
+  shop: 'Demo shop backend',
+  checkout: 'Demo order system (promotion checkout)',
+  payments: 'Demo merchant backend (payment hub)',
+  orders: 'Demo business unit backend (order view)',
+  identity: 'Demo mini-app backend (identity)',
+  files: 'Demo mini-app (file upload)',
+};
+
+export async function seedGatewayDemo(gateway: GatewayServices, dataDir: string): Promise<GatewayDemoData> {
+  const file = path.resolve(dataDir, 'demo-credentials.json');
+  const read = (): Record<string, unknown> =>
+    fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+  const saved = (read().gateway ?? {}) as Partial<GatewayDemoData>;
+  const environments: GatewayEnvironment[] = gateway.check.environment === 'prod' ? ['prod'] : ['dev', 'sit', 'uat'];
+
+  const data = {} as GatewayDemoData;
+  for (const gatewayInterface of gatewayInterfaces) {
+    const partyId = `demo-${gatewayInterface}`;
+    const party = await gateway.parties.get(partyId).catch(async (e: unknown) => {
+      if (!isDomainError(e) || e.code !== 'PARTY_NOT_FOUND') throw e;
+      return gateway.parties.register(asSeed(), partyId, {
+        name: names[gatewayInterface],
+        kind: 'INTERNAL',
+        interfaces: [gatewayInterface],
+        ipAllowlist: [],
+        rateLimits: [],
+      });
+    });
+    const kept = saved[gatewayInterface];
+    const usable = party.credentials.find(
+      (c) =>
+        c.clientId === kept?.clientId &&
+        c.status === 'ACTIVE' &&
+        environments.every((env) => c.environments.includes(env)),
+    );
+    if (kept && usable) {
+      data[gatewayInterface] = kept;
+      continue;
+    }
+    // The first pair is named after the interface; a replacement gets a generated id (client ids are never reused).
+    const taken = party.credentials.some((c) => c.clientId === partyId);
+    const issued = await gateway.parties.issueCredential(asSeed(), partyId, {
+      environments,
+      clientId: taken ? undefined : partyId,
+    });
+    data[gatewayInterface] = { partyId, clientId: issued.clientId, clientSecret: issued.clientSecret, environments };
+  }
+  // Read again: other seeds keep their own keys in the same file.
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify({ ...read(), gateway: data }, null, 2), { mode: 0o600 });
+  return data;
+}
