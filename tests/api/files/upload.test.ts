@@ -291,6 +291,20 @@ describe('Files API over HTTP: upload and download', () => {
       await eventually(() => expectNothingStored(files.filesDir));
     });
 
+    it('never reaches the files interface without gateway credentials: 401 4110/4111 from the gateway, nothing stored', async () => {
+      const before = await uploadedEvents(files.app);
+      const without = await upload(baseUrl, alice, form('file', png(), 'a.png', 'image/png'), {
+        headers: { client_id: '', client_secret: '' },
+      });
+      expectRefusal(without, 401, 4110);
+      const wrong = await upload(baseUrl, alice, form('file', png(), 'a.png', 'image/png'), {
+        headers: { client_secret: 'not-the-secret-0123456789' },
+      });
+      expectRefusal(wrong, 401, 4111);
+      expectNothingStored(files.filesDir);
+      expect(await uploadedEvents(files.app)).to.equal(before);
+    });
+
     it('refuses a call without a valid bearer token before reading its body: 401', async () => {
       const missing = await upload(baseUrl, undefined, form('file', png(), 'a.png', 'image/png'));
       expectRefusal(missing, 401, 4101, /Bearer/);
@@ -336,7 +350,7 @@ describe('Files API over HTTP: upload and download', () => {
       expectRefusal(await getFile(baseUrl, alice, 'not-a-uuid'), 404, 4301);
       expectRefusal(await getFile(baseUrl, alice, '..%2F..%2Fetc%2Fpasswd'), 404, 4301);
       const res = await fetch(`${baseUrl}/open/files/v1/nothing-here`, {
-        headers: { Authorization: `Bearer ${alice}` },
+        headers: { ...gatewayHeaders(), Authorization: `Bearer ${alice}` },
       });
       expect(res.status).to.equal(404);
       expect(await res.json()).to.deep.include({ code: 4300 });

@@ -116,6 +116,25 @@ describe('identity: GET /open/identity/v1/userinfo', () => {
       expectInfoCode(await api.userInfo(tokens.access_token), 401, 4113);
     });
 
+    it('without gateway credentials never reaches user info nor the token endpoint: the gateway answers', async () => {
+      const token = await tokenFor(['profile']);
+      const info = await api.userInfo(token, { client_id: '', client_secret: '' });
+      expect(info.status, info.text).to.equal(401);
+      expect(info.body).to.deep.include({ code: 4101, data: null });
+      const wrong = await api.userInfo(token, { client_secret: 'not-the-secret-0123456789' });
+      expect(wrong.status, wrong.text).to.equal(401);
+      expect(wrong.body).to.deep.include({ code: 4100 });
+      const code = await api.issueCode(userId, miniApp.miniAppId, ['auth']);
+      const exchange = await api.tokenRaw({ grant_type: 'authorization_code', code }, miniApp, {
+        client_id: '',
+        client_secret: '',
+      });
+      expect(exchange.status, exchange.text).to.equal(401);
+      expect(exchange.body).to.deep.include({ error: 'invalid_client' });
+      // The code was never seen by the token endpoint: it is still good behind the gateway.
+      expect((await api.exchange(miniApp, code)).access_token).to.be.a('string');
+    });
+
     it('an unknown path: 404 4004 in the same envelope', async () => {
       expectInfoCode(await call(app.baseUrl, 'GET', '/open/identity/v1/me', { headers: gatewayHeaders() }), 404, 4004);
     });
