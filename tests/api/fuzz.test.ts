@@ -8,7 +8,9 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { buildOpenApiDocument } from '../../api/shared/openapi.js';
 import { openApi } from '../../container.js';
+import { issueTestAccessToken, testMiniAppBasic } from '../support/access-tokens.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { gatewayHeaders } from '../support/gateway.js';
 import { operatorHeaders, OperatorApi, shopHeaders, type ShopMerchant } from './support.js';
 
 const runs = Number(process.env.FUZZ_RUNS ?? 120);
@@ -73,15 +75,26 @@ describe('fuzzing: every endpoint answers generated malformed input with a 4xx i
   let app: TestApp;
   let merchant: ShopMerchant;
 
+  let bearer: string;
+  let client: string;
+
   before(async () => {
     app = await startTestApp();
     merchant = await new OperatorApi(app.baseUrl).createMerchant();
+    bearer = await issueTestAccessToken(app, { userId: 'fuzz-user', scopes: ['profile', 'phone', 'email'] });
+    client = await testMiniAppBasic(app);
   });
   after(() => app?.stop());
 
-  /** The headers of a real caller of the interface serving `path`. */
+  /** The headers of a real caller of the interface serving `path`: its credentials behind the gateway's. */
   function callerHeaders(path: string): Record<string, string> {
-    const headers = path.startsWith('/operator/') ? operatorHeaders() : shopHeaders(merchant, 'fuzz-user');
+    const headers = path.startsWith('/operator/')
+      ? operatorHeaders()
+      : path.startsWith('/oauth2/')
+        ? { ...gatewayHeaders(), Authorization: client }
+        : path.startsWith('/open/')
+          ? { ...gatewayHeaders(), Authorization: `Bearer ${bearer}` }
+          : shopHeaders(merchant, 'fuzz-user');
     return Object.fromEntries(Object.entries(headers).filter((e): e is [string, string] => e[1] !== undefined));
   }
 

@@ -101,6 +101,11 @@ export async function issueExpiredTestAccessToken(app: TestApp, userId: string):
   });
 }
 
+/** The Authorization header of the mini-app `miniAppId` at the token endpoint (HTTP Basic), registering it if new. */
+export async function testMiniAppBasic(app: TestApp, miniAppId = 'test-miniapp'): Promise<string> {
+  return basic(miniAppId, await ensureMiniApp(app, miniAppId));
+}
+
 /** Revokes a token issueTestAccessToken gave (RFC 7009, as its mini-app). */
 export async function revokeTestAccessToken(app: TestApp, token: string, miniAppId = 'test-miniapp'): Promise<void> {
   const secret = await ensureMiniApp(app, miniAppId);
