@@ -10,7 +10,8 @@ import type { ZodRawShape } from 'zod';
 import { createHttpApp } from './api/shared/http-app.js';
 import { buildOpenApiDocument, type OpenApiOptions } from './api/shared/openapi.js';
 import { registerOperationsOpenApi } from './api/shared/operations-openapi.js';
-import { operatorApi, operatorBasePath } from './api/shared/operator-api.js';
+import { operatorApi, operatorBasePath, refuseOperator } from './api/shared/operator-api.js';
+import { operatorAuth } from './api/shared/operator-auth.js';
 import { registerOperatorOpenApi } from './api/shared/operator-openapi.js';
 import { checkoutApi } from './api/checkout/index.js';
 import { identityApi } from './api/identity/index.js';
@@ -27,7 +28,11 @@ import {
   type ServicesOf,
   type SlicesOf,
 } from './context-module.js';
-import { loadConfig as loadSettings, type Config as SharedConfig } from './infrastructure/shared/config.js';
+import {
+  loadConfig as loadSettings,
+  operationsNeedOperator,
+  type Config as SharedConfig,
+} from './infrastructure/shared/config.js';
 import { ProvidedAccessTokens, type BackgroundJob } from './infrastructure/shared/context.js';
 import { createKnex } from './infrastructure/shared/database.js';
 import { createEventStore } from './infrastructure/shared/eventstore/create-event-store.js';
@@ -201,6 +206,7 @@ export async function buildContainer(options: {
     metrics: options.metrics ?? metricsRegistry,
     requestDuration: httpRequestDuration,
     openApi: buildOpenApiDocument(openApi),
+    operationsGuard: operationsNeedOperator(config) ? operatorAuth(secrets.OPERATOR_TOKENS, refuseOperator) : undefined,
     runInLogContext,
     routers: [
       ...fronted,

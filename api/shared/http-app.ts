@@ -19,6 +19,8 @@ export interface HttpAppOptions {
   requestDuration: Histogram<'method' | 'route' | 'status_code'>;
   /** Served at /openapi.json and, browsable, at /docs (assets from swagger-ui-dist, nothing fetched at run time). */
   openApi?: object;
+  /** Before /metrics, /openapi.json and /docs: who may read them (default: anyone; docs/operations.md). */
+  operationsGuard?: RequestHandler;
 }
 
 /**
@@ -84,7 +86,8 @@ export function createHttpApp(options: HttpAppOptions): Express {
     const result = await options.ready().catch(() => ({ ready: false, checks: {} }));
     res.status(result.ready ? 200 : 503).json({ status: result.ready ? 'READY' : 'NOT_READY', checks: result.checks });
   });
-  app.get('/metrics', async (_req, res) => {
+  const operations: RequestHandler = options.operationsGuard ?? ((_req, _res, next) => next());
+  app.get('/metrics', operations, async (_req, res) => {
     try {
       const text = await options.metrics.metrics();
       res.setHeader('Content-Type', options.metrics.contentType);
@@ -97,12 +100,13 @@ export function createHttpApp(options: HttpAppOptions): Express {
 
   if (options.openApi) {
     const document = options.openApi;
-    app.get('/openapi.json', (_req, res) => {
+    app.get('/openapi.json', operations, (_req, res) => {
       res.json(document);
     });
     // serveFiles (not serve): its init script belongs to this app, not to the last one set up in the process.
     app.use(
       '/docs',
+      operations,
       swaggerUi.serveFiles(document),
       swaggerUi.setup(document, { customSiteTitle: 'Super-app commerce backend API' }),
     );

@@ -46,9 +46,18 @@ export const configSchema = z.object({
   /** Seed the demo merchant, campaign and pools (default on with the embedded database). */
   SEED_DEMO: bool.optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
+  /**
+   * Who may read /metrics, /openapi.json and /docs: `operator` (an operator token, Authorization: Bearer) or
+   * `public`. Unset: operator in production, public elsewhere (docs/operations.md).
+   */
+  OPERATIONS_ENDPOINTS: z.enum(['public', 'operator']).optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;
+
+/** Whether /metrics, /openapi.json and /docs ask for an operator token. */
+export const operationsNeedOperator = (config: Pick<Config, 'NODE_ENV' | 'OPERATIONS_ENDPOINTS'>): boolean =>
+  (config.OPERATIONS_ENDPOINTS ?? (config.NODE_ENV === 'production' ? 'operator' : 'public')) === 'operator';
 
 export class ConfigError extends Error {}
 

@@ -81,3 +81,14 @@ describe('configuration in production', () => {
     expect(loadConfig({}).DATABASE_URL).to.equal(undefined);
   });
 });
+
+describe('who may read the operations endpoints', () => {
+  it('defaults to operators in production and to anyone elsewhere; the setting wins', async () => {
+    const { operationsNeedOperator } = await import('../../../infrastructure/shared/config.js');
+    expect(operationsNeedOperator({ NODE_ENV: 'production' })).to.equal(true);
+    expect(operationsNeedOperator({ NODE_ENV: 'development' })).to.equal(false);
+    expect(operationsNeedOperator({ NODE_ENV: 'production', OPERATIONS_ENDPOINTS: 'public' })).to.equal(false);
+    expect(operationsNeedOperator({ NODE_ENV: 'test', OPERATIONS_ENDPOINTS: 'operator' })).to.equal(true);
+    expect(() => loadConfig({ OPERATIONS_ENDPOINTS: 'everyone' })).to.throw(ConfigError, /OPERATIONS_ENDPOINTS/);
+  });
+});

@@ -1,0 +1,30 @@
+import { expect } from 'chai';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { call, operatorHeaders } from './support.js';
+
+describe('/metrics, /openapi.json and /docs are not public unless configured so (docs/operations.md)', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp({ background: false, env: { OPERATIONS_ENDPOINTS: 'operator' } });
+  });
+  after(() => app?.stop());
+
+  for (const path of ['/metrics', '/openapi.json', '/docs/']) {
+    it(`${path}: 401 OPS-AUTH-001 without an operator token or with a wrong one, 200 with one`, async () => {
+      const anonymous = await call(app.baseUrl, 'GET', path);
+      expect(anonymous.status).to.equal(401);
+      expect(anonymous.body).to.deep.include({ code: 'OPS-AUTH-001' });
+      expect(anonymous.text).not.to.match(/process_cpu|openapi|swagger/i);
+      const wrong = await call(app.baseUrl, 'GET', path, {
+        headers: operatorHeaders('not-an-operator-token-0123456789'),
+      });
+      expect(wrong.status).to.equal(401);
+      expect((await call(app.baseUrl, 'GET', path, { headers: operatorHeaders() })).status).to.equal(200);
+    });
+  }
+
+  it('keeps /health and /ready open to load balancers', async () => {
+    expect((await call(app.baseUrl, 'GET', '/health')).status).to.equal(200);
+    expect((await call(app.baseUrl, 'GET', '/ready')).status).to.equal(200);
+  });
+});
