@@ -56,6 +56,8 @@ import { startBenchServer, type BenchDatabase } from './database.js';
 import { benchGatewayEnvironment, benchGatewayHeaders, registerBenchParty } from './gateway-party.js';
 import { loadInOwnProcess } from './load-process.js';
 
+/** The identity context's signing key, as the spawned servers read it from their environment. */
+const signingKeysJson = JSON.stringify([newSigningKeyJwk()]);
 const poolTotal = Number(process.env.POOLS ?? 100_000);
 const campaignTotal = Number(process.env.CAMPAIGNS ?? 2_000);
 const batch = Number(process.env.BATCH ?? 2_000);
@@ -226,6 +228,7 @@ async function startMain(
       GATEWAY_ENVIRONMENT: benchGatewayEnvironment,
       OPERATOR_TOKENS: secrets.OPERATOR_TOKENS.map((t) => `${t.name}=${t.token}`).join(','),
       VOUCHER_CODE_KEY: secrets.VOUCHER_CODE_KEY,
+      IDENTITY_SIGNING_KEYS: signingKeysJson,
       ...env,
     },
     stdio: 'inherit',
@@ -308,6 +311,7 @@ async function load(server: BenchServer, secrets: Secrets, logger: Logger): Prom
   // role either, whose read-model change feed would start and warm the catalog cache here in the middle of the load.
   const config = loadConfig({
     NODE_ENV: 'production',
+    DATABASE_URL: db.url,
     ROLES: 'projector',
     GATEWAY_ENVIRONMENT: benchGatewayEnvironment,
   });
@@ -371,10 +375,10 @@ async function load(server: BenchServer, secrets: Secrets, logger: Logger): Prom
 async function main(): Promise<void> {
   const logger = createLogger((process.env.LOG_LEVEL as 'error' | 'warn' | 'info' | undefined) ?? 'error');
   const secrets: Secrets = {
-    OPERATOR_TOKENS: [{ name: 'bench', token: 'bench-operator-token-0123456789' }],
+    OPERATOR_TOKENS: [{ name: 'bench', token: 'bench-operator-token-0123456789abcdef' }],
     VOUCHER_CODE_KEY: randomBytes(32).toString('hex'),
     VOUCHER_CODE_OLD_KEYS: [],
-    IDENTITY_SIGNING_KEYS: readSigningKeys(JSON.stringify([newSigningKeyJwk()])),
+    IDENTITY_SIGNING_KEYS: readSigningKeys(signingKeysJson),
   };
   const server = await startBenchServer();
   console.log(

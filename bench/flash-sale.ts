@@ -39,9 +39,14 @@ const price = 10_000;
 async function main(): Promise<void> {
   const db = await createBenchDatabase('bench');
   const logger = createLogger('error');
-  const config = loadConfig({ NODE_ENV: 'production', ROLES: 'api', GATEWAY_ENVIRONMENT: benchGatewayEnvironment });
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    DATABASE_URL: db.url,
+    ROLES: 'api',
+    GATEWAY_ENVIRONMENT: benchGatewayEnvironment,
+  });
   const secrets: Secrets = {
-    OPERATOR_TOKENS: [{ name: 'bench', token: 'bench-operator-token-0123456789' }],
+    OPERATOR_TOKENS: [{ name: 'bench', token: 'bench-operator-token-0123456789abcdef' }],
     VOUCHER_CODE_KEY: randomBytes(32).toString('hex'),
     VOUCHER_CODE_OLD_KEYS: [],
     IDENTITY_SIGNING_KEYS: readSigningKeys(JSON.stringify([newSigningKeyJwk()])),
