@@ -15,7 +15,7 @@ import {
   type PartyKind,
   type RateLimitOverride,
 } from '../../domain/gateway/index.js';
-import { BoundedCache } from '../shared/bounded-cache.js';
+import { ExpiringLookups } from '../shared/expiring-lookups.js';
 import { loadAggregate } from '../shared/command-handler.js';
 import type { EventStore } from '../shared/event-store.js';
 import { IpAllowlist } from './ip-allowlist.js';
@@ -42,52 +42,41 @@ function rulesOf(party: Party): PartyRules {
   };
 }
 
-type Entry<T> = { value: T; until: number };
-
 export class GatewayDirectory {
-  private readonly clients: BoundedCache<string, Entry<NonNullable<ClientLookup>>>;
-  private readonly parties: BoundedCache<string, Entry<PartyRules | null>>;
-  /** Bumped by every forget: a read that began before it must not refill the cache. */
-  private generation = 0;
+  private readonly clients: ExpiringLookups<string, ClientLookup>;
+  private readonly parties: ExpiringLookups<string, PartyRules | null>;
 
-  constructor(
-    private readonly store: EventStore,
-    private readonly ttlMs = 5000,
-    maxEntries = 10_000,
-  ) {
-    this.clients = new BoundedCache(maxEntries);
-    this.parties = new BoundedCache(maxEntries);
+  constructor(store: EventStore, ttlMs = 5000, maxEntries = 10_000) {
+    this.clients = new ExpiringLookups(
+      async (clientId) =>
+        (await store.readStream(streams.client(clientId)))
+          .map((e) => gatewayDecoders.client.decode(e))
+          .reduce(evolveClientLookup, null),
+      // Unknown client ids are not kept: random guesses must not fill memory.
+      { ttlMs, maxEntries, keep: (lookup) => lookup !== null },
+    );
+    this.parties = new ExpiringLookups(
+      async (partyId) => {
+        const { state } = await loadAggregate(store, partyDecider, gatewayDecoders.party, streams.party(partyId));
+        return state.status === 'NONE' ? null : rulesOf(state);
+      },
+      { ttlMs, maxEntries },
+    );
   }
 
-  async client(clientId: string, nowMs: number): Promise<ClientLookup> {
-    const hit = this.clients.get(clientId);
-    if (hit && hit.until > nowMs) return hit.value;
-    const generation = this.generation;
-    const events = await this.store.readStream(streams.client(clientId));
-    const lookup = events.map((e) => gatewayDecoders.client.decode(e)).reduce(evolveClientLookup, null);
-    // Unknown client ids are not kept: random guesses must not fill memory.
-    if (lookup && generation === this.generation)
-      this.clients.set(clientId, { value: lookup, until: nowMs + this.ttlMs });
-    return lookup;
+  client(clientId: string, nowMs: number): Promise<ClientLookup> {
+    return this.clients.get(clientId, nowMs);
   }
 
-  async party(partyId: string, nowMs: number): Promise<PartyRules | null> {
-    const hit = this.parties.get(partyId);
-    if (hit && hit.until > nowMs) return hit.value;
-    const generation = this.generation;
-    const { state } = await loadAggregate(this.store, partyDecider, gatewayDecoders.party, streams.party(partyId));
-    const rules = state.status === 'NONE' ? null : rulesOf(state);
-    if (generation === this.generation) this.parties.set(partyId, { value: rules, until: nowMs + this.ttlMs });
-    return rules;
+  party(partyId: string, nowMs: number): Promise<PartyRules | null> {
+    return this.parties.get(partyId, nowMs);
   }
 
   forgetClient(clientId: string): void {
-    this.generation++;
-    this.clients.delete(clientId);
+    this.clients.forget(clientId);
   }
 
   forgetParty(partyId: string): void {
-    this.generation++;
-    this.parties.delete(partyId);
+    this.parties.forget(partyId);
   }
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../shared/clock.js';
 import type { EventStore } from '../shared/event-store.js';
-import { BoundedCache } from '../shared/bounded-cache.js';
+import { ExpiringLookups } from '../shared/expiring-lookups.js';
 import {
   apiKeyAccess,
   apiKeyStream,
@@ -25,34 +25,25 @@ const maxApiKeyLength = 256;
  * is honoured at once; other processes see it within `ttlMs`.
  */
 export class ApiKeyDirectory {
-  private readonly cache: BoundedCache<string, { lookup: ApiKeyLookup; until: number }>;
-  /** Bumped by every forget(): a read that began before it must not refill the cache. */
-  private generation = 0;
+  private readonly lookups: ExpiringLookups<string, ApiKeyLookup>;
 
-  constructor(
-    private readonly store: EventStore,
-    private readonly ttlMs = 5000,
-    maxEntries = 10_000,
-  ) {
-    this.cache = new BoundedCache(maxEntries);
+  constructor(store: EventStore, ttlMs = 5000, maxEntries = 10_000) {
+    this.lookups = new ExpiringLookups(
+      async (keyHash) =>
+        (await store.readStream(apiKeyStream(keyHash)))
+          .map((e) => shopDecoders.apiKey.decode(e))
+          .reduce(evolveApiKeyLookup, null),
+      // Unknown keys are not kept: random guesses must not fill memory.
+      { ttlMs, maxEntries, keep: (lookup) => lookup !== null },
+    );
   }
 
-  async find(keyHash: string, nowMs: number): Promise<ApiKeyLookup> {
-    const hit = this.cache.get(keyHash);
-    if (hit && hit.until > nowMs) return hit.lookup;
-    const generation = this.generation;
-    const events = await this.store.readStream(apiKeyStream(keyHash));
-    const lookup = events.map((e) => shopDecoders.apiKey.decode(e)).reduce(evolveApiKeyLookup, null);
-    // Unknown keys are not cached: random guesses must not fill memory.
-    if (lookup && generation === this.generation) {
-      this.cache.set(keyHash, { lookup, until: nowMs + this.ttlMs });
-    }
-    return lookup;
+  find(keyHash: string, nowMs: number): Promise<ApiKeyLookup> {
+    return this.lookups.get(keyHash, nowMs);
   }
 
   forget(keyHash: string): void {
-    this.generation++;
-    this.cache.delete(keyHash);
+    this.lookups.forget(keyHash);
   }
 }
 
