@@ -19,6 +19,7 @@ import {
   projectionPosition,
   setPositionInfo,
 } from './metrics.js';
+import { writeDeadLetter } from './dead-letters.js';
 import { defaultLeaseOwner, Lease } from './messaging/lease.js';
 import { pause } from './pause.js';
 
@@ -540,7 +541,11 @@ export class ProjectionRunner {
             outcome.failedAt = messages.indexOf(message);
             break;
           }
-          await this.deadLetter(trx, projector.name, message, error);
+          await writeDeadLetter(
+            trx,
+            { projector: projector.name, message, error, at: this.clock.now() },
+            this.deps.logger,
+          );
           outcome.dead.add(message);
         }
       }
@@ -558,48 +563,4 @@ export class ProjectionRunner {
     slot.term?.abort();
     await Promise.all(messages.map((m) => m.nak()));
   }
-
-  /**
-   * Records the event in dead_letters, whatever it holds: the payload goes in as JSON text (a json column takes any
-   * JSON, \u0000 and lone surrogates included) and the text columns are made storable, so that no event can stall its
-   * projector by being unstorable as a dead letter too. Should the row still be refused, a row without the payload
-   * (it stays in the event store, at its position) is written instead, under a savepoint.
-   */
-  private async deadLetter(
-    trx: Knex.Transaction,
-    projector: string,
-    message: BusMessage,
-    error: unknown,
-  ): Promise<void> {
-    const { event } = message;
-    this.deps.logger?.error('projection gave up on an event; dead-lettered', {
-      projector,
-      eventId: event.id,
-      position: event.position,
-      error,
-    });
-    const row = {
-      projector,
-      event_id: storableText(event.id),
-      position: storableText(event.position),
-      event_type: storableText(event.type),
-      error: storableText(error instanceof Error ? (error.stack ?? error.message) : String(error)),
-      delivery_count: message.deliveryCount,
-      at: this.clock.now(),
-    };
-    try {
-      await trx.transaction((savepoint) =>
-        savepoint('dead_letters').insert({ ...row, payload: JSON.stringify(event) }),
-      );
-    } catch (refused) {
-      const reason = storableText(refused instanceof Error ? refused.message : String(refused));
-      await trx('dead_letters').insert({
-        ...row,
-        payload: JSON.stringify({ id: row.event_id, type: row.event_type, position: row.position, unstored: reason }),
-      });
-    }
-  }
 }
-
-/** Text PostgreSQL stores: NUL (which no text column takes) written as the escape `\u0000`. */
-const storableText = (text: string): string => text.replaceAll('\u0000', '\\u0000');
