@@ -74,9 +74,18 @@ export class NatsEventBus implements EventBus {
   /** Sequence of the stream's last message as this bus last saw it; the next publish expects it. */
   private expectedLastSeq: number | undefined;
 
-  /** Connects to `servers` and creates or updates the stream. */
+  /**
+   * Connects to `servers` and creates or updates the stream. The connection reconnects for as long as the process
+   * lives (the client's default gives up after 10 attempts 2 s apart, and a closed connection never comes back, so an
+   * outage of 20 s stopped the relay and the projectors for good): docs/projections.md, "Buses".
+   */
   static async connect(servers: string, options: NatsEventBusOptions): Promise<NatsEventBus> {
-    const nc = await connect({ servers, name: `event-bus-${options.stream}` });
+    const nc = await connect({
+      servers,
+      name: `event-bus-${options.stream}`,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 1000,
+    });
     try {
       const bus = new NatsEventBus(nc, await jetstreamManager(nc), options, true);
       await bus.ensureStream();

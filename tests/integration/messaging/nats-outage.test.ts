@@ -1,0 +1,67 @@
+import { expect } from 'chai';
+import { startTestApp, type TestApp } from '../../support/app.js';
+import { eventually } from '../../support/eventually.js';
+import { startOwnNatsServer, type OwnNatsServer } from '../../support/own-nats-server.js';
+import { call, expectOk, operatorHeaders } from '../../api/support.js';
+
+const master = (title: string) => ({
+  title,
+  short_title: 'Giảm 10%',
+  promotion_type: 'VOUCHER',
+  code_type: 'UNIQUE',
+  discount_config: { type: 'PERCENTAGE', percentage: 10, max_discount: 50_000 },
+  min_order_value: 100_000,
+  scope: 'MERCHANT',
+  merchant_id: 'M001',
+  categories: ['food'],
+  valid_from: '2026-03-01T07:00:00+07:00',
+  valid_until: '2027-04-01T00:00:00Z',
+  per_user_limit: 1,
+  total_quota: 1000,
+  pin_required: false,
+  banner_url: 'https://cdn.example.com/banner.png',
+});
+
+/** Issue 11, fault 1: the NATS client used to give up after 10 reconnects 2 s apart and never come back. */
+describe('a NATS outage longer than the client’s default reconnect policy (own nats-server, kill -9)', function () {
+  this.timeout(120_000);
+  let nats: OwnNatsServer;
+  let app: TestApp;
+
+  before(async function () {
+    nats = await startOwnNatsServer(this);
+    app = await startTestApp({ env: { NATS_URL: nats.url } });
+  });
+  after(async () => {
+    await app?.stop();
+    await nats?.stop();
+  });
+
+  const create = async (title: string): Promise<number> =>
+    expectOk(
+      await call<{ promotion_master_id: number }>(app.baseUrl, 'POST', '/operator/v1/promotion-masters', {
+        headers: operatorHeaders(),
+        json: master(title),
+      }),
+      201,
+    ).promotion_master_id;
+  const projected = (id: number) =>
+    app.container.knex('checkout_promotion_masters').where({ promotion_master_id: id }).first();
+
+  it('given 25 s without NATS, when it comes back, then the relay and projectors carry on by themselves', async () => {
+    const before = await create('before the outage');
+    await eventually(async () => expect(await projected(before)).to.not.equal(undefined), 15_000);
+
+    await nats.kill();
+    const during = await create('during the outage'); // the API keeps accepting: the store is PostgreSQL
+    await new Promise((resolve) => setTimeout(resolve, 25_000));
+    await nats.start();
+
+    await eventually(
+      async () => expect(await projected(during), 'projected after the outage').to.not.equal(undefined),
+      30_000,
+    );
+    const after = await create('after the outage');
+    await eventually(async () => expect(await projected(after)).to.not.equal(undefined), 15_000);
+  });
+});
