@@ -216,11 +216,16 @@ export async function buildContainer(options: {
       },
     ],
     ready: async () => {
-      const database = await knex
-        .raw('select 1')
-        .then(() => true)
-        .catch(() => false);
-      return { ready: database, checks: { database } };
+      const [database, broker] = await Promise.all([
+        knex
+          .raw('select 1')
+          .then(() => true)
+          .catch(() => false),
+        bus.reachable ? bus.reachable() : true,
+      ]);
+      // The broker only where there is one: the in-process bus has none to lose.
+      const checks: Record<string, boolean> = config.NATS_URL ? { database, nats: broker } : { database };
+      return { ready: database && broker, checks };
     },
   });
 

@@ -52,5 +52,7 @@ export interface EventBus {
    * (or all unsettled ones, when it throws) is redelivered, before anything newer.
    */
   consume(options: ConsumerOptions, handler: (messages: BusMessage[]) => Promise<void>): Promise<BusConsumer>;
+  /** Whether the broker answers now, for readiness (a bus without one: always). */
+  reachable?(): Promise<boolean>;
   close(): Promise<void>;
 }

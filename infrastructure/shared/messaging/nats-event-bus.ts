@@ -192,6 +192,24 @@ export class NatsEventBus implements EventBus {
     return consumer;
   }
 
+  /** Whether the server answers a round trip within a second (false while the connection is down or reconnecting). */
+  async reachable(): Promise<boolean> {
+    if (this.nc.isClosed()) return false;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 1000)));
+    try {
+      return await Promise.race([
+        this.nc.flush().then(
+          () => true,
+          () => false,
+        ),
+        timeout,
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   async close(): Promise<void> {
     await Promise.all([...this.consumers].map((c) => c.stop()));
     if (this.ownsConnection && !this.nc.isClosed()) await this.nc.close();

@@ -52,8 +52,19 @@ describe('a NATS outage longer than the client’s default reconnect policy (own
     const before = await create('before the outage');
     await eventually(async () => expect(await projected(before)).to.not.equal(undefined), 15_000);
 
+    expect((await call(app.baseUrl, 'GET', '/ready')).body).to.deep.equal({
+      status: 'READY',
+      checks: { database: true, nats: true },
+    });
+
     await nats.kill();
     const during = await create('during the outage'); // the API keeps accepting: the store is PostgreSQL
+    // Readiness says so, where a supervisor looks.
+    await eventually(async () => {
+      const ready = await call(app.baseUrl, 'GET', '/ready');
+      expect(ready.status).to.equal(503);
+      expect(ready.body).to.deep.equal({ status: 'NOT_READY', checks: { database: true, nats: false } });
+    });
     await new Promise((resolve) => setTimeout(resolve, 25_000));
     await nats.start();
 
@@ -61,6 +72,7 @@ describe('a NATS outage longer than the client’s default reconnect policy (own
       async () => expect(await projected(during), 'projected after the outage').to.not.equal(undefined),
       30_000,
     );
+    await eventually(async () => expect((await call(app.baseUrl, 'GET', '/ready')).status).to.equal(200));
     const after = await create('after the outage');
     await eventually(async () => expect(await projected(after)).to.not.equal(undefined), 15_000);
   });
