@@ -17,6 +17,8 @@ export interface OwnNatsServer {
   kill(): Promise<void>;
   /** Starts it again on the same port and store directory. */
   start(): Promise<void>;
+  /** Empties its store directory (while it is down): it comes back without the stream and consumers. */
+  wipe(): void;
   stop(): Promise<void>;
 }
 
@@ -71,6 +73,10 @@ export async function startOwnNatsServer(ctx: Mocha.Context): Promise<OwnNatsSer
     url: `nats://127.0.0.1:${port}`,
     kill,
     start,
+    wipe: () => {
+      fs.rmSync(storeDir, { recursive: true, force: true });
+      fs.mkdirSync(storeDir);
+    },
     async stop() {
       await kill();
       fs.rmSync(storeDir, { recursive: true, force: true });

@@ -139,7 +139,7 @@ export class NatsEventBus implements EventBus {
   async publish(events: RecordedEvent[]): Promise<void> {
     let remaining = events;
     while (remaining.length > 0) {
-      const base = this.expectedLastSeq ?? (await this.jsm.streams.info(this.options.stream)).state.last_seq;
+      const base = this.expectedLastSeq ?? (await this.streamInfo()).state.last_seq;
       this.expectedLastSeq = undefined;
       const last = remaining.length - 1;
       for (let i = 0; i < last; i++)
@@ -165,8 +165,12 @@ export class NatsEventBus implements EventBus {
     }
   }
 
+  /**
+   * A stream that is gone (NATS restarted with an empty store) is created again, empty: the relay then publishes the
+   * whole log again, as a restart would, and the projectors skip what they had applied (docs/projections.md, "Buses").
+   */
   async lastPublishedPosition(): Promise<string | null> {
-    const { state } = await this.jsm.streams.info(this.options.stream);
+    const { state } = await this.streamInfo();
     this.expectedLastSeq = state.last_seq;
     if (state.last_seq === 0) return null;
     const message = await this.jsm.streams.getMessage(this.options.stream, { seq: state.last_seq });
@@ -178,6 +182,20 @@ export class NatsEventBus implements EventBus {
     return position;
   }
 
+  /** The stream's info; a stream that is gone is created again first. */
+  private async streamInfo() {
+    try {
+      return await this.jsm.streams.info(this.options.stream);
+    } catch (error) {
+      if (!isApiError(error, JetStreamApiCodes.StreamNotFound)) throw error;
+      this.options.logger?.warn('the event stream is gone; creating it again (the relay republishes the log)', {
+        stream: this.options.stream,
+      });
+      await this.ensureStream();
+      return this.jsm.streams.info(this.options.stream);
+    }
+  }
+
   async consume(options: ConsumerOptions, handler: (messages: BusMessage[]) => Promise<void>): Promise<BusConsumer> {
     const consumer = new NatsConsumer(this.nc, this.jsm, this.js, this.options.stream, options, handler, {
       ackWaitMs: this.options.ackWaitMs ?? 60_000,
@@ -186,6 +204,7 @@ export class NatsEventBus implements EventBus {
       logger: this.options.logger,
       onStop: () => this.consumers.delete(consumer),
       parse: (m) => this.parse(m),
+      ensureStream: () => this.ensureStream(),
     });
     await consumer.start();
     this.consumers.add(consumer);
@@ -280,6 +299,8 @@ class NatsConsumer implements BusConsumer {
       logger: Pick<Logger, 'error' | 'warn'> | undefined;
       onStop: () => void;
       parse: (m: JsMsg) => RecordedEvent;
+      /** Creates the stream when it is gone, so that the consumer can be created on it again. */
+      ensureStream: () => Promise<void>;
     },
   ) {
     this.batchSize = options.batchSize ?? 100;
@@ -315,7 +336,14 @@ class NatsConsumer implements BusConsumer {
     try {
       existing = await this.jsm.consumers.info(this.stream, this.options.durableName);
     } catch (error) {
-      if (!isApiError(error, JetStreamApiCodes.ConsumerNotFound)) throw error;
+      if (isApiError(error, JetStreamApiCodes.StreamNotFound)) {
+        // The stream was lost (NATS restarted empty): recreate it and the consumer, which gets the republished log
+        // from the start; the handler skips what it had applied.
+        this.settings.logger?.warn('the event stream is gone; creating it and the consumer again', {
+          consumer: this.options.durableName,
+        });
+        await this.settings.ensureStream();
+      } else if (!isApiError(error, JetStreamApiCodes.ConsumerNotFound)) throw error;
     }
     if (!existing) {
       await this.jsm.consumers.add(this.stream, { ...config, deliver_policy: DeliverPolicy.All });

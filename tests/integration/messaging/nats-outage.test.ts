@@ -76,4 +76,23 @@ describe('a NATS outage longer than the client’s default reconnect policy (own
     const after = await create('after the outage');
     await eventually(async () => expect(await projected(after)).to.not.equal(undefined), 15_000);
   });
+
+  it('given NATS back with an empty store (the stream lost), then the stream and consumers are made again and nothing is missed', async () => {
+    const before = await create('before the store was lost');
+    await eventually(async () => expect(await projected(before)).to.not.equal(undefined), 15_000);
+
+    await nats.kill();
+    nats.wipe();
+    await nats.start();
+    const after = await create('after the store was lost');
+
+    // No restart: the relay recreates the stream and republishes the log, the consumers are recreated on it.
+    await eventually(
+      async () => expect(await projected(after), 'projected after the loss').to.not.equal(undefined),
+      30_000,
+    );
+    const rows = await app.container.knex('checkout_promotion_masters').count<{ n: string }[]>('* as n');
+    const masters = await app.container.store.readAll(null, 10_000);
+    expect(Number(rows[0]!.n)).to.equal(masters.filter((e) => e.type === 'PromotionMasterCreated').length);
+  });
 });
