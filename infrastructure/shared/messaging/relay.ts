@@ -75,10 +75,11 @@ export class Relay {
     this.abort.abort();
     await this.running;
     this.running = undefined;
-    if (this.lease.held)
-      await this.lease
-        .release()
-        .catch((error: unknown) => this.deps.logger?.warn('relay lease release failed', { relay: this.name, error }));
+    // Released even when not known held: after an error the lease is dropped locally but its row may still name this
+    // relay, and a successor would wait for it to expire. Release touches only a row this owner holds.
+    await this.lease
+      .release()
+      .catch((error: unknown) => this.deps.logger?.warn('relay lease release failed', { relay: this.name, error }));
   }
 
   private async run(signal: AbortSignal): Promise<void> {

@@ -124,4 +124,27 @@ describe('Relay (in-process bus)', () => {
     await eventually(() => expect(relayB.active).to.equal(true), 2000);
     await relayB.stop();
   });
+
+  it('hands its lease over at once when stopped in its error loop (issue 11: its successor used to wait for expiry)', async () => {
+    await appendNoise(store, 3);
+    const failing = new InProcessEventBus(store, db.knex);
+    failing.publish = async () => {
+      throw new Error('broker down');
+    };
+    const relayA = new Relay({ store, bus: failing, knex: db.knex }, { ...fast, ownerId: 'A', leaseTtlMs: 60_000 });
+    relayA.start();
+    // It took the lease, failed to publish, and is retrying: the row names A while A holds nothing locally.
+    await eventually(async () =>
+      expect(await db.knex('leases').where({ name: 'relay', owner_id: 'A' }).first()).to.not.equal(undefined),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await relayA.stop();
+    const relayB = new Relay(
+      { store, bus: new InProcessEventBus(store, db.knex), knex: db.knex },
+      { ...fast, ownerId: 'B', leaseTtlMs: 60_000 },
+    );
+    relayB.start();
+    await eventually(() => expect(relayB.active).to.equal(true), 2000);
+    await relayB.stop();
+  });
 });
