@@ -6,6 +6,7 @@ import {
   matching,
   type ApiRequest,
 } from '../../support/api-spec.js';
+import { promotionMasterBody } from '../../support/checkout-fixtures.js';
 import { buildFastApp } from '../../support/fast-app.js';
 import { operatorHeaders } from '../support.js';
 
@@ -18,23 +19,7 @@ const create = (json: unknown, headers: Record<string, string> = {}): ApiRequest
   json,
 });
 
-const body = {
-  title: ' Giảm 10% đơn từ 100k ',
-  short_title: 'Giảm 10%',
-  promotion_type: 'VOUCHER',
-  code_type: 'UNIQUE',
-  discount_config: { type: 'PERCENTAGE', percentage: 10, max_discount: 50_000 },
-  min_order_value: 100_000,
-  scope: 'MERCHANT',
-  merchant_id: 'M001',
-  categories: ['food'],
-  valid_from: '2026-03-01T07:00:00+07:00',
-  valid_until: '2026-04-01T00:00:00Z',
-  per_user_limit: 1,
-  total_quota: 1000,
-  pin_required: false,
-  banner_url: 'https://cdn.example.com/banner.png',
-};
+const body = promotionMasterBody();
 
 const answered = {
   promotion_master_id: 42,

@@ -1,0 +1,212 @@
+/**
+ * The NATS JetStream bus's consumer side (docs/projections.md, "Buses"): a durable pull consumer and its messages.
+ * The bus (nats-event-bus.ts) creates them.
+ */
+import { nanos, type NatsConnection } from '@nats-io/transport-node';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  JetStreamApiCodes,
+  type Consumer,
+  type ConsumerInfo,
+  type ConsumerMessages,
+  type JetStreamClient,
+  type JetStreamManager,
+  type JsMsg,
+} from '@nats-io/jetstream';
+import type { BusConsumer, BusMessage, ConsumerOptions } from '../../../application/shared/event-bus.js';
+import type { RecordedEvent } from '../../../application/shared/event-store.js';
+import type { Logger } from '../logger.js';
+import { pause } from '../pause.js';
+import { isApiError } from './nats-errors.js';
+
+/**
+ * A durable pull consumer fetching one batch at a time, sized to what is
+ * waiting, so nothing is fetched ahead of a message the handler naks: the
+ * nak'ed messages (naked without delay, in order) come first in the next fetch.
+ *
+ * Messages left unacked by a process that died, or by a lost connection, would
+ * come back only after ack_wait, behind newer ones, and the projector would
+ * skip them as already passed. So on start and after any error, a consumer
+ * with unacked messages is recreated at the first unacked stream sequence
+ * (ack floor + 1); what comes again after that is skipped by the handler.
+ */
+export class NatsConsumer implements BusConsumer {
+  private readonly abort = new AbortController();
+  private loop: Promise<void> | undefined;
+  private fetching: ConsumerMessages | undefined;
+  private consumer: Consumer | undefined;
+  private readonly batchSize: number;
+
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly jsm: JetStreamManager,
+    private readonly js: JetStreamClient,
+    private readonly stream: string,
+    private readonly options: ConsumerOptions,
+    private readonly handler: (messages: BusMessage[]) => Promise<void>,
+    private readonly settings: {
+      ackWaitMs: number;
+      fetchExpiresMs: number;
+      retryDelayMs: number;
+      logger: Pick<Logger, 'error' | 'warn'> | undefined;
+      onStop: () => void;
+      parse: (m: JsMsg) => RecordedEvent;
+      /** Creates the stream when it is gone, so that the consumer can be created on it again. */
+      ensureStream: () => Promise<void>;
+    },
+  ) {
+    this.batchSize = options.batchSize ?? 100;
+  }
+
+  async start(): Promise<void> {
+    await this.recover();
+    this.loop = this.run(this.abort.signal);
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort();
+    this.fetching?.stop();
+    await this.loop;
+    this.settings.onStop();
+  }
+
+  async pending(): Promise<number> {
+    const info = await this.jsm.consumers.info(this.stream, this.options.durableName);
+    return info.num_pending + info.num_ack_pending;
+  }
+
+  /** Creates the durable consumer, or recreates it at its ack floor when it has unacked messages. */
+  private async recover(): Promise<void> {
+    const config = {
+      durable_name: this.options.durableName,
+      ack_policy: AckPolicy.Explicit,
+      max_deliver: -1,
+      ack_wait: nanos(this.settings.ackWaitMs),
+      max_ack_pending: Math.max(1000, this.batchSize * 2),
+    };
+    let existing: ConsumerInfo | undefined;
+    try {
+      existing = await this.jsm.consumers.info(this.stream, this.options.durableName);
+    } catch (error) {
+      if (isApiError(error, JetStreamApiCodes.StreamNotFound)) {
+        // The stream was lost (NATS restarted empty): recreate it and the consumer, which gets the republished log
+        // from the start; the handler skips what it had applied.
+        this.settings.logger?.warn('the event stream is gone; creating it and the consumer again', {
+          consumer: this.options.durableName,
+        });
+        await this.settings.ensureStream();
+      } else if (!isApiError(error, JetStreamApiCodes.ConsumerNotFound)) throw error;
+    }
+    if (!existing) {
+      await this.jsm.consumers.add(this.stream, { ...config, deliver_policy: DeliverPolicy.All });
+    } else if (existing.num_ack_pending > 0) {
+      const from = existing.ack_floor.stream_seq + 1;
+      this.settings.logger?.warn('NATS consumer has unacked messages; recreating it at its ack floor to keep order', {
+        consumer: this.options.durableName,
+        from,
+      });
+      await this.jsm.consumers.delete(this.stream, this.options.durableName);
+      await this.jsm.consumers.add(this.stream, {
+        ...config,
+        deliver_policy: DeliverPolicy.StartSequence,
+        opt_start_seq: from,
+      });
+    } else if (
+      existing.config.ack_wait !== config.ack_wait ||
+      existing.config.max_ack_pending !== config.max_ack_pending
+    ) {
+      await this.jsm.consumers.update(this.stream, this.options.durableName, {
+        ack_wait: config.ack_wait,
+        max_ack_pending: config.max_ack_pending,
+      });
+    }
+    this.consumer = await this.js.consumers.get(this.stream, this.options.durableName);
+  }
+
+  private async run(signal: AbortSignal): Promise<void> {
+    let failed = false;
+    while (!signal.aborted) {
+      try {
+        if (failed) await this.recover();
+        failed = false;
+        const waiting = await this.pending();
+        this.fetching = await this.consumer!.fetch({
+          max_messages: Math.min(this.batchSize, Math.max(1, waiting)),
+          expires: this.settings.fetchExpiresMs,
+        });
+        if (signal.aborted) this.fetching.stop();
+        const messages: JsMsg[] = [];
+        for await (const m of this.fetching) messages.push(m);
+        this.fetching = undefined;
+        if (signal.aborted) {
+          for (const m of messages) m.nak();
+          await this.nc.flush();
+          return;
+        }
+        if (messages.length > 0) await this.deliver(messages, signal);
+      } catch (error) {
+        this.fetching = undefined;
+        if (signal.aborted) return;
+        failed = true;
+        this.settings.logger?.error('NATS consumer failed; retrying', { consumer: this.options.durableName, error });
+        await pause(this.settings.retryDelayMs, signal);
+      }
+    }
+  }
+
+  private async deliver(raw: JsMsg[], signal: AbortSignal): Promise<void> {
+    const messages: NatsMessage[] = [];
+    for (const m of raw) {
+      try {
+        messages.push(new NatsMessage(this.settings.parse(m), m));
+      } catch (error) {
+        this.settings.logger?.error('unreadable message on the event stream; terminated', { seq: m.seq, error });
+        m.term('unreadable');
+      }
+    }
+    let failed = false;
+    try {
+      if (messages.length > 0) await this.handler(messages);
+    } catch (error) {
+      failed = true;
+      this.settings.logger?.error('event handler failed; its unsettled messages come again', { error });
+    }
+    await Promise.all(messages.map((m) => m.nak())); // the unsettled ones, in one write
+    await this.nc.flush();
+    if (failed) await pause(this.settings.retryDelayMs, signal);
+  }
+}
+
+/** A delivered event; the first of ack, nak and term settles it, the others do nothing. */
+class NatsMessage implements BusMessage {
+  private settled = false;
+
+  constructor(
+    readonly event: RecordedEvent,
+    private readonly raw: JsMsg,
+  ) {}
+
+  /** Read when asked: parsing the reply subject of every message costs more than the few reads of it. */
+  get deliveryCount(): number {
+    return this.raw.info.deliveryCount;
+  }
+
+  async ack(): Promise<void> {
+    if (this.settle()) this.raw.ack();
+  }
+
+  async nak(delayMs?: number): Promise<void> {
+    if (this.settle()) this.raw.nak(delayMs);
+  }
+
+  async term(): Promise<void> {
+    if (this.settle()) this.raw.term();
+  }
+
+  private settle(): boolean {
+    if (this.settled) return false;
+    this.settled = true;
+    return true;
+  }
+}
