@@ -33,7 +33,7 @@ import {
   operationsNeedOperator,
   type Config as SharedConfig,
 } from './infrastructure/shared/config.js';
-import { ProvidedAccessTokens, type BackgroundJob } from './infrastructure/shared/context.js';
+import { ProvidedAccessTokens, ProvidedPorts, type BackgroundJob } from './infrastructure/shared/context.js';
 import { createKnex } from './infrastructure/shared/database.js';
 import { createEventStore } from './infrastructure/shared/eventstore/create-event-store.js';
 import { runInLogContext, type Logger } from './infrastructure/shared/logger.js';
@@ -43,6 +43,7 @@ import { httpRequestDuration, metricsRegistry } from './infrastructure/shared/me
 import { migrate } from './infrastructure/shared/migrations/index.js';
 import { PostgresNumericIds } from './infrastructure/shared/numeric-ids.js';
 import { ProjectionRunner } from './infrastructure/shared/projection-runner.js';
+import { reactorProjector } from './infrastructure/shared/reactor-projector.js';
 import { PostgresChangeFeed } from './infrastructure/shared/read-model-changes.js';
 import {
   loadSecrets as loadSecretValues,
@@ -176,15 +177,16 @@ export async function buildContainer(options: {
   const changes = new PostgresChangeFeed({ databaseUrl: options.databaseUrl, logger });
   if (config.ROLES.includes('api')) changes.start();
 
-  const accessTokens = new ProvidedAccessTokens();
-  const deps = { config, knex, store, ids, clock, logger, changes, accessTokens };
+  const ports = new ProvidedPorts();
+  const accessTokens = new ProvidedAccessTokens(ports);
+  const deps = { config, knex, store, ids, clock, logger, changes, accessTokens, ports };
   const built = new Map<string, Awaited<ReturnType<AnyContextModule['build']>>>();
   // Each module is walked as AnyContextModule: defineContext checked that its build, api and projectors agree on its
   // services, slice and secrets, which a loop over the union of modules cannot correlate.
   const modules: readonly AnyContextModule[] = contexts;
   for (const context of modules) {
     const one = await context.build({ ...deps, secrets: secretsOf(context, secrets) });
-    if (one.provides?.accessTokens) accessTokens.provide(one.provides.accessTokens);
+    if (one.provides) ports.provide(one.provides);
     built.set(context.name, one);
   }
   const services = Object.fromEntries([...built].map(([name, b]) => [name, b.services])) as Services;
@@ -192,7 +194,16 @@ export async function buildContainer(options: {
   const servicesOf = (context: AnyContextModule) => built.get(context.name)!.services;
 
   const relay = new Relay({ store, bus, knex, logger });
-  const projections = new ProjectionRunner({ knex, store, bus, projectors, logger, clock });
+  // The contexts' process managers run on the projection runner, after the read models (docs/process-managers.md).
+  const reactors = [...built.values()].flatMap((b) => (b.reactors ?? []).map(reactorProjector));
+  const projections = new ProjectionRunner({
+    knex,
+    store,
+    bus,
+    projectors: [...projectors, ...reactors],
+    logger,
+    clock,
+  });
 
   const operatorRouters = modules.flatMap((c) => c.api.operatorRouter?.(servicesOf(c), { logger }) ?? []);
   // The gateway stands in front of every interface that declares its front (docs/gateway.md); null: a public surface.

@@ -9,6 +9,8 @@ import type { Clock } from '../../application/shared/clock.js';
 import type { EventStore } from '../../application/shared/event-store.js';
 import type { NumericIdGenerator } from '../../application/shared/ids.js';
 import type { Logger } from '../../application/shared/logger.js';
+import type { PortDirectory, SharedPorts } from '../../application/shared/ports.js';
+import type { Reactor } from '../../application/shared/reactor.js';
 import type { Config, Role } from './config.js';
 import type { PostgresChangeFeed } from './read-model-changes.js';
 
@@ -28,6 +30,8 @@ export interface ContextDeps<C, S = Record<never, never>> {
   changes: PostgresChangeFeed;
   /** Checks users' access tokens: the identity context's verifier (usable once every context is built). */
   accessTokens: AccessTokenVerifier;
+  /** The ports contexts provide one another (application/shared/ports.ts), usable once every context is built. */
+  ports: PortDirectory;
 }
 
 /** Work a context runs in the background (sweeps, timers, process managers), in the processes of one role. */
@@ -44,7 +48,27 @@ export interface BuiltContext<S> {
   /** Stops what the context started itself (its writers, caches), before the shared adapters close. */
   stop(): Promise<void>;
   /** Ports it implements for every context (the identity context's access-token verifier). */
-  provides?: { accessTokens?: AccessTokenVerifier };
+  provides?: Partial<SharedPorts>;
+  /** Its process managers (application/shared/reactor.ts), run by the projector role's projection runner. */
+  reactors?: readonly Reactor[];
+}
+
+/** The ports the contexts provide, filled in as the composition root builds them. */
+export class ProvidedPorts implements PortDirectory {
+  private readonly ports: Partial<SharedPorts> = {};
+
+  provide(ports: Partial<SharedPorts>): void {
+    for (const [name, port] of Object.entries(ports) as [keyof SharedPorts, SharedPorts[keyof SharedPorts]][]) {
+      if (this.ports[name]) throw new Error(`two contexts provide the port ${name}`);
+      Object.assign(this.ports, { [name]: port });
+    }
+  }
+
+  get<K extends keyof SharedPorts>(name: K): SharedPorts[K] {
+    const port = this.ports[name];
+    if (!port) throw new Error(`no context provides the port ${name} (is its context listed and built?)`);
+    return port;
+  }
 }
 
 /**
@@ -52,17 +76,10 @@ export interface BuiltContext<S> {
  * that context provides. Contexts verify only while serving requests, after the composition root built them all.
  */
 export class ProvidedAccessTokens implements AccessTokenVerifier {
-  private target?: AccessTokenVerifier;
-
-  provide(verifier: AccessTokenVerifier): void {
-    if (this.target) throw new Error('two contexts provide the access-token verifier');
-    this.target = verifier;
-  }
+  constructor(private readonly ports: PortDirectory) {}
 
   verify(token: string): ReturnType<AccessTokenVerifier['verify']> {
-    if (!this.target)
-      throw new Error('no context provides the access-token verifier (the identity context is not built)');
-    return this.target.verify(token);
+    return this.ports.get('accessTokens').verify(token);
   }
 }
 

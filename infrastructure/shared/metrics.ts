@@ -83,3 +83,17 @@ export const httpRequestDuration = new Histogram({
   buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
   registers: [metricsRegistry],
 });
+
+export const timersFired = new Counter({
+  name: 'timers_fired_total',
+  help: 'Stored timers fired successfully, by kind.',
+  labelNames: ['kind'],
+  registers: [metricsRegistry],
+});
+
+export const timersFailed = new Counter({
+  name: 'timers_failed_total',
+  help: 'Failed firings of stored timers (each retried later with backoff), by kind.',
+  labelNames: ['kind'],
+  registers: [metricsRegistry],
+});
