@@ -151,6 +151,8 @@ export interface Container {
   /** Each context's services, by context name. */
   services: Services;
   app: Express;
+  /** Only /health, /ready and /metrics: what a process without the api role serves on HEALTH_PORT. */
+  operationsApp: Express;
   /** Starts the background roles this process runs (relay, projectors, the contexts' jobs). */
   startBackground(): Promise<void>;
   /** Stops background work and closes every connection, in dependency order. */
@@ -205,6 +207,27 @@ export async function buildContainer(options: {
     clock,
   });
 
+  /**
+   * Readiness and what this process's roles report (docs/operations.md, "Health"): the database, NATS where there is
+   * one, the relay's lease, each projector's lag. Served by the API and, in a process without it, by its own port.
+   */
+  const ready = async () => {
+    const [database, broker] = await Promise.all([
+      knex
+        .raw('select 1')
+        .then(() => true)
+        .catch(() => false),
+      bus.reachable ? bus.reachable() : true,
+    ]);
+    // The broker only where there is one: the in-process bus has none to lose.
+    const checks: Record<string, boolean> = config.NATS_URL ? { database, nats: broker } : { database };
+    const roles = {
+      ...(config.ROLES.includes('relay') ? { relay: { active: relay.active } } : {}),
+      ...(config.ROLES.includes('projector') ? { projectors: await projections.status() } : {}),
+    };
+    return { ready: database && broker, checks, roles };
+  };
+
   const operatorRouters = modules.flatMap((c) => c.api.operatorRouter?.(servicesOf(c), { logger }) ?? []);
   // The gateway stands in front of every interface that declares its front (docs/gateway.md); null: a public surface.
   const interfaces = modules.flatMap((c) => c.api.interfaces(servicesOf(c), { logger }));
@@ -226,18 +249,18 @@ export async function buildContainer(options: {
         router: operatorApi({ logger, operatorTokens: secrets.OPERATOR_TOKENS, routers: operatorRouters }),
       },
     ],
-    ready: async () => {
-      const [database, broker] = await Promise.all([
-        knex
-          .raw('select 1')
-          .then(() => true)
-          .catch(() => false),
-        bus.reachable ? bus.reachable() : true,
-      ]);
-      // The broker only where there is one: the in-process bus has none to lose.
-      const checks: Record<string, boolean> = config.NATS_URL ? { database, nats: broker } : { database };
-      return { ready: database && broker, checks };
-    },
+    ready,
+  });
+
+  // A process without the api role still answers /health, /ready and /metrics (main.ts, HEALTH_PORT).
+  const operationsApp = createHttpApp({
+    logger,
+    metrics: options.metrics ?? metricsRegistry,
+    requestDuration: httpRequestDuration,
+    operationsGuard: operationsNeedOperator(config) ? operatorAuth(secrets.OPERATOR_TOKENS, refuseOperator) : undefined,
+    runInLogContext,
+    routers: [],
+    ready,
   });
 
   // The caller's address the gateway's IP allowlist checks: the socket's, or X-Forwarded-For's through trusted proxies.
@@ -254,6 +277,7 @@ export async function buildContainer(options: {
     projections,
     services,
     app,
+    operationsApp,
     async startBackground() {
       // Projectors first, so a rebuild on start finishes before the relay feeds them.
       if (config.ROLES.includes('projector')) await projections.start();

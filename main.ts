@@ -49,6 +49,10 @@ async function main(): Promise<void> {
   await container.startBackground();
 
   const server = ownRoles.includes('api') ? await listen(container.app, config.PORT) : undefined;
+  // Without the api role (and its workers), the process still reports its health, readiness and lag on a port.
+  const healthPort = config.HEALTH_PORT ?? config.PORT;
+  const healthServer =
+    !ownRoles.includes('api') && !workers ? await listen(container.operationsApp, healthPort) : undefined;
   // The workers count the gateway's rate limits here, in one window for all of them (docs/gateway.md, "Stores").
   if (workers) startRateLimitPrimary(config);
   const apiWorkers = workers
@@ -67,6 +71,7 @@ async function main(): Promise<void> {
     apiWorkers: apiWorkers ? config.API_WORKERS : undefined,
     worker: cluster.worker?.id,
     port,
+    healthPort: healthServer?.port,
     eventStore: config.EVENTSTORE_URL ? 'eventstoredb' : 'postgresql',
     bus: config.NATS_URL ? 'nats' : 'in-process',
   });
@@ -82,6 +87,7 @@ async function main(): Promise<void> {
     }, config.SHUTDOWN_TIMEOUT_MS + 5_000);
     timer.unref();
     await server?.close(config.SHUTDOWN_TIMEOUT_MS);
+    await healthServer?.close(config.SHUTDOWN_TIMEOUT_MS);
     await apiWorkers?.stop();
     await container.stop();
     await embedded?.stop();

@@ -11,8 +11,8 @@ export interface HttpAppOptions {
   runInLogContext?: LogContextRunner;
   /** Interface routers, each with its own auth, envelope and error mapping. */
   routers: { path: string; router: Router }[];
-  /** Readiness: every dependency this process needs answers. */
-  ready: () => Promise<{ ready: boolean; checks: Record<string, boolean> }>;
+  /** Readiness: every dependency this process needs answers; `roles`: what its background roles report (lag). */
+  ready: () => Promise<{ ready: boolean; checks: Record<string, boolean>; roles?: unknown }>;
   /** What GET /metrics answers: this process's registry, or the whole service's (api workers). */
   metrics: Pick<Registry, 'contentType' | 'metrics'>;
   /** Observes every answer's duration by method, route pattern and status. */
@@ -83,8 +83,12 @@ export function createHttpApp(options: HttpAppOptions): Express {
     res.json({ status: 'UP' });
   });
   app.get('/ready', async (_req, res) => {
-    const result = await options.ready().catch(() => ({ ready: false, checks: {} }));
-    res.status(result.ready ? 200 : 503).json({ status: result.ready ? 'READY' : 'NOT_READY', checks: result.checks });
+    const result = await options.ready().catch(() => ({ ready: false, checks: {}, roles: undefined }));
+    res.status(result.ready ? 200 : 503).json({
+      status: result.ready ? 'READY' : 'NOT_READY',
+      checks: result.checks,
+      roles: result.roles,
+    });
   });
   const operations: RequestHandler = options.operationsGuard ?? ((_req, _res, next) => next());
   app.get('/metrics', operations, async (_req, res) => {

@@ -17,6 +17,11 @@ export type Role = (typeof roles)[number];
 export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /**
+   * A process without the api role answers /health, /ready (with its roles' lag) and /metrics on this port; unset:
+   * PORT; 0: any free port, logged (docs/operations.md, "Health").
+   */
+  HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   LOG_LEVEL: z.enum(['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly']).default('info'),
   /** External PostgreSQL; unset: an embedded PostgreSQL is started under EMBEDDED_PG_DIR. */
   DATABASE_URL: z.string().url().optional(),

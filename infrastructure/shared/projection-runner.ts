@@ -52,6 +52,17 @@ export interface ProjectionRunnerOptions {
   retryDelayMs?: number;
 }
 
+/** One projector in the health report; lag and position only where this runner applies it. */
+export interface ProjectorStatus {
+  projector: string;
+  /** This runner holds its lease and consumes it. */
+  applying: boolean;
+  /** Messages not yet settled, as the bus counts them; null when the bus did not answer. */
+  lagEvents?: number | null;
+  lagSeconds?: number;
+  position?: string | null;
+}
+
 interface CheckpointRow {
   projector: string;
   version: number;
@@ -200,6 +211,25 @@ export class ProjectionRunner {
   holds(projector: string): boolean {
     const slot = this.slots.get(projector);
     return slot?.term !== undefined && !slot.term.signal.aborted && slot.lease.held;
+  }
+
+  /**
+   * Each projector as this runner sees it, for the health report (docs/operations.md, "Health"): whether this runner
+   * applies it and, if so, its lag in events and seconds and its last position.
+   */
+  async status(): Promise<ProjectorStatus[]> {
+    return Promise.all(
+      [...this.slots].map(async ([name, slot]) => {
+        if (!this.holds(name) || !slot.consumer) return { projector: name, applying: false };
+        const lagEvents = await slot.consumer.pending().catch(() => null);
+        const { position, recordedAt } = this.progress.get(name) ?? { position: null, recordedAt: null };
+        const behind =
+          lagEvents !== null && lagEvents > 0 && recordedAt !== null
+            ? (this.clock.now().getTime() - Date.parse(recordedAt)) / 1000
+            : 0;
+        return { projector: name, applying: true, lagEvents, lagSeconds: Math.max(0, behind), position };
+      }),
+    );
   }
 
   /** Sets the lag and position gauges of every projector this runner applies. */

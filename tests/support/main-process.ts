@@ -20,7 +20,7 @@ export async function until<T>(
 
 export interface MainProcess {
   child: ChildProcess;
-  /** The port of the first "service started" log line that `started` accepts. */
+  /** The port of the first "service started" log line that `started` accepts (its health port without the api role). */
   port: number;
   /** Everything it wrote to stdout so far (JSON log lines and the demo banner). */
   output(): string;
@@ -54,7 +54,8 @@ export async function startMain(
     () => {
       if (child.exitCode !== null) throw new Error(`main.ts exited with ${child.exitCode}:\n${output}`);
       const lines = output.split('\n').filter((line) => line.startsWith('{') && line.includes('"service started"'));
-      return lines.map((line) => JSON.parse(line) as Record<string, unknown>).find(accepts)?.port as number | undefined;
+      const line = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find(accepts);
+      return (line?.port ?? line?.healthPort) as number | undefined;
     },
     options.timeoutMs ?? 60_000,
   );

@@ -17,10 +17,17 @@ describe('HTTP API: health, readiness, metrics and unknown shop paths', () => {
     expect(JSON.parse(res.text)).to.deep.equal({ status: 'UP' });
   });
 
-  it('GET /ready answers 200 READY with the database check', async () => {
+  it('GET /ready answers 200 READY with the database check and what the relay and projectors report', async () => {
     const res = await call(app.baseUrl, 'GET', '/ready');
     expect(res.status, res.text).to.equal(200);
-    expect(JSON.parse(res.text)).to.deep.equal({ status: 'READY', checks: { database: true } });
+    const body = JSON.parse(res.text) as {
+      status: string;
+      checks: unknown;
+      roles: { relay?: { active: boolean }; projectors?: Array<{ projector: string; applying: boolean }> };
+    };
+    expect(body).to.deep.include({ status: 'READY', checks: { database: true } });
+    expect(body.roles.relay).to.have.property('active').that.is.a('boolean');
+    expect(body.roles.projectors!.map((p) => p.projector)).to.include('shop-reservations');
   });
 
   it('GET /metrics serves Prometheus text with the projection lag metrics', async () => {

@@ -37,7 +37,7 @@ describe('a NATS outage longer than the client’s default reconnect policy (own
     const before = await create('before the outage');
     await eventually(async () => expect(await projected(before)).to.not.equal(undefined), 15_000);
 
-    expect((await call(app.baseUrl, 'GET', '/ready')).body).to.deep.equal({
+    expect((await call(app.baseUrl, 'GET', '/ready')).body).to.deep.include({
       status: 'READY',
       checks: { database: true, nats: true },
     });
@@ -48,7 +48,7 @@ describe('a NATS outage longer than the client’s default reconnect policy (own
     await eventually(async () => {
       const ready = await call(app.baseUrl, 'GET', '/ready');
       expect(ready.status).to.equal(503);
-      expect(ready.body).to.deep.equal({ status: 'NOT_READY', checks: { database: true, nats: false } });
+      expect(ready.body).to.deep.include({ status: 'NOT_READY', checks: { database: true, nats: false } });
     });
     await new Promise((resolve) => setTimeout(resolve, 25_000));
     await nats.start();
