@@ -9,6 +9,11 @@ export interface BusMessage {
   readonly event: RecordedEvent;
   /** How many times this message was delivered (1 on the first delivery). */
   readonly deliveryCount: number;
+  /**
+   * Its sequence in the bus's stream, where the bus has one (JetStream): consecutive events have consecutive
+   * sequences, so a consumer can tell that it was not given some (infrastructure/shared/projection-holes.ts).
+   */
+  readonly sequence?: number;
   ack(): Promise<void>;
   /**
    * Redeliver later. To keep global order, nak every later message of the

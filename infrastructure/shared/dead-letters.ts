@@ -16,7 +16,7 @@ const storableText = (text: string): string => text.replaceAll('\u0000', '\\u000
  */
 export async function writeDeadLetter(
   trx: Knex.Transaction,
-  letter: { projector: string; message: BusMessage; error: unknown; at: Date },
+  letter: { projector: string; message: Pick<BusMessage, 'event' | 'deliveryCount'>; error: unknown; at: Date },
   logger?: Pick<Logger, 'error'>,
 ): Promise<void> {
   const { projector, message, error } = letter;

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { BusConsumer, BusMessage, EventBus } from '../../application/shared/event-bus.js';
-import type { EventStore } from '../../application/shared/event-store.js';
+import type { EventStore, RecordedEvent } from '../../application/shared/event-store.js';
 import { systemClock, type Clock } from '../../application/shared/clock.js';
 import {
   announceChanges,
@@ -20,6 +20,7 @@ import {
   setPositionInfo,
 } from './metrics.js';
 import { writeDeadLetter } from './dead-letters.js';
+import { firstHole } from './projection-holes.js';
 import { defaultLeaseOwner, Lease } from './messaging/lease.js';
 import { pause } from './pause.js';
 
@@ -91,6 +92,8 @@ interface Slot {
   /** Set while this runner holds the lease; aborted when the hold ends (lease lost, or stopping). */
   term?: AbortController;
   consumer?: BusConsumer;
+  /** The bus's stream sequence of the last message applied (projection-holes.ts); unknown after each takeover. */
+  sequence?: number;
 }
 
 /** Thrown inside a transaction whose fencing check found the lease gone: nothing of it commits. */
@@ -140,6 +143,8 @@ export class ProjectionRunner {
   /** Last committed position per projector, for the metrics. */
   private readonly progress = new Map<string, Progress>();
   private readonly rebuilding = new Set<string>();
+  /** Failed tries of events applied from the store (they have no delivery count of their own), by event id. */
+  private readonly refillFailures = new Map<string, number>();
   private readonly clock: Clock;
   private readonly batchSize: number;
   private readonly maxDeliveries: number;
@@ -368,6 +373,7 @@ export class ProjectionRunner {
       });
     }
     if (term.aborted) return;
+    slot.sequence = undefined;
     slot.consumer = await this.deps.bus.consume(
       {
         durableName: this.consumerPrefix + projector.name,
@@ -467,13 +473,95 @@ export class ProjectionRunner {
   }
 
   /**
-   * One bus batch: apply, checkpoint and dead-letter in one transaction that
-   * commits only while the lease is ours; settle the messages after it commits.
-   * A batch that finds the lease gone is nak'ed whole and ends the runner's hold.
+   * One bus batch. Where the bus skipped events before one of its messages (projection-holes.ts), the messages
+   * before it are handled, then the skipped events are applied from the event store, then the rest.
    */
   private async handle(slot: Slot, messages: BusMessage[]): Promise<void> {
     const { projector, lease } = slot;
-    if (!lease.held || slot.term?.signal.aborted) return this.refuse(slot, messages);
+    if (!lease.held || slot.term?.signal.aborted) return void (await this.refuse(slot, messages));
+    const checkpoint = this.progress.get(projector.name)?.position ?? null;
+    const hole = await firstHole(this.deps.store, checkpoint, slot.sequence, messages);
+    if (!hole) return void (await this.handleBatch(slot, messages));
+    const rest = messages.slice(hole.index);
+    const handled = hole.index === 0 || (await this.handleBatch(slot, messages.slice(0, hole.index)));
+    if (!handled || !(await this.refill(slot, hole.missing))) return void (await Promise.all(rest.map((m) => m.nak())));
+    return this.handle(slot, rest);
+  }
+
+  /**
+   * Events the bus did not give this runner, read from the event store, applied and checkpointed in one fenced
+   * transaction. One that fails is retried with the batch it came before, up to the runner's maximum, then
+   * dead-lettered like any other. False when nothing was committed (the lease is gone, or an event failed).
+   */
+  private async refill(slot: Slot, missing: RecordedEvent[]): Promise<boolean> {
+    const { projector, lease } = slot;
+    this.deps.logger?.warn(
+      'the bus skipped events (given to another consumer, or the stream was recreated); applying them from the event store',
+      {
+        projector: projector.name,
+        count: missing.length,
+        from: missing[0]!.position,
+        to: missing.at(-1)!.position,
+      },
+    );
+    try {
+      const progress = await this.deps.knex.transaction(async (trx) => {
+        const row = await this.checkpoint(trx, projector.name, true);
+        if (!row) throw new Error(`projector ${projector.name} has no checkpoint row`);
+        const names = physicalNames(projector, row.generation);
+        const events = missing.filter((e) => row.position === null || e.position > row.position);
+        if (events.length === 0) return undefined;
+        for (const event of events.filter((e) => projector.eventTypes.has(e.type))) {
+          try {
+            await trx.transaction((savepoint) => applyStored(projector, savepoint, [event], names));
+            this.refillFailures.delete(event.id);
+          } catch (error) {
+            const deliveryCount = (this.refillFailures.get(event.id) ?? 0) + 1;
+            this.refillFailures.set(event.id, deliveryCount);
+            if (deliveryCount < this.maxDeliveries) throw error;
+            this.refillFailures.delete(event.id);
+            await writeDeadLetter(
+              trx,
+              { projector: projector.name, message: { event, deliveryCount }, error, at: this.clock.now() },
+              this.deps.logger,
+            );
+            projectionDeadLetters.inc({ projector: projector.name });
+          }
+        }
+        const last = events.at(-1)!;
+        await trx('projection_checkpoints').where({ projector: projector.name }).update({
+          position: last.position,
+          last_recorded_at: last.recordedAt,
+          updated_at: this.clock.now(),
+        });
+        if (!(await lease.heldIn(trx))) throw new LeaseLostError(lease);
+        projectionEventsApplied.inc({ projector: projector.name }, events.length);
+        return { position: last.position, recordedAt: last.recordedAt };
+      });
+      if (progress) this.progress.set(projector.name, progress);
+      return true;
+    } catch (error) {
+      if (error instanceof LeaseLostError) {
+        slot.term?.abort();
+        return false;
+      }
+      this.deps.logger?.warn('projection failed to apply events skipped by the bus; they come again', {
+        projector: projector.name,
+        error,
+      });
+      await pause(this.retryBackoffMs, slot.term!.signal);
+      return false;
+    }
+  }
+
+  /**
+   * A batch without holes: apply, checkpoint and dead-letter in one transaction that
+   * commits only while the lease is ours; settle the messages after it commits.
+   * A batch that finds the lease gone is nak'ed whole and ends the runner's hold.
+   * True when every message was settled.
+   */
+  private async handleBatch(slot: Slot, messages: BusMessage[]): Promise<boolean> {
+    const { projector, lease } = slot;
     let outcome: BatchOutcome = { applied: 0, dead: new Set(), failedAt: -1 };
     const progress = await this.deps.knex
       .transaction(async (trx) => {
@@ -514,6 +602,8 @@ export class ProjectionRunner {
     if (!progress) return this.refuse(slot, messages);
     const { applied, dead, failedAt } = outcome;
     this.progress.set(projector.name, progress);
+    const lastApplied = [...messages].reverse().find((m) => m.event.position === progress.position);
+    if (lastApplied?.sequence !== undefined) slot.sequence = lastApplied.sequence;
     projectionEventsApplied.inc({ projector: projector.name }, applied);
     projectionDeadLetters.inc({ projector: projector.name }, dead.size);
     if (progress.position !== null)
@@ -521,10 +611,11 @@ export class ProjectionRunner {
     const settled = failedAt < 0 ? messages : messages.slice(0, failedAt);
     // Settled all at once, not one await each: the NATS client then sends them in one write, not one per message.
     await Promise.all(settled.map((m) => (dead.has(m) ? m.term() : m.ack())));
-    if (failedAt < 0) return;
+    if (failedAt < 0) return true;
     const failed = messages[failedAt]!;
     await pause(Math.min(this.retryBackoffMs * 2 ** (failed.deliveryCount - 1), 5000), slot.term!.signal);
     await Promise.all(messages.slice(failedAt).map((m) => m.nak()));
+    return false;
   }
 
   /** The messages of a batch after `position`, each position once (a message delivered twice in one batch counts once). */
@@ -585,12 +676,13 @@ export class ProjectionRunner {
   }
 
   /** A batch this runner may no longer commit: nak it whole (it comes again, in order, to the lease holder) and end the hold. */
-  private async refuse(slot: Slot, messages: BusMessage[]): Promise<void> {
+  private async refuse(slot: Slot, messages: BusMessage[]): Promise<false> {
     this.deps.logger?.warn('projection batch not committed: the lease is gone', {
       projector: slot.projector.name,
       owner: slot.lease.ownerId,
     });
     slot.term?.abort();
     await Promise.all(messages.map((m) => m.nak()));
+    return false;
   }
 }

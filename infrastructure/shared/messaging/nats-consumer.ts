@@ -187,6 +187,10 @@ class NatsMessage implements BusMessage {
     private readonly raw: JsMsg,
   ) {}
 
+  get sequence(): number {
+    return this.raw.seq;
+  }
+
   /** Read when asked: parsing the reply subject of every message costs more than the few reads of it. */
   get deliveryCount(): number {
     return this.raw.info.deliveryCount;
