@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { BusConsumer, BusMessage, EventBus } from '../../application/shared/event-bus.js';
-import type { EventStore, RecordedEvent } from '../../application/shared/event-store.js';
+import type { EventBus } from '../../application/shared/event-bus.js';
+import type { EventStore } from '../../application/shared/event-store.js';
 import { systemClock, type Clock } from '../../application/shared/clock.js';
 import {
   announceChanges,
@@ -8,21 +8,21 @@ import {
   type PhysicalNames,
   type ProjectedEvent,
   type Projector,
-  type ReadModelTable,
 } from '../../projections/shared/projector.js';
 import type { Logger } from './logger.js';
-import {
-  projectionDeadLetters,
-  projectionEventsApplied,
-  projectionLagEvents,
-  projectionLagSeconds,
-  projectionPosition,
-  setPositionInfo,
-} from './metrics.js';
-import { writeDeadLetter } from './dead-letters.js';
-import { firstHole } from './projection-holes.js';
+import { projectionLagEvents, projectionLagSeconds, projectionPosition, setPositionInfo } from './metrics.js';
 import { defaultLeaseOwner, Lease } from './messaging/lease.js';
 import { pause } from './pause.js';
+import { ProjectionBatches } from './projection-batches.js';
+import {
+  comment,
+  LeaseLostError,
+  physicalNames,
+  quoteIdent,
+  readCheckpoint,
+  type Progress,
+  type Slot,
+} from './projection-slots.js';
 
 export interface ProjectionRunnerDependencies {
   knex: Knex;
@@ -64,59 +64,6 @@ export interface ProjectorStatus {
   position?: string | null;
 }
 
-interface CheckpointRow {
-  projector: string;
-  version: number;
-  generation: number;
-  position: string | null;
-  last_recorded_at: Date | null;
-}
-
-interface Progress {
-  position: string | null;
-  recordedAt: string | null;
-}
-
-/** What became of a bus batch: events applied, messages dead-lettered, the first message to come again (-1: none). */
-interface BatchOutcome {
-  applied: number;
-  dead: Set<BusMessage>;
-  failedAt: number;
-}
-
-/** One projector as this runner drives it. */
-interface Slot {
-  readonly projector: Projector;
-  /** Named like the durable consumer it guards (consumerPrefix + projector name). */
-  readonly lease: Lease;
-  /** Set while this runner holds the lease; aborted when the hold ends (lease lost, or stopping). */
-  term?: AbortController;
-  consumer?: BusConsumer;
-  /** The bus's stream sequence of the last message applied (projection-holes.ts); unknown after each takeover. */
-  sequence?: number;
-}
-
-/** Thrown inside a transaction whose fencing check found the lease gone: nothing of it commits. */
-class LeaseLostError extends Error {
-  constructor(lease: Lease) {
-    super(`lease ${lease.name} is no longer held by ${lease.ownerId}`);
-  }
-}
-
-const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
-const quoteLiteral = (text: string) => `'${text.replace(/'/g, "''")}'`;
-
-function physicalNames(projector: Projector, generation: number): PhysicalNames {
-  return Object.fromEntries(projector.tables.map((t) => [t.name, `${t.name}_g${generation}`]));
-}
-
-async function comment(knex: Knex, kind: 'TABLE' | 'VIEW', relation: string, table: ReadModelTable): Promise<void> {
-  await knex.raw(`COMMENT ON ${kind} ${quoteIdent(relation)} IS ${quoteLiteral(table.comment)}`);
-  for (const [column, text] of Object.entries(table.columns)) {
-    await knex.raw(`COMMENT ON COLUMN ${quoteIdent(relation)}.${quoteIdent(column)} IS ${quoteLiteral(text)}`);
-  }
-}
-
 /**
  * Feeds each projector from its own durable bus consumer. A batch is one
  * Postgres transaction that writes the rows and the projector's checkpoint
@@ -143,12 +90,9 @@ export class ProjectionRunner {
   /** Last committed position per projector, for the metrics. */
   private readonly progress = new Map<string, Progress>();
   private readonly rebuilding = new Set<string>();
-  /** Failed tries of events applied from the store (they have no delivery count of their own), by event id. */
-  private readonly refillFailures = new Map<string, number>();
   private readonly clock: Clock;
   private readonly batchSize: number;
-  private readonly maxDeliveries: number;
-  private readonly retryBackoffMs: number;
+  private readonly batches: ProjectionBatches;
   private readonly consumerPrefix: string;
   private readonly metricsIntervalMs: number;
   private readonly leaseTtlMs: number;
@@ -163,8 +107,15 @@ export class ProjectionRunner {
   ) {
     this.clock = deps.clock ?? systemClock;
     this.batchSize = options.batchSize ?? 1000;
-    this.maxDeliveries = options.maxDeliveries ?? 5;
-    this.retryBackoffMs = options.retryBackoffMs ?? 200;
+    this.batches = new ProjectionBatches({
+      knex: deps.knex,
+      store: deps.store,
+      clock: this.clock,
+      logger: deps.logger,
+      maxDeliveries: options.maxDeliveries ?? 5,
+      retryBackoffMs: options.retryBackoffMs ?? 200,
+      progress: this.progress,
+    });
     this.consumerPrefix = options.consumerPrefix ?? 'projector-';
     this.metricsIntervalMs = options.metricsIntervalMs ?? 5000;
     this.leaseTtlMs = options.leaseTtlMs ?? 10_000;
@@ -358,7 +309,7 @@ export class ProjectionRunner {
   private async activate(slot: Slot, term: AbortSignal): Promise<void> {
     if (term.aborted) return;
     const { projector } = slot;
-    const row = await this.checkpoint(this.deps.knex, projector.name);
+    const row = await readCheckpoint(this.deps.knex, projector.name);
     if (!row || row.version !== projector.version) {
       this.deps.logger?.info('rebuilding projection', {
         projector: projector.name,
@@ -380,7 +331,7 @@ export class ProjectionRunner {
         startAfter: this.progress.get(projector.name)!.position,
         batchSize: this.batchSize,
       },
-      (messages) => this.handle(slot, messages),
+      (messages) => this.batches.handle(slot, messages),
     );
   }
 
@@ -399,7 +350,7 @@ export class ProjectionRunner {
       });
     try {
       const { knex } = this.deps;
-      const from = (await this.checkpoint(knex, name))?.generation ?? 0;
+      const from = (await readCheckpoint(knex, name))?.generation ?? 0;
       const names = physicalNames(projector, from + 1);
       await fenced(async (trx) => {
         for (const table of Object.values(names)) await trx.raw(`DROP TABLE IF EXISTS ${quoteIdent(table)}`);
@@ -417,7 +368,7 @@ export class ProjectionRunner {
           `INSERT INTO projection_checkpoints (projector, version, generation) VALUES (?, ?, 0) ON CONFLICT (projector) DO NOTHING`,
           [name, projector.version],
         );
-        const row = (await this.checkpoint(trx, name, true))!;
+        const row = (await readCheckpoint(trx, name, true))!;
         if (row.generation !== from) throw new Error(`projector ${name} was rebuilt by someone else meanwhile`);
         for (;;) {
           const events = await this.deps.store.readAll(progress.position, this.batchSize);
@@ -455,11 +406,6 @@ export class ProjectionRunner {
     }
   }
 
-  private async checkpoint(knex: Knex, projector: string, lock = false): Promise<CheckpointRow | undefined> {
-    const query = knex<CheckpointRow>('projection_checkpoints').where({ projector }).first();
-    return lock ? query.forUpdate() : query;
-  }
-
   private async replay(
     trx: Knex.Transaction,
     projector: Projector,
@@ -470,219 +416,5 @@ export class ProjectionRunner {
     if (handled.length > 0) await applyStored(projector, trx, handled, names);
     const last = events[events.length - 1]!;
     return { position: last.position, recordedAt: last.recordedAt };
-  }
-
-  /**
-   * One bus batch. Where the bus skipped events before one of its messages (projection-holes.ts), the messages
-   * before it are handled, then the skipped events are applied from the event store, then the rest.
-   */
-  private async handle(slot: Slot, messages: BusMessage[]): Promise<void> {
-    const { projector, lease } = slot;
-    if (!lease.held || slot.term?.signal.aborted) return void (await this.refuse(slot, messages));
-    const checkpoint = this.progress.get(projector.name)?.position ?? null;
-    const hole = await firstHole(this.deps.store, checkpoint, slot.sequence, messages);
-    if (!hole) return void (await this.handleBatch(slot, messages));
-    const rest = messages.slice(hole.index);
-    const handled = hole.index === 0 || (await this.handleBatch(slot, messages.slice(0, hole.index)));
-    if (!handled || !(await this.refill(slot, hole.missing))) return void (await Promise.all(rest.map((m) => m.nak())));
-    return this.handle(slot, rest);
-  }
-
-  /**
-   * Events the bus did not give this runner, read from the event store, applied and checkpointed in one fenced
-   * transaction. One that fails is retried with the batch it came before, up to the runner's maximum, then
-   * dead-lettered like any other. False when nothing was committed (the lease is gone, or an event failed).
-   */
-  private async refill(slot: Slot, missing: RecordedEvent[]): Promise<boolean> {
-    const { projector, lease } = slot;
-    this.deps.logger?.warn(
-      'the bus skipped events (given to another consumer, or the stream was recreated); applying them from the event store',
-      {
-        projector: projector.name,
-        count: missing.length,
-        from: missing[0]!.position,
-        to: missing.at(-1)!.position,
-      },
-    );
-    try {
-      const progress = await this.deps.knex.transaction(async (trx) => {
-        const row = await this.checkpoint(trx, projector.name, true);
-        if (!row) throw new Error(`projector ${projector.name} has no checkpoint row`);
-        const names = physicalNames(projector, row.generation);
-        const events = missing.filter((e) => row.position === null || e.position > row.position);
-        if (events.length === 0) return undefined;
-        for (const event of events.filter((e) => projector.eventTypes.has(e.type))) {
-          try {
-            await trx.transaction((savepoint) => applyStored(projector, savepoint, [event], names));
-            this.refillFailures.delete(event.id);
-          } catch (error) {
-            const deliveryCount = (this.refillFailures.get(event.id) ?? 0) + 1;
-            this.refillFailures.set(event.id, deliveryCount);
-            if (deliveryCount < this.maxDeliveries) throw error;
-            this.refillFailures.delete(event.id);
-            await writeDeadLetter(
-              trx,
-              { projector: projector.name, message: { event, deliveryCount }, error, at: this.clock.now() },
-              this.deps.logger,
-            );
-            projectionDeadLetters.inc({ projector: projector.name });
-          }
-        }
-        const last = events.at(-1)!;
-        await trx('projection_checkpoints').where({ projector: projector.name }).update({
-          position: last.position,
-          last_recorded_at: last.recordedAt,
-          updated_at: this.clock.now(),
-        });
-        if (!(await lease.heldIn(trx))) throw new LeaseLostError(lease);
-        projectionEventsApplied.inc({ projector: projector.name }, events.length);
-        return { position: last.position, recordedAt: last.recordedAt };
-      });
-      if (progress) this.progress.set(projector.name, progress);
-      return true;
-    } catch (error) {
-      if (error instanceof LeaseLostError) {
-        slot.term?.abort();
-        return false;
-      }
-      this.deps.logger?.warn('projection failed to apply events skipped by the bus; they come again', {
-        projector: projector.name,
-        error,
-      });
-      await pause(this.retryBackoffMs, slot.term!.signal);
-      return false;
-    }
-  }
-
-  /**
-   * A batch without holes: apply, checkpoint and dead-letter in one transaction that
-   * commits only while the lease is ours; settle the messages after it commits.
-   * A batch that finds the lease gone is nak'ed whole and ends the runner's hold.
-   * True when every message was settled.
-   */
-  private async handleBatch(slot: Slot, messages: BusMessage[]): Promise<boolean> {
-    const { projector, lease } = slot;
-    let outcome: BatchOutcome = { applied: 0, dead: new Set(), failedAt: -1 };
-    const progress = await this.deps.knex
-      .transaction(async (trx) => {
-        const row = await this.checkpoint(trx, projector.name, true);
-        if (!row) throw new Error(`projector ${projector.name} has no checkpoint row; start the runner to create it`);
-        const names = physicalNames(projector, row.generation);
-        const from: Progress = { position: row.position, recordedAt: row.last_recorded_at?.toISOString() ?? null };
-        const fresh = this.after(from.position, messages);
-        const handled = fresh.filter((m) => projector.eventTypes.has(m.event.type)).map((m) => m.event);
-        let progress = from;
-        try {
-          if (handled.length > 0)
-            await trx.transaction((savepoint) => applyStored(projector, savepoint, handled, names));
-          outcome.applied = handled.length;
-          if (fresh.length > 0)
-            progress = { position: fresh.at(-1)!.event.position, recordedAt: fresh.at(-1)!.event.recordedAt };
-        } catch (error) {
-          this.deps.logger?.warn('projection failed to apply a batch; applying its events one by one', {
-            projector: projector.name,
-            error,
-          });
-          ({ outcome, progress } = await this.oneByOne(trx, projector, names, messages, fresh, from));
-        }
-        if (progress.position !== row.position) {
-          await trx('projection_checkpoints').where({ projector: projector.name }).update({
-            position: progress.position,
-            last_recorded_at: progress.recordedAt,
-            updated_at: this.clock.now(),
-          });
-        }
-        if (!(await lease.heldIn(trx))) throw new LeaseLostError(lease);
-        return progress;
-      })
-      .catch((error: unknown) => {
-        if (error instanceof LeaseLostError) return undefined;
-        throw error;
-      });
-    if (!progress) return this.refuse(slot, messages);
-    const { applied, dead, failedAt } = outcome;
-    this.progress.set(projector.name, progress);
-    const lastApplied = [...messages].reverse().find((m) => m.event.position === progress.position);
-    if (lastApplied?.sequence !== undefined) slot.sequence = lastApplied.sequence;
-    projectionEventsApplied.inc({ projector: projector.name }, applied);
-    projectionDeadLetters.inc({ projector: projector.name }, dead.size);
-    if (progress.position !== null)
-      setPositionInfo(projectionPosition, { projector: projector.name }, progress.position);
-    const settled = failedAt < 0 ? messages : messages.slice(0, failedAt);
-    // Settled all at once, not one await each: the NATS client then sends them in one write, not one per message.
-    await Promise.all(settled.map((m) => (dead.has(m) ? m.term() : m.ack())));
-    if (failedAt < 0) return true;
-    const failed = messages[failedAt]!;
-    await pause(Math.min(this.retryBackoffMs * 2 ** (failed.deliveryCount - 1), 5000), slot.term!.signal);
-    await Promise.all(messages.slice(failedAt).map((m) => m.nak()));
-    return false;
-  }
-
-  /** The messages of a batch after `position`, each position once (a message delivered twice in one batch counts once). */
-  private after(position: string | null, messages: BusMessage[]): BusMessage[] {
-    const fresh: BusMessage[] = [];
-    for (const m of messages) {
-      if (position !== null && m.event.position <= position) continue;
-      fresh.push(m);
-      position = m.event.position;
-    }
-    return fresh;
-  }
-
-  /**
-   * The per-event path, after a batch failed to apply in one go: each handled
-   * event under its own savepoint, so the failing one is found; it comes again
-   * (it and everything after it are nak'ed) until its last delivery, when it is
-   * dead-lettered and the checkpoint moves past it.
-   */
-  private async oneByOne(
-    trx: Knex.Transaction,
-    projector: Projector,
-    names: PhysicalNames,
-    messages: BusMessage[],
-    fresh: BusMessage[],
-    from: Progress,
-  ): Promise<{ outcome: BatchOutcome; progress: Progress }> {
-    const outcome: BatchOutcome = { applied: 0, dead: new Set(), failedAt: -1 };
-    let progress = from;
-    for (const message of fresh) {
-      const { event } = message;
-      if (projector.eventTypes.has(event.type)) {
-        try {
-          await trx.transaction((savepoint) => applyStored(projector, savepoint, [event], names));
-          outcome.applied++;
-        } catch (error) {
-          if (message.deliveryCount < this.maxDeliveries) {
-            this.deps.logger?.warn('projection failed to apply an event; it comes again', {
-              projector: projector.name,
-              eventId: event.id,
-              deliveryCount: message.deliveryCount,
-              error,
-            });
-            outcome.failedAt = messages.indexOf(message);
-            break;
-          }
-          await writeDeadLetter(
-            trx,
-            { projector: projector.name, message, error, at: this.clock.now() },
-            this.deps.logger,
-          );
-          outcome.dead.add(message);
-        }
-      }
-      progress = { position: event.position, recordedAt: event.recordedAt };
-    }
-    return { outcome, progress };
-  }
-
-  /** A batch this runner may no longer commit: nak it whole (it comes again, in order, to the lease holder) and end the hold. */
-  private async refuse(slot: Slot, messages: BusMessage[]): Promise<false> {
-    this.deps.logger?.warn('projection batch not committed: the lease is gone', {
-      projector: slot.projector.name,
-      owner: slot.lease.ownerId,
-    });
-    slot.term?.abort();
-    await Promise.all(messages.map((m) => m.nak()));
-    return false;
   }
 }

@@ -1,0 +1,266 @@
+/**
+ * How the projection runner applies what the bus delivers to a projector it holds (docs/projections.md, "Projection
+ * runner"): a batch in one fenced transaction with its checkpoint, the per-event path that finds a poison event, and
+ * events the bus gave to someone else applied from the event store (projection-holes.ts).
+ */
+import type { Knex } from 'knex';
+import type { BusMessage } from '../../application/shared/event-bus.js';
+import type { EventStore, RecordedEvent } from '../../application/shared/event-store.js';
+import type { Clock } from '../../application/shared/clock.js';
+import { applyStored, type PhysicalNames, type Projector } from '../../projections/shared/projector.js';
+import { writeDeadLetter } from './dead-letters.js';
+import type { Logger } from './logger.js';
+import { projectionDeadLetters, projectionEventsApplied, projectionPosition, setPositionInfo } from './metrics.js';
+import { pause } from './pause.js';
+import { firstHole } from './projection-holes.js';
+import {
+  LeaseLostError,
+  physicalNames,
+  readCheckpoint,
+  type BatchOutcome,
+  type Progress,
+  type Slot,
+} from './projection-slots.js';
+
+export interface ProjectionBatchesDependencies {
+  knex: Knex;
+  store: EventStore;
+  clock: Clock;
+  logger?: Pick<Logger, 'info' | 'warn' | 'error'>;
+  /** Deliveries of an event that fails to apply before it is dead-lettered. */
+  maxDeliveries: number;
+  /** Pause before a failed event comes again; doubles per delivery, at most 5 s. */
+  retryBackoffMs: number;
+  /** The runner's last committed position per projector, kept up to date here. */
+  progress: Map<string, Progress>;
+}
+
+export class ProjectionBatches {
+  /** Failed tries of events applied from the store (they have no delivery count of their own), by event id. */
+  private readonly refillFailures = new Map<string, number>();
+  private readonly progress: Map<string, Progress>;
+  private readonly clock: Clock;
+  private readonly maxDeliveries: number;
+  private readonly retryBackoffMs: number;
+
+  constructor(private readonly deps: ProjectionBatchesDependencies) {
+    this.progress = deps.progress;
+    this.clock = deps.clock;
+    this.maxDeliveries = deps.maxDeliveries;
+    this.retryBackoffMs = deps.retryBackoffMs;
+  }
+
+  /**
+   * One bus batch. Where the bus skipped events before one of its messages (projection-holes.ts), the messages
+   * before it are handled, then the skipped events are applied from the event store, then the rest.
+   */
+  async handle(slot: Slot, messages: BusMessage[]): Promise<void> {
+    const { projector, lease } = slot;
+    if (!lease.held || slot.term?.signal.aborted) return void (await this.refuse(slot, messages));
+    const checkpoint = this.progress.get(projector.name)?.position ?? null;
+    const hole = await firstHole(this.deps.store, checkpoint, slot.sequence, messages);
+    if (!hole) return void (await this.handleBatch(slot, messages));
+    const rest = messages.slice(hole.index);
+    const handled = hole.index === 0 || (await this.handleBatch(slot, messages.slice(0, hole.index)));
+    if (!handled || !(await this.refill(slot, hole.missing))) return void (await Promise.all(rest.map((m) => m.nak())));
+    return this.handle(slot, rest);
+  }
+
+  /**
+   * Events the bus did not give this runner, read from the event store, applied and checkpointed in one fenced
+   * transaction. One that fails is retried with the batch it came before, up to the runner's maximum, then
+   * dead-lettered like any other. False when nothing was committed (the lease is gone, or an event failed).
+   */
+  private async refill(slot: Slot, missing: RecordedEvent[]): Promise<boolean> {
+    const { projector, lease } = slot;
+    this.deps.logger?.warn(
+      'the bus skipped events (given to another consumer, or the stream was recreated); applying them from the event store',
+      {
+        projector: projector.name,
+        count: missing.length,
+        from: missing[0]!.position,
+        to: missing.at(-1)!.position,
+      },
+    );
+    try {
+      const progress = await this.deps.knex.transaction(async (trx) => {
+        const row = await readCheckpoint(trx, projector.name, true);
+        if (!row) throw new Error(`projector ${projector.name} has no checkpoint row`);
+        const names = physicalNames(projector, row.generation);
+        const events = missing.filter((e) => row.position === null || e.position > row.position);
+        if (events.length === 0) return undefined;
+        for (const event of events.filter((e) => projector.eventTypes.has(e.type))) {
+          try {
+            await trx.transaction((savepoint) => applyStored(projector, savepoint, [event], names));
+            this.refillFailures.delete(event.id);
+          } catch (error) {
+            const deliveryCount = (this.refillFailures.get(event.id) ?? 0) + 1;
+            this.refillFailures.set(event.id, deliveryCount);
+            if (deliveryCount < this.maxDeliveries) throw error;
+            this.refillFailures.delete(event.id);
+            await writeDeadLetter(
+              trx,
+              { projector: projector.name, message: { event, deliveryCount }, error, at: this.clock.now() },
+              this.deps.logger,
+            );
+            projectionDeadLetters.inc({ projector: projector.name });
+          }
+        }
+        const last = events.at(-1)!;
+        await trx('projection_checkpoints').where({ projector: projector.name }).update({
+          position: last.position,
+          last_recorded_at: last.recordedAt,
+          updated_at: this.clock.now(),
+        });
+        if (!(await lease.heldIn(trx))) throw new LeaseLostError(lease);
+        projectionEventsApplied.inc({ projector: projector.name }, events.length);
+        return { position: last.position, recordedAt: last.recordedAt };
+      });
+      if (progress) this.progress.set(projector.name, progress);
+      return true;
+    } catch (error) {
+      if (error instanceof LeaseLostError) {
+        slot.term?.abort();
+        return false;
+      }
+      this.deps.logger?.warn('projection failed to apply events skipped by the bus; they come again', {
+        projector: projector.name,
+        error,
+      });
+      await pause(this.retryBackoffMs, slot.term!.signal);
+      return false;
+    }
+  }
+
+  /**
+   * A batch without holes: apply, checkpoint and dead-letter in one transaction that
+   * commits only while the lease is ours; settle the messages after it commits.
+   * A batch that finds the lease gone is nak'ed whole and ends the runner's hold.
+   * True when every message was settled.
+   */
+  private async handleBatch(slot: Slot, messages: BusMessage[]): Promise<boolean> {
+    const { projector, lease } = slot;
+    let outcome: BatchOutcome = { applied: 0, dead: new Set(), failedAt: -1 };
+    const progress = await this.deps.knex
+      .transaction(async (trx) => {
+        const row = await readCheckpoint(trx, projector.name, true);
+        if (!row) throw new Error(`projector ${projector.name} has no checkpoint row; start the runner to create it`);
+        const names = physicalNames(projector, row.generation);
+        const from: Progress = { position: row.position, recordedAt: row.last_recorded_at?.toISOString() ?? null };
+        const fresh = this.after(from.position, messages);
+        const handled = fresh.filter((m) => projector.eventTypes.has(m.event.type)).map((m) => m.event);
+        let progress = from;
+        try {
+          if (handled.length > 0)
+            await trx.transaction((savepoint) => applyStored(projector, savepoint, handled, names));
+          outcome.applied = handled.length;
+          if (fresh.length > 0)
+            progress = { position: fresh.at(-1)!.event.position, recordedAt: fresh.at(-1)!.event.recordedAt };
+        } catch (error) {
+          this.deps.logger?.warn('projection failed to apply a batch; applying its events one by one', {
+            projector: projector.name,
+            error,
+          });
+          ({ outcome, progress } = await this.oneByOne(trx, projector, names, messages, fresh, from));
+        }
+        if (progress.position !== row.position) {
+          await trx('projection_checkpoints').where({ projector: projector.name }).update({
+            position: progress.position,
+            last_recorded_at: progress.recordedAt,
+            updated_at: this.clock.now(),
+          });
+        }
+        if (!(await lease.heldIn(trx))) throw new LeaseLostError(lease);
+        return progress;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof LeaseLostError) return undefined;
+        throw error;
+      });
+    if (!progress) return this.refuse(slot, messages);
+    const { applied, dead, failedAt } = outcome;
+    this.progress.set(projector.name, progress);
+    const lastApplied = [...messages].reverse().find((m) => m.event.position === progress.position);
+    if (lastApplied?.sequence !== undefined) slot.sequence = lastApplied.sequence;
+    projectionEventsApplied.inc({ projector: projector.name }, applied);
+    projectionDeadLetters.inc({ projector: projector.name }, dead.size);
+    if (progress.position !== null)
+      setPositionInfo(projectionPosition, { projector: projector.name }, progress.position);
+    const settled = failedAt < 0 ? messages : messages.slice(0, failedAt);
+    // Settled all at once, not one await each: the NATS client then sends them in one write, not one per message.
+    await Promise.all(settled.map((m) => (dead.has(m) ? m.term() : m.ack())));
+    if (failedAt < 0) return true;
+    const failed = messages[failedAt]!;
+    await pause(Math.min(this.retryBackoffMs * 2 ** (failed.deliveryCount - 1), 5000), slot.term!.signal);
+    await Promise.all(messages.slice(failedAt).map((m) => m.nak()));
+    return false;
+  }
+
+  /** The messages of a batch after `position`, each position once (a message delivered twice in one batch counts once). */
+  private after(position: string | null, messages: BusMessage[]): BusMessage[] {
+    const fresh: BusMessage[] = [];
+    for (const m of messages) {
+      if (position !== null && m.event.position <= position) continue;
+      fresh.push(m);
+      position = m.event.position;
+    }
+    return fresh;
+  }
+
+  /**
+   * The per-event path, after a batch failed to apply in one go: each handled
+   * event under its own savepoint, so the failing one is found; it comes again
+   * (it and everything after it are nak'ed) until its last delivery, when it is
+   * dead-lettered and the checkpoint moves past it.
+   */
+  private async oneByOne(
+    trx: Knex.Transaction,
+    projector: Projector,
+    names: PhysicalNames,
+    messages: BusMessage[],
+    fresh: BusMessage[],
+    from: Progress,
+  ): Promise<{ outcome: BatchOutcome; progress: Progress }> {
+    const outcome: BatchOutcome = { applied: 0, dead: new Set(), failedAt: -1 };
+    let progress = from;
+    for (const message of fresh) {
+      const { event } = message;
+      if (projector.eventTypes.has(event.type)) {
+        try {
+          await trx.transaction((savepoint) => applyStored(projector, savepoint, [event], names));
+          outcome.applied++;
+        } catch (error) {
+          if (message.deliveryCount < this.maxDeliveries) {
+            this.deps.logger?.warn('projection failed to apply an event; it comes again', {
+              projector: projector.name,
+              eventId: event.id,
+              deliveryCount: message.deliveryCount,
+              error,
+            });
+            outcome.failedAt = messages.indexOf(message);
+            break;
+          }
+          await writeDeadLetter(
+            trx,
+            { projector: projector.name, message, error, at: this.clock.now() },
+            this.deps.logger,
+          );
+          outcome.dead.add(message);
+        }
+      }
+      progress = { position: event.position, recordedAt: event.recordedAt };
+    }
+    return { outcome, progress };
+  }
+
+  /** A batch this runner may no longer commit: nak it whole (it comes again, in order, to the lease holder) and end the hold. */
+  private async refuse(slot: Slot, messages: BusMessage[]): Promise<false> {
+    this.deps.logger?.warn('projection batch not committed: the lease is gone', {
+      projector: slot.projector.name,
+      owner: slot.lease.ownerId,
+    });
+    slot.term?.abort();
+    await Promise.all(messages.map((m) => m.nak()));
+    return false;
+  }
+}

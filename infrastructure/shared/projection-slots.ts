@@ -1,0 +1,71 @@
+/**
+ * What the projection runner (projection-runner.ts) and its batch handling (projection-batches.ts) share: a
+ * projector's slot in a runner, its checkpoint row and the physical tables of a generation (docs/projections.md).
+ */
+import type { Knex } from 'knex';
+import type { BusConsumer, BusMessage } from '../../application/shared/event-bus.js';
+import type { PhysicalNames, Projector, ReadModelTable } from '../../projections/shared/projector.js';
+import type { Lease } from './messaging/lease.js';
+
+export interface CheckpointRow {
+  projector: string;
+  version: number;
+  generation: number;
+  position: string | null;
+  last_recorded_at: Date | null;
+}
+
+export interface Progress {
+  position: string | null;
+  recordedAt: string | null;
+}
+
+/** What became of a bus batch: events applied, messages dead-lettered, the first message to come again (-1: none). */
+export interface BatchOutcome {
+  applied: number;
+  dead: Set<BusMessage>;
+  failedAt: number;
+}
+
+/** One projector as this runner drives it. */
+export interface Slot {
+  readonly projector: Projector;
+  /** Named like the durable consumer it guards (consumerPrefix + projector name). */
+  readonly lease: Lease;
+  /** Set while this runner holds the lease; aborted when the hold ends (lease lost, or stopping). */
+  term?: AbortController;
+  consumer?: BusConsumer;
+  /** The bus's stream sequence of the last message applied (projection-holes.ts); unknown after each takeover. */
+  sequence?: number;
+}
+
+/** Thrown inside a transaction whose fencing check found the lease gone: nothing of it commits. */
+export class LeaseLostError extends Error {
+  constructor(lease: Lease) {
+    super(`lease ${lease.name} is no longer held by ${lease.ownerId}`);
+  }
+}
+
+export const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
+export const quoteLiteral = (text: string) => `'${text.replace(/'/g, "''")}'`;
+
+export function physicalNames(projector: Projector, generation: number): PhysicalNames {
+  return Object.fromEntries(projector.tables.map((t) => [t.name, `${t.name}_g${generation}`]));
+}
+
+export async function comment(
+  knex: Knex,
+  kind: 'TABLE' | 'VIEW',
+  relation: string,
+  table: ReadModelTable,
+): Promise<void> {
+  await knex.raw(`COMMENT ON ${kind} ${quoteIdent(relation)} IS ${quoteLiteral(table.comment)}`);
+  for (const [column, text] of Object.entries(table.columns)) {
+    await knex.raw(`COMMENT ON COLUMN ${quoteIdent(relation)}.${quoteIdent(column)} IS ${quoteLiteral(text)}`);
+  }
+}
+
+export async function readCheckpoint(knex: Knex, projector: string, lock = false): Promise<CheckpointRow | undefined> {
+  const query = knex<CheckpointRow>('projection_checkpoints').where({ projector }).first();
+  return lock ? query.forUpdate() : query;
+}
