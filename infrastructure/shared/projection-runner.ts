@@ -226,6 +226,7 @@ export class ProjectionRunner {
           this.deps.logger?.info('projection runner holds the lease', {
             projector: projector.name,
             owner: lease.ownerId,
+            takenFromGoneProcess: lease.takenFromGone,
           });
           await this.lead(slot, stopping, tried);
           if (!stopping.aborted)

@@ -3,9 +3,35 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Knex } from 'knex';
 
+/** The owner ids this process made: a lease held by one of them is held by a live process. */
+const ownersOfThisProcess = new Set<string>();
+
 /** Who holds a lease when the caller names no one: this host and process, plus a random part. */
 export function defaultLeaseOwner(): string {
-  return `${os.hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const owner = `${os.hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+  ownersOfThisProcess.add(owner);
+  return owner;
+}
+
+/**
+ * Whether a lease's owner is a process of this host that is gone (killed -9, crashed): its lease may be taken at once
+ * rather than at expiry (docs/projections.md, "Leases"). Only default owner ids (`<host>-<pid>-<random>`) of this
+ * host tell: a pid that no longer runs, or this process's own pid with an id this process never made (an earlier life
+ * under the same pid, as a restarted container's process 1). Anything else (another host, a live pid, an id chosen
+ * by the caller) is judged by the lease's expiry alone.
+ */
+export function ownerIsGone(owner: string): boolean {
+  const parts = /^(.*)-(\d+)-([0-9a-f]{8})$/.exec(owner);
+  if (!parts || parts[1] !== os.hostname()) return false;
+  const pid = Number(parts[2]);
+  if (pid === process.pid) return !ownersOfThisProcess.has(owner);
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
 }
 
 /**
@@ -41,9 +67,16 @@ export class Lease {
     return performance.now() - this.renewedAt >= this.ttlMs / 3;
   }
 
-  /** Takes the lease if it is free, expired or already ours; true when we hold it. */
+  /**
+   * Takes the lease if it is free, expired, already ours, or held by a process of this host that is gone
+   * (`ownerIsGone`); true when we hold it.
+   */
   async acquire(): Promise<boolean> {
-    return this.attempt(
+    const current = await this.knex('leases')
+      .where({ name: this.name })
+      .first<{ owner_id: string } | undefined>('owner_id');
+    const gone = current && current.owner_id !== this.ownerId && ownerIsGone(current.owner_id) ? current.owner_id : '';
+    const taken = await this.attempt(
       `INSERT INTO leases (name, owner_id, acquired_at, expires_at)
        VALUES (:name, :owner, clock_timestamp(), clock_timestamp() + :ttl * interval '1 millisecond')
        ON CONFLICT (name) DO UPDATE SET
@@ -51,10 +84,16 @@ export class Lease {
          acquired_at = CASE WHEN leases.owner_id = EXCLUDED.owner_id AND leases.expires_at > clock_timestamp()
                             THEN leases.acquired_at ELSE EXCLUDED.acquired_at END,
          expires_at = EXCLUDED.expires_at
-       WHERE leases.owner_id = EXCLUDED.owner_id OR leases.expires_at <= clock_timestamp()
+       WHERE leases.owner_id = EXCLUDED.owner_id OR leases.expires_at <= clock_timestamp() OR leases.owner_id = :gone
        RETURNING owner_id`,
+      { gone },
     );
+    if (taken && gone) this.takenFromGone = gone;
+    return taken;
   }
+
+  /** The owner this lease was last taken from before its expiry because its process was gone (for the log). */
+  takenFromGone: string | undefined;
 
   /** Extends the lease if we still hold it; false once it expired or was taken. */
   async renew(): Promise<boolean> {
@@ -92,13 +131,14 @@ export class Lease {
     this.heldUntil = 0;
   }
 
-  private async attempt(sql: string): Promise<boolean> {
+  private async attempt(sql: string, extra: Record<string, string> = {}): Promise<boolean> {
     const asked = performance.now();
     try {
       const { rows } = await this.knex.raw<{ rows: unknown[] }>(sql, {
         name: this.name,
         owner: this.ownerId,
         ttl: this.ttlMs,
+        ...extra,
       });
       const ok = rows.length === 1;
       this.heldUntil = ok ? asked + this.ttlMs : 0;

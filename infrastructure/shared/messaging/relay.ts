@@ -89,7 +89,11 @@ export class Relay {
           await pause(this.retryDelayMs, signal);
           continue;
         }
-        this.deps.logger?.info('relay holds the lease', { relay: this.name, owner: this.lease.ownerId });
+        this.deps.logger?.info('relay holds the lease', {
+          relay: this.name,
+          owner: this.lease.ownerId,
+          takenFromGoneProcess: this.lease.takenFromGone,
+        });
         await this.relayWhileLeader(signal);
         if (!signal.aborted)
           this.deps.logger?.warn('relay lost the lease; stopped publishing', {
