@@ -222,10 +222,11 @@ export async function buildContainer(options: {
     // The broker only where there is one: the in-process bus has none to lose.
     const checks: Record<string, boolean> = config.NATS_URL ? { database, nats: broker } : { database };
     const roles = {
-      ...(config.ROLES.includes('relay') ? { relay: { active: relay.active } } : {}),
+      ...(config.ROLES.includes('relay') ? { relay: { active: relay.active, blocked: relay.blocked } } : {}),
       ...(config.ROLES.includes('projector') ? { projectors: await projections.status() } : {}),
     };
-    return { ready: database && broker, checks, roles };
+    // A relay that refuses to publish (the stream is ahead of the log) stops the whole fan-out: not ready.
+    return { ready: database && broker && !relay.blocked, checks, roles };
   };
 
   const operatorRouters = modules.flatMap((c) => c.api.operatorRouter?.(servicesOf(c), { logger }) ?? []);

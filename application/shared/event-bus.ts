@@ -52,6 +52,11 @@ export interface EventBus {
   /** Position of the last event this bus holds, so a restarted relay resumes after it. */
   lastPublishedPosition(): Promise<string | null>;
   /**
+   * The last event this bus holds, where it keeps them apart from the store's database (JetStream): the relay checks
+   * that the event log still has it, which a database restored from an older backup does not.
+   */
+  lastPublished?(): Promise<RecordedEvent | null>;
+  /**
    * Delivers batches in global order, one batch at a time (the next after the
    * handler's promise settles). A message the handler neither acked nor termed
    * (or all unsettled ones, when it throws) is redelivered, before anything newer.

@@ -97,3 +97,10 @@ export const timersFailed = new Counter({
   labelNames: ['kind'],
   registers: [metricsRegistry],
 });
+
+export const relayBlocked = new Gauge({
+  name: 'relay_blocked',
+  help: '1 while the relay refuses to publish because the event stream holds an event the event log does not (a database restored from an older backup; docs/projections.md, "Recovery").',
+  labelNames: ['relay'],
+  registers: [metricsRegistry],
+});

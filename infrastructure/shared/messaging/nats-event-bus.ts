@@ -161,16 +161,32 @@ export class NatsEventBus implements EventBus {
    * whole log again, as a restart would, and the projectors skip what they had applied (docs/projections.md, "Buses").
    */
   async lastPublishedPosition(): Promise<string | null> {
+    const message = await this.lastMessage();
+    if (!message) return null;
+    const position = message.header.get(positionHeader);
+    if (!position)
+      throw new Error(
+        `stream ${this.options.stream}: last message ${message.seq} has no ${positionHeader}; cannot tell where the relay stopped`,
+      );
+    return position;
+  }
+
+  /** The event of the stream's last message, or null when the stream is empty (docs/projections.md, "Recovery"). */
+  async lastPublished(): Promise<RecordedEvent | null> {
+    const message = await this.lastMessage();
+    return message ? message.json<RecordedEvent>() : null;
+  }
+
+  private async lastMessage() {
     const { state } = await this.streamInfo();
     this.expectedLastSeq = state.last_seq;
     if (state.last_seq === 0) return null;
     const message = await this.jsm.streams.getMessage(this.options.stream, { seq: state.last_seq });
-    const position = message?.header.get(positionHeader);
-    if (!position)
+    if (!message)
       throw new Error(
-        `stream ${this.options.stream}: last message ${state.last_seq} is gone or has no ${positionHeader}; cannot tell where the relay stopped`,
+        `stream ${this.options.stream}: last message ${state.last_seq} is gone; cannot tell where the relay stopped`,
       );
-    return position;
+    return message;
   }
 
   /** The stream's info; a stream that is gone is created again first. */

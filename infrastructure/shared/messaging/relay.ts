@@ -2,7 +2,13 @@ import type { Knex } from 'knex';
 import type { EventBus } from '../../../application/shared/event-bus.js';
 import type { EventStore } from '../../../application/shared/event-store.js';
 import type { Logger } from '../logger.js';
-import { relayEventsPublished, relayLastEventTimestamp, relayPosition, setPositionInfo } from '../metrics.js';
+import {
+  relayBlocked,
+  relayEventsPublished,
+  relayLastEventTimestamp,
+  relayPosition,
+  setPositionInfo,
+} from '../metrics.js';
 import { defaultLeaseOwner, Lease } from './lease.js';
 import { pause } from '../pause.js';
 
@@ -27,6 +33,8 @@ export interface RelayOptions {
   leaseTtlMs?: number;
   /** Pause after an error, and between tries while another relay holds the lease (default 1 s). */
   retryDelayMs?: number;
+  /** While the bus is ahead of the log: how often the relay looks again (default 30 s). */
+  blockedRecheckMs?: number;
 }
 
 /**
@@ -37,12 +45,17 @@ export interface RelayOptions {
  * holder of the lease publishes; a relay that cannot renew it stops
  * publishing, and another takes over once it expires.
  */
+/** What the operator does when the bus is ahead of the log (see `Relay.blocked`). */
+const recovery =
+  'stop the relay, delete the JetStream stream (nats stream rm <NATS_STREAM>), start it: it republishes the log (docs/projections.md, "Recovery")';
+
 export class Relay {
   private readonly lease: Lease;
   private readonly name: string;
   private readonly batchSize: number;
   private readonly pollIntervalMs: number;
   private readonly retryDelayMs: number;
+  private readonly blockedRecheckMs: number;
   private abort = new AbortController();
   private running: Promise<void> | undefined;
 
@@ -54,6 +67,7 @@ export class Relay {
     this.batchSize = options.batchSize ?? 500;
     this.pollIntervalMs = options.pollIntervalMs ?? 100;
     this.retryDelayMs = options.retryDelayMs ?? 1000;
+    this.blockedRecheckMs = options.blockedRecheckMs ?? 30_000;
     const ownerId = options.ownerId ?? defaultLeaseOwner();
     this.lease = new Lease(deps.knex, this.name, ownerId, options.leaseTtlMs ?? 10_000);
   }
@@ -62,6 +76,12 @@ export class Relay {
   get active(): boolean {
     return this.lease.held;
   }
+
+  /**
+   * Why this relay refuses to publish, if it does: the bus holds an event the event log does not (a database restored
+   * from an older backup), so resuming after it would skip what the log appends next (docs/projections.md, "Recovery").
+   */
+  blocked: string | undefined;
 
   start(): void {
     if (this.running) return;
@@ -95,7 +115,7 @@ export class Relay {
           takenFromGoneProcess: this.lease.takenFromGone,
         });
         await this.relayWhileLeader(signal);
-        if (!signal.aborted)
+        if (!signal.aborted && !this.blocked)
           this.deps.logger?.warn('relay lost the lease; stopped publishing', {
             relay: this.name,
             owner: this.lease.ownerId,
@@ -108,8 +128,38 @@ export class Relay {
     }
   }
 
+  /**
+   * Whether the event log holds the bus's last event (where the bus can tell). When it does not, the relay is
+   * `blocked`: it says so loudly (an error log, `relay_blocked` at /metrics, /ready) and publishes nothing until the
+   * stream is deleted; the check runs again at each take of the lease.
+   */
+  private async logHasLastPublished(): Promise<boolean> {
+    const last = this.deps.bus.lastPublished ? await this.deps.bus.lastPublished() : null;
+    const found =
+      last === null ||
+      (await this.deps.store.readStream(last.streamName, { fromRevision: last.revision })).some(
+        (e) => e.id === last.id,
+      );
+    this.blocked = found
+      ? undefined
+      : `the bus holds event ${last!.id} (position ${last!.position}, stream ${last!.streamName}) that the event log does not: the database is older than the stream`;
+    relayBlocked.set({ relay: this.name }, found ? 0 : 1);
+    if (!found)
+      this.deps.logger?.error('relay refuses to publish: the event stream is ahead of the event log', {
+        relay: this.name,
+        reason: this.blocked,
+        recovery,
+      });
+    return found;
+  }
+
   private async relayWhileLeader(signal: AbortSignal): Promise<void> {
     let position = await this.deps.bus.lastPublishedPosition();
+    if (!(await this.logHasLastPublished())) {
+      await this.lease.release().catch(() => this.lease.drop());
+      await pause(this.blockedRecheckMs, signal);
+      return;
+    }
     while (!signal.aborted) {
       if (this.lease.renewalDue && !(await this.lease.renew())) return;
       const events = await this.deps.store.readAll(position, this.batchSize);
