@@ -76,6 +76,14 @@ describe('a NATS outage longer than the client’s default reconnect policy (own
     const recoveredMs = Date.now() - back;
     console.log(`      NATS back → ${created.length} writes of the outage projected in ${recoveredMs} ms`);
     await eventually(async () => expect((await call(app.baseUrl, 'GET', '/ready')).status).to.equal(200));
+    // The lag, where an operator reads it, is back to zero for every projector.
+    await eventually(async () => {
+      const { body } = await call<never>(app.baseUrl, 'GET', '/ready');
+      const projectors = (body as unknown as { roles: { projectors: Array<{ applying: boolean; lagEvents: number }> } })
+        .roles.projectors;
+      expect(projectors.filter((p) => p.applying && p.lagEvents !== 0)).to.deep.equal([]);
+      expect(projectors.length).to.be.greaterThan(3);
+    }, 30_000);
     const after = await create('after the outage');
     await eventually(async () => expect(await projected(after)).to.not.equal(undefined), 15_000);
 
