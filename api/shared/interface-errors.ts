@@ -2,7 +2,8 @@
  * Errors of one interface (docs/conventions.md, "Errors"): each interface maps the typed domain error codes of the
  * contexts it serves through its own table, typed so that a code left unmapped does not compile; there is no global
  * error table. Requests malformed before a handler runs (JSON, size, charset, path encoding) get the interface's own
- * request codes; anything else is logged and answered with the interface's internal error, never a stack trace.
+ * request codes; storage that is away answers 503 with the internal code; anything else is logged and answered with
+ * the interface's internal error, never a stack trace.
  */
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { isDomainError, type DomainError } from '../../application/shared/errors.js';
@@ -39,6 +40,34 @@ export interface InterfaceErrors<Code extends string> {
   /** What of a domain error's details the caller is shown (default: nothing). */
   detailsOf?(error: DomainError<Code>): unknown;
 }
+
+const unavailableMessage =
+  'the service cannot reach its data right now (starting, or its database is away); retry shortly';
+
+/**
+ * Failures that say the storage is away or not ready yet, not that the request or the code is wrong: PostgreSQL
+ * refusing connections or shutting down, a pool that timed out, a read model whose table a projector has not created
+ * yet (an api process started before the first projector). Answered 503 with Retry-After, so that clients retry.
+ */
+function storageUnavailable(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const { code, name } = err as { code?: unknown; name?: unknown };
+  if (name === 'KnexTimeoutError') return true;
+  return typeof code === 'string' && transientCodes.has(code);
+}
+
+const transientCodes = new Set([
+  '42P01', // undefined_table: a read model not created yet
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now (starting up)
+  '08000', // connection_exception
+  '08003', // connection_does_not_exist
+  '08006', // connection_failure
+  '53300', // too_many_connections
+  'ECONNREFUSED',
+  'ECONNRESET',
+]);
 
 /** The interface's answer to what express and body-parser raise for a malformed request; undefined for anything else. */
 function malformed(err: unknown, codes: InterfaceErrors<string>['malformed']): [number, string, string] | undefined {
@@ -82,6 +111,11 @@ export function interfaceErrorHandler<Code extends string>(
     }
     const refused = malformed(err, spec.malformed);
     if (refused) return spec.send(res, refused[0], refused[1], refused[2], null);
+    if (storageUnavailable(err)) {
+      logger.error(`${spec.name} request failed: storage unavailable`, { method: req.method, path: req.path, err });
+      res.setHeader('Retry-After', '1');
+      return spec.send(res, 503, spec.internal.code, unavailableMessage, null);
+    }
     logger.error(`${spec.name} request failed`, { method: req.method, path: req.path, err });
     spec.send(res, 500, spec.internal.code, spec.internal.message, null);
   };

@@ -37,6 +37,19 @@ describe('an interface error handler', () => {
     app.get('/unmapped', fail(new DomainError('SOMETHING_ELSE', 'an operator code')));
     app.get('/prototype-key', fail(new DomainError('constructor', 'named like an Object.prototype key')));
     app.get('/bug', fail(new TypeError('x is undefined')));
+    app.get(
+      '/no-table',
+      fail(Object.assign(new Error('relation "shop_voucher_listings" does not exist'), { code: '42P01' })),
+    );
+    app.get(
+      '/db-down',
+      fail(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })),
+    );
+    app.get(
+      '/pool-timeout',
+      fail(Object.assign(new Error('Timeout acquiring a connection'), { name: 'KnexTimeoutError' })),
+    );
+    app.get('/other-sql', fail(Object.assign(new Error('syntax error'), { code: '42601' })));
     app.get('/half-written', (_req, res, next) => {
       res.writeHead(200, { 'Content-Type': 'text/plain' });
       res.write('partial');
@@ -99,6 +112,16 @@ describe('an interface error handler', () => {
       });
     }
     expect(logged.map((entry) => (entry as [string])[0])).to.deep.equal(Array(3).fill('test request failed'));
+  });
+
+  it('answers storage that is away or not ready (no read-model table yet, refused, timed out) 503 with Retry-After', async () => {
+    for (const path of ['/no-table', '/db-down', '/pool-timeout']) {
+      const res = await fetch(url + path);
+      expect(res.status, path).to.equal(503);
+      expect(res.headers.get('retry-after'), path).to.equal('1');
+      expect(((await res.json()) as { code: string }).code, path).to.equal('X-500');
+    }
+    expect((await answer('/other-sql')).status, 'a bug in SQL stays a 500').to.equal(500);
   });
 
   it("answers a malformed request with the interface's request codes", async () => {
