@@ -3,7 +3,8 @@
  * and carried by the command handler into every event's metadata. docs/conventions.md, "Commands".
  */
 import { randomUUID } from 'node:crypto';
-import type { EventMetadata } from './event-store.js';
+import { nameBasedUuid } from './event-ids.js';
+import type { EventMetadata, RecordedEvent } from './event-store.js';
 
 /** Who acts: the operator of a token, a merchant and its user, a terminal. */
 export type Actor = NonNullable<EventMetadata['actor']>;
@@ -55,4 +56,33 @@ export function newCommandContext(
 ): CommandContext {
   const commandId = randomUUID();
   return { ...init, commandId, correlationId: init.correlationId ?? commandId };
+}
+
+/**
+ * The context of a command that follows from another one in the same request (`name` tells them apart, e.g. the
+ * pool a campaign change is copied to): its id derives from the first command's, so a retried request appends
+ * nothing twice. It takes no idempotency key (the first command's answers a resend).
+ */
+export function followUpContext(parent: CommandContext, name: string): CommandContext {
+  const { idempotency: _key, ...rest } = parent;
+  return { ...rest, commandId: nameBasedUuid(`${parent.commandId}/${name}`) };
+}
+
+/**
+ * The context of a command a process manager sends because of `event` (docs/process-managers.md): its id derives from
+ * the event and `name`, so a redelivered event appends nothing twice; correlated with the event's business
+ * transaction, caused by the event, acted by the process.
+ */
+export function reactionContext(
+  event: Pick<RecordedEvent, 'id' | 'metadata'>,
+  process: string,
+  name = '',
+): CommandContext {
+  const correlationId = typeof event.metadata.correlationId === 'string' ? event.metadata.correlationId : event.id;
+  return {
+    commandId: nameBasedUuid(`${event.id}/${process}/${name}`),
+    correlationId,
+    causationId: event.id,
+    actor: { process },
+  };
 }

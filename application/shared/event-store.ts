@@ -19,7 +19,15 @@ export interface EventMetadata {
   correlationId?: string;
   causationId?: string;
   requestId?: string;
-  actor?: { merchantId?: string; terminalId?: string; userId?: string; operator?: string; miniAppId?: string };
+  actor?: {
+    merchantId?: string;
+    terminalId?: string;
+    userId?: string;
+    operator?: string;
+    miniAppId?: string;
+    /** A process manager or timer of this service acting on its own (docs/process-managers.md). */
+    process?: string;
+  };
   occurredAt: string; // ISO 8601
   [key: string]: unknown;
 }

@@ -22,8 +22,9 @@ import {
   type NewCampaignBanner,
 } from '../../domain/shop/index.js';
 import type { Clock } from '../shared/clock.js';
-import type { CommandContext } from '../shared/command-context.js';
+import { followUpContext, type CommandContext } from '../shared/command-context.js';
 import { handleCommand, loadAggregate, type CommandResult } from '../shared/command-handler.js';
+import type { CampaignSaleSync } from './campaign-sale-sync.js';
 import type { EventStore } from '../shared/event-store.js';
 import type { NumericIdGenerator } from '../shared/ids.js';
 
@@ -70,7 +71,9 @@ const codeExists = (code: string) =>
   shopError('CAMPAIGN_CODE_EXISTS', `campaign code ${code} is already used`, { code });
 
 export class CampaignAdmin {
-  constructor(private readonly deps: { store: EventStore; ids: NumericIdGenerator; clock: Clock }) {}
+  constructor(
+    private readonly deps: { store: EventStore; ids: NumericIdGenerator; clock: Clock; sales: CampaignSaleSync },
+  ) {}
 
   /** Creates a DRAFT campaign with ids from the `campaign` and `campaignBanner` sequences. */
   async create(context: CommandContext, campaign: CampaignInput): Promise<CampaignView> {
@@ -87,13 +90,32 @@ export class CampaignAdmin {
     return view(state);
   }
 
-  changeStatus(context: CommandContext, campaignId: number, status: CampaignStatus): Promise<CampaignView> {
-    return this.answer(context, campaignId, (now) => ({ type: 'ChangeCampaignStatus', campaignId, status, now }));
+  /** Answered once every pool of the campaign took the new status: a pause stops sales before the answer. */
+  async changeStatus(context: CommandContext, campaignId: number, status: CampaignStatus): Promise<CampaignView> {
+    const answer = await this.answer(context, campaignId, (now) => ({
+      type: 'ChangeCampaignStatus',
+      campaignId,
+      status,
+      now,
+    }));
+    await this.deps.sales.sync(followUpContext(context, 'sale'), campaignId);
+    return answer;
   }
 
-  /** Changes the details given; the others stay. */
-  updateDetails(context: CommandContext, campaignId: number, changes: Partial<CampaignDetails>): Promise<CampaignView> {
-    return this.answer(context, campaignId, (now) => ({ type: 'UpdateCampaignDetails', campaignId, changes, now }));
+  /** Changes the details given; the others stay. A new window reaches the pools before the answer. */
+  async updateDetails(
+    context: CommandContext,
+    campaignId: number,
+    changes: Partial<CampaignDetails>,
+  ): Promise<CampaignView> {
+    const answer = await this.answer(context, campaignId, (now) => ({
+      type: 'UpdateCampaignDetails',
+      campaignId,
+      changes,
+      now,
+    }));
+    await this.deps.sales.sync(followUpContext(context, 'sale'), campaignId);
+    return answer;
   }
 
   /** Adds a banner; its id comes from the `campaignBanner` sequence. */

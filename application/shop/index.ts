@@ -37,3 +37,4 @@ export interface ShopServices {
 // The domain's vocabulary the interfaces need (commands' value types, enums, typed error codes) reaches them
 // through this file: api/ imports application/ only.
 export * from '../../domain/shop/index.js';
+export { CampaignSaleSync, campaignSaleReactor } from './campaign-sale-sync.js';

@@ -3,6 +3,9 @@
  * soft delete; answers from the pool aggregate (docs/shop-api.md, "Operator API").
  */
 import {
+  campaignDecider,
+  saleOf,
+  type Campaign,
   shopDecoders,
   shopEventDecoder,
   streams,
@@ -20,8 +23,9 @@ import {
   type VoucherPoolState,
 } from '../../domain/shop/index.js';
 import type { Clock } from '../shared/clock.js';
-import type { CommandContext } from '../shared/command-context.js';
-import { handleCommand } from '../shared/command-handler.js';
+import { followUpContext, type CommandContext } from '../shared/command-context.js';
+import { handleCommand, loadAggregate } from '../shared/command-handler.js';
+import type { CampaignSaleSync } from './campaign-sale-sync.js';
 import { DuplicateEventIdError, type EventStore } from '../shared/event-store.js';
 import type { NumericIdGenerator } from '../shared/ids.js';
 import { assertCategoryAssignable } from './category-admin.js';
@@ -81,14 +85,25 @@ function view(pool: VoucherPoolState): VoucherPoolView {
  */
 export class VoucherPoolAdmin {
   constructor(
-    private readonly deps: { store: EventStore; ids: NumericIdGenerator; clock: Clock; pools: PoolCommands },
+    private readonly deps: {
+      store: EventStore;
+      ids: NumericIdGenerator;
+      clock: Clock;
+      pools: PoolCommands;
+      sales: CampaignSaleSync;
+    },
   ) {}
 
   /** Validates, checks the campaign and category exist, then takes a pool id from the `voucherPool` sequence. */
   async create(context: CommandContext, definition: PoolDefinition): Promise<VoucherPoolView> {
     assertValidDefinition(definition);
-    const campaign = await this.deps.store.readStream(streams.campaign(definition.campaignId));
-    if (campaign.length === 0) {
+    const campaign = await loadAggregate(
+      this.deps.store,
+      campaignDecider,
+      shopDecoders.campaign,
+      streams.campaign(definition.campaignId),
+    );
+    if (campaign.state.status === 'NONE') {
       throw shopError('INVALID_POOL', `campaign ${definition.campaignId} does not exist`, {
         field: 'campaignId',
         reason: 'no such campaign',
@@ -100,8 +115,20 @@ export class VoucherPoolAdmin {
       decider: voucherPoolDecider,
       decoder: shopDecoders.voucherPool,
       streamName: streams.voucherPool(poolId!),
-      command: (at): VoucherPoolCommand => ({ type: 'CreateVoucherPool', poolId: poolId!, now: at, ...definition }),
+      command: (at): VoucherPoolCommand => ({
+        type: 'CreateVoucherPool',
+        poolId: poolId!,
+        now: at,
+        ...definition,
+        // The campaign's terms as read now; a change made meanwhile reaches the pool through the process manager.
+        sale: saleOf(campaign.state as Campaign, campaign.revision),
+      }),
     });
+    await this.deps.sales.list(
+      followUpContext(context, 'list'),
+      definition.campaignId,
+      state.status === 'NONE' ? poolId! : state.poolId,
+    );
     return view(state);
   }
 

@@ -8,6 +8,7 @@ import type {
   ApiKeyLookupEvent,
   CampaignCodeClaimed,
   CampaignEvent,
+  CampaignPoolListed,
   MerchantEvent,
   ShopEvent,
   ShopIdempotencyKeyUsed,
@@ -25,6 +26,7 @@ const v1 = { version: 1 } as const;
 const groups = {
   voucherPool: {
     VoucherPoolCreated: v1,
+    VoucherPoolSaleChanged: v1,
     VoucherPoolStockAdded: v1,
     VoucherPoolRepriced: v1,
     VoucherPoolDeleted: v1,
@@ -62,6 +64,7 @@ const groups = {
     CampaignBannerRemoved: v1,
   } satisfies EventSchemas<CampaignEvent>,
   campaignCode: { CampaignCodeClaimed: v1 } satisfies EventSchemas<CampaignCodeClaimed>,
+  campaignPools: { CampaignPoolListed: v1 } satisfies EventSchemas<CampaignPoolListed>,
   category: { VoucherCategoryCreated: v1, VoucherCategoryRenamed: v1 } satisfies EventSchemas<VoucherCategoryEvent>,
   categoryIndex: { VoucherCategoryIndexed: v1 } satisfies EventSchemas<VoucherCategoryIndexed>,
 };
@@ -75,6 +78,7 @@ export const shopEventSchemas: EventSchemas<ShopEvent> = {
   ...groups.apiKey,
   ...groups.campaign,
   ...groups.campaignCode,
+  ...groups.campaignPools,
   ...groups.category,
   ...groups.categoryIndex,
 };
@@ -92,6 +96,7 @@ export function shopStreamDecoders(decoder: EventDecoder<ShopEvent> = shopEventD
     apiKey: decoder.only(groups.apiKey),
     campaign: decoder.only(groups.campaign),
     campaignCode: decoder.only(groups.campaignCode),
+    campaignPools: decoder.only(groups.campaignPools),
     category: decoder.only(groups.category),
     categoryIndex: decoder.only(groups.categoryIndex),
   };

@@ -11,12 +11,14 @@
  *   shopOrder-<merchantId>:<orderId>        guard: an order id is used once per merchant
  *   shopIdempotency-<merchantId>:<key>      guard: what an X-Idempotency-Key was used for
  *   campaign-<campaignId>, campaignCode-<CODE>   see campaign.ts
+ *   campaignPools-<campaignId>              index: the pools of a campaign (pool-sale.ts)
  *   merchant-<merchantId>, apiKey-<sha256hex>     see merchant.ts
  *   category-<categoryId>, voucherCategoryIndex   see category.ts
  * Times are ISO 8601 strings; amounts are integers in minor units.
  */
 import type { DomainEvent } from '../shared/decider.js';
 import type { CampaignBanner, CampaignDetails, CampaignStatus, NewCampaign } from './campaign.js';
+import type { PoolSale } from './pool-sale.js';
 
 export type Currency = 'VND' | 'VPOINT';
 export const currencies = ['VND', 'VPOINT'] as const;
@@ -65,6 +67,8 @@ export type VoucherPoolCreated = DomainEvent<
     totalQuantity: number;
     terms: PoolTerms;
     validity: { startAt: string; endAt: string } | null;
+    /** Its campaign's sale terms when it was created (pool-sale.ts); absent on pools created before the rule. */
+    sale?: PoolSale;
     createdAt: string;
   }
 >;
@@ -136,8 +140,15 @@ export type VoucherPoolValidityChanged = DomainEvent<
   { poolId: number; validity: { startAt: string; endAt: string } | null; updatedAt: string }
 >;
 
+/** Its campaign's sale terms changed (status, window): copied into the pool, where reserve decides (pool-sale.ts). */
+export type VoucherPoolSaleChanged = DomainEvent<
+  'VoucherPoolSaleChanged',
+  { poolId: number; sale: PoolSale; changedAt: string }
+>;
+
 export type VoucherPoolEvent =
   | VoucherPoolCreated
+  | VoucherPoolSaleChanged
   | VoucherPoolStockAdded
   | VoucherPoolRepriced
   | VoucherPoolDeleted
@@ -301,8 +312,17 @@ export type VoucherCategoryRenamed = DomainEvent<
 export type VoucherCategoryEvent = VoucherCategoryCreated | VoucherCategoryRenamed;
 export type VoucherCategoryIndexed = DomainEvent<'VoucherCategoryIndexed', { categoryId: number; indexedAt: string }>;
 
+// ---- campaignPools-<campaignId> ----
+
+/** A pool was created in the campaign: the index the campaign's sale changes are copied along. */
+export type CampaignPoolListed = DomainEvent<
+  'CampaignPoolListed',
+  { campaignId: number; poolId: number; listedAt: string }
+>;
+
 export type ShopEvent =
   | VoucherPoolEvent
+  | CampaignPoolListed
   | ShopReservationEvent
   | ShopOrderIdClaimed
   | ShopIdempotencyKeyUsed
@@ -320,6 +340,7 @@ export const streams = {
   orderGuard: (merchantId: string, orderId: string) => `shopOrder-${merchantId}:${orderId}`,
   idempotencyGuard: (merchantId: string, key: string) => `shopIdempotency-${merchantId}:${key}`,
   campaign: (campaignId: number) => `campaign-${campaignId}`,
+  campaignPools: (campaignId: number) => `campaignPools-${campaignId}`,
   merchant: (merchantId: string) => `merchant-${merchantId}`,
   category: (categoryId: number) => `category-${categoryId}`,
 };

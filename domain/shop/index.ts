@@ -9,6 +9,7 @@ export * from './event-decoder.js';
 export * from './events.js';
 export * from './merchant.js';
 export * from './pool-definition.js';
+export * from './pool-sale.js';
 export * from './purchase-day.js';
 export * from './purchase-request.js';
 export * from './reservation.js';

@@ -2,7 +2,7 @@ import { currencies, type PoolDisplay, type PoolPricing, type PoolTerms, type Vo
 import { shopError } from './errors.js';
 
 /** What an operator gives to create a voucher pool: the creation event's data less what the system assigns. */
-export type PoolDefinition = Omit<VoucherPoolCreated['data'], 'poolId' | 'createdAt'>;
+export type PoolDefinition = Omit<VoucherPoolCreated['data'], 'poolId' | 'createdAt' | 'sale'>;
 export type PoolValidity = PoolDefinition['validity'];
 
 const invalid = (field: string, reason: string) => shopError('INVALID_POOL', `${field} ${reason}`, { field, reason });

@@ -26,6 +26,7 @@ import {
   type PoolDefinition,
   type PoolValidity,
 } from './pool-definition.js';
+import { notOnSale, type PoolSale } from './pool-sale.js';
 
 /** A buyer's vouchers of this pool still counting towards the limits (reserved or sold). */
 export interface BuyerUsage {
@@ -61,12 +62,16 @@ export interface VoucherPool {
   readonly usage: PersistentMap<BuyerUsage>;
   /** Keyed by reservation key. */
   readonly holds: PersistentMap<StockHold>;
+  /** Its campaign's sale terms (pool-sale.ts); undefined for a pool created before the rule: it sells as before. */
+  readonly sale?: PoolSale;
 }
 
 export type VoucherPoolState = { readonly status: 'NONE' } | VoucherPool;
 
 export type VoucherPoolCommand =
-  | ({ type: 'CreateVoucherPool'; poolId: number; now: string } & PoolDefinition)
+  | ({ type: 'CreateVoucherPool'; poolId: number; now: string; sale?: PoolSale } & PoolDefinition)
+  /** Copies its campaign's sale terms, unless the pool holds terms of a later campaign revision already. */
+  | { type: 'SyncVoucherPoolSale'; sale: PoolSale; now: string }
   | { type: 'AddVoucherStock'; quantity: number; now: string }
   | { type: 'RepriceVoucherPool'; pricing: PoolPricing; now: string }
   | { type: 'DeleteVoucherPool'; now: string }
@@ -176,9 +181,17 @@ function decide(command: VoucherPoolCommand, state: VoucherPoolState): VoucherPo
           reason: 'must be a positive integer',
         });
       }
-      const { type: _type, now: at, ...definition } = command;
+      const { type: _type, now: at, sale, ...definition } = command;
       assertValidDefinition(definition);
-      return [{ type: 'VoucherPoolCreated', data: { ...definition, createdAt: at } }];
+      return [{ type: 'VoucherPoolCreated', data: { ...definition, ...(sale ? { sale } : {}), createdAt: at } }];
+    }
+    case 'SyncVoucherPoolSale': {
+      // A deleted pool sells nothing anyway; terms of an older campaign revision than the pool's are stale.
+      if (state.status !== 'ACTIVE') return [];
+      if (state.sale && state.sale.campaignRevision >= command.sale.campaignRevision) return [];
+      return [
+        { type: 'VoucherPoolSaleChanged', data: { poolId: state.poolId, sale: command.sale, changedAt: command.now } },
+      ];
     }
     case 'AddVoucherStock': {
       const pool = livePool(state);
@@ -258,6 +271,9 @@ function reserve(
 ): VoucherPoolEvent {
   const { poolId, pricing, terms } = pool;
   const { quantity } = command;
+  // Decided here, in the pool's serial decision with its stock: a campaign paused a moment ago sells nothing more.
+  const closed = pool.sale && notOnSale(pool.sale, command.now);
+  if (closed) throw shopError('POOL_NOT_FOUND', `voucher pool ${poolId} is not on sale: ${closed}`, { poolId });
   if (!Number.isSafeInteger(quantity) || quantity < 1) {
     throw shopError('INVALID_REQUEST', 'quantity must be an integer >= 1', {
       field: 'quantity',
@@ -359,10 +375,13 @@ function evolve(state: VoucherPoolState, event: VoucherPoolEvent): VoucherPoolSt
       sold: 0,
       usage: PersistentMap.empty(),
       holds: PersistentMap.empty(),
+      ...(d.sale ? { sale: d.sale } : {}),
     };
   }
   if (state.status === 'NONE') return state;
   switch (event.type) {
+    case 'VoucherPoolSaleChanged':
+      return { ...state, sale: event.data.sale };
     case 'VoucherPoolStockAdded':
       return {
         ...state,

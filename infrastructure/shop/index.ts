@@ -7,6 +7,8 @@
  */
 import {
   CampaignAdmin,
+  CampaignSaleSync,
+  campaignSaleReactor,
   CatalogQueries,
   CategoryAdmin,
   MerchantAdmin,
@@ -48,20 +50,23 @@ export function buildShopCommands(
     },
     logger,
   });
+  // A campaign's sale terms are copied into its pools, where reserve decides (docs/shop-purchase.md, "On sale").
+  const sales = new CampaignSaleSync({ store, pools: purchases.pools, clock, logger });
   return {
     merchants: new MerchantAdmin({ store, ids, clock }),
-    campaigns: new CampaignAdmin({ store, ids, clock }),
+    campaigns: new CampaignAdmin({ store, ids, clock, sales }),
     categories: new CategoryAdmin({ store, ids, clock }),
     credentials: new ShopCredentials({ store, clock }),
     purchases,
     // Pool admin commands go through the purchase executor, which holds the hot pool states.
-    pools: new VoucherPoolAdmin({ store, ids, clock, pools: purchases.pools }),
+    pools: new VoucherPoolAdmin({ store, ids, clock, pools: purchases.pools, sales }),
+    sales,
   };
 }
 
 export async function buildShop(deps: ContextDeps<ShopConfig, ShopSecrets>): Promise<BuiltContext<ShopServices>> {
   const { config, knex, clock, logger, changes } = deps;
-  const commands = buildShopCommands(deps);
+  const { sales, ...commands } = buildShopCommands(deps);
   const { purchases } = commands;
   // Reads keep what they read in memory while the change feed hears the projectors announce their changes; only a
   // process that serves the API listens (and warms its catalog): elsewhere reads go to the tables.
@@ -90,5 +95,10 @@ export async function buildShop(deps: ContextDeps<ShopConfig, ShopSecrets>): Pro
         }),
       ]
     : [];
-  return { services: { ...commands, catalog, search }, jobs, stop: () => purchases.stop() };
+  return {
+    services: { ...commands, catalog, search },
+    jobs,
+    reactors: [campaignSaleReactor(sales)],
+    stop: () => purchases.stop(),
+  };
 }

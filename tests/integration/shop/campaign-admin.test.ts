@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { fixedClock } from '../../../application/shared/clock.js';
+import { CampaignSaleSync } from '../../../application/shop/campaign-sale-sync.js';
+import type { PoolCommands } from '../../../application/shop/voucher-pool-admin.js';
 import { CampaignAdmin, type CampaignInput } from '../../../application/shop/campaign-admin.js';
 import { DomainError } from '../../../domain/shared/errors.js';
 import { PostgresEventStore } from '../../../infrastructure/shared/eventstore/postgres-event-store.js';
@@ -62,7 +64,13 @@ describe('CampaignAdmin (PostgreSQL event store)', () => {
     db = await createTestDatabase();
     await migrate(db.knex);
     store = new PostgresEventStore(db.knex);
-    admin = new CampaignAdmin({ store, ids: new PostgresNumericIds(db.knex), clock });
+    // These campaigns have no pools: a change has nothing to copy to.
+    const pools: PoolCommands = {
+      execute: () => Promise.reject(new Error('no pools in these tests')),
+      current: () => Promise.resolve({ status: 'NONE' }),
+    };
+    const sales = new CampaignSaleSync({ store, pools, clock });
+    admin = new CampaignAdmin({ store, ids: new PostgresNumericIds(db.knex), clock, sales });
   });
   after(async () => {
     await store.close();

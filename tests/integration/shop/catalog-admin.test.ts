@@ -30,7 +30,7 @@ describe('Catalog operator services: categories, campaign and pool updates (Post
     world = await PurchaseWorld.create();
     ({ pools, purchases } = world.process());
     categories = new CategoryAdmin({ store: world.store, ids: world.ids, clock: world.clock });
-    campaigns = new CampaignAdmin({ store: world.store, ids: world.ids, clock: world.clock });
+    campaigns = world.campaignAdmin(purchases.pools);
   });
   after(() => world.close());
 
@@ -115,7 +115,8 @@ describe('Catalog operator services: categories, campaign and pool updates (Post
         bannerId,
       );
 
-      const events = (await world.store.readStream(streams.campaign(id))).slice(1);
+      // After its creation and the world's activation (DRAFT → APPROVED → ACTIVE).
+      const events = (await world.store.readStream(streams.campaign(id))).slice(3);
       expect(events.map((e) => e.type)).to.deep.equal([
         'CampaignDetailsUpdated',
         'CampaignBannerAdded',

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { CampaignAdmin, type CampaignView } from '../../../application/shop/campaign-admin.js';
+import type { CampaignView } from '../../../application/shop/campaign-admin.js';
 import { CategoryAdmin } from '../../../application/shop/category-admin.js';
 import { MerchantAdmin } from '../../../application/shop/merchant-admin.js';
 import { seedDemo, type DemoData, type DemoServices } from '../../../infrastructure/shop/demo-seed.js';
@@ -18,11 +18,11 @@ describe('Demo seed: the Vietnamese demo catalog of npm start', () => {
 
   before(async () => {
     world = await PurchaseWorld.create();
-    const { pools } = world.process();
+    const { pools, purchases } = world.process();
     const deps = { store: world.store, ids: world.ids, clock: world.clock };
     services = {
       merchants: new MerchantAdmin(deps),
-      campaigns: new CampaignAdmin(deps),
+      campaigns: world.campaignAdmin(purchases.pools),
       categories: new CategoryAdmin(deps),
       pools,
     };

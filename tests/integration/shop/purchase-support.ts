@@ -3,6 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { fixedClock } from '../../../application/shared/clock.js';
 import { CampaignAdmin } from '../../../application/shop/campaign-admin.js';
+import { CampaignSaleSync } from '../../../application/shop/campaign-sale-sync.js';
 import {
   PurchaseService,
   type PurchaseSettings,
@@ -10,7 +11,7 @@ import {
   type ShopCaller,
 } from '../../../application/shop/purchase-service.js';
 import type { VoucherCodeCipher } from '../../../application/shop/voucher-codes.js';
-import { VoucherPoolAdmin } from '../../../application/shop/voucher-pool-admin.js';
+import { VoucherPoolAdmin, type PoolCommands } from '../../../application/shop/voucher-pool-admin.js';
 import { DomainError } from '../../../domain/shared/errors.js';
 import type { PoolDefinition } from '../../../domain/shop/pool-definition.js';
 import { PostgresEventStore } from '../../../infrastructure/shared/eventstore/postgres-event-store.js';
@@ -49,7 +50,7 @@ export class PurchaseWorld {
     const db = await createTestDatabase();
     await migrate(db.knex);
     const world = new PurchaseWorld(db, new PostgresEventStore(db.knex), new PostgresNumericIds(db.knex));
-    const campaigns = new CampaignAdmin({ store: world.store, ids: world.ids, clock: world.clock });
+    const campaigns = world.campaignAdmin(world.noPoolsYet);
     const campaign = await campaigns.create(asOperator('ops'), {
       code: `C${randomUUID().slice(0, 8)}`,
       name: 'Flash',
@@ -63,8 +64,23 @@ export class PurchaseWorld {
       presale: null,
       banners: [],
     });
+    // On sale (docs/shop-purchase.md, "On sale"): ACTIVE, and the world's clock inside its window.
+    await campaigns.changeStatus(asOperator('ops'), campaign.id, 'APPROVED');
+    await campaigns.changeStatus(asOperator('ops'), campaign.id, 'ACTIVE');
     world.campaignId = campaign.id;
     return world;
+  }
+
+  /** Pool commands for a campaign change made before any pool exists (nothing is listed to copy to). */
+  readonly noPoolsYet: PoolCommands = {
+    execute: () => Promise.reject(new Error('no pool exists yet in this world')),
+    current: () => Promise.resolve({ status: 'NONE' }),
+  };
+
+  /** A campaign admin whose changes reach the pools of `pools` (a process's executor). */
+  campaignAdmin(pools: PoolCommands): CampaignAdmin {
+    const sales = new CampaignSaleSync({ store: this.store, pools, clock: this.clock });
+    return new CampaignAdmin({ store: this.store, ids: this.ids, clock: this.clock, sales });
   }
 
   /** A purchase service and the pool admin wired to it, like one API process. */
@@ -86,7 +102,13 @@ export class PurchaseWorld {
     this.services.push(purchases);
     return {
       purchases,
-      pools: new VoucherPoolAdmin({ store: this.store, ids: this.ids, clock: this.clock, pools: purchases.pools }),
+      pools: new VoucherPoolAdmin({
+        store: this.store,
+        ids: this.ids,
+        clock: this.clock,
+        pools: purchases.pools,
+        sales: new CampaignSaleSync({ store: this.store, pools: purchases.pools, clock: this.clock }),
+      }),
     };
   }
 
