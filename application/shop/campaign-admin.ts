@@ -91,31 +91,23 @@ export class CampaignAdmin {
   }
 
   /** Answered once every pool of the campaign took the new status: a pause stops sales before the answer. */
-  async changeStatus(context: CommandContext, campaignId: number, status: CampaignStatus): Promise<CampaignView> {
-    const answer = await this.answer(context, campaignId, (now) => ({
+  changeStatus(context: CommandContext, campaignId: number, status: CampaignStatus): Promise<CampaignView> {
+    return this.answerWithSale(context, campaignId, (now) => ({
       type: 'ChangeCampaignStatus',
       campaignId,
       status,
       now,
     }));
-    await this.deps.sales.sync(followUpContext(context, 'sale'), campaignId);
-    return answer;
   }
 
   /** Changes the details given; the others stay. A new window reaches the pools before the answer. */
-  async updateDetails(
-    context: CommandContext,
-    campaignId: number,
-    changes: Partial<CampaignDetails>,
-  ): Promise<CampaignView> {
-    const answer = await this.answer(context, campaignId, (now) => ({
+  updateDetails(context: CommandContext, campaignId: number, changes: Partial<CampaignDetails>): Promise<CampaignView> {
+    return this.answerWithSale(context, campaignId, (now) => ({
       type: 'UpdateCampaignDetails',
       campaignId,
       changes,
       now,
     }));
-    await this.deps.sales.sync(followUpContext(context, 'sale'), campaignId);
-    return answer;
   }
 
   /** Adds a banner; its id comes from the `campaignBanner` sequence. */
@@ -161,6 +153,17 @@ export class CampaignAdmin {
     if (state.status === 'NONE')
       throw shopError('CAMPAIGN_NOT_FOUND', `campaign ${campaignId} does not exist`, { campaignId });
     return view(state);
+  }
+
+  /** A change of what decides the sale: its terms are copied into the campaign's pools before the answer. */
+  private async answerWithSale(
+    context: CommandContext,
+    campaignId: number,
+    command: (now: string) => CampaignCommand,
+  ): Promise<CampaignView> {
+    const answer = await this.answer(context, campaignId, command);
+    await this.deps.sales.sync(followUpContext(context, 'sale'), campaignId);
+    return answer;
   }
 
   private async answer(

@@ -4,41 +4,14 @@
  * still committed.
  */
 import { expect } from 'chai';
-import type { PoolPricing, VoucherPoolEvent } from '../../../../domain/shop/events.js';
-import type { PoolDefinition } from '../../../../domain/shop/pool-definition.js';
+import type { VoucherPoolEvent } from '../../../../domain/shop/events.js';
 import { campaignPoolsDecider, notOnSale, type PoolSale } from '../../../../domain/shop/pool-sale.js';
 import { voucherPoolDecider, type VoucherPoolCommand } from '../../../../domain/shop/voucher-pool.js';
 import { scenario } from '../../../support/decider-spec.js';
+import { poolCreated } from '../../../support/shop-events.js';
 
 const given = scenario(voucherPoolDecider);
 const at = '2026-03-10T03:00:00.000Z';
-
-const pricing: PoolPricing = { faceValue: 100_000, sellingPrice: 90_000, discountedPrice: null, currency: 'VND' };
-const definition: PoolDefinition = {
-  campaignId: 7,
-  categoryId: 3,
-  miniAppIds: ['app-1'],
-  display: {
-    title: 'T',
-    shortTitle: 'S',
-    brandName: 'B',
-    logoUrl: 'l',
-    bannerUrl: 'b',
-    thumbnailUrl: 't',
-    description: 'd',
-  },
-  pricing,
-  totalQuantity: 10,
-  terms: {
-    usageType: 'ONLINE',
-    termsAndConditions: 'none',
-    validityDays: 30,
-    usageLimit: null,
-    maxPerDay: null,
-    maxPerOrder: null,
-  },
-  validity: null,
-};
 
 const onSale: PoolSale = {
   campaignRevision: 2,
@@ -48,10 +21,11 @@ const onSale: PoolSale = {
   endAt: '2026-04-01T00:00:00.000Z',
 };
 
-const created = (sale?: PoolSale): VoucherPoolEvent => ({
-  type: 'VoucherPoolCreated',
-  data: { poolId: 1, ...definition, ...(sale ? { sale } : {}), createdAt: at },
-});
+/** Pool 1 of campaign 7 (10 vouchers at 90.000đ), with the campaign's terms when given. */
+const created = (sale?: PoolSale): VoucherPoolEvent => {
+  const pool = poolCreated(1, 7);
+  return { ...pool, data: { ...pool.data, ...(sale ? { sale } : {}) } };
+};
 const saleChanged = (sale: PoolSale): VoucherPoolEvent => ({
   type: 'VoucherPoolSaleChanged',
   data: { poolId: 1, sale, changedAt: at },
