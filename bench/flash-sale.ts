@@ -5,7 +5,7 @@
  * `UPDATE … SET remaining = remaining - q WHERE remaining >= q` through the
  * same HTTP stack (auth, JSON, envelope) and database. The load runs in a
  * process of its own (load-process.ts). Last line:
- * flash-sale: oversold=<n> accepted=<n> stock=<S> es_rps=<x> baseline_rps=<y> ratio=<x/y> p99_ms=<z>
+ * flash-sale: oversold=<n> accepted=<n> stock=<S> es_rps=<x> baseline_rps=<y> ratio=<x/y> p99_ms=<z> stack_rps=<s> es_vs_stack=<x/s>
  *
  * Env: STOCK (1000), CONCURRENCY (200), USERS (2000), REQUESTS (4 × STOCK), DATABASE_URL (else embedded).
  */
@@ -182,15 +182,14 @@ async function main(): Promise<void> {
   const baseAccepted = base.statuses.get(200) ?? 0;
   const esRps = total / (es.elapsedMs / 1000);
   const baseRps = total / (base.elapsedMs / 1000);
+  const stackRps = total / (stack.elapsedMs / 1000);
   console.log(
     `event-sourced: statuses=${JSON.stringify([...es.statuses])} remaining=${after.remainingQuantity} p50_ms=${percentile(es.latenciesMs, 50).toFixed(1)} unexpected=${unexpected.length}`,
   );
   console.log(
     `baseline:      statuses=${JSON.stringify([...base.statuses])} accepted=${baseAccepted} p50_ms=${percentile(base.latenciesMs, 50).toFixed(1)} p99_ms=${percentile(base.latenciesMs, 99).toFixed(1)}`,
   );
-  console.log(
-    `http stack alone (no database): rps=${(total / (stack.elapsedMs / 1000)).toFixed(0)}, the ceiling of both paths on this machine`,
-  );
+  console.log(`http stack alone (no database): rps=${stackRps.toFixed(0)}, the ceiling of both paths on this machine`);
   if (missing) console.log(`accepted reservations not found on lookup: ${missing}`);
 
   await esServer.close(1000);
@@ -198,7 +197,7 @@ async function main(): Promise<void> {
   await c.stop();
   await db.drop();
   console.log(
-    `flash-sale: oversold=${oversold + missing} accepted=${accepted.length} stock=${stock} es_rps=${esRps.toFixed(0)} baseline_rps=${baseRps.toFixed(0)} ratio=${(esRps / baseRps).toFixed(2)} p99_ms=${percentile(es.latenciesMs, 99).toFixed(1)}`,
+    `flash-sale: oversold=${oversold + missing} accepted=${accepted.length} stock=${stock} es_rps=${esRps.toFixed(0)} baseline_rps=${baseRps.toFixed(0)} ratio=${(esRps / baseRps).toFixed(2)} p99_ms=${percentile(es.latenciesMs, 99).toFixed(1)} stack_rps=${stackRps.toFixed(0)} es_vs_stack=${(esRps / stackRps).toFixed(2)}`,
   );
 }
 
