@@ -5,4 +5,5 @@
 export * from './errors.js';
 export * from './event-decoder.js';
 export * from './events.js';
+export * from './discount.js';
 export * from './promotion-master.js';
