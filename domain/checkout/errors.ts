@@ -17,7 +17,29 @@ export const promotionMasterErrorCodes = [
 
 export type PromotionMasterErrorCode = (typeof promotionMasterErrorCodes)[number];
 
-export type CheckoutErrorCode = PromotionMasterErrorCode;
+/** A wallet's issued promotions, as checkout operations meet them (docs/checkout-discounts.md maps none yet). */
+export const issuedPromotionErrorCodes = [
+  /** No such promotion in the caller's wallet. */
+  'PROMOTION_NOT_FOUND',
+  /** Held by another checkout reservation. */
+  'PROMOTION_ALREADY_RESERVED',
+  /** Used, cancelled, or not valid yet: it cannot be reserved. */
+  'PROMOTION_NOT_APPLICABLE',
+  /** Its validity ended. */
+  'PROMOTION_EXPIRED',
+  /** The reservation does not hold it (never did, or released it). */
+  'PROMOTION_RESERVATION_NOT_FOUND',
+  /** The reservation confirmed it already: it cannot be released, only refunded. */
+  'PROMOTION_ALREADY_USED',
+  /** A refund of a reservation that did not confirm it. */
+  'PROMOTION_NOT_USED',
+  /** An operator's issue under an id that holds another promotion (a bug). */
+  'PROMOTION_EXISTS',
+] as const;
+
+export type IssuedPromotionErrorCode = (typeof issuedPromotionErrorCodes)[number];
+
+export type CheckoutErrorCode = PromotionMasterErrorCode | IssuedPromotionErrorCode;
 
 export type CheckoutError = DomainError<CheckoutErrorCode>;
 

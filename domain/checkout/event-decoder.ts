@@ -4,7 +4,7 @@
  * current versions. How to change an event's shape: docs/event-store.md#schema-versions-and-upcasting.
  */
 import { eventDecoder, type EventDecoder, type EventSchemas } from '../shared/event-decoder.js';
-import type { CheckoutEvent, PromotionMasterEvent } from './events.js';
+import type { CheckoutEvent, IssuedPromotionEvent, PromotionMasterEvent } from './events.js';
 
 /** Stored as the type declares it: no checkout event has changed shape yet. */
 const v1 = { version: 1 } as const;
@@ -12,10 +12,21 @@ const v1 = { version: 1 } as const;
 /** Each stream category's event types (each group complete: its type checks it) and their schema versions. */
 const groups = {
   promotionMaster: { PromotionMasterCreated: v1 } satisfies EventSchemas<PromotionMasterEvent>,
+  issuedPromotion: {
+    PromotionIssued: v1,
+    PromotionReserved: v1,
+    PromotionUsed: v1,
+    PromotionReturned: v1,
+    PromotionCancelled: v1,
+    PromotionExpired: v1,
+  } satisfies EventSchemas<IssuedPromotionEvent>,
 };
 
 /** The checkout's registry, every CheckoutEvent type once; a test may build a decoder from it with a schema changed. */
-export const checkoutEventSchemas: EventSchemas<CheckoutEvent> = { ...groups.promotionMaster };
+export const checkoutEventSchemas: EventSchemas<CheckoutEvent> = {
+  ...groups.promotionMaster,
+  ...groups.issuedPromotion,
+};
 
 /** The checkout context's decoder. */
 export const checkoutEventDecoder: EventDecoder<CheckoutEvent> = eventDecoder(checkoutEventSchemas);
@@ -23,4 +34,5 @@ export const checkoutEventDecoder: EventDecoder<CheckoutEvent> = eventDecoder(ch
 /** The decoder's stream views: `checkoutDecoders.promotionMaster.decode(recorded)`. */
 export const checkoutDecoders = {
   promotionMaster: checkoutEventDecoder.only(groups.promotionMaster),
+  issuedPromotion: checkoutEventDecoder.only(groups.issuedPromotion),
 };

@@ -6,4 +6,5 @@ export * from './errors.js';
 export * from './event-decoder.js';
 export * from './events.js';
 export * from './discount.js';
+export * from './issued-promotion.js';
 export * from './promotion-master.js';
