@@ -1,4 +1,7 @@
 import { eventually } from '../support/eventually.js';
+import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
+import { PostgresEventStore } from '../../infrastructure/shared/eventstore/postgres-event-store.js';
+import { migrate } from '../../infrastructure/shared/migrations/index.js';
 import { formatPosition } from '../../infrastructure/shared/eventstore/positions.js';
 import type { Knex } from 'knex';
 import { randomUUID } from 'node:crypto';
@@ -194,4 +197,27 @@ export async function lastStoredPosition(knex: Knex): Promise<string> {
      ORDER BY events.transaction_id DESC, events.transaction_sequence DESC LIMIT 1`,
   );
   return formatPosition(rows[0]!.major, rows[0]!.minor);
+}
+
+/**
+ * Call inside a describe: each test gets a fresh migrated database and a PostgreSQL store, and after it the
+ * functions pushed on `stops` run (last first), then the store closes and the database is dropped.
+ */
+export function storePerTest(options: { pollIntervalMs?: number } = {}) {
+  const world = {
+    db: undefined as unknown as TestDatabase,
+    store: undefined as unknown as PostgresEventStore,
+    stops: [] as Array<() => Promise<void>>,
+  };
+  beforeEach(async () => {
+    world.db = await createTestDatabase();
+    await migrate(world.db.knex);
+    world.store = new PostgresEventStore(world.db.knex, options);
+  });
+  afterEach(async () => {
+    for (const stop of world.stops.splice(0).reverse()) await stop();
+    await world.store.close();
+    await world.db.drop();
+  });
+  return world;
 }

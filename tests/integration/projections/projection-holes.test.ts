@@ -9,11 +9,9 @@ import type { BusMessage, EventBus } from '../../../application/shared/event-bus
 import { PostgresEventStore } from '../../../infrastructure/shared/eventstore/postgres-event-store.js';
 import { InProcessEventBus } from '../../../infrastructure/shared/messaging/in-process-event-bus.js';
 import { Relay } from '../../../infrastructure/shared/messaging/relay.js';
-import { migrate } from '../../../infrastructure/shared/migrations/index.js';
 import { ProjectionRunner } from '../../../infrastructure/shared/projection-runner.js';
 import { reservationsProjector } from '../../../projections/shop/reservations.js';
 import { voucherInventoryProjector } from '../../../projections/shop/voucher-inventory.js';
-import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 import {
   appendNoise,
   appendStory,
@@ -21,6 +19,7 @@ import {
   lastStoredPosition,
   readEverything,
   shopStory,
+  storePerTest,
 } from '../fanout-support.js';
 
 const projectors = [reservationsProjector, voucherInventoryProjector];
@@ -80,32 +79,23 @@ function sharedBus(inner: EventBus, store: PostgresEventStore, steal: (event: Bu
 
 describe('ProjectionRunner: events the bus gave to someone else', function () {
   this.timeout(30_000);
-  let db: TestDatabase;
-  let store: PostgresEventStore;
-  const stops: Array<() => Promise<void>> = [];
+  const world = storePerTest({ pollIntervalMs: 100 });
+  const { stops } = world;
 
-  beforeEach(async () => {
-    db = await createTestDatabase();
-    await migrate(db.knex);
-    store = new PostgresEventStore(db.knex, { pollIntervalMs: 100 });
-  });
-  afterEach(async () => {
-    for (const stop of stops.splice(0).reverse()) await stop();
-    await store.close();
-    await db.drop();
-  });
-
-  it('applies them from the event store, and ends with the rows a rebuild makes', async () => {
+  it('applies them from the event world.store, and ends with the rows a rebuild makes', async () => {
     // Every third event of the stories goes elsewhere: holes at the start and in the middle of batches.
     let seen = 0;
     const shared = sharedBus(
-      new InProcessEventBus(store, db.knex, { redeliveryDelayMs: 20, pollIntervalMs: 30 }),
-      store,
+      new InProcessEventBus(world.store, world.db.knex, { redeliveryDelayMs: 20, pollIntervalMs: 30 }),
+      world.store,
       (event) => !event.streamName.startsWith('noise-') && ++seen % 3 === 0,
     );
-    const relay = new Relay({ store, bus: shared.bus, knex: db.knex }, { pollIntervalMs: 20, retryDelayMs: 50 });
+    const relay = new Relay(
+      { store: world.store, bus: shared.bus, knex: world.db.knex },
+      { pollIntervalMs: 20, retryDelayMs: 50 },
+    );
     const runner = new ProjectionRunner(
-      { knex: db.knex, store, bus: shared.bus, projectors },
+      { knex: world.db.knex, store: world.store, bus: shared.bus, projectors },
       { retryBackoffMs: 10, batchSize: 4 },
     );
     await runner.start();
@@ -116,23 +106,25 @@ describe('ProjectionRunner: events the bus gave to someone else', function () {
       await shared.bus.close();
     });
 
-    await appendStory(store, shopStory(8101));
-    await appendStory(store, shopStory(8102));
+    await appendStory(world.store, shopStory(8101));
+    await appendStory(world.store, shopStory(8102));
     // The tail: a stolen last event shows no gap until something follows it (or its redelivery comes).
-    await appendNoise(store, 1);
-    const last = await lastStoredPosition(db.knex);
+    await appendNoise(world.store, 1);
+    const last = await lastStoredPosition(world.db.knex);
     for (const name of ['shop-reservations', 'shop-voucher-inventory'])
       await eventually(async () =>
-        expect((await db.knex('projection_checkpoints').where({ projector: name }).first()).position).to.equal(last),
+        expect((await world.db.knex('projection_checkpoints').where({ projector: name }).first()).position).to.equal(
+          last,
+        ),
       );
     expect(shared.stolen.length).to.be.greaterThan(2);
-    const live = await rowsOf(db.knex);
+    const live = await rowsOf(world.db.knex);
     await shared.late();
-    expect(await rowsOf(db.knex)).to.deep.equal(live);
+    expect(await rowsOf(world.db.knex)).to.deep.equal(live);
 
     await runner.rebuild('shop-reservations');
     await runner.rebuild('shop-voucher-inventory');
-    expect(await rowsOf(db.knex)).to.deep.equal(live);
+    expect(await rowsOf(world.db.knex)).to.deep.equal(live);
     expect(live.inventory.map((r: { pool_id: number }) => r.pool_id)).to.deep.equal([8101, 8102]);
   });
 });

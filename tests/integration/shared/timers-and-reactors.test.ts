@@ -10,18 +10,15 @@ import type { Reactor } from '../../../application/shared/reactor.js';
 import type { DueTimer } from '../../../application/shared/timers.js';
 import type { DomainEvent } from '../../../domain/shared/decider.js';
 import { eventDecoder } from '../../../domain/shared/event-decoder.js';
-import { PostgresEventStore } from '../../../infrastructure/shared/eventstore/postgres-event-store.js';
 import { createLogger } from '../../../infrastructure/shared/logger.js';
 import { InProcessEventBus } from '../../../infrastructure/shared/messaging/in-process-event-bus.js';
 import { Relay } from '../../../infrastructure/shared/messaging/relay.js';
-import { migrate } from '../../../infrastructure/shared/migrations/index.js';
 import { ProjectionRunner } from '../../../infrastructure/shared/projection-runner.js';
 import { reactorProjector } from '../../../infrastructure/shared/reactor-projector.js';
 import { timerJob } from '../../../infrastructure/shared/timer-job.js';
 import type { Projector } from '../../../projections/shared/projector.js';
 import { timerProjector } from '../../../projections/shared/timers.js';
-import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
-import { eventually } from '../fanout-support.js';
+import { eventually, storePerTest } from '../fanout-support.js';
 
 type ThingEvent =
   | { type: 'ThingScheduled'; data: { thingId: string; dueAt: string } }
@@ -46,25 +43,14 @@ const thingTimers = timerProjector<ThingEvent>({
 
 describe('stored timers and reactors (PostgreSQL, relay, projection runner)', function () {
   this.timeout(30_000);
-  let db: TestDatabase;
-  let store: PostgresEventStore;
-  const stops: Array<() => Promise<void>> = [];
-
-  beforeEach(async () => {
-    db = await createTestDatabase();
-    await migrate(db.knex);
-    store = new PostgresEventStore(db.knex);
-  });
-  afterEach(async () => {
-    for (const stop of stops.splice(0).reverse()) await stop();
-    await db.drop();
-  });
+  const world = storePerTest();
+  const { stops } = world;
 
   async function fanOut(projectors: Projector[]) {
-    const bus = new InProcessEventBus(store, db.knex, { redeliveryDelayMs: 20, pollIntervalMs: 30 });
-    const relay = new Relay({ store, bus, knex: db.knex }, { pollIntervalMs: 20, retryDelayMs: 50 });
+    const bus = new InProcessEventBus(world.store, world.db.knex, { redeliveryDelayMs: 20, pollIntervalMs: 30 });
+    const relay = new Relay({ store: world.store, bus, knex: world.db.knex }, { pollIntervalMs: 20, retryDelayMs: 50 });
     const runner = new ProjectionRunner(
-      { knex: db.knex, store, bus, projectors },
+      { knex: world.db.knex, store: world.store, bus, projectors },
       { retryBackoffMs: 10, maxDeliveries: 3 },
     );
     await runner.start();
@@ -77,12 +63,12 @@ describe('stored timers and reactors (PostgreSQL, relay, projection runner)', fu
   }
 
   const append = (thingId: string, event: ThingEvent) =>
-    store.append(
+    world.store.append(
       `thing-${thingId}`,
       [{ id: randomUUID(), type: event.type, data: event.data, metadata: { occurredAt: new Date().toISOString() } }],
       'any',
     );
-  const pendingTimers = () => db.knex(table).whereNull('fired_at').orderBy('timer_id').pluck('timer_id');
+  const pendingTimers = () => world.db.knex(table).whereNull('fired_at').orderBy('timer_id').pluck('timer_id');
 
   it('fires a due timer once, never a cancelled or future one, and a new job fires what an old one left', async () => {
     await fanOut([thingTimers]);
@@ -95,7 +81,7 @@ describe('stored timers and reactors (PostgreSQL, relay, projection runner)', fu
     const clock = fixedClock('2030-01-01T09:59:59.000Z');
     const fired: DueTimer[] = [];
     const handlers = [{ kind: 'thing-due', fire: async (t: DueTimer) => void fired.push(t) }];
-    const first = timerJob({ table, handlers, knex: db.knex, clock, logger, ownerId: 'first' });
+    const first = timerJob({ table, handlers, knex: world.db.knex, clock, logger, ownerId: 'first' });
     expect(await first.runOnce()).to.equal(0);
     clock.set('2030-01-01T10:00:00.000Z');
     expect(await first.runOnce()).to.equal(1);
@@ -105,7 +91,7 @@ describe('stored timers and reactors (PostgreSQL, relay, projection runner)', fu
     ]);
 
     // Another process cannot fire while the first holds the lease; once it is released, it fires what is due.
-    const second = timerJob({ table, handlers, knex: db.knex, clock, logger, ownerId: 'second' });
+    const second = timerJob({ table, handlers, knex: world.db.knex, clock, logger, ownerId: 'second' });
     clock.set('2030-01-03T00:00:00.000Z');
     expect(await second.runOnce()).to.equal(0);
     await first.stop();
@@ -124,7 +110,7 @@ describe('stored timers and reactors (PostgreSQL, relay, projection runner)', fu
     const attemptsSeen: number[] = [];
     const job = timerJob({
       table,
-      knex: db.knex,
+      knex: world.db.knex,
       clock,
       logger,
       backoffMs: 1000,
@@ -140,13 +126,13 @@ describe('stored timers and reactors (PostgreSQL, relay, projection runner)', fu
     });
     stops.push(() => job.stop());
     expect(await job.runOnce()).to.equal(1);
-    const row = await db.knex(table).where({ timer_id: 'x:due' }).first();
+    const row = await world.db.knex(table).where({ timer_id: 'x:due' }).first();
     expect(row).to.include({ attempts: 1, last_error: 'provider away', fired_at: null });
     expect(new Date(row.next_attempt_at).toISOString()).to.equal('2030-01-01T00:00:01.000Z');
     expect(await job.runOnce()).to.equal(0); // not before its backoff
     clock.advance(1000);
     expect(await job.runOnce()).to.equal(1); // fails again: the next wait is doubled
-    const again = await db.knex(table).where({ timer_id: 'x:due' }).first();
+    const again = await world.db.knex(table).where({ timer_id: 'x:due' }).first();
     expect(new Date(again.next_attempt_at).toISOString()).to.equal('2030-01-01T00:00:03.000Z');
     clock.advance(2000);
     expect(await job.runOnce()).to.equal(1);
@@ -173,7 +159,7 @@ describe('stored timers and reactors (PostgreSQL, relay, projection runner)', fu
     }
     // At least once: the batch holding the poison event is retried, so what came before it may be heard again.
     await eventually(async () => expect([...new Set(heard)]).to.deep.equal(['1@thing-1', '2@thing-2']));
-    const dead = await db.knex('dead_letters').select('projector', 'event_type');
+    const dead = await world.db.knex('dead_letters').select('projector', 'event_type');
     expect(dead).to.deep.equal([{ projector: 'reactor-things', event_type: 'ThingScheduled' }]);
   });
 });
