@@ -70,6 +70,13 @@ async function main(): Promise<void> {
     presale: null,
     banners: [],
   });
+  // On sale only once ACTIVE (docs/shop-purchase.md, "On sale").
+  for (const status of ['APPROVED', 'ACTIVE'] as const)
+    await c.services.shop.campaigns.changeStatus(
+      newCommandContext({ actor: { operator: 'bench' } }),
+      campaign.id,
+      status,
+    );
   const pool = await c.services.shop.pools.create(newCommandContext({ actor: { operator: 'bench' } }), {
     campaignId: campaign.id,
     categoryId: 1,
@@ -191,6 +198,7 @@ async function main(): Promise<void> {
   );
   console.log(`http stack alone (no database): rps=${stackRps.toFixed(0)}, the ceiling of both paths on this machine`);
   if (missing) console.log(`accepted reservations not found on lookup: ${missing}`);
+  if (unexpected.length > 0) console.log(`first unexpected answer: ${JSON.stringify(unexpected[0]!.body)}`);
 
   await esServer.close(1000);
   await baselineServer.close(1000);
