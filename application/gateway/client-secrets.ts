@@ -4,7 +4,8 @@
  * bits; imported: at least 32 characters of a pair the real gateway's operator generated): nobody can search such a
  * space, and a slow hash (bcrypt, scrypt) would cost milliseconds on every request behind the gateway.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { secretDigest, secretMatchesDigest } from '../shared/signatures.js';
 
 /** An imported secret's bounds: shorter is too guessable; longer than any real gateway's. */
 export const importedSecretLength = { min: 32, max: 256 } as const;
@@ -12,7 +13,7 @@ export const importedSecretLength = { min: 32, max: 256 } as const;
 /** Header-safe: printable ASCII without spaces. */
 export const clientSecretPattern = /^[\x21-\x7e]+$/;
 
-export const secretHash = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
+export const secretHash = secretDigest;
 
 /** 32 random bytes, base64url: 43 characters. */
 export const generateClientSecret = (): string => randomBytes(32).toString('base64url');
@@ -22,8 +23,4 @@ export const generateClientId = (partyId: string): string =>
   `${partyId.slice(0, 48)}-${randomBytes(4).toString('hex')}`;
 
 /** Whether `secret` hashes to `hash`, in time that does not depend on where they differ. */
-export function secretMatches(secret: string, hash: string): boolean {
-  const presented = createHash('sha256').update(secret, 'utf8').digest();
-  const stored = Buffer.from(hash, 'hex');
-  return stored.length === presented.length && timingSafeEqual(presented, stored);
-}
+export const secretMatches = secretMatchesDigest;

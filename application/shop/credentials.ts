@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { Clock } from '../shared/clock.js';
+import { secretDigest } from '../shared/signatures.js';
 import type { EventStore } from '../shared/event-store.js';
 import { ExpiringLookups } from '../shared/expiring-lookups.js';
 import {
@@ -10,10 +10,8 @@ import {
   shopDecoders,
 } from '../../domain/shop/index.js';
 
-export const sha256 = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
-
 /** How a merchant API key is stored and looked up: its sha256, in hex. */
-export const apiKeyHash = (key: string): string => sha256(key).toString('hex');
+export const apiKeyHash = secretDigest;
 
 /** Keys this service issues are far shorter; longer input is refused without a lookup. */
 const maxApiKeyLength = 256;

@@ -9,6 +9,8 @@ import type { SecretCipher } from '../../application/shared/secret-cipher.js';
 
 const ivBytes = 12;
 const tagBytes = 16;
+/** The shortest text `sealGcm` makes (an empty plaintext): anything shorter was never sealed. */
+export const minSealedBytes = ivBytes + tagBytes;
 
 /** A key's id: the first 4 bytes of its sha256, in hex. It names the key without revealing it. */
 export const cipherKeyId = (key: Buffer): string => createHash('sha256').update(key).digest('hex').slice(0, 8);
@@ -17,6 +19,24 @@ export const cipherKeyId = (key: Buffer): string => createHash('sha256').update(
 export function cipherKey(hex: string): Buffer {
   if (!/^[0-9a-fA-F]{64}$/.test(hex)) throw new RangeError('an encryption key must be 64 hex characters (32 bytes)');
   return Buffer.from(hex, 'hex');
+}
+
+/** AES-256-GCM under `key` with a fresh random iv: iv ‖ tag ‖ ciphertext. */
+export function sealGcm(key: Buffer, plain: string, aad?: Buffer): Buffer {
+  const iv = randomBytes(ivBytes);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  if (aad) cipher.setAAD(aad);
+  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), body]);
+}
+
+/** Opens what `sealGcm` sealed; throws on a tampered text, another key or other additional data. */
+export function openGcm(key: Buffer, sealed: Buffer, aad?: Buffer): string {
+  if (sealed.length < minSealedBytes) throw new Error('not an encrypted secret');
+  const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, ivBytes));
+  if (aad) decipher.setAAD(aad);
+  decipher.setAuthTag(sealed.subarray(ivBytes, ivBytes + tagBytes));
+  return Buffer.concat([decipher.update(sealed.subarray(ivBytes + tagBytes)), decipher.final()]).toString('utf8');
 }
 
 /** Texts: `k1.<key id>.` + base64url(iv ‖ tag ‖ ciphertext), a fresh random iv each time. */
@@ -35,11 +55,8 @@ export class AesGcmSecretCipher implements SecretCipher {
   }
 
   encrypt(plain: string, binding: string): string {
-    const iv = randomBytes(ivBytes);
-    const cipher = createCipheriv('aes-256-gcm', this.current.key, iv);
-    cipher.setAAD(this.additionalData(binding));
-    const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    return `k1.${this.current.id}.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')}`;
+    const sealed = sealGcm(this.current.key, plain, this.additionalData(binding));
+    return `k1.${this.current.id}.${sealed.toString('base64url')}`;
   }
 
   decrypt(encrypted: string, binding: string): string {
@@ -48,12 +65,7 @@ export class AesGcmSecretCipher implements SecretCipher {
       throw new Error('not an encrypted secret');
     const key = this.ring.get(keyId);
     if (!key) throw new Error(`encryption key ${keyId} is not in the keyring`);
-    const raw = Buffer.from(text, 'base64url');
-    if (raw.length < ivBytes + tagBytes) throw new Error('not an encrypted secret');
-    const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, ivBytes));
-    decipher.setAuthTag(raw.subarray(ivBytes, ivBytes + tagBytes));
-    decipher.setAAD(this.additionalData(binding));
-    return Buffer.concat([decipher.update(raw.subarray(ivBytes + tagBytes)), decipher.final()]).toString('utf8');
+    return openGcm(key, Buffer.from(text, 'base64url'), this.additionalData(binding));
   }
 
   private additionalData(binding: string): Buffer {

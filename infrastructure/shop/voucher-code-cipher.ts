@@ -4,14 +4,11 @@
  * text carries, so a rotation re-encrypts nothing in the log. Each text is bound (GCM additional data) to its
  * reservation and voucher: copied onto another voucher it does not open.
  */
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { cipherKeyId, minSealedBytes, openGcm, sealGcm } from '../shared/secret-cipher.js';
 import type { VoucherCodeBinding, VoucherCodeCipher } from '../../application/shop/index.js';
 
-const ivBytes = 12;
-const tagBytes = 16;
-
-/** A key's id: the first 4 bytes of its sha256, in hex. It names the key without revealing it. */
-export const voucherKeyId = (key: Buffer): string => createHash('sha256').update(key).digest('hex').slice(0, 8);
+/** A key's id: the first 4 bytes of its sha256, in hex (the shared keyring's). It names the key without revealing it. */
+export const voucherKeyId = cipherKeyId;
 
 function keyBytes(key: Buffer | string): Buffer {
   const bytes = typeof key === 'string' ? Buffer.from(/^[0-9a-fA-F]{64}$/.test(key) ? key : '', 'hex') : key;
@@ -43,11 +40,7 @@ export class AesGcmVoucherCodeCipher implements VoucherCodeCipher {
   }
 
   encrypt(code: string, binding: VoucherCodeBinding): string {
-    const iv = randomBytes(ivBytes);
-    const cipher = createCipheriv('aes-256-gcm', this.current.key, iv);
-    cipher.setAAD(additionalData(binding));
-    const body = Buffer.concat([cipher.update(code, 'utf8'), cipher.final()]);
-    return `v2.${this.current.id}.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')}`;
+    return `v2.${this.current.id}.${sealGcm(this.current.key, code, additionalData(binding)).toString('base64url')}`;
   }
 
   decrypt(encrypted: string, binding: VoucherCodeBinding): string {
@@ -55,13 +48,13 @@ export class AesGcmVoucherCodeCipher implements VoucherCodeCipher {
     if (parts[0] === 'v2' && parts.length === 3) {
       const key = this.ring.get(parts[1]!);
       if (!key) throw new Error(`voucher code key ${parts[1]} is not in the keyring (VOUCHER_CODE_OLD_KEYS)`);
-      return open(key, payload(parts[2]!), additionalData(binding));
+      return openGcm(key, payload(parts[2]!), additionalData(binding));
     }
     if (parts[0] === 'v1' && parts.length === 2) {
       const raw = payload(parts[1]!);
       for (const key of this.ring.values()) {
         try {
-          return open(key, raw);
+          return openGcm(key, raw);
         } catch {
           // Not this key: the v1 text names none, so each key of the ring is tried.
         }
@@ -74,13 +67,6 @@ export class AesGcmVoucherCodeCipher implements VoucherCodeCipher {
 
 function payload(text: string): Buffer {
   const raw = Buffer.from(text, 'base64url');
-  if (raw.length < ivBytes + tagBytes) throw new Error('not an encrypted voucher code');
+  if (raw.length < minSealedBytes) throw new Error('not an encrypted voucher code');
   return raw;
-}
-
-function open(key: Buffer, raw: Buffer, aad?: Buffer): string {
-  const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, ivBytes));
-  if (aad) decipher.setAAD(aad);
-  decipher.setAuthTag(raw.subarray(ivBytes, ivBytes + tagBytes));
-  return Buffer.concat([decipher.update(raw.subarray(ivBytes + tagBytes)), decipher.final()]).toString('utf8');
 }
