@@ -49,6 +49,8 @@ async function main(): Promise<void> {
     OPERATOR_TOKENS: [{ name: 'bench', token: 'bench-operator-token-0123456789abcdef' }],
     VOUCHER_CODE_KEY: randomBytes(32).toString('hex'),
     VOUCHER_CODE_OLD_KEYS: [],
+    CHECKOUT_CODE_KEY: randomBytes(32).toString('hex'),
+    CHECKOUT_CODE_OLD_KEYS: [],
     IDENTITY_SIGNING_KEYS: readSigningKeys(JSON.stringify([newSigningKeyJwk()])),
   };
   const c = await buildContainer({ config, databaseUrl: db.url, secrets, logger });

@@ -11,9 +11,12 @@ import { mount } from '../shared/route-spec.js';
 import { checkoutOperatorErrors } from './operator-http.js';
 import { checkoutOperatorRoutes as routes } from './operator-routes.js';
 import { createPromotionMasterBody, promotionMasterJson } from './operator-schemas.js';
+import { cancelBody, issuePromotionsBody, issuedJson, issuedPromotionJson } from './operator-wallet-schemas.js';
 
-export function checkoutOperatorRouter(deps: Pick<CheckoutServices, 'promotionMasters'> & { logger: Logger }): Router {
-  const { promotionMasters } = deps;
+export function checkoutOperatorRouter(
+  deps: Pick<CheckoutServices, 'promotionMasters' | 'wallet'> & { logger: Logger },
+): Router {
+  const { promotionMasters, wallet } = deps;
   const router = Router();
 
   // Authentication and JSON bodies are the operator API's (operatorApi), before every context's router.
@@ -24,6 +27,21 @@ export function checkoutOperatorRouter(deps: Pick<CheckoutServices, 'promotionMa
   mount(router, routes.getPromotionMaster, [], async (req) =>
     ok(promotionMasterJson(await promotionMasters.get(numericParam(req, 'promotionMasterId')))),
   );
+
+  mount(router, routes.issuePromotions, [], async (req, res) => {
+    const recipients = body(issuePromotionsBody, req);
+    const id = numericParam(req, 'promotionMasterId');
+    return ok(issuedJson(id, await wallet.issue(commandOf(req, res), id, recipients)), 201);
+  });
+  mount(router, routes.getIssuedPromotion, [], async (req) =>
+    ok(issuedPromotionJson(await wallet.get(numericParam(req, 'promotionId')))),
+  );
+  mount(router, routes.cancelIssuedPromotion, [], async (req, res) => {
+    body(cancelBody, req);
+    const id = numericParam(req, 'promotionId');
+    await wallet.cancel(commandOf(req, res), id);
+    return ok(issuedPromotionJson(await wallet.get(id)));
+  });
 
   // Its domain errors through the checkout's table; a path none of its routes take goes on to the next router.
   router.use(interfaceErrorHandler(checkoutOperatorErrors, deps.logger));

@@ -17,8 +17,10 @@ import {
 } from '../shared/operator-openapi.js';
 import type { RouteSpec } from '../shared/route-spec.js';
 import { createPromotionMasterBody, promotionMasterSchema } from './operator-schemas.js';
+import { cancelBody, issuePromotionsBody, issuedListSchema, issuedPromotionSchema } from './operator-wallet-schemas.js';
 
 export const promotionMastersTag = 'Operator: promotion masters';
+export const issuedPromotionsTag = 'Operator: issued promotions';
 
 export const checkoutOperatorRoutes = {
   createPromotionMaster: operatorRoute(promotionMastersTag, {
@@ -50,6 +52,60 @@ export const checkoutOperatorRoutes = {
         ...operatorBaseErrors,
         badPositiveIdParam('promotionMasterId'),
         operatorNotFound('promotion master'),
+      ),
+    },
+  }),
+  issuePromotions: operatorRoute(issuedPromotionsTag, {
+    method: 'post',
+    path: '/promotion-masters/{promotionMasterId}/issued-promotions',
+    operationId: 'issuePromotions',
+    summary: "Issue the master's promotions into users' wallets (codes generated, or imported)",
+    description:
+      'The master must be ACTIVE and not ended. The answer shows each code (they go to the users). With `X-Idempotency-Key`, a resend answers the first issue (same ids and codes) and issues nothing twice.',
+    request: {
+      params: z.object({ promotionMasterId: positiveIdParam }),
+      ...operatorJsonBody(issuePromotionsBody),
+    },
+    responses: {
+      201: successResponse('Issued', operatorSuccess(issuedListSchema)),
+      ...operatorErrorResponses(
+        ...operatorBaseErrors,
+        ...operatorBodyErrors,
+        badPositiveIdParam('promotionMasterId'),
+        operatorNotFound('promotion master'),
+        [409, 'OPS-CONFLICT', 'a different request under this X-Idempotency-Key'],
+      ),
+    },
+  }),
+  getIssuedPromotion: operatorRoute(issuedPromotionsTag, {
+    method: 'get',
+    path: '/issued-promotions/{promotionId}',
+    operationId: 'getIssuedPromotion',
+    summary: 'An issued promotion, as its stream says (strongly consistent)',
+    request: { params: z.object({ promotionId: positiveIdParam }) },
+    responses: {
+      200: successResponse('The issued promotion', operatorSuccess(issuedPromotionSchema)),
+      ...operatorErrorResponses(
+        ...operatorBaseErrors,
+        badPositiveIdParam('promotionId'),
+        operatorNotFound('issued promotion'),
+      ),
+    },
+  }),
+  cancelIssuedPromotion: operatorRoute(issuedPromotionsTag, {
+    method: 'post',
+    path: '/issued-promotions/{promotionId}/cancel',
+    operationId: 'cancelIssuedPromotion',
+    summary: 'Cancel an unused promotion (CANCELLED); a repeat answers the same',
+    request: { params: z.object({ promotionId: positiveIdParam }), ...operatorJsonBody(cancelBody) },
+    responses: {
+      200: successResponse('Cancelled', operatorSuccess(issuedPromotionSchema)),
+      ...operatorErrorResponses(
+        ...operatorBaseErrors,
+        ...operatorBodyErrors,
+        badPositiveIdParam('promotionId'),
+        operatorNotFound('issued promotion'),
+        [409, 'OPS-CONFLICT', 'held by a checkout (release it first), used or expired'],
       ),
     },
   }),

@@ -35,6 +35,8 @@ export interface InterfaceErrors<Code extends string> {
   unknownEndpoint: string;
   /** The interface's answer to an unexpected failure (status 500). */
   internal: { code: string; message: string };
+  /** Its answer while storage is away (default: 503 with the internal code), always with Retry-After. */
+  unavailable?: { status: number; code: string };
   /** Writes the interface's envelope. */
   send(res: Response, status: number, code: string, message: string, data: unknown): void;
   /** What of a domain error's details the caller is shown (default: nothing). */
@@ -114,7 +116,8 @@ export function interfaceErrorHandler<Code extends string>(
     if (storageUnavailable(err)) {
       logger.error(`${spec.name} request failed: storage unavailable`, { method: req.method, path: req.path, err });
       res.setHeader('Retry-After', '1');
-      return spec.send(res, 503, spec.internal.code, unavailableMessage, null);
+      const { status, code } = spec.unavailable ?? { status: 503, code: spec.internal.code };
+      return spec.send(res, status, code, unavailableMessage, null);
     }
     logger.error(`${spec.name} request failed`, { method: req.method, path: req.path, err });
     spec.send(res, 500, spec.internal.code, spec.internal.message, null);

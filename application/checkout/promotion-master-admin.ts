@@ -41,7 +41,12 @@ export class PromotionMasterAdmin {
       decider: promotionMasterDecider,
       decoder: checkoutDecoders.promotionMaster,
       streamName: streams.promotionMaster(promotionMasterId!),
-      command: (now) => ({ type: 'CreatePromotionMaster', promotionMasterId: promotionMasterId!, definition, now }),
+      command: (now) => ({
+        type: 'CreatePromotionMaster' as const,
+        promotionMasterId: promotionMasterId!,
+        definition,
+        now,
+      }),
     });
     return view(state);
   }

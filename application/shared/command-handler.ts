@@ -264,7 +264,14 @@ function planWrites<E extends DomainEvent>(
     linked.sideWrites.forEach((w, i) => {
       if (w.placement !== placement) return;
       const id = nameBasedUuid(w.idName ?? `${context.commandId}/${streamName}/${w.streamName}/${i}`);
-      writes.push({ streamName: w.streamName, events: [envelope(id, w.event)], expectedVersion: w.expectedVersion });
+      const events = Array.isArray(w.event) ? (w.event as readonly DomainEvent[]) : [w.event as DomainEvent];
+      // The first keeps the single-event id form, so ids of existing side writes never change.
+      const ids = events.map((_, j) => (j === 0 ? id : nameBasedUuid(`${id}/${j}`)));
+      writes.push({
+        streamName: w.streamName,
+        events: events.map((e, j) => envelope(ids[j]!, e)),
+        expectedVersion: w.expectedVersion,
+      });
     });
   side('before');
   if (events.length > 0) {

@@ -23,7 +23,8 @@ export interface GuardClaim {
 /** Another stream written in the same append: before the command's stream (after the claims) or after it. */
 export interface SideWrite {
   streamName: string;
-  event: DomainEvent;
+  /** One event, or several in order (another aggregate's decision, appended in the same transaction). */
+  event: DomainEvent | readonly DomainEvent[];
   expectedVersion: ExpectedVersion;
   placement: 'before' | 'after';
   /** As GuardClaim.idName. */

@@ -5,10 +5,16 @@
  * Add a port here with the interface it is typed by, itself in `application/shared`.
  */
 import type { AccessTokenVerifier } from './access-tokens.js';
+import type { MerchantApiKeys } from './merchant-api-keys.js';
+import type { PromotionWalletPort } from './promotion-wallet.js';
 
 export interface SharedPorts {
   /** Checks users' access tokens (identity). */
   accessTokens: AccessTokenVerifier;
+  /** Checks merchants' X-Promotion-Api-Key (the shop, which issues them). */
+  merchantApiKeys: MerchantApiKeys;
+  /** Issues bought vouchers into users' wallets (the checkout). */
+  promotionWallet: PromotionWalletPort;
 }
 
 /** What contexts read their ports through. */

@@ -1,4 +1,5 @@
 import type { Clock } from '../shared/clock.js';
+import type { CredentialCheck, MerchantApiKeys, MerchantCredentialHeaders } from '../shared/merchant-api-keys.js';
 import { secretDigest } from '../shared/signatures.js';
 import type { EventStore } from '../shared/event-store.js';
 import { ExpiringLookups } from '../shared/expiring-lookups.js';
@@ -54,29 +55,18 @@ export function apiKeyDirectoryFor(store: EventStore): ApiKeyDirectory {
   return directory;
 }
 
-export type CredentialRefusal =
-  | 'API_KEY_MISSING'
-  | 'API_KEY_INVALID'
-  | 'API_KEY_REVOKED'
-  | 'API_KEY_EXPIRED'
-  | 'MERCHANT_ID_MISSING'
-  | 'MERCHANT_MISMATCH';
-
-export type CredentialCheck = { ok: true; merchantId: string } | { ok: false; reason: CredentialRefusal };
+export type { CredentialCheck, CredentialRefusal } from '../shared/merchant-api-keys.js';
 
 const keyRefusals = { UNKNOWN: 'API_KEY_INVALID', REVOKED: 'API_KEY_REVOKED', EXPIRED: 'API_KEY_EXPIRED' } as const;
 
-export interface ShopCredentialHeaders {
-  apiKey?: string;
-  merchantId?: string;
-}
+export type ShopCredentialHeaders = MerchantCredentialHeaders;
 
 /**
  * The shop's own credential headers, checked behind the gateway (which checked client_id/client_secret:
  * docs/gateway.md): the merchant's API key, which must belong to X-Merchant-Id. The key is found by its hash (the
  * stream name), so no stored secret is ever compared byte by byte, and it is never logged.
  */
-export class ShopCredentials {
+export class ShopCredentials implements MerchantApiKeys {
   private readonly apiKeys: ApiKeyDirectory;
 
   constructor(private readonly deps: { store: EventStore; clock: Clock }) {

@@ -38,3 +38,4 @@ export interface ShopServices {
 // through this file: api/ imports application/ only.
 export * from '../../domain/shop/index.js';
 export { CampaignSaleSync, campaignSaleReactor } from './campaign-sale-sync.js';
+export * from './vouchers-to-wallet.js';

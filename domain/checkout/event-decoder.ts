@@ -4,14 +4,22 @@
  * current versions. How to change an event's shape: docs/event-store.md#schema-versions-and-upcasting.
  */
 import { eventDecoder, type EventDecoder, type EventSchemas } from '../shared/event-decoder.js';
-import type { CheckoutEvent, IssuedPromotionEvent, PromotionMasterEvent } from './events.js';
+import type {
+  CheckoutEvent,
+  CheckoutReservationEvent,
+  IssuedPromotionEvent,
+  PromotionCodeClaimed,
+  PromotionMasterEvent,
+  PromotionUsageEvent,
+  ShopPoolMasterClaimed,
+} from './events.js';
 
 /** Stored as the type declares it: no checkout event has changed shape yet. */
 const v1 = { version: 1 } as const;
 
 /** Each stream category's event types (each group complete: its type checks it) and their schema versions. */
 const groups = {
-  promotionMaster: { PromotionMasterCreated: v1 } satisfies EventSchemas<PromotionMasterEvent>,
+  promotionMaster: { PromotionMasterCreated: v1, PromotionsAllotted: v1 } satisfies EventSchemas<PromotionMasterEvent>,
   issuedPromotion: {
     PromotionIssued: v1,
     PromotionReserved: v1,
@@ -20,12 +28,26 @@ const groups = {
     PromotionCancelled: v1,
     PromotionExpired: v1,
   } satisfies EventSchemas<IssuedPromotionEvent>,
+  checkoutReservation: {
+    CheckoutReserved: v1,
+    CheckoutConfirmed: v1,
+    CheckoutReleased: v1,
+    CheckoutExpired: v1,
+    CheckoutRefunded: v1,
+  } satisfies EventSchemas<CheckoutReservationEvent>,
+  promotionUsage: { PromotionUsageHeld: v1, PromotionUsageFreed: v1 } satisfies EventSchemas<PromotionUsageEvent>,
+  shopPoolMaster: { ShopPoolMasterClaimed: v1 } satisfies EventSchemas<ShopPoolMasterClaimed>,
+  promotionCode: { PromotionCodeClaimed: v1 } satisfies EventSchemas<PromotionCodeClaimed>,
 };
 
 /** The checkout's registry, every CheckoutEvent type once; a test may build a decoder from it with a schema changed. */
 export const checkoutEventSchemas: EventSchemas<CheckoutEvent> = {
   ...groups.promotionMaster,
   ...groups.issuedPromotion,
+  ...groups.checkoutReservation,
+  ...groups.promotionUsage,
+  ...groups.shopPoolMaster,
+  ...groups.promotionCode,
 };
 
 /** The checkout context's decoder. */
@@ -35,4 +57,8 @@ export const checkoutEventDecoder: EventDecoder<CheckoutEvent> = eventDecoder(ch
 export const checkoutDecoders = {
   promotionMaster: checkoutEventDecoder.only(groups.promotionMaster),
   issuedPromotion: checkoutEventDecoder.only(groups.issuedPromotion),
+  checkoutReservation: checkoutEventDecoder.only(groups.checkoutReservation),
+  promotionUsage: checkoutEventDecoder.only(groups.promotionUsage),
+  shopPoolMaster: checkoutEventDecoder.only(groups.shopPoolMaster),
+  promotionCode: checkoutEventDecoder.only(groups.promotionCode),
 };

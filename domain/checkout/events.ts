@@ -6,10 +6,21 @@
  * Streams:
  *   promotionMaster-<promotionMasterId>    a promotion master (promotion-master.ts)
  *   issuedPromotion-<promotionId>          one promotion in a user's wallet (issued-promotion.ts)
+ *   checkoutReservation-<reservationKey>   one checkout's hold on its promotions (checkout-reservation.ts)
+ *   promotionUsage-<masterId>              uses of a master with a total_quota (promotion-usage.ts)
+ *   promotionUsage-<masterId>:<userId>     one user's uses of a master with a per_user_limit (promotion-usage.ts)
+ *   shopPoolMaster-<poolId>                guard: the promotion master of a shop voucher pool
+ *   promotionCode-<masterId>-<sha256hex>   guard: an imported code is issued once per master
  * Times are ISO 8601 strings in UTC; amounts are integers in VND.
  */
 import type { DomainEvent } from '../shared/decider.js';
-import type { PromotionMasterDefinition, PromotionMasterStatus } from './promotion-master.js';
+import type {
+  CodeType,
+  PromotionMasterDefinition,
+  PromotionMasterStatus,
+  PromotionScope,
+  PromotionType,
+} from './promotion-master.js';
 
 // ---- promotionMaster-<promotionMasterId> ----
 
@@ -18,7 +29,24 @@ export type PromotionMasterCreated = DomainEvent<
   PromotionMasterDefinition & { promotionMasterId: number; status: PromotionMasterStatus; createdAt: string }
 >;
 
-export type PromotionMasterEvent = PromotionMasterCreated;
+/** One promotion of an allotment: who gets it, with its code (and pin) encrypted, bound to the promotion. */
+export interface Allotment {
+  promotionId: number;
+  userId: string;
+  encryptedCode: string;
+  encryptedPin: string | null;
+}
+
+/**
+ * Promotions an operator issues from the master, recorded before they are issued one by one: a resend under the
+ * request's idempotency key answers these, and the issuing of any left undone by a crash is finished from here.
+ */
+export type PromotionsAllotted = DomainEvent<
+  'PromotionsAllotted',
+  { promotionMasterId: number; allotments: Allotment[]; allottedAt: string }
+>;
+
+export type PromotionMasterEvent = PromotionMasterCreated | PromotionsAllotted;
 
 // ---- issuedPromotion-<promotionId> ----
 
@@ -33,7 +61,10 @@ export type PromotionIssued = DomainEvent<
     promotionId: number;
     promotionMasterId: number;
     userId: string;
-    code: string;
+    /** The code, encrypted at rest (SecretCipher, bound to the promotion): codes are bearer values. */
+    encryptedCode: string;
+    /** The pin of a pin_required master, encrypted like the code; null when none. */
+    encryptedPin: string | null;
     validFrom: string;
     validUntil: string;
     source: PromotionSource;
@@ -49,20 +80,120 @@ export type PromotionUsed = DomainEvent<
   'PromotionUsed',
   { promotionId: number; reservationKey: string; usedAt: string }
 >;
-/** Back to ISSUED: the reservation was released (`RELEASED`) or its order refunded (`REFUNDED`). */
+/**
+ * Back to ISSUED: the reservation was released (`RELEASED`), its order refunded (`REFUNDED`) or it outlived its
+ * time-to-live (`EXPIRED`, only with CHECKOUT_RESERVATION_TTL_SECONDS).
+ */
 export type PromotionReturned = DomainEvent<
   'PromotionReturned',
-  { promotionId: number; reservationKey: string; reason: 'RELEASED' | 'REFUNDED'; returnedAt: string }
+  { promotionId: number; reservationKey: string; reason: ReturnReason; returnedAt: string }
 >;
+export type ReturnReason = 'RELEASED' | 'REFUNDED' | 'EXPIRED';
 export type PromotionCancelled = DomainEvent<'PromotionCancelled', { promotionId: number; cancelledAt: string }>;
 export type PromotionExpired = DomainEvent<'PromotionExpired', { promotionId: number; expiredAt: string }>;
 
 export type IssuedPromotionEvent =
   PromotionIssued | PromotionReserved | PromotionUsed | PromotionReturned | PromotionCancelled | PromotionExpired;
 
-export type CheckoutEvent = PromotionMasterEvent | IssuedPromotionEvent;
+// ---- checkoutReservation-<reservationKey> ----
+
+/** A promotion a checkout holds, as the reservation recorded it. */
+export interface ReservedPromotion {
+  promotionId: number;
+  promotionMasterId: number;
+  codeType: CodeType;
+}
+
+/** What a checkout's discount came to (docs/checkout-discounts.md); the answer of /reserve and its replays. */
+export interface DiscountResult {
+  totalDiscount: number;
+  originalTotal: number;
+  finalAmount: number;
+  breakdown: DiscountLine[];
+}
+
+export interface DiscountLine {
+  promotionMasterId: number;
+  promotionId: number;
+  promotionType: PromotionType;
+  codeType: CodeType;
+  title: string;
+  shortTitle: string;
+  amount: number;
+  scope: PromotionScope;
+}
+
+export type CheckoutReserved = DomainEvent<
+  'CheckoutReserved',
+  {
+    reservationKey: string;
+    orderId: string;
+    merchantId: string;
+    userId: string;
+    promotions: ReservedPromotion[];
+    discount: DiscountResult;
+    reservedAt: string;
+    /** null: it waits for confirm or release for ever (the spec's default; CHECKOUT_RESERVATION_TTL_SECONDS). */
+    expiresAt: string | null;
+  }
+>;
+export type CheckoutConfirmed = DomainEvent<'CheckoutConfirmed', { reservationKey: string; confirmedAt: string }>;
+export type CheckoutReleased = DomainEvent<
+  'CheckoutReleased',
+  { reservationKey: string; reason: string | null; releasedAt: string }
+>;
+export type CheckoutExpired = DomainEvent<'CheckoutExpired', { reservationKey: string; expiredAt: string }>;
+export type CheckoutRefunded = DomainEvent<
+  'CheckoutRefunded',
+  { reservationKey: string; reason: string | null; refundedAt: string }
+>;
+
+export type CheckoutReservationEvent =
+  CheckoutReserved | CheckoutConfirmed | CheckoutReleased | CheckoutExpired | CheckoutRefunded;
+
+// ---- promotionUsage-<masterId>[:<userId>] ----
+
+/** A use counted against a limit: held by a reservation from reserve until it is released, expired or refunded. */
+export type PromotionUsageHeld = DomainEvent<
+  'PromotionUsageHeld',
+  { promotionMasterId: number; userId: string | null; reservationKey: string; heldAt: string }
+>;
+export type PromotionUsageFreed = DomainEvent<
+  'PromotionUsageFreed',
+  { promotionMasterId: number; userId: string | null; reservationKey: string; freedAt: string }
+>;
+export type PromotionUsageEvent = PromotionUsageHeld | PromotionUsageFreed;
+
+// ---- shopPoolMaster-<poolId> (guard) ----
+
+/** The promotion master a shop voucher pool's vouchers are issued under (made with the pool's first sale). */
+export type ShopPoolMasterClaimed = DomainEvent<
+  'ShopPoolMasterClaimed',
+  { voucherPoolId: number; promotionMasterId: number; claimedAt: string }
+>;
+
+/** Guard: an imported code is issued once per master (stream promotionCode-<masterId>-<sha256 of the code>). */
+export type PromotionCodeClaimed = DomainEvent<
+  'PromotionCodeClaimed',
+  { promotionMasterId: number; promotionId: number; claimedAt: string }
+>;
+
+export type CheckoutEvent =
+  | PromotionCodeClaimed
+  | PromotionMasterEvent
+  | IssuedPromotionEvent
+  | CheckoutReservationEvent
+  | PromotionUsageEvent
+  | ShopPoolMasterClaimed;
 
 export const streams = {
   promotionMaster: (promotionMasterId: number) => `promotionMaster-${promotionMasterId}`,
   issuedPromotion: (promotionId: number) => `issuedPromotion-${promotionId}`,
+  checkoutReservation: (reservationKey: string) => `checkoutReservation-${reservationKey}`,
+  /** The master's total uses (userId absent) or one user's. */
+  promotionUsage: (promotionMasterId: number, userId?: string) =>
+    userId === undefined ? `promotionUsage-${promotionMasterId}` : `promotionUsage-${promotionMasterId}:${userId}`,
+  shopPoolMaster: (voucherPoolId: number) => `shopPoolMaster-${voucherPoolId}`,
+  /** `codeDigest`: sha256 (hex) of the code as issued. */
+  promotionCode: (promotionMasterId: number, codeDigest: string) => `promotionCode-${promotionMasterId}-${codeDigest}`,
 };

@@ -8,3 +8,6 @@ export * from './events.js';
 export * from './discount.js';
 export * from './issued-promotion.js';
 export * from './promotion-master.js';
+export * from './checkout-reservation.js';
+export * from './eligibility.js';
+export * from './promotion-usage.js';

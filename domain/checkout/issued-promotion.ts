@@ -7,7 +7,7 @@
  */
 import type { Decider } from '../shared/decider.js';
 import { checkoutError } from './errors.js';
-import type { IssuedPromotionEvent, PromotionIssued } from './events.js';
+import type { IssuedPromotionEvent, PromotionIssued, ReturnReason } from './events.js';
 
 export type IssuedPromotionStatus = 'ISSUED' | 'RESERVED' | 'USED' | 'CANCELLED' | 'EXPIRED';
 
@@ -25,7 +25,7 @@ export type IssuedPromotionCommand =
   | ({ type: 'IssuePromotion'; now: string } & Omit<PromotionIssued['data'], 'issuedAt'>)
   | { type: 'ReservePromotion'; userId: string; reservationKey: string; orderId: string; now: string }
   | { type: 'ConfirmPromotion'; reservationKey: string; now: string }
-  | { type: 'ReleasePromotion'; reservationKey: string; now: string }
+  | { type: 'ReleasePromotion'; reservationKey: string; reason?: Exclude<ReturnReason, 'REFUNDED'>; now: string }
   | { type: 'RefundPromotion'; reservationKey: string; now: string }
   | { type: 'CancelPromotion'; now: string }
   | { type: 'ExpirePromotion'; now: string };
@@ -39,12 +39,7 @@ function existing(state: IssuedPromotionState, promotionId?: number): IssuedProm
 }
 
 /** Back to ISSUED; past its validity it expires at once (a returned promotion is not usable any more). */
-function returned(
-  p: IssuedPromotion,
-  reason: 'RELEASED' | 'REFUNDED',
-  key: string,
-  now: string,
-): IssuedPromotionEvent[] {
+function returned(p: IssuedPromotion, reason: ReturnReason, key: string, now: string): IssuedPromotionEvent[] {
   const events: IssuedPromotionEvent[] = [
     { type: 'PromotionReturned', data: { promotionId: p.promotionId, reservationKey: key, reason, returnedAt: now } },
   ];
@@ -54,9 +49,11 @@ function returned(
 
 function reserve(p: IssuedPromotion, c: Extract<IssuedPromotionCommand, { type: 'ReservePromotion' }>) {
   const { promotionId } = p;
-  // Another user's promotion is not in this wallet: answered as missing, telling nothing of it.
+  // Ids are a sequence: saying it is another user's tells nothing a caller could not guess.
   if (p.userId !== c.userId)
-    throw checkoutError('PROMOTION_NOT_FOUND', 'no such promotion in the wallet', { promotionId });
+    throw checkoutError('PROMOTION_NOT_OWNED', `promotion ${promotionId} is not in this user's wallet`, {
+      promotionId,
+    });
   if (p.status === 'RESERVED' && p.reservationKey === c.reservationKey) return [];
   if (p.status === 'RESERVED')
     throw checkoutError('PROMOTION_ALREADY_RESERVED', `promotion ${promotionId} is held by another checkout`, {
@@ -83,14 +80,15 @@ function decide(command: IssuedPromotionCommand, state: IssuedPromotionState): I
     case 'IssuePromotion': {
       const { type: _type, now, ...data } = command;
       if (state.status === 'NONE') return [{ type: 'PromotionIssued', data: { ...data, issuedAt: now } }];
-      // The same issue again (a retried request, a replayed shop commit) changes nothing.
+      // The same issue again (a retried request, a replayed shop commit) changes nothing. Codes are compared by where
+      // they came from: their encrypted texts differ each time.
       if (
         state.userId === data.userId &&
-        state.code === data.code &&
-        state.promotionMasterId === data.promotionMasterId
+        state.promotionMasterId === data.promotionMasterId &&
+        JSON.stringify(state.source) === JSON.stringify(data.source)
       )
         return [];
-      throw checkoutError('PROMOTION_EXISTS', `promotion ${data.promotionId} holds another code`, {
+      throw checkoutError('PROMOTION_EXISTS', `promotion ${data.promotionId} holds another promotion`, {
         promotionId: data.promotionId,
       });
     }
@@ -118,7 +116,8 @@ function decide(command: IssuedPromotionCommand, state: IssuedPromotionState): I
         throw checkoutError('PROMOTION_ALREADY_USED', 'the reservation confirmed it: refund it instead', {
           promotionId: p.promotionId,
         });
-      if (mine && p.status === 'RESERVED') return returned(p, 'RELEASED', command.reservationKey, command.now);
+      if (mine && p.status === 'RESERVED')
+        return returned(p, command.reason ?? 'RELEASED', command.reservationKey, command.now);
       // Released already by this reservation (a repeat): nothing to do.
       if (mine && (p.status === 'ISSUED' || p.status === 'EXPIRED')) return [];
       throw checkoutError('PROMOTION_RESERVATION_NOT_FOUND', 'the reservation does not hold this promotion', {

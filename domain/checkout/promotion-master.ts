@@ -5,7 +5,7 @@
  * the rules that relate fields to each other are decided here.
  */
 import type { Decider } from '../shared/decider.js';
-import type { PromotionMasterEvent } from './events.js';
+import type { Allotment, PromotionMasterEvent } from './events.js';
 import { checkoutError } from './errors.js';
 
 export const promotionTypes = ['SHIPPING', 'VOUCHER', 'COIN_CASHBACK'] as const;
@@ -59,12 +59,9 @@ export type PromotionMasterState =
       readonly updatedAt: string;
     });
 
-export type PromotionMasterCommand = {
-  type: 'CreatePromotionMaster';
-  promotionMasterId: number;
-  definition: PromotionMasterDefinition;
-  now: string;
-};
+export type PromotionMasterCommand =
+  | { type: 'CreatePromotionMaster'; promotionMasterId: number; definition: PromotionMasterDefinition; now: string }
+  | { type: 'AllotPromotions'; allotments: Allotment[]; now: string };
 
 function invalid(field: string, message: string) {
   return checkoutError('INVALID_PROMOTION_MASTER', message, { field });
@@ -101,13 +98,31 @@ function decide(command: PromotionMasterCommand, state: PromotionMasterState): P
         },
       ];
     }
+    case 'AllotPromotions': {
+      if (state.status === 'NONE') throw checkoutError('PROMOTION_MASTER_NOT_FOUND', 'no such promotion master');
+      const { promotionMasterId } = state;
+      // Issuing is for users who can still use it: an ended or paused master issues nothing.
+      if (state.status !== 'ACTIVE')
+        throw invalid('promotion_master_id', `promotion master ${promotionMasterId} is ${state.status}`);
+      if (Date.parse(command.now) >= Date.parse(state.validUntil))
+        throw invalid('promotion_master_id', `promotion master ${promotionMasterId} ended at ${state.validUntil}`);
+      if (command.allotments.length === 0) throw invalid('recipients', 'name at least one recipient');
+      return [
+        {
+          type: 'PromotionsAllotted',
+          data: { promotionMasterId, allotments: command.allotments, allottedAt: command.now },
+        },
+      ];
+    }
   }
 }
 
-function evolve(_state: PromotionMasterState, event: PromotionMasterEvent): PromotionMasterState {
+function evolve(state: PromotionMasterState, event: PromotionMasterEvent): PromotionMasterState {
   switch (event.type) {
     case 'PromotionMasterCreated':
       return { ...event.data, updatedAt: event.data.createdAt };
+    case 'PromotionsAllotted':
+      return state;
   }
 }
 

@@ -1,23 +1,73 @@
 /**
- * The promotion checkout's module, infrastructure half: its configuration slice, its secrets (none) and how its
- * services are built from the shared adapters. The only file of infrastructure/checkout the composition root imports
- * (docs/conventions.md, "Modules").
+ * The promotion checkout's module, infrastructure half: its configuration slice, its secrets and how its services
+ * are built from the shared adapters. The only file of infrastructure/checkout the composition root imports
+ * (docs/conventions.md, "Modules"). Its wallet read model queries the tables of its projectors, named through
+ * projections/checkout/index.ts.
  */
-import { PromotionMasterAdmin, type CheckoutServices } from '../../application/checkout/index.js';
+import {
+  allotmentReactor,
+  ApplicableQuery,
+  CheckoutService,
+  checkoutTimerHandlers,
+  PromotionMasterAdmin,
+  PromotionWallet,
+  type CheckoutServices,
+  type WalletReadModel,
+} from '../../application/checkout/index.js';
+import { checkoutTimersTable, timerKinds } from '../../projections/checkout/index.js';
+import type { MerchantApiKeys } from '../../application/shared/merchant-api-keys.js';
 import type { BuiltContext, ContextDeps } from '../shared/context.js';
+import { AesGcmSecretCipher } from '../shared/secret-cipher.js';
+import { timerJob } from '../shared/timer-job.js';
 import type { CheckoutConfig } from './config.js';
+import type { CheckoutSecrets } from './secrets.js';
+import { PostgresWalletReadModel } from './wallet-read-model.js';
 
 export { checkoutConfig, type CheckoutConfig } from './config.js';
 export { checkoutSecrets, type CheckoutSecrets } from './secrets.js';
 
-/** Needs only the event store's side of the shared adapters (so fast tests build it on an in-memory store too). */
-export function buildCheckout(
-  deps: Pick<ContextDeps<CheckoutConfig>, 'store' | 'ids' | 'clock'>,
-): BuiltContext<CheckoutServices> {
-  const { store, ids, clock } = deps;
+type CommandDeps = Pick<ContextDeps<CheckoutConfig, CheckoutSecrets>, 'config' | 'secrets' | 'store' | 'ids' | 'clock'>;
+
+/** The command side and the queries on a given wallet read model (fast tests build it on an in-memory store). */
+export function buildCheckoutServices(
+  deps: CommandDeps & { walletReadModel: WalletReadModel; merchantKeys: MerchantApiKeys },
+): CheckoutServices {
+  const { config, secrets, store, ids, clock } = deps;
+  const codes = new AesGcmSecretCipher('checkout-code', secrets.CHECKOUT_CODE_KEY, secrets.CHECKOUT_CODE_OLD_KEYS);
   return {
-    services: { promotionMasters: new PromotionMasterAdmin({ store, ids, clock }) },
-    jobs: [],
+    promotionMasters: new PromotionMasterAdmin({ store, ids, clock }),
+    wallet: new PromotionWallet({ store, ids, clock, codes }),
+    checkout: new CheckoutService({
+      store,
+      clock,
+      codes,
+      settings: { reservationTtlSeconds: config.CHECKOUT_RESERVATION_TTL_SECONDS },
+    }),
+    applicable: new ApplicableQuery({ wallet: deps.walletReadModel, clock, codes }),
+    merchantKeys: deps.merchantKeys,
+  };
+}
+
+export function buildCheckout(deps: ContextDeps<CheckoutConfig, CheckoutSecrets>): BuiltContext<CheckoutServices> {
+  const services = buildCheckoutServices({
+    ...deps,
+    walletReadModel: new PostgresWalletReadModel(deps.knex),
+    // The shop issues the keys; its port is there once every context is built (only requests use it).
+    merchantKeys: { check: (headers) => deps.ports.get('merchantApiKeys').check(headers) },
+  });
+  const timers = timerJob({
+    table: checkoutTimersTable,
+    handlers: checkoutTimerHandlers({ wallet: services.wallet, checkout: services.checkout, kinds: timerKinds }),
+    knex: deps.knex,
+    clock: deps.clock,
+    logger: deps.logger,
+  });
+  return {
+    services,
+    jobs: [timers],
+    // The shop's process manager issues bought vouchers into wallets through this port.
+    provides: { promotionWallet: services.wallet },
+    reactors: [allotmentReactor(services.wallet)],
     stop: async () => {},
   };
 }

@@ -16,6 +16,7 @@ import {
   ShopCredentials,
   VoucherPoolAdmin,
   VoucherSearch,
+  vouchersToWalletReactor,
   type ShopServices,
 } from '../../application/shop/index.js';
 import { catalogProjector, voucherInventoryProjector, voucherSearchProjector } from '../../projections/shop/index.js';
@@ -36,11 +37,12 @@ export function buildShopCommands(
   deps: Pick<ContextDeps<ShopConfig, ShopSecrets>, 'config' | 'secrets' | 'store' | 'ids' | 'clock' | 'logger'>,
 ) {
   const { config, secrets, store, ids, clock, logger } = deps;
+  const codes = new AesGcmVoucherCodeCipher(secrets.VOUCHER_CODE_KEY, secrets.VOUCHER_CODE_OLD_KEYS);
   const purchases = new PurchaseService({
     store,
     ids,
     clock,
-    codes: new AesGcmVoucherCodeCipher(secrets.VOUCHER_CODE_KEY, secrets.VOUCHER_CODE_OLD_KEYS),
+    codes,
     settings: {
       idempotencyMode: config.SHOP_IDEMPOTENCY_MODE,
       reservationTtlSeconds: config.SHOP_RESERVATION_TTL_SECONDS,
@@ -61,12 +63,13 @@ export function buildShopCommands(
     // Pool admin commands go through the purchase executor, which holds the hot pool states.
     pools: new VoucherPoolAdmin({ store, ids, clock, pools: purchases.pools, sales }),
     sales,
+    codes,
   };
 }
 
 export async function buildShop(deps: ContextDeps<ShopConfig, ShopSecrets>): Promise<BuiltContext<ShopServices>> {
   const { config, knex, clock, logger, changes } = deps;
-  const { sales, ...commands } = buildShopCommands(deps);
+  const { sales, codes, ...commands } = buildShopCommands(deps);
   const { purchases } = commands;
   // Reads keep what they read in memory while the change feed hears the projectors announce their changes; only a
   // process that serves the API listens (and warms its catalog): elsewhere reads go to the tables.
@@ -98,7 +101,9 @@ export async function buildShop(deps: ContextDeps<ShopConfig, ShopSecrets>): Pro
   return {
     services: { ...commands, catalog, search },
     jobs,
-    reactors: [campaignSaleReactor(sales)],
+    reactors: [campaignSaleReactor(sales), vouchersToWalletReactor({ store: deps.store, codes, ports: deps.ports })],
+    // The checkout takes the keys the shop issues (X-Promotion-API-Key).
+    provides: { merchantApiKeys: commands.credentials },
     stop: () => purchases.stop(),
   };
 }

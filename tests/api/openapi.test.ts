@@ -151,6 +151,7 @@ describe('OpenAPI document and /docs', () => {
           checkoutOperatorRouter({
             logger: createLogger('error'),
             promotionMasters: container.services.checkout.promotionMasters,
+            wallet: container.services.checkout.wallet,
           }),
         ),
         ...routesOf(

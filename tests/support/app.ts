@@ -40,6 +40,8 @@ export async function startTestApp(
     OPERATOR_TOKENS: [{ name: 'alice', token: 'alice-operator-token-0123456789' }],
     VOUCHER_CODE_KEY: randomBytes(32).toString('hex'),
     VOUCHER_CODE_OLD_KEYS: [],
+    CHECKOUT_CODE_KEY: randomBytes(32).toString('hex'),
+    CHECKOUT_CODE_OLD_KEYS: [],
     IDENTITY_SIGNING_KEYS: readSigningKeys(JSON.stringify([newSigningKeyJwk()])),
   };
   const container = await buildContainer({

@@ -20,7 +20,7 @@ import type { Clock } from '../../application/shared/clock.js';
 import type { EventStore } from '../../application/shared/event-store.js';
 import type { NumericIdGenerator } from '../../application/shared/ids.js';
 import { loadConfig, type Secrets } from '../../container.js';
-import { buildCheckout } from '../../infrastructure/checkout/index.js';
+import { buildCheckoutServices } from '../../infrastructure/checkout/index.js';
 import { buildIdentity, newSigningKeyJwk, readSigningKeys } from '../../infrastructure/identity/index.js';
 import { buildGateway } from '../../infrastructure/gateway/index.js';
 import { InMemoryEventStore } from '../../infrastructure/shared/eventstore/in-memory-event-store.js';
@@ -36,6 +36,8 @@ export const fastAppSecrets: Secrets = {
   /** Fixed, so that a test can give events holding voucher codes encrypted with it. */
   VOUCHER_CODE_KEY: '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f',
   VOUCHER_CODE_OLD_KEYS: [],
+  CHECKOUT_CODE_KEY: '1f1e1d1c1b1a191817161514131211100f0e0d0c0b0a09080706050403020100',
+  CHECKOUT_CODE_OLD_KEYS: [],
   IDENTITY_SIGNING_KEYS: readSigningKeys(JSON.stringify([newSigningKeyJwk()])),
 };
 
@@ -53,7 +55,19 @@ export function buildFastApp({ store, ids, clock, env }: FastAppDeps): Express {
   const logger = createLogger('error');
 
   const shop = buildShopCommands({ config, secrets, store, ids, clock, logger });
-  const checkout = buildCheckout({ store, ids, clock }).services;
+  // The fast app mounts the checkout's operator endpoints only: nothing reads the wallet read model here.
+  const checkout = buildCheckoutServices({
+    config,
+    secrets,
+    store,
+    ids,
+    clock,
+    walletReadModel: {
+      entries: () =>
+        Promise.reject(new Error('the fast app has no wallet read model (tests/api/checkout use the real one)')),
+    },
+    merchantKeys: shop.credentials,
+  });
   const identity = buildIdentity({ config, secrets, store, clock }).services;
   // The gateway's parties live in a store of their own, so that a scene's events are only the ones it gives and makes.
   const gateway = buildGateway({ config, store: new InMemoryEventStore({ clock }), clock, logger }).services;

@@ -12,7 +12,8 @@ const issue: Extract<IssuedPromotionCommand, { type: 'IssuePromotion' }> = {
   promotionId: 42,
   promotionMasterId: 7,
   userId: 'u1',
-  code: 'SUMMER-0042',
+  encryptedCode: 'k1.sealed-code',
+  encryptedPin: null,
   validFrom: '2026-05-01T00:00:00.000Z',
   validUntil: late,
   source: { kind: 'OPERATOR' },
@@ -28,7 +29,7 @@ const used = (key = 'k1'): IssuedPromotionEvent => ({
   type: 'PromotionUsed',
   data: { promotionId: 42, reservationKey: key, usedAt: at },
 });
-const returned = (reason: 'RELEASED' | 'REFUNDED', key = 'k1', when = at): IssuedPromotionEvent => ({
+const returned = (reason: 'RELEASED' | 'REFUNDED' | 'EXPIRED', key = 'k1', when = at): IssuedPromotionEvent => ({
   type: 'PromotionReturned',
   data: { promotionId: 42, reservationKey: key, reason, returnedAt: when },
 });
@@ -50,9 +51,13 @@ describe('issued promotion decider', () => {
   describe('issue', () => {
     it('issues into the wallet', () => given([]).when(issue).then([issued]));
     it('issuing the same again (a replayed shop commit) changes nothing', () => given([issued]).when(issue).then([]));
-    it('refuses another code under a used id', () =>
+    it('the same again with its code encrypted anew changes nothing', () =>
       given([issued])
-        .when({ ...issue, code: 'OTHER' })
+        .when({ ...issue, encryptedCode: 'k1.sealed-again' })
+        .then([]));
+    it('refuses another promotion under a used id', () =>
+      given([issued])
+        .when({ ...issue, userId: 'u9' })
         .thenRejects('PROMOTION_EXISTS', { promotionId: 42 }));
   });
 
@@ -61,8 +66,8 @@ describe('issued promotion decider', () => {
     it('the same reservation again is a no-op', () => given([issued, reserved()]).when(reserve()).then([]));
     it('a second checkout loses: PROMOTION_ALREADY_RESERVED', () =>
       given([issued, reserved()]).when(reserve('k2')).thenRejects('PROMOTION_ALREADY_RESERVED'));
-    it("another user's promotion is answered as missing", () =>
-      given([issued]).when(reserve('k1', 'u2')).thenRejects('PROMOTION_NOT_FOUND'));
+    it("another user's promotion: PROMOTION_NOT_OWNED", () =>
+      given([issued]).when(reserve('k1', 'u2')).thenRejects('PROMOTION_NOT_OWNED', { promotionId: 42 }));
     it('past its validity: PROMOTION_EXPIRED', () =>
       given([issued])
         .when(reserve('k1', 'u1', late))
@@ -118,6 +123,15 @@ describe('issued promotion decider', () => {
       given([issued, reserved(), used()]).when(release()).thenRejects('PROMOTION_ALREADY_USED');
       given([issued]).when(release()).thenRejects('PROMOTION_RESERVATION_NOT_FOUND');
     });
+    it('a reservation past its time-to-live returns it with reason EXPIRED', () =>
+      given([issued, reserved()])
+        .when({ type: 'ReleasePromotion', reservationKey: 'k1', reason: 'EXPIRED', now: at })
+        .then([
+          {
+            type: 'PromotionReturned',
+            data: { promotionId: 42, reservationKey: 'k1', reason: 'EXPIRED', returnedAt: at },
+          },
+        ]));
     it('release past its validity returns and expires it at once', () =>
       given([issued, reserved()])
         .when(release('k1', late))

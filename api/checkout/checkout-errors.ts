@@ -1,0 +1,88 @@
+/**
+ * The checkout interface's envelope and errors (spec part B, "Errors"; docs/checkout.md, "Codes"): `code` "0" and
+ * "Success" on success; the seed's 8001 to 8012, 8500 and 8501 at its HTTP statuses for the domain's refusals, and
+ * this service's own 84xx codes for what the seed does not show (a malformed request, credentials). A domain code
+ * left out of the table does not compile.
+ */
+import type { Response } from 'express';
+import type { CheckoutInterfaceErrorCode } from '../../application/checkout/index.js';
+import { isDomainError } from '../../application/shared/errors.js';
+import { interfaceErrorHandler, type ErrorTable, type InterfaceErrors } from '../shared/interface-errors.js';
+import { json, type HttpResult } from '../shared/route.js';
+import type { Logger } from '../../application/shared/logger.js';
+
+export const checkoutOk = (data: unknown): HttpResult => json(200, { code: '0', message: 'Success', data });
+
+export function sendCheckoutError(res: Response, status: number, code: string, message: string, data: unknown): void {
+  res.status(status).json({ code, message, data: data ?? null });
+}
+
+/** This service's own codes, where the seed shows none. */
+export const checkoutCodes = {
+  invalid: '8400',
+  unauthenticated: '8401',
+  forbidden: '8403',
+  unknownEndpoint: '8404',
+  idempotencyKeyReused: '8409',
+  tooLarge: '8413',
+  unsupportedMediaType: '8415',
+  rateLimited: '8429',
+  internal: '8500',
+  unavailable: '8501',
+} as const;
+
+export const checkoutErrorTable: ErrorTable<CheckoutInterfaceErrorCode> = {
+  PROMOTION_NOT_APPLICABLE: [400, '8001'],
+  SHARED_NOT_SUPPORTED: [400, '8001'],
+  PROMOTION_NOT_USED: [400, '8001'],
+  RESERVATION_NOT_CONFIRMED: [400, '8001'],
+  PROMOTION_CODE_INVALID: [400, '8002'],
+  PROMOTION_NOT_FOUND: [404, '8003'],
+  PROMOTION_ALREADY_RESERVED: [409, '8004'],
+  QUOTA_EXHAUSTED: [409, '8005'],
+  ORDER_MINIMUM_NOT_MET: [422, '8006'],
+  PROMOTION_EXPIRED: [422, '8007'],
+  USAGE_LIMIT_REACHED: [422, '8008'],
+  PROMOTION_NOT_OWNED: [422, '8009'],
+  RESERVATION_NOT_FOUND: [404, '8010'],
+  PROMOTION_RESERVATION_NOT_FOUND: [404, '8010'],
+  RESERVATION_EXPIRED: [409, '8011'],
+  RESERVATION_ALREADY_CONFIRMED: [409, '8012'],
+  PROMOTION_ALREADY_USED: [409, '8012'],
+  IDEMPOTENCY_KEY_REUSED: [409, checkoutCodes.idempotencyKeyReused],
+  // A reservation key or promotion id handed out twice: a bug, answered as the service's error.
+  RESERVATION_EXISTS: [500, checkoutCodes.internal],
+  PROMOTION_EXISTS: [500, checkoutCodes.internal],
+};
+
+/** What of a refusal's details the caller sees, in the interface's snake_case. */
+const shownDetails: Record<string, string> = {
+  promotionId: 'promotion_id',
+  promotionMasterId: 'promotion_master_id',
+  reservationKey: 'reservation_key',
+  reason: 'reason',
+  field: 'field',
+};
+
+export const checkoutErrors: InterfaceErrors<CheckoutInterfaceErrorCode> = {
+  name: 'checkout',
+  table: checkoutErrorTable,
+  malformed: {
+    invalid: checkoutCodes.invalid,
+    tooLarge: checkoutCodes.tooLarge,
+    unsupportedMediaType: checkoutCodes.unsupportedMediaType,
+  },
+  unknownEndpoint: checkoutCodes.unknownEndpoint,
+  internal: { code: checkoutCodes.internal, message: 'Promotion service error; retry later' },
+  unavailable: { status: 502, code: checkoutCodes.unavailable },
+  send: sendCheckoutError,
+  detailsOf: (error) => {
+    if (!isDomainError(error)) return null;
+    const shown = Object.entries(error.details).flatMap(([k, v]) =>
+      shownDetails[k] && v !== undefined ? [[shownDetails[k], v] as const] : [],
+    );
+    return shown.length > 0 ? Object.fromEntries(shown) : null;
+  },
+};
+
+export const checkoutErrorHandler = (logger: Logger) => interfaceErrorHandler(checkoutErrors, logger);

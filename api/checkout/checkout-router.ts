@@ -1,0 +1,127 @@
+/**
+ * The checkout interface (spec part B) under /loyalty/v1/promotion: its seven routes (checkout-routes.ts), its 404
+ * and its envelope. Each route: the checkout's headers (checkout-auth.ts), a JSON body parsed into the typed request,
+ * one service call. docs/checkout.md.
+ */
+import express, { Router, type Request, type Response } from 'express';
+import type { z } from 'zod';
+import type { CheckoutCaller, CheckoutServices } from '../../application/checkout/index.js';
+import type { Logger } from '../../application/shared/logger.js';
+import type { MerchantApiKeys } from '../../application/shared/merchant-api-keys.js';
+import { commandContextOf } from '../shared/command-context.js';
+import { HttpError, unknownEndpoint } from '../shared/interface-errors.js';
+import { mount } from '../shared/route-spec.js';
+import { describeZodError } from '../shared/validation.js';
+import { checkoutAuth, type CheckoutCallerLocals } from './checkout-auth.js';
+import { checkoutCodes, checkoutErrorHandler, checkoutErrors, checkoutOk } from './checkout-errors.js';
+import { checkoutRoutes as routes } from './checkout-routes.js';
+import {
+  applicableBody,
+  applicableJson,
+  confirmBody,
+  discountJson,
+  getReservationBody,
+  previewBody,
+  promotionsJson,
+  refundBody,
+  releaseBody,
+  reserveBody,
+} from './checkout-schemas.js';
+
+type Schema<T> = z.ZodType<T, z.ZodTypeDef, unknown>;
+
+function parseBody<T>(schema: Schema<T>, req: Request): T {
+  if (!req.is('application/json'))
+    throw new HttpError(415, checkoutCodes.unsupportedMediaType, 'Content-Type must be application/json');
+  const parsed = schema.safeParse(req.body);
+  if (!parsed.success) throw new HttpError(400, checkoutCodes.invalid, describeZodError(parsed.error, 'body'));
+  return parsed.data;
+}
+
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The wallet owner, the merchant and the request's command context; reserve's carries its idempotency key. */
+function callerOf(req: Request, res: Response, idempotencyKey?: string): CheckoutCaller {
+  const c = res.locals.checkoutCaller as CheckoutCallerLocals;
+  const actor = { merchantId: c.merchantId, userId: c.userId, miniAppId: c.appId };
+  const context = commandContextOf(req, res, {
+    actor,
+    // Keys are unique per merchant: two merchants' keys never meet.
+    ...(idempotencyKey && { idempotency: { scope: `checkout:${c.merchantId}`, key: idempotencyKey.toLowerCase() } }),
+  });
+  return { merchantId: c.merchantId, userId: c.userId, context };
+}
+
+export function checkoutRouter(deps: {
+  services: CheckoutServices;
+  merchantKeys: MerchantApiKeys;
+  logger: Logger;
+}): Router {
+  const { checkout, applicable } = deps.services;
+  const code = (promotionId: number) => checkout.codeOf(promotionId);
+  const router = Router();
+  const withBody = [checkoutAuth(deps.merchantKeys), express.json({ limit: '256kb', strict: false })];
+
+  mount(router, routes.applicable, withBody, async (req, res) => {
+    const { orders } = parseBody(applicableBody, req);
+    const found = await applicable.applicable(callerOf(req, res).userId, orders);
+    return checkoutOk({ applicable_promotions: { discount_promotions: found.map(applicableJson) } });
+  });
+
+  mount(router, routes.preview, withBody, async (req, res) => {
+    const { selected, orders } = parseBody(previewBody, req);
+    const discount = await checkout.preview(callerOf(req, res), selected, orders);
+    return checkoutOk(discountJson(discount, await codes(discount.breakdown.map((l) => l.promotionId)), false));
+  });
+
+  mount(router, routes.reserve, withBody, async (req, res) => {
+    const key = req.header('x-idempotency-key');
+    if (!key) throw new HttpError(400, checkoutCodes.invalid, 'X-Idempotency-Key header is required');
+    if (!uuid.test(key)) throw new HttpError(400, checkoutCodes.invalid, 'X-Idempotency-Key must be a UUID');
+    const body = parseBody(reserveBody, req);
+    const v = await checkout.reserve(callerOf(req, res, key), body);
+    const byId = new Map(v.promotions.map((p) => [p.promotionId, p.code]));
+    return checkoutOk({
+      reservation_key: v.reservationKey,
+      discount: discountJson(v.discount, (id) => byId.get(id)!, true),
+    });
+  });
+
+  mount(router, routes.confirm, withBody, async (req, res) => {
+    const b = parseBody(confirmBody, req);
+    const v = await checkout.confirm(callerOf(req, res), b.reservation_key.toLowerCase(), b.order_id);
+    return checkoutOk({ promotions: promotionsJson(v) });
+  });
+
+  mount(router, routes.release, withBody, async (req, res) => {
+    const b = parseBody(releaseBody, req);
+    const v = await checkout.release(callerOf(req, res), b.reservation_key.toLowerCase(), b.order_id, b.reason ?? null);
+    return checkoutOk({ promotions: promotionsJson(v) });
+  });
+
+  mount(router, routes.getReservation, withBody, async (req, res) => {
+    const b = parseBody(getReservationBody, req);
+    const v = await checkout.get(callerOf(req, res), b.reservation_key.toLowerCase(), b.order_id);
+    return checkoutOk({
+      reservation_key: v.reservationKey,
+      order_id: v.orderId,
+      status: v.status,
+      promotions: promotionsJson(v),
+    });
+  });
+
+  mount(router, routes.refund, withBody, async (req, res) => {
+    const b = parseBody(refundBody, req);
+    const v = await checkout.refund(callerOf(req, res), b.reservation_key.toLowerCase(), b.order_id, b.reason ?? null);
+    return checkoutOk({ promotions: promotionsJson(v) });
+  });
+
+  router.use(unknownEndpoint(checkoutErrors));
+  router.use(checkoutErrorHandler(deps.logger));
+  return router;
+
+  async function codes(ids: number[]) {
+    const found = new Map(await Promise.all(ids.map(async (id) => [id, await code(id)] as const)));
+    return (id: number) => found.get(id)!;
+  }
+}

@@ -1,0 +1,385 @@
+/**
+ * The checkout interface's commands and strongly consistent reads (spec part B; docs/checkout.md): preview-discount,
+ * reserve, confirm, release, refund and get-reservation, decided on the aggregates (issued promotions, their masters,
+ * the reservation), never on the read model. `applicable` reads the wallet read model (applicable.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  checkoutDecoders,
+  checkoutError,
+  checkoutEventDecoder,
+  checkoutReservationDecider,
+  eligibility,
+  ineligibilityError,
+  issuedPromotionDecider,
+  originalTotal,
+  promotionMasterDecider,
+  promotionUsageDecider,
+  streams,
+  type CheckoutOrder,
+  type CheckoutReservation,
+  type CodeType,
+  type DiscountResult,
+  type IssuedPromotion,
+  type IssuedPromotionState,
+  type PromotionMasterState,
+} from '../../domain/checkout/index.js';
+import type { Clock } from '../shared/clock.js';
+import { followUpContext, type CommandContext } from '../shared/command-context.js';
+import { handleCommand, loadAggregate, type Loaded } from '../shared/command-handler.js';
+import type { EventStore } from '../shared/event-store.js';
+import { findIdempotencyRecord } from '../shared/idempotency.js';
+import type { SecretCipher } from '../shared/secret-cipher.js';
+import { signatureMatches } from '../shared/signatures.js';
+import { limitsOf, writeReservation } from './reservation-writes.js';
+
+/** The wallet owner and the merchant calling (X-App-User-Id, X-Merchant-Id) and the request's command context. */
+export interface CheckoutCaller {
+  merchantId: string;
+  userId: string;
+  context: CommandContext;
+}
+
+export interface SelectedPromotion {
+  promotionId: number;
+  codeType: CodeType;
+  pinCode?: string;
+}
+
+export interface PromotionStatusView {
+  promotionMasterId: number;
+  promotionId: number;
+  code: string;
+  status: string;
+  codeType: CodeType;
+}
+
+export interface ReservationView {
+  reservationKey: string;
+  orderId: string;
+  status: CheckoutReservation['status'];
+  discount: DiscountResult;
+  reservedAt: string;
+  expiresAt: string | null;
+  promotions: PromotionStatusView[];
+}
+
+export interface CheckoutSettings {
+  /** null: reservations wait for confirm or release for ever (the spec's rule); else their time-to-live. */
+  reservationTtlSeconds: number | null;
+}
+
+/** Binds a promotion's code (or pin) text to it, so it opens for no other record (SecretCipher). */
+export const codeBinding = (promotionId: number, what: 'code' | 'pin' = 'code') =>
+  `issuedPromotion-${promotionId}/${what}`;
+
+type Master = Exclude<PromotionMasterState, { status: 'NONE' }>;
+
+export class CheckoutService {
+  constructor(
+    private readonly deps: {
+      store: EventStore;
+      clock: Clock;
+      codes: SecretCipher;
+      settings: CheckoutSettings;
+    },
+  ) {}
+
+  /** The discount the selected promotion gives these orders, or the refusal reserve would answer. */
+  async preview(caller: CheckoutCaller, selected: readonly SelectedPromotion[], orders: readonly CheckoutOrder[]) {
+    const now = this.deps.clock.now().toISOString();
+    const picked = await this.pick(caller, selected);
+    await this.assertUsesLeft(caller, picked.master);
+    return this.discount(picked, orders, now);
+  }
+
+  /** Holds the selected promotion for the order: all of the request or nothing (one promotion per checkout). */
+  async reserve(
+    caller: CheckoutCaller,
+    request: { orderId: string; selected: readonly SelectedPromotion[]; orders: readonly CheckoutOrder[] },
+  ): Promise<ReservationView> {
+    const { store, clock, settings } = this.deps;
+    const key = caller.context.idempotency;
+    if (key && (await findIdempotencyRecord(store, key))) {
+      // A resend: the command handler answers the first reserve (or refuses another body under the key).
+      const { state } = await handleCommand({ store, clock, decoder: checkoutEventDecoder }, caller.context, {
+        decider: checkoutReservationDecider,
+        decoder: checkoutDecoders.checkoutReservation,
+        streamName: streams.checkoutReservation(randomUUID()),
+        command: () => {
+          throw new Error('a used idempotency key whose record vanished');
+        },
+      });
+      return this.view(state as CheckoutReservation);
+    }
+    const reservationKey = randomUUID();
+    let picked = await this.pick(caller, request.selected);
+    const { state } = await writeReservation({ store, clock }, caller.context, {
+      reservationKey,
+      command: (now) => {
+        const discount = this.discount(picked, request.orders, now);
+        return {
+          type: 'ReserveCheckout',
+          reservationKey,
+          orderId: request.orderId,
+          merchantId: caller.merchantId,
+          userId: caller.userId,
+          promotions: [
+            {
+              promotionId: picked.promotion.promotionId,
+              promotionMasterId: picked.master.promotionMasterId,
+              codeType: picked.master.codeType,
+            },
+          ],
+          discount,
+          expiresAt:
+            settings.reservationTtlSeconds === null
+              ? null
+              : new Date(Date.parse(now) + settings.reservationTtlSeconds * 1000).toISOString(),
+          now,
+        };
+      },
+      reserving: {
+        get promotions() {
+          return new Map([[picked.promotion.promotionId, picked.loaded]]);
+        },
+        decide: (now) =>
+          new Map([
+            [
+              picked.promotion.promotionId,
+              issuedPromotionDecider.decide(
+                { type: 'ReservePromotion', userId: caller.userId, reservationKey, orderId: request.orderId, now },
+                picked.loaded.state,
+              ),
+            ],
+          ]),
+      },
+      limits: async () => limitsOf(picked.master),
+      // A conflict means another checkout moved the promotion: look again, and refuse with its reason.
+      beforeRetry: async () => {
+        picked = await this.pick(caller, request.selected);
+      },
+    });
+    return this.view(state as CheckoutReservation);
+  }
+
+  confirm(caller: CheckoutCaller, reservationKey: string, orderId: string) {
+    return this.step(caller, reservationKey, (now) => ({
+      type: 'ConfirmCheckout',
+      orderId,
+      userId: caller.userId,
+      now,
+    }));
+  }
+
+  release(caller: CheckoutCaller, reservationKey: string, orderId: string, reason: string | null) {
+    return this.step(caller, reservationKey, (now) => ({
+      type: 'ReleaseCheckout',
+      orderId,
+      userId: caller.userId,
+      reason,
+      now,
+    }));
+  }
+
+  refund(caller: CheckoutCaller, reservationKey: string, orderId: string, reason: string | null) {
+    return this.step(caller, reservationKey, (now) => ({
+      type: 'RefundCheckout',
+      orderId,
+      userId: caller.userId,
+      reason,
+      now,
+    }));
+  }
+
+  /** The reservation as its stream says, when it is this order's and this user's. */
+  async get(caller: CheckoutCaller, reservationKey: string, orderId: string): Promise<ReservationView> {
+    const { state } = await this.loadReservation(reservationKey);
+    if (state.status === 'NONE' || state.orderId !== orderId || state.userId !== caller.userId)
+      throw checkoutError('RESERVATION_NOT_FOUND', 'no such reservation for this order and user', { reservationKey });
+    return this.view(state);
+  }
+
+  /** Ends a reservation past its time-to-live (its timer, or a confirm that came too late); nothing otherwise. */
+  async expire(context: CommandContext, reservationKey: string): Promise<void> {
+    await writeReservation({ store: this.deps.store, clock: this.deps.clock }, context, {
+      reservationKey,
+      command: (now) => ({ type: 'ExpireCheckout', now }),
+      limits: async (p) => limitsOf(await this.master(p.promotionMasterId)),
+    });
+  }
+
+  // ---- helpers ----
+
+  private async step(
+    caller: CheckoutCaller,
+    reservationKey: string,
+    command: (now: string) => Parameters<typeof checkoutReservationDecider.decide>[0],
+  ): Promise<ReservationView> {
+    const write = {
+      reservationKey,
+      command,
+      limits: async (p: { promotionMasterId: number }) => limitsOf(await this.master(p.promotionMasterId)),
+    };
+    try {
+      const { state } = await writeReservation(this.deps, caller.context, write);
+      return this.view(state as CheckoutReservation);
+    } catch (error) {
+      // A confirm past the time-to-live: the promotions go back to the wallet before the refusal is answered.
+      if (error instanceof Error && 'code' in error && error.code === 'RESERVATION_EXPIRED')
+        await this.expire(followUpContext(caller.context, 'expire'), reservationKey);
+      throw error;
+    }
+  }
+
+  private loadReservation(reservationKey: string) {
+    return loadAggregate(
+      this.deps.store,
+      checkoutReservationDecider,
+      checkoutDecoders.checkoutReservation,
+      streams.checkoutReservation(reservationKey),
+    );
+  }
+
+  private async master(promotionMasterId: number): Promise<PromotionMasterState> {
+    return (
+      await loadAggregate(
+        this.deps.store,
+        promotionMasterDecider,
+        checkoutDecoders.promotionMaster,
+        streams.promotionMaster(promotionMasterId),
+      )
+    ).state;
+  }
+
+  /** The one selected promotion, the caller's, with its master; the pin checked when one is given or required. */
+  private async pick(caller: CheckoutCaller, selected: readonly SelectedPromotion[]) {
+    if (selected.length !== 1) throw new RangeError('one promotion per checkout (checked by the interface)');
+    const choice = selected[0]!;
+    const loaded: Loaded<IssuedPromotionState> = await loadAggregate(
+      this.deps.store,
+      issuedPromotionDecider,
+      checkoutDecoders.issuedPromotion,
+      streams.issuedPromotion(choice.promotionId),
+    );
+    const promotion = loaded.state;
+    if (promotion.status === 'NONE')
+      throw checkoutError('PROMOTION_NOT_FOUND', `no promotion ${choice.promotionId}`, {
+        promotionId: choice.promotionId,
+      });
+    if (promotion.userId !== caller.userId)
+      throw checkoutError('PROMOTION_NOT_OWNED', `promotion ${choice.promotionId} is not in this user's wallet`, {
+        promotionId: choice.promotionId,
+      });
+    const master = await this.master(promotion.promotionMasterId);
+    if (master.status === 'NONE') throw new Error(`promotion ${promotion.promotionId} has no master`);
+    if (choice.codeType !== master.codeType)
+      throw checkoutError('PROMOTION_CODE_INVALID', `promotion ${promotion.promotionId} is ${master.codeType}`, {
+        promotionId: promotion.promotionId,
+        field: 'selected_promotions[0].code_type',
+      });
+    if (choice.pinCode !== undefined || master.pinRequired) this.checkPin(promotion, choice.pinCode);
+    return { promotion, loaded, master };
+  }
+
+  private checkPin(promotion: IssuedPromotion, pin: string | undefined): void {
+    const details = { promotionId: promotion.promotionId, field: 'selected_promotions[0].pin_code' };
+    if (promotion.encryptedPin === null) return; // no pin to check: a pin sent anyway is ignored
+    if (pin === undefined) throw checkoutError('PROMOTION_CODE_INVALID', 'this promotion needs its pin_code', details);
+    const expected = this.deps.codes.decrypt(promotion.encryptedPin, codeBinding(promotion.promotionId, 'pin'));
+    if (!signatureMatches(pin, expected)) throw checkoutError('PROMOTION_CODE_INVALID', 'pin_code is wrong', details);
+  }
+
+  /** Refuses, as reserve would, a promotion whose master's limits are taken (preview reads their streams). */
+  private async assertUsesLeft(caller: CheckoutCaller, master: Master): Promise<void> {
+    const counters: [string | undefined, number | null, 'QUOTA_EXHAUSTED' | 'USAGE_LIMIT_REACHED'][] = [
+      [undefined, master.totalQuota, 'QUOTA_EXHAUSTED'],
+      [caller.userId, master.perUserLimit, 'USAGE_LIMIT_REACHED'],
+    ];
+    for (const [userId, limit, reason] of counters) {
+      if (limit === null) continue;
+      const { state } = await loadAggregate(
+        this.deps.store,
+        promotionUsageDecider,
+        checkoutDecoders.promotionUsage,
+        streams.promotionUsage(master.promotionMasterId, userId),
+      );
+      if (state.holders.size >= limit) throw ineligibilityError(reason, 0);
+    }
+  }
+
+  private discount(
+    picked: { promotion: IssuedPromotion; master: Master },
+    orders: readonly CheckoutOrder[],
+    now: string,
+  ): DiscountResult {
+    const { promotion, master } = picked;
+    const verdict = eligibility(promotion, master, orders, now);
+    if (!verdict.eligible) throw ineligibilityError(verdict.reason, promotion.promotionId);
+    const total = originalTotal(orders);
+    return {
+      totalDiscount: verdict.amount,
+      originalTotal: total,
+      finalAmount: total - verdict.amount,
+      breakdown: [
+        {
+          promotionMasterId: master.promotionMasterId,
+          promotionId: promotion.promotionId,
+          promotionType: master.promotionType,
+          codeType: master.codeType,
+          title: master.title,
+          shortTitle: master.shortTitle,
+          amount: verdict.amount,
+          scope: master.scope,
+        },
+      ],
+    };
+  }
+
+  /** A promotion's code, read from its stream (the preview's answer names it). */
+  async codeOf(promotionId: number): Promise<string> {
+    const { state } = await loadAggregate(
+      this.deps.store,
+      issuedPromotionDecider,
+      checkoutDecoders.issuedPromotion,
+      streams.issuedPromotion(promotionId),
+    );
+    if (state.status === 'NONE') throw new Error(`no promotion ${promotionId}`);
+    return this.code(state);
+  }
+
+  /** The code of a promotion, decrypted for its owner's answer. */
+  code(promotion: IssuedPromotion): string {
+    return this.deps.codes.decrypt(promotion.encryptedCode, codeBinding(promotion.promotionId));
+  }
+
+  private async view(r: CheckoutReservation): Promise<ReservationView> {
+    const promotions = await Promise.all(
+      r.promotions.map(async (p) => {
+        const { state } = await loadAggregate(
+          this.deps.store,
+          issuedPromotionDecider,
+          checkoutDecoders.issuedPromotion,
+          streams.issuedPromotion(p.promotionId),
+        );
+        if (state.status === 'NONE') throw new Error(`reservation ${r.reservationKey} holds a missing promotion`);
+        return {
+          promotionMasterId: p.promotionMasterId,
+          promotionId: p.promotionId,
+          code: this.code(state),
+          status: state.status,
+          codeType: p.codeType,
+        };
+      }),
+    );
+    return {
+      reservationKey: r.reservationKey,
+      orderId: r.orderId,
+      status: r.status,
+      discount: r.discount,
+      reservedAt: r.reservedAt,
+      expiresAt: r.expiresAt,
+      promotions,
+    };
+  }
+}

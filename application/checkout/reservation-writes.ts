@@ -1,0 +1,220 @@
+/**
+ * The one write path of checkout reservations (docs/checkout.md, "Reservations"): a reservation's decision and what
+ * follows from it in other aggregates (its promotions' transitions, the uses it holds against a master's limits) are
+ * appended in one transaction, each stream at the revision its decision was made on. Two checkouts racing for one
+ * promotion or for the last use of a quota thus have one winner; the loser decides again on fresh state and gets the
+ * domain's refusal (PROMOTION_ALREADY_RESERVED, QUOTA_EXHAUSTED, ...).
+ */
+import {
+  checkoutDecoders,
+  checkoutEventDecoder,
+  checkoutReservationDecider,
+  issuedPromotionDecider,
+  promotionUsageDecider,
+  streams,
+  type CheckoutReservationCommand,
+  type CheckoutReservationEvent,
+  type CheckoutReservationState,
+  type IssuedPromotionCommand,
+  type IssuedPromotionState,
+  type PromotionMasterState,
+  type PromotionUsageCommand,
+  type ReservedPromotion,
+} from '../../domain/checkout/index.js';
+import type { DomainEvent } from '../../domain/shared/decider.js';
+import type { Clock } from '../shared/clock.js';
+import type { CommandContext } from '../shared/command-context.js';
+import { expectedVersionOf, handleCommand, loadAggregate, type Loaded } from '../shared/command-handler.js';
+import { WrongExpectedVersionError, type EventStore } from '../shared/event-store.js';
+import type { SideWrite } from '../shared/guard-claims.js';
+
+export interface ReservationWriteDeps {
+  store: EventStore;
+  clock: Clock;
+}
+
+/** What a decision of the reservation implies for one of its promotions and the limits of its master. */
+interface FollowUps {
+  promotion: (reservationKey: string, now: string) => IssuedPromotionCommand | null;
+  usage: 'HOLD' | 'FREE' | null;
+}
+
+function followUpsOf(event: CheckoutReservationEvent): FollowUps {
+  switch (event.type) {
+    case 'CheckoutReserved':
+      return { promotion: () => null, usage: 'HOLD' }; // the promotion's reserve is decided by the caller (reserve)
+    case 'CheckoutConfirmed':
+      return { promotion: (reservationKey, now) => ({ type: 'ConfirmPromotion', reservationKey, now }), usage: null };
+    case 'CheckoutReleased':
+      return {
+        promotion: (reservationKey, now) => ({ type: 'ReleasePromotion', reservationKey, reason: 'RELEASED', now }),
+        usage: 'FREE',
+      };
+    case 'CheckoutExpired':
+      return {
+        promotion: (reservationKey, now) => ({ type: 'ReleasePromotion', reservationKey, reason: 'EXPIRED', now }),
+        usage: 'FREE',
+      };
+    case 'CheckoutRefunded':
+      return { promotion: (reservationKey, now) => ({ type: 'RefundPromotion', reservationKey, now }), usage: 'FREE' };
+  }
+}
+
+/** A master's limits, as the reservation's uses are counted against them. */
+export interface MasterLimits {
+  totalQuota: number | null;
+  perUserLimit: number | null;
+}
+
+export const limitsOf = (m: PromotionMasterState): MasterLimits =>
+  m.status === 'NONE' ? { totalQuota: null, perUserLimit: null } : m;
+
+export interface ReservationWrite {
+  reservationKey: string;
+  /** The reservation command, given the time. */
+  command: (now: string) => CheckoutReservationCommand;
+  /** For a reserve: the promotions' own reserve commands' events, decided by the caller on `promotions`. */
+  reserving?: {
+    promotions: Map<number, Loaded<IssuedPromotionState>>;
+    decide: (now: string) => Map<number, DomainEvent[]>;
+  };
+  /** The limits of each promotion's master (only those with limits hold uses). */
+  limits: (promotion: ReservedPromotion) => Promise<MasterLimits>;
+  /** Before deciding again after a conflict: reload what the caller decided on. */
+  beforeRetry?: () => Promise<void>;
+}
+
+/** A retry signal: the reservation moved between this decision and its append. */
+class Moved extends Error {}
+
+/** Decides and appends one reservation command with everything that follows from it; retried on a conflict. */
+export async function writeReservation(
+  deps: ReservationWriteDeps,
+  context: CommandContext,
+  write: ReservationWrite,
+  maxAttempts = 5,
+): Promise<{ state: CheckoutReservationState; events: CheckoutReservationEvent[]; replayed: boolean }> {
+  const streamName = streams.checkoutReservation(write.reservationKey);
+  for (let attempt = 1; ; attempt++) {
+    const now = deps.clock.now().toISOString();
+    const loaded = await loadAggregate(
+      deps.store,
+      checkoutReservationDecider,
+      checkoutDecoders.checkoutReservation,
+      streamName,
+    );
+    // Deciding here first (the command handler decides again on what it reads) tells which other streams to load.
+    // A reserve under an idempotency key the caller found used goes to the command handler directly (its replay).
+    const planned = checkoutReservationDecider.decide(write.command(now), loaded.state);
+    const sideWrites = await sideWritesOf(deps, write, loaded.state, planned, now);
+    try {
+      const result = await handleCommand(
+        { ...deps, decoder: checkoutEventDecoder },
+        context,
+        {
+          decider: checkoutReservationDecider,
+          decoder: checkoutDecoders.checkoutReservation,
+          streamName,
+          command: () => write.command(now),
+          sideWrites: (events) => {
+            if (events.map((e) => e.type).join() !== planned.map((e) => e.type).join()) throw new Moved();
+            return sideWrites;
+          },
+        },
+        { maxAttempts: 1 },
+      );
+      return result;
+    } catch (error) {
+      const retry = error instanceof Moved || error instanceof WrongExpectedVersionError;
+      if (!retry || attempt >= maxAttempts) throw error;
+      await write.beforeRetry?.();
+    }
+  }
+}
+
+/** The other streams' writes, decided on their current state from the reservation's (planned) events. */
+async function sideWritesOf(
+  deps: ReservationWriteDeps,
+  write: ReservationWrite,
+  before: CheckoutReservationState,
+  decided: readonly CheckoutReservationEvent[],
+  now: string,
+): Promise<SideWrite[]> {
+  const { store } = deps;
+  if (decided.length === 0) return [];
+  const state = decided.reduce(checkoutReservationDecider.evolve, before);
+  if (state.status === 'NONE') return [];
+  const writes: SideWrite[] = [];
+
+  for (const event of decided) {
+    const follow = followUpsOf(event);
+    for (const reserved of state.promotions) {
+      const promotionStream = streams.issuedPromotion(reserved.promotionId);
+      if (event.type === 'CheckoutReserved' && write.reserving) {
+        const own = write.reserving.decide(now).get(reserved.promotionId) ?? [];
+        const at = write.reserving.promotions.get(reserved.promotionId)!;
+        if (own.length > 0)
+          writes.push({
+            streamName: promotionStream,
+            event: own,
+            expectedVersion: expectedVersionOf(at.revision),
+            placement: 'after',
+          });
+      } else {
+        const command = follow.promotion(state.reservationKey, now);
+        if (command) {
+          const at = await loadAggregate(
+            store,
+            issuedPromotionDecider,
+            checkoutDecoders.issuedPromotion,
+            promotionStream,
+          );
+          const events = issuedPromotionDecider.decide(command, at.state);
+          if (events.length > 0)
+            writes.push({
+              streamName: promotionStream,
+              event: events,
+              expectedVersion: expectedVersionOf(at.revision),
+              placement: 'after',
+            });
+        }
+      }
+      if (follow.usage) writes.push(...(await usageWrites(store, write, state, reserved, follow.usage, now)));
+    }
+  }
+  return writes;
+}
+
+/** Holds or frees the reservation's use of the master's total quota and of the user's limit. */
+async function usageWrites(
+  store: EventStore,
+  write: ReservationWrite,
+  reservation: Exclude<CheckoutReservationState, { status: 'NONE' }>,
+  reserved: ReservedPromotion,
+  what: 'HOLD' | 'FREE',
+  now: string,
+): Promise<SideWrite[]> {
+  const limits = await write.limits(reserved);
+  const counters: [string | null, number | null][] = [
+    [null, limits.totalQuota],
+    [reservation.userId, limits.perUserLimit],
+  ];
+  const writes: SideWrite[] = [];
+  for (const [userId, limit] of counters) {
+    if (limit === null) continue;
+    const streamName = streams.promotionUsage(reserved.promotionMasterId, userId ?? undefined);
+    const at = await loadAggregate(store, promotionUsageDecider, checkoutDecoders.promotionUsage, streamName);
+    const base = {
+      promotionMasterId: reserved.promotionMasterId,
+      userId,
+      reservationKey: reservation.reservationKey,
+      now,
+    };
+    const command: PromotionUsageCommand =
+      what === 'HOLD' ? { type: 'HoldPromotionUse', ...base, limit } : { type: 'FreePromotionUse', ...base };
+    const events = promotionUsageDecider.decide(command, at.state);
+    if (events.length > 0)
+      writes.push({ streamName, event: events, expectedVersion: expectedVersionOf(at.revision), placement: 'after' });
+  }
+  return writes;
+}

@@ -1,0 +1,196 @@
+/** Calls of the checkout interface (/loyalty/v1/promotion) and the operator's promotion endpoints, for API tests. */
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { eventually } from '../../support/eventually.js';
+import { gatewayHeaders } from '../../support/gateway.js';
+import { promotionMasterBody } from '../../support/checkout-fixtures.js';
+import {
+  call,
+  expectEnvelope,
+  expectOk,
+  OperatorApi,
+  unique,
+  type HeaderSet,
+  type HttpResult,
+  type ShopMerchant,
+} from '../support.js';
+
+/** A checkout success: 200, code "0", message "Success"; answers data. */
+export function checkoutOk<T>(res: HttpResult<T>): T {
+  const data = expectEnvelope(res, 200, '0');
+  expect(res.body!.message).to.equal('Success');
+  return data;
+}
+
+/** A checkout refusal: status and code in the envelope; answers its data (the refusal's details, or null). */
+export function checkoutRefusal(res: HttpResult<unknown>, status: number, code: string, message?: RegExp): unknown {
+  const data = expectEnvelope(res, status, code);
+  if (message) expect(res.body!.message).to.match(message);
+  return data;
+}
+import type { TestApp } from '../../support/app.js';
+
+export interface Line {
+  item_id: string;
+  quantity: number;
+  unit_price: number;
+  categories?: string[];
+}
+
+export interface OrderInput {
+  merchant_id: string;
+  subtotal: number;
+  items: Line[];
+}
+
+/** An order of one merchant whose subtotal is the sum of its lines. */
+export function order(merchantId: string, lines: Line[]): OrderInput {
+  return { merchant_id: merchantId, subtotal: lines.reduce((s, l) => s + l.unit_price * l.quantity, 0), items: lines };
+}
+
+export const line = (itemId: string, quantity: number, unitPrice: number, categories?: string[]): Line => ({
+  item_id: itemId,
+  quantity,
+  unit_price: unitPrice,
+  ...(categories && { categories }),
+});
+
+export interface DiscountData {
+  total_discount: number;
+  original_total: number;
+  final_amount: number;
+  breakdown: {
+    promotion: Record<string, unknown>;
+    discount: { amount: number; scope: string; merchant_id?: string };
+  }[];
+}
+
+export interface ApplicableData {
+  promotion_id: number;
+  promotion_master_id: number;
+  code: string;
+  is_eligibility: boolean;
+  ineligible_reason: string | null;
+  pin_code?: string;
+  expires_at: number;
+}
+
+export interface StatusesData {
+  promotions: { promotion_id: number; promotion_master_id: number; code: string; status: string; code_type: string }[];
+}
+
+/** One wallet owner of one merchant calling the checkout. */
+export class CheckoutCaller {
+  constructor(
+    readonly baseUrl: string,
+    readonly merchant: ShopMerchant,
+    readonly userId: string = unique('wallet-'),
+  ) {}
+
+  headers(overrides: HeaderSet = {}): HeaderSet {
+    return {
+      ...gatewayHeaders(),
+      env: 'dev',
+      'X-Auth-Audience': 'superapp',
+      'X-Merchant-Id': this.merchant.merchantId,
+      'X-App-Id': 'miniapp-1',
+      'X-App-User-Id': this.userId,
+      'X-Promotion-API-Key': this.merchant.apiKey,
+      'X-Request-Id': randomUUID(),
+      ...overrides,
+    };
+  }
+
+  post<T>(path: string, json: unknown, headers: HeaderSet = {}): Promise<HttpResult<T>> {
+    return call<T>(this.baseUrl, 'POST', `/loyalty/v1/promotion/${path}`, { json, headers: this.headers(headers) });
+  }
+
+  applicable(orders: OrderInput[]) {
+    return this.post<{ applicable_promotions: { discount_promotions: ApplicableData[] } }>('applicable', { orders });
+  }
+
+  preview(promotionId: number, orders: OrderInput[], codeType = 'UNIQUE') {
+    return this.post<DiscountData>('preview-discount', {
+      selected_promotions: [{ promotion_id: promotionId, code_type: codeType }],
+      orders,
+    });
+  }
+
+  reserve(
+    promotionId: number,
+    orders: OrderInput[],
+    options: { orderId?: string; key?: string; pin?: string; codeType?: string } = {},
+  ) {
+    return this.post<{ reservation_key: string; discount: DiscountData }>(
+      'reserve',
+      {
+        order_id: options.orderId ?? 'order-1',
+        selected_promotions: [
+          {
+            promotion_id: promotionId,
+            code_type: options.codeType ?? 'UNIQUE',
+            ...(options.pin !== undefined && { pin_code: options.pin }),
+          },
+        ],
+        orders,
+      },
+      { 'X-Idempotency-Key': options.key ?? randomUUID() },
+    );
+  }
+
+  step(what: 'confirm' | 'release' | 'refund' | 'get-reservation', reservationKey: string, orderId = 'order-1') {
+    return this.post<StatusesData & { reservation_key?: string; order_id?: string; status?: string }>(what, {
+      reservation_key: reservationKey,
+      order_id: orderId,
+    });
+  }
+}
+
+/** A merchant with a key, and the operator to make masters and issue promotions with. */
+export async function checkoutScene(app: TestApp) {
+  const operator = new OperatorApi(app.baseUrl);
+  const merchant = await operator.createMerchant();
+  return {
+    operator,
+    merchant,
+    caller: (userId?: string) => new CheckoutCaller(app.baseUrl, merchant, userId),
+    async master(overrides: Record<string, unknown> = {}): Promise<number> {
+      const m = expectOk(
+        await operator.call<{ promotion_master_id: number }>('POST', '/promotion-masters', {
+          json: promotionMasterBody({
+            valid_from: '2026-01-01T00:00:00Z',
+            valid_until: '2030-01-01T00:00:00Z',
+            categories: null,
+            per_user_limit: null,
+            total_quota: null,
+            ...overrides,
+          }),
+        }),
+        201,
+      );
+      return m.promotion_master_id;
+    },
+    async issue(masterId: number, userIds: string[]): Promise<{ promotion_id: number; code: string }[]> {
+      const issued = expectOk(
+        await operator.call<{ issued: { promotion_id: number; user_id: string; code: string }[] }>(
+          'POST',
+          `/promotion-masters/${masterId}/issued-promotions`,
+          { json: { recipients: userIds.map((user_id) => ({ user_id })) } },
+        ),
+        201,
+      );
+      return issued.issued;
+    },
+  };
+}
+
+/** Waits until the wallet read model lists the promotion for the caller (applicable reads it). */
+export async function listed(caller: CheckoutCaller, promotionId: number, orders: OrderInput[]) {
+  return eventually(async () => {
+    const found = checkoutOk(await caller.applicable(orders)).applicable_promotions.discount_promotions.find(
+      (p) => p.promotion_id === promotionId,
+    );
+    expect(found, `promotion ${promotionId} in the wallet`).to.not.equal(undefined);
+    return found!;
+  });
+}
