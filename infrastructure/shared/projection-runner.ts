@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Knex } from 'knex';
 import type { EventBus } from '../../application/shared/event-bus.js';
 import type { EventStore } from '../../application/shared/event-store.js';
@@ -139,6 +140,8 @@ export class ProjectionRunner {
     if (this.workers.length > 0) return;
     this.abort = new AbortController();
     const { signal } = this.abort;
+    // Each slot's leadership listens on it (lead), and waits with pause(): a few listeners per projector, by design.
+    setMaxListeners(4 * this.slots.size + 10, signal);
     const firstTries: Promise<void>[] = [];
     for (const slot of this.slots.values()) {
       let tried!: () => void;

@@ -85,11 +85,14 @@ export class CheckoutCaller {
     readonly baseUrl: string,
     readonly merchant: ShopMerchant,
     readonly userId: string = unique('wallet-'),
+    /** Headers every call sends (another gateway pair, say) before its own. */
+    readonly defaults: HeaderSet = {},
   ) {}
 
   headers(overrides: HeaderSet = {}): HeaderSet {
     return {
       ...gatewayHeaders(),
+      ...this.defaults,
       env: 'dev',
       'X-Auth-Audience': 'superapp',
       'X-Merchant-Id': this.merchant.merchantId,
@@ -147,13 +150,13 @@ export class CheckoutCaller {
 }
 
 /** A merchant with a key, and the operator to make masters and issue promotions with. */
-export async function checkoutScene(app: TestApp) {
+export async function checkoutScene(app: Pick<TestApp, 'baseUrl'>, defaults: HeaderSet = {}) {
   const operator = new OperatorApi(app.baseUrl);
   const merchant = await operator.createMerchant();
   return {
     operator,
     merchant,
-    caller: (userId?: string) => new CheckoutCaller(app.baseUrl, merchant, userId),
+    caller: (userId?: string) => new CheckoutCaller(app.baseUrl, merchant, userId, defaults),
     async master(overrides: Record<string, unknown> = {}): Promise<number> {
       const m = expectOk(
         await operator.call<{ promotion_master_id: number }>('POST', '/promotion-masters', {
