@@ -18,6 +18,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from './infrastructure/s
 import { createLogger } from './infrastructure/shared/logger.js';
 import { metricsRegistry } from './infrastructure/shared/metrics.js';
 import { seedGatewayDemo, startRateLimitPrimary } from './infrastructure/gateway/index.js';
+import { seedCheckoutDemo } from './infrastructure/checkout/index.js';
 import { seedDemo } from './infrastructure/shop/demo-seed.js';
 import { seedIdentityDemo } from './infrastructure/identity/index.js';
 
@@ -108,13 +109,14 @@ async function main(): Promise<void> {
       const demo = await seedDemo(container.services.shop, config.DATA_DIR);
       const gateway = await seedGatewayDemo(container.services.gateway, config.DATA_DIR);
       const identity = await seedIdentityDemo(container.services.identity, config.DATA_DIR);
-      return { demo, gateway, identity };
+      const checkout = await seedCheckoutDemo(container.services.checkout, config.DATA_DIR);
+      return { demo, gateway, identity, checkout };
     })().catch((error: unknown) => {
       if (stopping) return undefined;
       throw error;
     });
     if (seeded) {
-      const { demo, gateway, identity } = seeded;
+      const { demo, gateway, identity, checkout } = seeded;
       const base = `http://localhost:${port ?? config.PORT}`;
       console.log(
         [
@@ -133,6 +135,9 @@ async function main(): Promise<void> {
           `  mini-app:             ${identity.miniAppId}  client secret ${identity.clientSecret}`,
           `  users:                ${identity.users.map((u) => `${u.userId} (consented: ${u.consented.join(' ') || 'nothing'})`).join(', ')}`,
           `  consent page:         ${base}/sandbox/identity/consent?miniapp_id=${identity.miniAppId}&user_id=demo-user-3&scope=profile%20phone%20email`,
+          `Checkout demo (docs/checkout.md; README, "The checkout with curl"):`,
+          `  wallet of ${checkout.userId}: ${checkout.promotions.map((p) => `${p.promotionId} (${p.title})`).join(', ')}`,
+          `  API:                  ${base}/loyalty/v1/promotion`,
           '',
         ].join('\n'),
       );

@@ -71,3 +71,4 @@ export function buildCheckout(deps: ContextDeps<CheckoutConfig, CheckoutSecrets>
     stop: async () => {},
   };
 }
+export { seedCheckoutDemo, type CheckoutDemoData } from './demo-seed.js';
