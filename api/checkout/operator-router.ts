@@ -10,7 +10,7 @@ import { body, commandOf, numericParam, ok } from '../shared/operator-api.js';
 import { mount } from '../shared/route-spec.js';
 import { checkoutOperatorErrors } from './operator-http.js';
 import { checkoutOperatorRoutes as routes } from './operator-routes.js';
-import { createPromotionMasterBody, promotionMasterJson } from './operator-schemas.js';
+import { createPromotionMasterBody, promotionMasterJson, promotionMasterStatusBody } from './operator-schemas.js';
 import { cancelBody, issuePromotionsBody, issuedJson, issuedPromotionJson } from './operator-wallet-schemas.js';
 
 export function checkoutOperatorRouter(
@@ -28,6 +28,11 @@ export function checkoutOperatorRouter(
     ok(promotionMasterJson(await promotionMasters.get(numericParam(req, 'promotionMasterId')))),
   );
 
+  mount(router, routes.changePromotionMasterStatus, [], async (req, res) => {
+    const { status } = body(promotionMasterStatusBody, req);
+    const id = numericParam(req, 'promotionMasterId');
+    return ok(promotionMasterJson(await promotionMasters.changeStatus(commandOf(req, res), id, status)));
+  });
   mount(router, routes.issuePromotions, [], async (req, res) => {
     const recipients = body(issuePromotionsBody, req);
     const id = numericParam(req, 'promotionMasterId');

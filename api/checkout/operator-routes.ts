@@ -16,7 +16,7 @@ import {
   positiveIdParam,
 } from '../shared/operator-openapi.js';
 import type { RouteSpec } from '../shared/route-spec.js';
-import { createPromotionMasterBody, promotionMasterSchema } from './operator-schemas.js';
+import { createPromotionMasterBody, promotionMasterSchema, promotionMasterStatusBody } from './operator-schemas.js';
 import { cancelBody, issuePromotionsBody, issuedListSchema, issuedPromotionSchema } from './operator-wallet-schemas.js';
 
 export const promotionMastersTag = 'Operator: promotion masters';
@@ -50,6 +50,27 @@ export const checkoutOperatorRoutes = {
       200: successResponse('The promotion master', operatorSuccess(promotionMasterSchema)),
       ...operatorErrorResponses(
         ...operatorBaseErrors,
+        badPositiveIdParam('promotionMasterId'),
+        operatorNotFound('promotion master'),
+      ),
+    },
+  }),
+  changePromotionMasterStatus: operatorRoute(promotionMastersTag, {
+    method: 'post',
+    path: '/promotion-masters/{promotionMasterId}/status',
+    operationId: 'changePromotionMasterStatus',
+    summary: 'Pause, resume or end a promotion master (ENDED is final)',
+    description:
+      "A PAUSED or ENDED master's promotions are listed by applicable as not eligible (NOT_ACTIVE) and refused by reserve (8001); an ended one issues nothing more.",
+    request: {
+      params: z.object({ promotionMasterId: positiveIdParam }),
+      ...operatorJsonBody(promotionMasterStatusBody),
+    },
+    responses: {
+      200: successResponse('The promotion master', operatorSuccess(promotionMasterSchema)),
+      ...operatorErrorResponses(
+        ...operatorBaseErrors,
+        ...operatorBodyErrors,
         badPositiveIdParam('promotionMasterId'),
         operatorNotFound('promotion master'),
       ),

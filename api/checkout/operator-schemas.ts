@@ -88,6 +88,12 @@ export const createPromotionMasterBody = z
   }))
   .openapi('CreatePromotionMasterRequest');
 
+/** POST /promotion-masters/{id}/status. */
+export const promotionMasterStatusBody = z
+  .object({ status: oneOf(promotionMasterStatuses).describe('ACTIVE, PAUSED or ENDED (final)') })
+  .strict()
+  .openapi('PromotionMasterStatusRequest');
+
 const instant = (description: string) => z.string().openapi({ format: 'date-time', description });
 
 /** A promotion master as the operator API answers it. */

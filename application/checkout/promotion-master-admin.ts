@@ -51,6 +51,22 @@ export class PromotionMasterAdmin {
     return view(state);
   }
 
+  /** Pauses, resumes or ends it (ENDED is final). */
+  async changeStatus(
+    context: CommandContext,
+    promotionMasterId: number,
+    status: PromotionMasterStatus,
+  ): Promise<PromotionMasterView> {
+    await this.get(promotionMasterId);
+    const { state } = await handleCommand({ ...this.deps, decoder: checkoutEventDecoder }, context, {
+      decider: promotionMasterDecider,
+      decoder: checkoutDecoders.promotionMaster,
+      streamName: streams.promotionMaster(promotionMasterId),
+      command: (now) => ({ type: 'ChangePromotionMasterStatus' as const, status, now }),
+    });
+    return view(state);
+  }
+
   /** The promotion master as its stream says (strongly consistent, unlike the read model). */
   async get(promotionMasterId: number): Promise<PromotionMasterView> {
     const { state } = await loadAggregate(

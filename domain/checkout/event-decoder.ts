@@ -19,7 +19,11 @@ const v1 = { version: 1 } as const;
 
 /** Each stream category's event types (each group complete: its type checks it) and their schema versions. */
 const groups = {
-  promotionMaster: { PromotionMasterCreated: v1, PromotionsAllotted: v1 } satisfies EventSchemas<PromotionMasterEvent>,
+  promotionMaster: {
+    PromotionMasterCreated: v1,
+    PromotionsAllotted: v1,
+    PromotionMasterStatusChanged: v1,
+  } satisfies EventSchemas<PromotionMasterEvent>,
   issuedPromotion: {
     PromotionIssued: v1,
     PromotionReserved: v1,

@@ -46,7 +46,13 @@ export type PromotionsAllotted = DomainEvent<
   { promotionMasterId: number; allotments: Allotment[]; allottedAt: string }
 >;
 
-export type PromotionMasterEvent = PromotionMasterCreated | PromotionsAllotted;
+/** An operator paused, resumed or ended it: a paused or ended master's promotions are not applicable. */
+export type PromotionMasterStatusChanged = DomainEvent<
+  'PromotionMasterStatusChanged',
+  { promotionMasterId: number; status: PromotionMasterStatus; changedAt: string }
+>;
+
+export type PromotionMasterEvent = PromotionMasterCreated | PromotionsAllotted | PromotionMasterStatusChanged;
 
 // ---- issuedPromotion-<promotionId> ----
 

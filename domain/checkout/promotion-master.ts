@@ -61,7 +61,8 @@ export type PromotionMasterState =
 
 export type PromotionMasterCommand =
   | { type: 'CreatePromotionMaster'; promotionMasterId: number; definition: PromotionMasterDefinition; now: string }
-  | { type: 'AllotPromotions'; allotments: Allotment[]; now: string };
+  | { type: 'AllotPromotions'; allotments: Allotment[]; now: string }
+  | { type: 'ChangePromotionMasterStatus'; status: PromotionMasterStatus; now: string };
 
 function invalid(field: string, message: string) {
   return checkoutError('INVALID_PROMOTION_MASTER', message, { field });
@@ -98,6 +99,18 @@ function decide(command: PromotionMasterCommand, state: PromotionMasterState): P
         },
       ];
     }
+    case 'ChangePromotionMasterStatus': {
+      if (state.status === 'NONE') throw checkoutError('PROMOTION_MASTER_NOT_FOUND', 'no such promotion master');
+      if (state.status === command.status) return [];
+      // ENDED is final: its promotions stay unusable.
+      if (state.status === 'ENDED') throw invalid('status', `promotion master ${state.promotionMasterId} has ended`);
+      return [
+        {
+          type: 'PromotionMasterStatusChanged',
+          data: { promotionMasterId: state.promotionMasterId, status: command.status, changedAt: command.now },
+        },
+      ];
+    }
     case 'AllotPromotions': {
       if (state.status === 'NONE') throw checkoutError('PROMOTION_MASTER_NOT_FOUND', 'no such promotion master');
       const { promotionMasterId } = state;
@@ -123,6 +136,8 @@ function evolve(state: PromotionMasterState, event: PromotionMasterEvent): Promo
       return { ...event.data, updatedAt: event.data.createdAt };
     case 'PromotionsAllotted':
       return state;
+    case 'PromotionMasterStatusChanged':
+      return state.status === 'NONE' ? state : { ...state, status: event.data.status, updatedAt: event.data.changedAt };
   }
 }
 

@@ -11,14 +11,14 @@ const table = 'checkout_promotion_masters';
 /** One row per promotion master. */
 export const promotionMastersProjector: Projector = {
   name: 'checkout-promotion-masters',
-  version: 1,
-  eventTypes: new Set<PromotionMasterEvent['type']>(['PromotionMasterCreated']),
+  version: 2,
+  eventTypes: new Set<PromotionMasterEvent['type']>(['PromotionMasterCreated', 'PromotionMasterStatusChanged']),
   decoder: checkoutEventDecoder,
   tables: [
     {
       name: table,
       comment:
-        'Promotion masters of the promotion checkout, one row per master; eventually consistent with the event store (lag at /metrics). Fed by PromotionMasterCreated.',
+        'Promotion masters of the promotion checkout, one row per master; eventually consistent with the event store (lag at /metrics). Fed by PromotionMasterCreated, PromotionMasterStatusChanged.',
       columns: {
         promotion_master_id: 'Promotion master id (promotion_master_id of the checkout interface).',
         title: 'Title shown to users.',
@@ -74,7 +74,7 @@ export const promotionMastersProjector: Projector = {
       b.text('status').notNullable();
       b.timestamp('created_at', { useTz: true }).notNullable();
       b.text('created_by');
-      b.text('last_position').notNullable();
+      b.specificType('last_position', 'text COLLATE "C"').notNullable();
       b.index(['scope', 'merchant_id'], `${t}_scope`);
     });
   },
@@ -122,5 +122,13 @@ async function applyOne(trx: Knex.Transaction, t: string, e: Projected<CheckoutE
         .ignore();
       return;
     }
+    case 'PromotionMasterStatusChanged':
+      await trx(t)
+        .where({ promotion_master_id: e.data.promotionMasterId })
+        .andWhere('last_position', '<', e.position)
+        .update({ status: e.data.status, last_position: e.position });
+      return;
+    default:
+      return;
   }
 }

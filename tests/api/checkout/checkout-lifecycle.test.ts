@@ -82,6 +82,26 @@ describe('Checkout lifecycle over the whole app', () => {
       expect(refused.status, refused.text).to.equal(409);
     });
 
+    it('a paused master: its promotions are not applicable (8001, NOT_ACTIVE) until resumed; ENDED is final', async () => {
+      const caller = scene.caller();
+      const masterId = await scene.master();
+      const [p] = await scene.issue(masterId, [caller.userId]);
+      const orders = [order('M001', [line('i', 1, 200_000)])];
+      const status = (value: string) =>
+        scene.operator.call<{ status: string }>('POST', `/promotion-masters/${masterId}/status`, {
+          json: { status: value },
+        });
+      expect(expectOk(await status('PAUSED')).status).to.equal('PAUSED');
+      checkoutRefusal(await caller.preview(p!.promotion_id, orders), 400, '8001', /paused or ended/);
+      await eventually(async () =>
+        expect((await listed(caller, p!.promotion_id, orders)).ineligible_reason).to.equal('NOT_ACTIVE'),
+      );
+      expectOk(await status('ACTIVE'));
+      checkoutOk(await caller.preview(p!.promotion_id, orders));
+      expectOk(await status('ENDED'));
+      expect((await status('ACTIVE')).status).to.equal(400);
+    });
+
     it('operator issue with imported codes: unique per master; a resend under its key issues nothing twice', async () => {
       const masterId = await scene.master();
       const key = randomUUID();
