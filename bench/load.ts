@@ -49,7 +49,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * little as it can: node's http client took as much CPU per request as the
  * server's own work.
  */
-class Connection {
+export class Connection {
   private socket: net.Socket | undefined;
   private buffered: Buffer = Buffer.alloc(0);
   private waiting:

@@ -28,6 +28,7 @@ import type { Clock } from '../shared/clock.js';
 import { followUpContext, type CommandContext } from '../shared/command-context.js';
 import { handleCommand, loadAggregate, type Loaded } from '../shared/command-handler.js';
 import type { EventStore } from '../shared/event-store.js';
+import { isDomainError } from '../shared/errors.js';
 import { findIdempotencyRecord } from '../shared/idempotency.js';
 import type { SecretCipher } from '../shared/secret-cipher.js';
 import { signatureMatches } from '../shared/signatures.js';
@@ -98,10 +99,14 @@ export class CheckoutService {
     caller: CheckoutCaller,
     request: { orderId: string; selected: readonly SelectedPromotion[]; orders: readonly CheckoutOrder[] },
   ): Promise<ReservationView> {
-    const { store, clock, settings } = this.deps;
-    const key = caller.context.idempotency;
-    if (key && (await findIdempotencyRecord(store, key))) {
-      // A resend: the command handler answers the first reserve (or refuses another body under the key).
+    const { store, clock } = this.deps;
+    try {
+      return await this.reserveOnce(caller, request);
+    } catch (error) {
+      // A resend of a reserve that succeeded finds its promotion held (by itself): answer the first reserve. Resends
+      // are rare, so the key is looked up only then; the command handler refuses another body under the key.
+      const key = caller.context.idempotency;
+      if (!isDomainError(error) || !key || !(await findIdempotencyRecord(store, key))) throw error;
       const { state } = await handleCommand({ store, clock, decoder: checkoutEventDecoder }, caller.context, {
         decider: checkoutReservationDecider,
         decoder: checkoutDecoders.checkoutReservation,
@@ -112,10 +117,18 @@ export class CheckoutService {
       });
       return this.view(state as CheckoutReservation);
     }
+  }
+
+  private async reserveOnce(
+    caller: CheckoutCaller,
+    request: { orderId: string; selected: readonly SelectedPromotion[]; orders: readonly CheckoutOrder[] },
+  ): Promise<ReservationView> {
+    const { store, clock, settings } = this.deps;
     const reservationKey = randomUUID();
     let picked = await this.pick(caller, request.selected);
-    const { state } = await writeReservation({ store, clock }, caller.context, {
+    const { state, promotions } = await writeReservation({ store, clock }, caller.context, {
       reservationKey,
+      fresh: true,
       command: (now) => {
         const discount = this.discount(picked, request.orders, now);
         return {
@@ -160,7 +173,7 @@ export class CheckoutService {
         picked = await this.pick(caller, request.selected);
       },
     });
-    return this.view(state as CheckoutReservation);
+    return this.view(state as CheckoutReservation, promotions);
   }
 
   confirm(caller: CheckoutCaller, reservationKey: string, orderId: string) {
@@ -222,8 +235,8 @@ export class CheckoutService {
       limits: async (p: { promotionMasterId: number }) => limitsOf(await this.master(p.promotionMasterId)),
     };
     try {
-      const { state } = await writeReservation(this.deps, caller.context, write);
-      return this.view(state as CheckoutReservation);
+      const { state, promotions } = await writeReservation(this.deps, caller.context, write);
+      return this.view(state as CheckoutReservation, promotions);
     } catch (error) {
       // A confirm past the time-to-live: the promotions go back to the wallet before the refusal is answered.
       if (error instanceof Error && 'code' in error && error.code === 'RESERVATION_EXPIRED')
@@ -353,15 +366,23 @@ export class CheckoutService {
     return this.deps.codes.decrypt(promotion.encryptedCode, codeBinding(promotion.promotionId));
   }
 
-  private async view(r: CheckoutReservation): Promise<ReservationView> {
+  /** The answer: the reservation and its promotions (their states as just written, else read from their streams). */
+  private async view(
+    r: CheckoutReservation,
+    known = new Map<number, IssuedPromotionState>(),
+  ): Promise<ReservationView> {
     const promotions = await Promise.all(
       r.promotions.map(async (p) => {
-        const { state } = await loadAggregate(
-          this.deps.store,
-          issuedPromotionDecider,
-          checkoutDecoders.issuedPromotion,
-          streams.issuedPromotion(p.promotionId),
-        );
+        const state =
+          known.get(p.promotionId) ??
+          (
+            await loadAggregate(
+              this.deps.store,
+              issuedPromotionDecider,
+              checkoutDecoders.issuedPromotion,
+              streams.issuedPromotion(p.promotionId),
+            )
+          ).state;
         if (state.status === 'NONE') throw new Error(`reservation ${r.reservationKey} holds a missing promotion`);
         return {
           promotionMasterId: p.promotionMasterId,

@@ -4,11 +4,13 @@
  * allotment reactor does not finish), vouchers bought in the shop (the PromotionWalletPort the shop's process manager
  * calls), an operator's cancel and the expiry timer. Codes and pins are stored encrypted, bound to their promotion.
  */
+import { randomUUID } from 'node:crypto';
 import {
   checkoutDecoders,
   checkoutError,
   checkoutEventDecoder,
   issuedPromotionDecider,
+  promotionAllotmentDecider,
   promotionMasterDecider,
   streams,
   type Allotment,
@@ -69,11 +71,12 @@ export class PromotionWallet implements PromotionWalletPort {
     });
     const imported = recipients.flatMap((r, i) => (r.code === undefined ? [] : [{ code: r.code, index: i }]));
     // A resend under the request's key answers the first allotment (its ids and codes), and issues nothing twice.
+    const allotmentId = randomUUID();
     const { events } = await handleCommand(this.handler, context, {
-      decider: promotionMasterDecider,
-      decoder: checkoutDecoders.promotionMaster,
-      streamName: streams.promotionMaster(promotionMasterId),
-      command: (now) => ({ type: 'AllotPromotions' as const, allotments, now }),
+      decider: promotionAllotmentDecider,
+      decoder: checkoutDecoders.promotionAllotment,
+      streamName: streams.promotionAllotment(allotmentId),
+      command: (now) => ({ type: 'AllotPromotions' as const, allotmentId, master, allotments, now }),
       claims: (decided) =>
         decided.length === 0
           ? []

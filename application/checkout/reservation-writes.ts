@@ -16,12 +16,12 @@ import {
   type CheckoutReservationEvent,
   type CheckoutReservationState,
   type IssuedPromotionCommand,
+  type IssuedPromotionEvent,
   type IssuedPromotionState,
   type PromotionMasterState,
   type PromotionUsageCommand,
   type ReservedPromotion,
 } from '../../domain/checkout/index.js';
-import type { DomainEvent } from '../../domain/shared/decider.js';
 import type { Clock } from '../shared/clock.js';
 import type { CommandContext } from '../shared/command-context.js';
 import { expectedVersionOf, handleCommand, loadAggregate, type Loaded } from '../shared/command-handler.js';
@@ -76,12 +76,20 @@ export interface ReservationWrite {
   /** For a reserve: the promotions' own reserve commands' events, decided by the caller on `promotions`. */
   reserving?: {
     promotions: Map<number, Loaded<IssuedPromotionState>>;
-    decide: (now: string) => Map<number, DomainEvent[]>;
+    decide: (now: string) => Map<number, IssuedPromotionEvent[]>;
   };
   /** The limits of each promotion's master (only those with limits hold uses). */
   limits: (promotion: ReservedPromotion) => Promise<MasterLimits>;
   /** Before deciding again after a conflict: reload what the caller decided on. */
   beforeRetry?: () => Promise<void>;
+  /** A new reservation (its key was just made): no stream to read before deciding. */
+  fresh?: boolean;
+}
+
+/** Other streams' writes, and the promotions' states after them (so the answer needs no second read). */
+interface Planned {
+  writes: SideWrite[];
+  promotions: Map<number, IssuedPromotionState>;
 }
 
 /** A retry signal: the reservation moved between this decision and its append. */
@@ -93,20 +101,24 @@ export async function writeReservation(
   context: CommandContext,
   write: ReservationWrite,
   maxAttempts = 5,
-): Promise<{ state: CheckoutReservationState; events: CheckoutReservationEvent[]; replayed: boolean }> {
+): Promise<{
+  state: CheckoutReservationState;
+  events: CheckoutReservationEvent[];
+  replayed: boolean;
+  /** The promotions' states after the write (empty when it was a replay or decided nothing). */
+  promotions: Map<number, IssuedPromotionState>;
+}> {
   const streamName = streams.checkoutReservation(write.reservationKey);
   for (let attempt = 1; ; attempt++) {
     const now = deps.clock.now().toISOString();
-    const loaded = await loadAggregate(
-      deps.store,
-      checkoutReservationDecider,
-      checkoutDecoders.checkoutReservation,
-      streamName,
-    );
+    const loaded: Loaded<CheckoutReservationState> =
+      write.fresh && attempt === 1
+        ? { state: checkoutReservationDecider.initialState, revision: -1 }
+        : await loadAggregate(deps.store, checkoutReservationDecider, checkoutDecoders.checkoutReservation, streamName);
     // Deciding here first (the command handler decides again on what it reads) tells which other streams to load.
     // A reserve under an idempotency key the caller found used goes to the command handler directly (its replay).
     const planned = checkoutReservationDecider.decide(write.command(now), loaded.state);
-    const sideWrites = await sideWritesOf(deps, write, loaded.state, planned, now);
+    const side = await sideWritesOf(deps, write, loaded.state, planned, now);
     try {
       const result = await handleCommand(
         { ...deps, decoder: checkoutEventDecoder },
@@ -118,12 +130,13 @@ export async function writeReservation(
           command: () => write.command(now),
           sideWrites: (events) => {
             if (events.map((e) => e.type).join() !== planned.map((e) => e.type).join()) throw new Moved();
-            return sideWrites;
+            return side.writes;
           },
         },
         { maxAttempts: 1 },
       );
-      return result;
+      const moved = result.replayed || result.events.length === 0;
+      return { ...result, promotions: moved ? new Map() : side.promotions };
     } catch (error) {
       const retry = error instanceof Moved || error instanceof WrongExpectedVersionError;
       if (!retry || attempt >= maxAttempts) throw error;
@@ -139,12 +152,13 @@ async function sideWritesOf(
   before: CheckoutReservationState,
   decided: readonly CheckoutReservationEvent[],
   now: string,
-): Promise<SideWrite[]> {
+): Promise<Planned> {
   const { store } = deps;
-  if (decided.length === 0) return [];
-  const state = decided.reduce(checkoutReservationDecider.evolve, before);
-  if (state.status === 'NONE') return [];
   const writes: SideWrite[] = [];
+  const promotions = new Map<number, IssuedPromotionState>();
+  if (decided.length === 0) return { writes, promotions };
+  const state = decided.reduce(checkoutReservationDecider.evolve, before);
+  if (state.status === 'NONE') return { writes, promotions };
 
   for (const event of decided) {
     const follow = followUpsOf(event);
@@ -153,6 +167,7 @@ async function sideWritesOf(
       if (event.type === 'CheckoutReserved' && write.reserving) {
         const own = write.reserving.decide(now).get(reserved.promotionId) ?? [];
         const at = write.reserving.promotions.get(reserved.promotionId)!;
+        promotions.set(reserved.promotionId, own.reduce(issuedPromotionDecider.evolve, at.state));
         if (own.length > 0)
           writes.push({
             streamName: promotionStream,
@@ -170,6 +185,7 @@ async function sideWritesOf(
             promotionStream,
           );
           const events = issuedPromotionDecider.decide(command, at.state);
+          promotions.set(reserved.promotionId, events.reduce(issuedPromotionDecider.evolve, at.state));
           if (events.length > 0)
             writes.push({
               streamName: promotionStream,
@@ -182,7 +198,7 @@ async function sideWritesOf(
       if (follow.usage) writes.push(...(await usageWrites(store, write, state, reserved, follow.usage, now)));
     }
   }
-  return writes;
+  return { writes, promotions };
 }
 
 /** Holds or frees the reservation's use of the master's total quota and of the user's limit. */

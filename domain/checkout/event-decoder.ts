@@ -10,6 +10,7 @@ import type {
   IssuedPromotionEvent,
   PromotionCodeClaimed,
   PromotionMasterEvent,
+  PromotionsAllotted,
   PromotionUsageEvent,
   ShopPoolMasterClaimed,
 } from './events.js';
@@ -21,7 +22,6 @@ const v1 = { version: 1 } as const;
 const groups = {
   promotionMaster: {
     PromotionMasterCreated: v1,
-    PromotionsAllotted: v1,
     PromotionMasterStatusChanged: v1,
   } satisfies EventSchemas<PromotionMasterEvent>,
   issuedPromotion: {
@@ -42,6 +42,7 @@ const groups = {
   promotionUsage: { PromotionUsageHeld: v1, PromotionUsageFreed: v1 } satisfies EventSchemas<PromotionUsageEvent>,
   shopPoolMaster: { ShopPoolMasterClaimed: v1 } satisfies EventSchemas<ShopPoolMasterClaimed>,
   promotionCode: { PromotionCodeClaimed: v1 } satisfies EventSchemas<PromotionCodeClaimed>,
+  promotionAllotment: { PromotionsAllotted: v1 } satisfies EventSchemas<PromotionsAllotted>,
 };
 
 /** The checkout's registry, every CheckoutEvent type once; a test may build a decoder from it with a schema changed. */
@@ -52,6 +53,7 @@ export const checkoutEventSchemas: EventSchemas<CheckoutEvent> = {
   ...groups.promotionUsage,
   ...groups.shopPoolMaster,
   ...groups.promotionCode,
+  ...groups.promotionAllotment,
 };
 
 /** The checkout context's decoder. */
@@ -65,4 +67,5 @@ export const checkoutDecoders = {
   promotionUsage: checkoutEventDecoder.only(groups.promotionUsage),
   shopPoolMaster: checkoutEventDecoder.only(groups.shopPoolMaster),
   promotionCode: checkoutEventDecoder.only(groups.promotionCode),
+  promotionAllotment: checkoutEventDecoder.only(groups.promotionAllotment),
 };

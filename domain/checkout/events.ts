@@ -11,6 +11,7 @@
  *   promotionUsage-<masterId>:<userId>     one user's uses of a master with a per_user_limit (promotion-usage.ts)
  *   shopPoolMaster-<poolId>                guard: the promotion master of a shop voucher pool
  *   promotionCode-<masterId>-<sha256hex>   guard: an imported code is issued once per master
+ *   promotionAllotment-<allotmentId>       an operator's issue of a master's promotions (promotion-allotment.ts)
  * Times are ISO 8601 strings in UTC; amounts are integers in VND.
  */
 import type { DomainEvent } from '../shared/decider.js';
@@ -37,22 +38,25 @@ export interface Allotment {
   encryptedPin: string | null;
 }
 
-/**
- * Promotions an operator issues from the master, recorded before they are issued one by one: a resend under the
- * request's idempotency key answers these, and the issuing of any left undone by a crash is finished from here.
- */
-export type PromotionsAllotted = DomainEvent<
-  'PromotionsAllotted',
-  { promotionMasterId: number; allotments: Allotment[]; allottedAt: string }
->;
-
 /** An operator paused, resumed or ended it: a paused or ended master's promotions are not applicable. */
 export type PromotionMasterStatusChanged = DomainEvent<
   'PromotionMasterStatusChanged',
   { promotionMasterId: number; status: PromotionMasterStatus; changedAt: string }
 >;
 
-export type PromotionMasterEvent = PromotionMasterCreated | PromotionsAllotted | PromotionMasterStatusChanged;
+export type PromotionMasterEvent = PromotionMasterCreated | PromotionMasterStatusChanged;
+
+// ---- promotionAllotment-<allotmentId> ----
+
+/**
+ * Promotions an operator issues from a master in one request, recorded before they are issued one by one: a resend
+ * under the request's idempotency key answers these, and the issuing of any left undone by a crash is finished from
+ * here. A stream of its own, so the master's stream (read by every checkout) stays small.
+ */
+export type PromotionsAllotted = DomainEvent<
+  'PromotionsAllotted',
+  { allotmentId: string; promotionMasterId: number; allotments: Allotment[]; allottedAt: string }
+>;
 
 // ---- issuedPromotion-<promotionId> ----
 
@@ -187,6 +191,7 @@ export type PromotionCodeClaimed = DomainEvent<
 export type CheckoutEvent =
   | PromotionCodeClaimed
   | PromotionMasterEvent
+  | PromotionsAllotted
   | IssuedPromotionEvent
   | CheckoutReservationEvent
   | PromotionUsageEvent
@@ -200,6 +205,7 @@ export const streams = {
   promotionUsage: (promotionMasterId: number, userId?: string) =>
     userId === undefined ? `promotionUsage-${promotionMasterId}` : `promotionUsage-${promotionMasterId}:${userId}`,
   shopPoolMaster: (voucherPoolId: number) => `shopPoolMaster-${voucherPoolId}`,
+  promotionAllotment: (allotmentId: string) => `promotionAllotment-${allotmentId}`,
   /** `codeDigest`: sha256 (hex) of the code as issued. */
   promotionCode: (promotionMasterId: number, codeDigest: string) => `promotionCode-${promotionMasterId}-${codeDigest}`,
 };

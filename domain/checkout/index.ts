@@ -11,3 +11,4 @@ export * from './promotion-master.js';
 export * from './checkout-reservation.js';
 export * from './eligibility.js';
 export * from './promotion-usage.js';
+export * from './promotion-allotment.js';

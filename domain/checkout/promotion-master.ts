@@ -5,7 +5,7 @@
  * the rules that relate fields to each other are decided here.
  */
 import type { Decider } from '../shared/decider.js';
-import type { Allotment, PromotionMasterEvent } from './events.js';
+import type { PromotionMasterEvent } from './events.js';
 import { checkoutError } from './errors.js';
 
 export const promotionTypes = ['SHIPPING', 'VOUCHER', 'COIN_CASHBACK'] as const;
@@ -61,7 +61,6 @@ export type PromotionMasterState =
 
 export type PromotionMasterCommand =
   | { type: 'CreatePromotionMaster'; promotionMasterId: number; definition: PromotionMasterDefinition; now: string }
-  | { type: 'AllotPromotions'; allotments: Allotment[]; now: string }
   | { type: 'ChangePromotionMasterStatus'; status: PromotionMasterStatus; now: string };
 
 function invalid(field: string, message: string) {
@@ -111,22 +110,6 @@ function decide(command: PromotionMasterCommand, state: PromotionMasterState): P
         },
       ];
     }
-    case 'AllotPromotions': {
-      if (state.status === 'NONE') throw checkoutError('PROMOTION_MASTER_NOT_FOUND', 'no such promotion master');
-      const { promotionMasterId } = state;
-      // Issuing is for users who can still use it: an ended or paused master issues nothing.
-      if (state.status !== 'ACTIVE')
-        throw invalid('promotion_master_id', `promotion master ${promotionMasterId} is ${state.status}`);
-      if (Date.parse(command.now) >= Date.parse(state.validUntil))
-        throw invalid('promotion_master_id', `promotion master ${promotionMasterId} ended at ${state.validUntil}`);
-      if (command.allotments.length === 0) throw invalid('recipients', 'name at least one recipient');
-      return [
-        {
-          type: 'PromotionsAllotted',
-          data: { promotionMasterId, allotments: command.allotments, allottedAt: command.now },
-        },
-      ];
-    }
   }
 }
 
@@ -134,8 +117,6 @@ function evolve(state: PromotionMasterState, event: PromotionMasterEvent): Promo
   switch (event.type) {
     case 'PromotionMasterCreated':
       return { ...event.data, updatedAt: event.data.createdAt };
-    case 'PromotionsAllotted':
-      return state;
     case 'PromotionMasterStatusChanged':
       return state.status === 'NONE' ? state : { ...state, status: event.data.status, updatedAt: event.data.changedAt };
   }

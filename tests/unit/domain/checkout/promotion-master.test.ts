@@ -72,7 +72,7 @@ describe('promotion master decider', () => {
       .thenRejects('INVALID_PROMOTION_MASTER', { field: 'categories' }));
 });
 
-describe('promotion master decider: status and allotments', () => {
+describe('promotion master decider: status', () => {
   const status = (value: 'ACTIVE' | 'PAUSED' | 'ENDED', at = now) => ({
     type: 'ChangePromotionMasterStatus' as const,
     status: value,
@@ -82,12 +82,6 @@ describe('promotion master decider: status and allotments', () => {
     type: 'PromotionMasterStatusChanged' as const,
     data: { promotionMasterId: 7, status: value, changedAt: now },
   });
-  const allot = (at = now) => ({
-    type: 'AllotPromotions' as const,
-    allotments: [{ promotionId: 1, userId: 'u1', encryptedCode: 'k1.x', encryptedPin: null }],
-    now: at,
-  });
-
   it('pauses, resumes and ends; the same status again is a no-op; ENDED is final', () => {
     given([created])
       .when(status('PAUSED'))
@@ -100,17 +94,5 @@ describe('promotion master decider: status and allotments', () => {
       .when(status('ACTIVE'))
       .thenRejects('INVALID_PROMOTION_MASTER', { field: 'status' });
     given([]).when(status('PAUSED')).thenRejects('PROMOTION_MASTER_NOT_FOUND');
-  });
-
-  it('allots promotions while ACTIVE and inside validity; not when paused or ended', () => {
-    given([created])
-      .when(allot())
-      .then([
-        { type: 'PromotionsAllotted', data: { promotionMasterId: 7, allotments: allot().allotments, allottedAt: now } },
-      ]);
-    given([created, changed('PAUSED')])
-      .when(allot())
-      .thenRejects('INVALID_PROMOTION_MASTER');
-    given([created]).when(allot('2026-04-01T00:00:00.000Z')).thenRejects('INVALID_PROMOTION_MASTER');
   });
 });
