@@ -118,8 +118,8 @@ export async function writeReservation(
     // Deciding here first (the command handler decides again on what it reads) tells which other streams to load.
     // A reserve under an idempotency key the caller found used goes to the command handler directly (its replay).
     const planned = checkoutReservationDecider.decide(write.command(now), loaded.state);
-    const side = await sideWritesOf(deps, write, loaded.state, planned, now);
     try {
+      const side = await sideWritesOf(deps, write, loaded.state, planned, now);
       const result = await handleCommand(
         { ...deps, decoder: checkoutEventDecoder },
         context,
@@ -160,6 +160,8 @@ async function sideWritesOf(
   const state = decided.reduce(checkoutReservationDecider.evolve, before);
   if (state.status === 'NONE') return { writes, promotions };
 
+  /** The promotion's revision the caller decided on (a reserve), to tell a refusal on newer uses from a stale look. */
+  const at0 = (p: ReservedPromotion) => write.reserving?.promotions.get(p.promotionId)?.revision;
   for (const event of decided) {
     const follow = followUpsOf(event);
     for (const reserved of state.promotions) {
@@ -195,7 +197,8 @@ async function sideWritesOf(
             });
         }
       }
-      if (follow.usage) writes.push(...(await usageWrites(store, write, state, reserved, follow.usage, now)));
+      if (follow.usage)
+        writes.push(...(await usageWrites(store, write, state, reserved, follow.usage, now, at0(reserved))));
     }
   }
   return { writes, promotions };
@@ -209,6 +212,7 @@ async function usageWrites(
   reserved: ReservedPromotion,
   what: 'HOLD' | 'FREE',
   now: string,
+  promotionRevision: number | undefined,
 ): Promise<SideWrite[]> {
   const limits = await write.limits(reserved);
   const counters: [string | null, number | null][] = [
@@ -228,7 +232,20 @@ async function usageWrites(
     };
     const command: PromotionUsageCommand =
       what === 'HOLD' ? { type: 'HoldPromotionUse', ...base, limit } : { type: 'FreePromotionUse', ...base };
-    const events = promotionUsageDecider.decide(command, at.state);
+    let events;
+    try {
+      events = promotionUsageDecider.decide(command, at.state);
+    } catch (error) {
+      // Uses were read after the promotion: when another checkout took both meanwhile, the answer is that the
+      // promotion is held (8004), which deciding again on its fresh state says, not that the user used it up.
+      if (promotionRevision !== undefined) {
+        const now = await store.readStream(streams.issuedPromotion(reserved.promotionId), {
+          fromRevision: promotionRevision + 1,
+        });
+        if (now.length > 0) throw new Moved();
+      }
+      throw error;
+    }
     if (events.length > 0)
       writes.push({ streamName, event: events, expectedVersion: expectedVersionOf(at.revision), placement: 'after' });
   }

@@ -153,9 +153,10 @@ describe('Checkout interface (/loyalty/v1/promotion) over the whole app', () => 
 
   it('checkouts racing for one UNIQUE promotion: exactly one wins, the others get 409 8004', async () => {
     const caller = scene.caller();
-    const [p] = await scene.issue(await scene.master(), [caller.userId]);
+    // With limits too: the losers are told the promotion is held, not that its uses ran out.
+    const [p] = await scene.issue(await scene.master({ per_user_limit: 1, total_quota: 5 }), [caller.userId]);
     const answers = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => caller.reserve(p!.promotion_id, merchantOrder(), { orderId: `race-${i}` })),
+      Array.from({ length: 30 }, (_, i) => caller.reserve(p!.promotion_id, merchantOrder(), { orderId: `race-${i}` })),
     );
     expect(answers.filter((a) => a.status === 200)).to.have.length(1);
     for (const a of answers.filter((x) => x.status !== 200)) checkoutRefusal(a, 409, '8004');
