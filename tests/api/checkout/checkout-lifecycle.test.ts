@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { startTestApp, type TestApp } from '../../support/app.js';
 import { eventually } from '../../support/eventually.js';
+import { natsTestApp } from '../../support/nats.js';
 import { expectOk, reserveBody, shopScene, Shopper } from '../support.js';
 import { checkoutOk, checkoutRefusal, checkoutScene, line, listed, order } from './checkout-support.js';
 
@@ -17,14 +18,14 @@ interface IssuedPromotionData {
 }
 
 describe('Checkout lifecycle over the whole app', () => {
-  describe('without a time-to-live (the default)', () => {
+  describe('without a time-to-live (the default), on NATS JetStream', () => {
+    const running = natsTestApp();
     let app: TestApp;
     let scene: Awaited<ReturnType<typeof checkoutScene>>;
     before(async () => {
-      app = await startTestApp();
+      app = running();
       scene = await checkoutScene(app);
     });
-    after(() => app?.stop());
 
     it('a voucher bought in the shop lands in the wallet (through NATS) and pays at checkout', async () => {
       const shop = await shopScene(app.baseUrl);
@@ -45,7 +46,34 @@ describe('Checkout lifecycle over the whole app', () => {
       expect(r.discount.breakdown[0]!.discount.scope).to.equal('PLATFORM');
       checkoutOk(await caller.step('confirm', r.reservation_key));
 
-      // The wallet holds it once, however often the commit is delivered (the reactor's command ids).
+      // Delivered again (a redelivery, a replay of the log), the commit issues nothing twice.
+      const store = app.container.store;
+      const commit = (await store.readStream(`shopReservation-${reserved.reservationKey}`)).find(
+        (e) => e.type === 'ShopReservationCommitted',
+      )!;
+      await app.container.services.checkout.wallet.issueBoughtVouchers(
+        {
+          reservationKey: reserved.reservationKey,
+          merchantId: shop.merchant.merchantId,
+          userId: buyer.userId,
+          vouchers: [
+            {
+              issuedPromotionId: voucher.issuedPromotionId,
+              code: voucher.voucherCode,
+              voucherPoolId: pool.poolId,
+              title: 'again',
+              faceValue: voucher.faceValue,
+              purchasedAt: voucher.purchasedAt,
+              expiresAt: voucher.expiresAt,
+            },
+          ],
+        },
+        { eventId: commit.id, correlationId: commit.id },
+      );
+      const issued = (await store.readStream(`issuedPromotion-${voucher.issuedPromotionId}`)).filter(
+        (e) => e.type === 'PromotionIssued',
+      );
+      expect(issued).to.have.length(1);
       const rows = await app.container.knex('checkout_wallet').where({ promotion_id: voucher.issuedPromotionId });
       expect(rows).to.have.length(1);
     });
