@@ -47,11 +47,12 @@ import { fileURLToPath } from 'node:url';
 import { newCommandContext } from '../application/shared/command-context.js';
 import type { AppendResult, StreamWrite } from '../application/shared/event-store.js';
 import { buildContainer, projectors, type Container, loadConfig, type Secrets } from '../container.js';
-import { newSigningKeyJwk, readSigningKeys } from '../infrastructure/identity/index.js';
+import { newSigningKeyJwk } from '../infrastructure/identity/index.js';
 import { createLogger, type Logger } from '../infrastructure/shared/logger.js';
 import { PostgresNumericIds } from '../infrastructure/shared/numeric-ids.js';
 import { categories, generateCatalog, seededRandom, type GeneratedCampaign } from './catalog-data.js';
 import { percentile, type LoadRequest, type LoadResult } from './load.js';
+import { benchSecrets } from './bench-secrets.js';
 import { startBenchServer, type BenchDatabase } from './database.js';
 import { benchGatewayEnvironment, benchGatewayHeaders, registerBenchParty } from './gateway-party.js';
 import { loadInOwnProcess } from './load-process.js';
@@ -374,14 +375,7 @@ async function load(server: BenchServer, secrets: Secrets, logger: Logger): Prom
 
 async function main(): Promise<void> {
   const logger = createLogger((process.env.LOG_LEVEL as 'error' | 'warn' | 'info' | undefined) ?? 'error');
-  const secrets: Secrets = {
-    OPERATOR_TOKENS: [{ name: 'bench', token: 'bench-operator-token-0123456789abcdef' }],
-    VOUCHER_CODE_KEY: randomBytes(32).toString('hex'),
-    VOUCHER_CODE_OLD_KEYS: [],
-    CHECKOUT_CODE_KEY: randomBytes(32).toString('hex'),
-    CHECKOUT_CODE_OLD_KEYS: [],
-    IDENTITY_SIGNING_KEYS: readSigningKeys(signingKeysJson),
-  };
+  const secrets = benchSecrets();
   const server = await startBenchServer();
   console.log(
     `catalog: ${loadCount} loads of ${poolTotal} pools in ${campaignTotal} campaigns, each on a fresh database, ${batch} streams per appendMany, ` +

@@ -9,7 +9,6 @@
  *
  * Env: USERS (10000), RATE (300), SECONDS (15), ROUNDS (3), RACE (50), DATABASE_URL (else embedded).
  */
-import { randomBytes } from 'node:crypto';
 import express, { Router } from 'express';
 import { checkoutAuth } from '../api/checkout/checkout-auth.js';
 import { checkoutOk } from '../api/checkout/checkout-errors.js';
@@ -18,11 +17,11 @@ import { gatewayGuard } from '../api/gateway/index.js';
 import { createHttpApp, listen } from '../api/shared/http-app.js';
 import { on } from '../api/shared/route.js';
 import { newCommandContext } from '../application/shared/command-context.js';
-import { buildContainer, loadConfig, type Secrets } from '../container.js';
-import { newSigningKeyJwk, readSigningKeys } from '../infrastructure/identity/index.js';
+import { buildContainer, loadConfig } from '../container.js';
 import { createLogger } from '../infrastructure/shared/logger.js';
 import { httpRequestDuration, metricsRegistry } from '../infrastructure/shared/metrics.js';
 import { flowsInOwnProcess, type FlowResult } from './checkout-flows.js';
+import { benchSecrets } from './bench-secrets.js';
 import { createBenchDatabase } from './database.js';
 import { benchGatewayEnvironment, benchGatewayHeaders, registerBenchParty } from './gateway-party.js';
 import { loadInOwnProcess } from './load-process.js';
@@ -49,14 +48,7 @@ async function main(): Promise<void> {
     ROLES: 'api,relay,projector',
     GATEWAY_ENVIRONMENT: benchGatewayEnvironment,
   });
-  const secrets: Secrets = {
-    OPERATOR_TOKENS: [{ name: 'bench', token: 'bench-operator-token-0123456789abcdef' }],
-    VOUCHER_CODE_KEY: randomBytes(32).toString('hex'),
-    VOUCHER_CODE_OLD_KEYS: [],
-    CHECKOUT_CODE_KEY: randomBytes(32).toString('hex'),
-    CHECKOUT_CODE_OLD_KEYS: [],
-    IDENTITY_SIGNING_KEYS: readSigningKeys(JSON.stringify([newSigningKeyJwk()])),
-  };
+  const secrets = benchSecrets();
   const c = await buildContainer({ config, databaseUrl: db.url, secrets, logger });
   await c.startBackground();
   await registerBenchParty(c.services.gateway);

@@ -9,7 +9,7 @@
  *
  * Env: STOCK (1000), CONCURRENCY (200), USERS (2000), REQUESTS (4 × STOCK), DATABASE_URL (else embedded).
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import express, { Router } from 'express';
 import { createHttpApp, listen } from '../api/shared/http-app.js';
@@ -21,11 +21,11 @@ import { shopGatewayFront } from '../api/shop/gateway-front.js';
 import { shopOk } from '../api/shop/envelope.js';
 import { shopRouter } from '../api/shop/router.js';
 import { newCommandContext } from '../application/shared/command-context.js';
-import { buildContainer, loadConfig, type Secrets } from '../container.js';
-import { newSigningKeyJwk, readSigningKeys } from '../infrastructure/identity/index.js';
+import { buildContainer, loadConfig } from '../container.js';
 import { createLogger } from '../infrastructure/shared/logger.js';
 import { httpRequestDuration, metricsRegistry } from '../infrastructure/shared/metrics.js';
 import { percentile, type LoadRequest } from './load.js';
+import { benchSecrets } from './bench-secrets.js';
 import { createBenchDatabase } from './database.js';
 import { benchGatewayEnvironment, benchGatewayHeaders, registerBenchParty } from './gateway-party.js';
 import { loadInOwnProcess } from './load-process.js';
@@ -45,14 +45,7 @@ async function main(): Promise<void> {
     ROLES: 'api',
     GATEWAY_ENVIRONMENT: benchGatewayEnvironment,
   });
-  const secrets: Secrets = {
-    OPERATOR_TOKENS: [{ name: 'bench', token: 'bench-operator-token-0123456789abcdef' }],
-    VOUCHER_CODE_KEY: randomBytes(32).toString('hex'),
-    VOUCHER_CODE_OLD_KEYS: [],
-    CHECKOUT_CODE_KEY: randomBytes(32).toString('hex'),
-    CHECKOUT_CODE_OLD_KEYS: [],
-    IDENTITY_SIGNING_KEYS: readSigningKeys(JSON.stringify([newSigningKeyJwk()])),
-  };
+  const secrets = benchSecrets();
   const c = await buildContainer({ config, databaseUrl: db.url, secrets, logger });
   await registerBenchParty(c.services.gateway);
   const merchant = await c.services.shop.merchants.register(newCommandContext({ actor: { operator: 'bench' } }), {

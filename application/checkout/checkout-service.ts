@@ -13,7 +13,6 @@ import {
   ineligibilityError,
   issuedPromotionDecider,
   originalTotal,
-  promotionMasterDecider,
   promotionUsageDecider,
   streams,
   type CheckoutOrder,
@@ -33,6 +32,7 @@ import { findIdempotencyRecord } from '../shared/idempotency.js';
 import type { SecretCipher } from '../shared/secret-cipher.js';
 import { signatureMatches } from '../shared/signatures.js';
 import { limitsOf, writeReservation } from './reservation-writes.js';
+import { loadIssuedPromotion, loadPromotionMaster } from './stream-reads.js';
 
 /** The wallet owner and the merchant calling (X-App-User-Id, X-Merchant-Id) and the request's command context. */
 export interface CheckoutCaller {
@@ -255,26 +255,14 @@ export class CheckoutService {
   }
 
   private async master(promotionMasterId: number): Promise<PromotionMasterState> {
-    return (
-      await loadAggregate(
-        this.deps.store,
-        promotionMasterDecider,
-        checkoutDecoders.promotionMaster,
-        streams.promotionMaster(promotionMasterId),
-      )
-    ).state;
+    return (await loadPromotionMaster(this.deps.store, promotionMasterId)).state;
   }
 
   /** The one selected promotion, the caller's, with its master; the pin checked when one is given or required. */
   private async pick(caller: CheckoutCaller, selected: readonly SelectedPromotion[]) {
     if (selected.length !== 1) throw new RangeError('one promotion per checkout (checked by the interface)');
     const choice = selected[0]!;
-    const loaded: Loaded<IssuedPromotionState> = await loadAggregate(
-      this.deps.store,
-      issuedPromotionDecider,
-      checkoutDecoders.issuedPromotion,
-      streams.issuedPromotion(choice.promotionId),
-    );
+    const loaded: Loaded<IssuedPromotionState> = await loadIssuedPromotion(this.deps.store, choice.promotionId);
     const promotion = loaded.state;
     if (promotion.status === 'NONE')
       throw checkoutError('PROMOTION_NOT_FOUND', `no promotion ${choice.promotionId}`, {
@@ -351,12 +339,7 @@ export class CheckoutService {
 
   /** A promotion's code, read from its stream (the preview's answer names it). */
   async codeOf(promotionId: number): Promise<string> {
-    const { state } = await loadAggregate(
-      this.deps.store,
-      issuedPromotionDecider,
-      checkoutDecoders.issuedPromotion,
-      streams.issuedPromotion(promotionId),
-    );
+    const { state } = await loadIssuedPromotion(this.deps.store, promotionId);
     if (state.status === 'NONE') throw new Error(`no promotion ${promotionId}`);
     return this.code(state);
   }
@@ -373,16 +356,7 @@ export class CheckoutService {
   ): Promise<ReservationView> {
     const promotions = await Promise.all(
       r.promotions.map(async (p) => {
-        const state =
-          known.get(p.promotionId) ??
-          (
-            await loadAggregate(
-              this.deps.store,
-              issuedPromotionDecider,
-              checkoutDecoders.issuedPromotion,
-              streams.issuedPromotion(p.promotionId),
-            )
-          ).state;
+        const state = known.get(p.promotionId) ?? (await loadIssuedPromotion(this.deps.store, p.promotionId)).state;
         if (state.status === 'NONE') throw new Error(`reservation ${r.reservationKey} holds a missing promotion`);
         return {
           promotionMasterId: p.promotionMasterId,

@@ -4,7 +4,6 @@
  */
 import {
   checkoutDecoders,
-  checkoutError,
   checkoutEventDecoder,
   promotionMasterDecider,
   streams,
@@ -14,9 +13,10 @@ import {
 } from '../../domain/checkout/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { CommandContext } from '../shared/command-context.js';
-import { handleCommand, loadAggregate } from '../shared/command-handler.js';
+import { handleCommand } from '../shared/command-handler.js';
 import type { EventStore } from '../shared/event-store.js';
 import type { NumericIdGenerator } from '../shared/ids.js';
+import { existingMaster } from './stream-reads.js';
 
 export type PromotionMasterView = PromotionMasterDefinition & {
   promotionMasterId: number;
@@ -69,16 +69,6 @@ export class PromotionMasterAdmin {
 
   /** The promotion master as its stream says (strongly consistent, unlike the read model). */
   async get(promotionMasterId: number): Promise<PromotionMasterView> {
-    const { state } = await loadAggregate(
-      this.deps.store,
-      promotionMasterDecider,
-      checkoutDecoders.promotionMaster,
-      streams.promotionMaster(promotionMasterId),
-    );
-    if (state.status === 'NONE')
-      throw checkoutError('PROMOTION_MASTER_NOT_FOUND', `promotion master ${promotionMasterId} does not exist`, {
-        promotionMasterId,
-      });
-    return view(state);
+    return view(await existingMaster(this.deps.store, promotionMasterId));
   }
 }

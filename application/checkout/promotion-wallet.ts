@@ -21,7 +21,7 @@ import {
 } from '../../domain/checkout/index.js';
 import type { Clock } from '../shared/clock.js';
 import { followUpContext, type CommandContext } from '../shared/command-context.js';
-import { handleCommand, loadAggregate } from '../shared/command-handler.js';
+import { handleCommand } from '../shared/command-handler.js';
 import { nameBasedUuid } from '../shared/event-ids.js';
 import type { EventStore } from '../shared/event-store.js';
 import type { NumericIdGenerator } from '../shared/ids.js';
@@ -30,6 +30,7 @@ import type { BoughtVoucher, BoughtVouchers, IssueCause, PromotionWalletPort } f
 import type { SecretCipher } from '../shared/secret-cipher.js';
 import { secretDigest } from '../shared/signatures.js';
 import { codeBinding } from './checkout-service.js';
+import { existingMaster, loadIssuedPromotion } from './stream-reads.js';
 
 export interface Recipient {
   userId: string;
@@ -174,12 +175,7 @@ export class PromotionWallet implements PromotionWalletPort {
 
   /** The promotion as its stream says. */
   async get(promotionId: number) {
-    const { state } = await loadAggregate(
-      this.deps.store,
-      issuedPromotionDecider,
-      checkoutDecoders.issuedPromotion,
-      streams.issuedPromotion(promotionId),
-    );
+    const { state } = await loadIssuedPromotion(this.deps.store, promotionId);
     if (state.status === 'NONE')
       throw checkoutError('PROMOTION_NOT_FOUND', `no promotion ${promotionId}`, { promotionId });
     return { ...state, code: this.code(state) };
@@ -201,18 +197,8 @@ export class PromotionWallet implements PromotionWalletPort {
     });
   }
 
-  private async master(promotionMasterId: number) {
-    const { state } = await loadAggregate(
-      this.deps.store,
-      promotionMasterDecider,
-      checkoutDecoders.promotionMaster,
-      streams.promotionMaster(promotionMasterId),
-    );
-    if (state.status === 'NONE')
-      throw checkoutError('PROMOTION_MASTER_NOT_FOUND', `promotion master ${promotionMasterId} does not exist`, {
-        promotionMasterId,
-      });
-    return state;
+  private master(promotionMasterId: number) {
+    return existingMaster(this.deps.store, promotionMasterId);
   }
 
   /**

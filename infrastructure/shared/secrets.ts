@@ -46,6 +46,32 @@ export function weakHexKey(hex: string): string | undefined {
   return undefined;
 }
 
+/** A 32-byte encryption key (64 hex characters), generated in development under `devKey`, refused when weak. */
+export function hexKeySecret(devKey: string): Secret<string> {
+  return {
+    rule: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)'),
+    dev: { key: devKey, generate: () => randomBytes(32).toString('hex') },
+    weak: weakHexKey,
+  };
+}
+
+/** Earlier keys of a keyring, comma separated (64 hex characters each): they still decrypt what they encrypted. */
+export function oldHexKeysSecret(devKey: string): Secret<string[]> {
+  return {
+    rule: z
+      .string()
+      .transform((s) =>
+        s
+          .split(',')
+          .map((k) => k.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.string().regex(/^[0-9a-fA-F]{64}$/, 'each key is 64 hex characters (32 bytes)'))),
+    dev: { key: devKey, generate: () => '' },
+    optional: true,
+  };
+}
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a secret of any value
 export type SecretsShape = Record<string, Secret<any>>;
 
