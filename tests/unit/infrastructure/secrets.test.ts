@@ -15,13 +15,14 @@ describe('secrets', () => {
   const configured = {
     OPERATOR_TOKENS: 'ops=Vx7q2LmN9pR4sT8wY3zA6bC1dE5fG0hJ',
     VOUCHER_CODE_KEY: '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f',
+    CHECKOUT_CODE_KEY: '1f1e1d1c1b1a191817161514131211100f0e0d0c0b0a09080706050403020100',
     IDENTITY_SIGNING_KEYS: JSON.stringify([newSigningKeyJwk()]),
   };
 
   it('given production without secrets, when loaded, then it refuses naming every missing one', () => {
     const refusal = () => load({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/commerce', DATA_DIR: dir() });
     expect(refusal).to.throw(ConfigError, /must be set in production/);
-    for (const name of ['OPERATOR_TOKENS', 'VOUCHER_CODE_KEY', 'IDENTITY_SIGNING_KEYS'])
+    for (const name of ['OPERATOR_TOKENS', 'VOUCHER_CODE_KEY', 'CHECKOUT_CODE_KEY', 'IDENTITY_SIGNING_KEYS'])
       expect(refusal).to.throw(ConfigError, name);
   });
 
@@ -53,17 +54,24 @@ describe('secrets', () => {
       identitySigningKeys: JSON.stringify([newSigningKeyJwk()]),
     };
     fs.writeFileSync(path.join(d, 'dev-secrets.json'), JSON.stringify(kept));
-    expect(load({ DATA_DIR: d })).to.deep.equal({
+    const loaded = load({ DATA_DIR: d });
+    const written = JSON.parse(fs.readFileSync(path.join(d, 'dev-secrets.json'), 'utf8')) as Record<string, string>;
+    expect(loaded).to.deep.equal({
       OPERATOR_TOKENS: [{ name: 'dev-operator', token: kept.operatorToken }],
       VOUCHER_CODE_KEY: kept.voucherCodeKey,
       VOUCHER_CODE_OLD_KEYS: [],
+      CHECKOUT_CODE_KEY: written.checkoutCodeKey,
+      CHECKOUT_CODE_OLD_KEYS: [],
       IDENTITY_SIGNING_KEYS: readSigningKeys(kept.identitySigningKeys),
     });
-    // Its values stay; a secret declared since is added (an empty keyring of old voucher keys).
-    expect(JSON.parse(fs.readFileSync(path.join(d, 'dev-secrets.json'), 'utf8'))).to.deep.equal({
+    // Its values stay; secrets declared since are added (generated keys, empty keyrings of old keys).
+    expect(written).to.deep.equal({
       ...kept,
       voucherCodeOldKeys: '',
+      checkoutCodeKey: written.checkoutCodeKey,
+      checkoutCodeOldKeys: '',
     });
+    expect(written.checkoutCodeKey).to.match(/^[0-9a-f]{64}$/);
   });
 
   it('given configured secrets, when loaded, then they are used and nothing is written', () => {
@@ -78,6 +86,8 @@ describe('secrets', () => {
       OPERATOR_TOKENS: [{ name: 'ops', token: 'Vx7q2LmN9pR4sT8wY3zA6bC1dE5fG0hJ' }],
       VOUCHER_CODE_KEY: configured.VOUCHER_CODE_KEY,
       VOUCHER_CODE_OLD_KEYS: [], // optional: unset in production it is an empty keyring
+      CHECKOUT_CODE_KEY: configured.CHECKOUT_CODE_KEY,
+      CHECKOUT_CODE_OLD_KEYS: [],
       IDENTITY_SIGNING_KEYS: readSigningKeys(configured.IDENTITY_SIGNING_KEYS),
     });
     expect(fs.existsSync(path.join(d, 'dev-secrets.json'))).to.equal(false);
