@@ -13,3 +13,13 @@ export function benchSecrets(): Secrets {
     IDENTITY_SIGNING_KEYS: readSigningKeys(JSON.stringify([newSigningKeyJwk()])),
   };
 }
+
+/** The same secrets as environment variables, for a benchmark that also starts main.ts (the roles it runs apart). */
+export function benchSecretsEnv(): Record<string, string> {
+  return {
+    OPERATOR_TOKENS: 'bench=bench-operator-token-0123456789abcdef',
+    VOUCHER_CODE_KEY: randomBytes(32).toString('hex'),
+    CHECKOUT_CODE_KEY: randomBytes(32).toString('hex'),
+    IDENTITY_SIGNING_KEYS: JSON.stringify([newSigningKeyJwk()]),
+  };
+}

@@ -38,8 +38,6 @@
  * database to look into it afterwards), LOG_LEVEL.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
 import { randomBytes, randomUUID } from 'node:crypto';
 import net from 'node:net';
 import os from 'node:os';
@@ -53,6 +51,7 @@ import { PostgresNumericIds } from '../infrastructure/shared/numeric-ids.js';
 import { categories, generateCatalog, seededRandom, type GeneratedCampaign } from './catalog-data.js';
 import { percentile, type LoadRequest, type LoadResult } from './load.js';
 import { benchSecrets } from './bench-secrets.js';
+import { deleteStream } from './nats-streams.js';
 import { startBenchServer, type BenchDatabase } from './database.js';
 import { benchGatewayEnvironment, benchGatewayHeaders, registerBenchParty } from './gateway-party.js';
 import { loadInOwnProcess } from './load-process.js';
@@ -283,16 +282,6 @@ interface Loaded {
   campaigns: GeneratedCampaign[];
   /** Stops the relay and projectors and this process's container; drops the database (unless `keep`) and the NATS stream. */
   dispose(keep?: boolean): Promise<void>;
-}
-
-/** Deletes a JetStream stream: each load publishes to a stream of its own, about 160 MB per 100,000 pools. */
-async function deleteStream(servers: string, stream: string): Promise<void> {
-  const nc = await connect({ servers });
-  try {
-    await (await jetstreamManager(nc)).streams.delete(stream);
-  } finally {
-    await nc.close();
-  }
 }
 
 /**

@@ -17,11 +17,14 @@ import { gatewayGuard } from '../api/gateway/index.js';
 import { createHttpApp, listen } from '../api/shared/http-app.js';
 import { on } from '../api/shared/route.js';
 import { newCommandContext } from '../application/shared/command-context.js';
-import { buildContainer, loadConfig } from '../container.js';
+import { randomBytes } from 'node:crypto';
+import { buildContainer, loadConfig, loadSecrets } from '../container.js';
+import { startMain } from '../tests/support/main-process.js';
+import { deleteStream } from './nats-streams.js';
 import { createLogger } from '../infrastructure/shared/logger.js';
 import { httpRequestDuration, metricsRegistry } from '../infrastructure/shared/metrics.js';
 import { flowsInOwnProcess, type FlowResult } from './checkout-flows.js';
-import { benchSecrets } from './bench-secrets.js';
+import { benchSecretsEnv } from './bench-secrets.js';
 import { createBenchDatabase } from './database.js';
 import { benchGatewayEnvironment, benchGatewayHeaders, registerBenchParty } from './gateway-party.js';
 import { loadInOwnProcess } from './load-process.js';
@@ -42,13 +45,22 @@ async function main(): Promise<void> {
   if (flowsPerRound * rounds + 1 > users) throw new Error(`USERS must exceed ${flowsPerRound * rounds} (one per flow)`);
   const db = await createBenchDatabase('bench');
   const logger = createLogger('error');
-  const config = loadConfig({
+  // As deployed: with NATS, the relay and the projectors run in a process of their own (ROLES), so this process
+  // serves the api alone; without NATS every role runs here on the in-process bus.
+  const natsUrl = process.env.NATS_URL;
+  const tag = randomBytes(4).toString('hex');
+  const env: Record<string, string> = {
     NODE_ENV: 'production',
     DATABASE_URL: db.url,
-    ROLES: 'api,relay,projector',
     GATEWAY_ENVIRONMENT: benchGatewayEnvironment,
-  });
-  const secrets = benchSecrets();
+    ...(natsUrl && { NATS_URL: natsUrl, NATS_STREAM: `BENCH_${tag}`, NATS_SUBJECT_PREFIX: `bench${tag}` }),
+    ...benchSecretsEnv(),
+  };
+  const config = loadConfig({ ...env, ROLES: natsUrl ? 'api' : 'api,relay,projector' });
+  const secrets = loadSecrets(config, env);
+  const roles = natsUrl
+    ? await startMain({ ...env, ROLES: 'relay,projector', HEALTH_PORT: '0', LOG_LEVEL: 'warn' })
+    : undefined;
   const c = await buildContainer({ config, databaseUrl: db.url, secrets, logger });
   await c.startBackground();
   await registerBenchParty(c.services.gateway);
@@ -82,7 +94,10 @@ async function main(): Promise<void> {
   }
   // applicable reads the wallet read model: wait until the projector holds every promotion.
   for (;;) {
-    const [{ n }] = (await c.knex('checkout_wallet').count({ n: '*' })) as [{ n: string }];
+    const [{ n }] = (await c
+      .knex('checkout_wallet')
+      .count({ n: '*' })
+      .catch(() => [{ n: '0' }])) as [{ n: string }]; // the projector creates its table when it starts
     if (Number(n) >= users + 1) break;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -118,7 +133,7 @@ async function main(): Promise<void> {
     'x-promotion-api-key': merchant.apiKey.key,
   };
   console.log(
-    `checkout: ${users + 1} wallets issued and projected in ${Math.round((performance.now() - setup) / 1000)} s; ` +
+    `checkout: ${natsUrl ? 'api in this process, relay and projectors in another (NATS)' : 'every role in this process'}; ${users + 1} wallets issued and projected in ${Math.round((performance.now() - setup) / 1000)} s; ` +
       `${rounds} rounds of ${seconds} s at ${rate} req/s (${flowsPerRound} flows of applicable → reserve → confirm each, open loop), then the baseline and a race of ${race}`,
   );
   let nextUser = 1; // user-0 is the race's
@@ -191,6 +206,9 @@ async function main(): Promise<void> {
   await baselineServer.close(1000);
   await server.close(1000);
   await c.stop();
+  roles?.child.kill('SIGTERM');
+  await roles?.exited;
+  if (natsUrl) await deleteStream(natsUrl, `BENCH_${tag}`);
   await db.drop();
   console.log(
     `checkout: users=${users} rate=${rate} reserve_confirm_p99_ms=${round1(rcP99)} applicable_p95_ms=${round1(appP95)} race_winners=${winners}`,
