@@ -229,6 +229,7 @@ async function startMain(
       OPERATOR_TOKENS: secrets.OPERATOR_TOKENS.map((t) => `${t.name}=${t.token}`).join(','),
       VOUCHER_CODE_KEY: secrets.VOUCHER_CODE_KEY,
       IDENTITY_SIGNING_KEYS: signingKeysJson,
+      ORDERS_SECRET_KEY_KEY: secrets.ORDERS_SECRET_KEY_KEY,
       ...env,
     },
     stdio: 'inherit',
@@ -379,6 +380,8 @@ async function main(): Promise<void> {
     VOUCHER_CODE_KEY: randomBytes(32).toString('hex'),
     VOUCHER_CODE_OLD_KEYS: [],
     IDENTITY_SIGNING_KEYS: readSigningKeys(signingKeysJson),
+    ORDERS_SECRET_KEY_KEY: randomBytes(32).toString('hex'),
+    ORDERS_SECRET_KEY_OLD_KEYS: [],
   };
   const server = await startBenchServer();
   console.log(

@@ -28,6 +28,8 @@ export type CredentialErrorCode = (typeof credentialErrorCodes)[number];
 export const webhookErrorCodes = [
   /** A field breaks a rule of the seed's tables; details.field names it as sent (`order.items[0].quantity`). */
   'INVALID_ORDER_FIELD',
+  /** event_timestamp too far in the past or ahead of this service's clock (the window is configured). */
+  'EVENT_TIMESTAMP_OUT_OF_WINDOW',
   /** A created for an order that exists with other content. */
   'ORDER_ALREADY_CREATED',
   /** business_unit_id or branch_id differs from what order.created set. */

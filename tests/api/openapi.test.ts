@@ -4,6 +4,7 @@ import type { Router } from 'express';
 import type { z } from 'zod';
 import { gatewayOperatorRouter } from '../../api/gateway/index.js';
 import { checkoutOperatorRouter } from '../../api/checkout/index.js';
+import { ordersOperatorRouter } from '../../api/orders/index.js';
 import { identityOperatorRouter } from '../../api/identity/index.js';
 import { buildOpenApiDocument } from '../../api/shared/openapi.js';
 import { openApi } from '../../container.js';
@@ -160,6 +161,10 @@ describe('OpenAPI document and /docs', () => {
         ...routesOf(
           '/operator/v1',
           gatewayOperatorRouter({ logger: createLogger('error'), parties: container.services.gateway.parties }),
+        ),
+        ...routesOf(
+          '/operator/v1',
+          ordersOperatorRouter({ logger: createLogger('error'), merchants: container.services.orders.merchants }),
         ),
       ];
       expect(shop).to.have.length(4);

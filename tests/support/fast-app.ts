@@ -8,6 +8,7 @@
 import type { Express } from 'express';
 import { Router } from 'express';
 import { checkoutApi } from '../../api/checkout/index.js';
+import { ordersApi } from '../../api/orders/index.js';
 import { identityApi } from '../../api/identity/index.js';
 import { gatewayApi, gatewayGuard } from '../../api/gateway/index.js';
 import { shopGatewayFront } from '../../api/shop/gateway-front.js';
@@ -21,6 +22,7 @@ import type { EventStore } from '../../application/shared/event-store.js';
 import type { NumericIdGenerator } from '../../application/shared/ids.js';
 import { loadConfig, type Secrets } from '../../container.js';
 import { buildCheckout } from '../../infrastructure/checkout/index.js';
+import { buildOrders } from '../../infrastructure/orders/index.js';
 import { buildIdentity, newSigningKeyJwk, readSigningKeys } from '../../infrastructure/identity/index.js';
 import { buildGateway } from '../../infrastructure/gateway/index.js';
 import { InMemoryEventStore } from '../../infrastructure/shared/eventstore/in-memory-event-store.js';
@@ -37,6 +39,8 @@ export const fastAppSecrets: Secrets = {
   VOUCHER_CODE_KEY: '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f',
   VOUCHER_CODE_OLD_KEYS: [],
   IDENTITY_SIGNING_KEYS: readSigningKeys(JSON.stringify([newSigningKeyJwk()])),
+  ORDERS_SECRET_KEY_KEY: '202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f',
+  ORDERS_SECRET_KEY_OLD_KEYS: [],
 };
 
 export interface FastAppDeps {
@@ -54,6 +58,7 @@ export function buildFastApp({ store, ids, clock, env }: FastAppDeps): Express {
 
   const shop = buildShopCommands({ config, secrets, store, ids, clock, logger });
   const checkout = buildCheckout({ store, ids, clock }).services;
+  const orders = buildOrders({ config, secrets, store, ids, clock }).services;
   const identity = buildIdentity({ config, secrets, store, clock }).services;
   // The gateway's parties live in a store of their own, so that a scene's events are only the ones it gives and makes.
   const gateway = buildGateway({ config, store: new InMemoryEventStore({ clock }), clock, logger }).services;
@@ -77,6 +82,7 @@ export function buildFastApp({ store, ids, clock, env }: FastAppDeps): Express {
           routers: [
             operatorRouter({ logger, ...shop }),
             checkoutApi.operatorRouter!(checkout, { logger }),
+            ordersApi.operatorRouter!(orders, { logger }),
             identityApi.operatorRouter!(identity, { logger }),
             gatewayApi.operatorRouter!(gateway, { logger }),
           ],

@@ -16,6 +16,7 @@ describe('secrets', () => {
     OPERATOR_TOKENS: 'ops=Vx7q2LmN9pR4sT8wY3zA6bC1dE5fG0hJ',
     VOUCHER_CODE_KEY: '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f',
     IDENTITY_SIGNING_KEYS: JSON.stringify([newSigningKeyJwk()]),
+    ORDERS_SECRET_KEY_KEY: '202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f',
   };
 
   it('given production without secrets, when loaded, then it refuses naming every missing one', () => {
@@ -51,6 +52,7 @@ describe('secrets', () => {
       operatorToken: 'kept-operator-token-0123',
       voucherCodeKey: 'cd'.repeat(32),
       identitySigningKeys: JSON.stringify([newSigningKeyJwk()]),
+      ordersSecretKeyKey: 'ef'.repeat(32),
     };
     fs.writeFileSync(path.join(d, 'dev-secrets.json'), JSON.stringify(kept));
     expect(load({ DATA_DIR: d })).to.deep.equal({
@@ -58,11 +60,14 @@ describe('secrets', () => {
       VOUCHER_CODE_KEY: kept.voucherCodeKey,
       VOUCHER_CODE_OLD_KEYS: [],
       IDENTITY_SIGNING_KEYS: readSigningKeys(kept.identitySigningKeys),
+      ORDERS_SECRET_KEY_KEY: kept.ordersSecretKeyKey,
+      ORDERS_SECRET_KEY_OLD_KEYS: [],
     });
     // Its values stay; a secret declared since is added (an empty keyring of old voucher keys).
     expect(JSON.parse(fs.readFileSync(path.join(d, 'dev-secrets.json'), 'utf8'))).to.deep.equal({
       ...kept,
       voucherCodeOldKeys: '',
+      ordersSecretKeyOldKeys: '',
     });
   });
 
@@ -79,6 +84,8 @@ describe('secrets', () => {
       VOUCHER_CODE_KEY: configured.VOUCHER_CODE_KEY,
       VOUCHER_CODE_OLD_KEYS: [], // optional: unset in production it is an empty keyring
       IDENTITY_SIGNING_KEYS: readSigningKeys(configured.IDENTITY_SIGNING_KEYS),
+      ORDERS_SECRET_KEY_KEY: configured.ORDERS_SECRET_KEY_KEY,
+      ORDERS_SECRET_KEY_OLD_KEYS: [],
     });
     expect(fs.existsSync(path.join(d, 'dev-secrets.json'))).to.equal(false);
   });
