@@ -20,6 +20,7 @@ import type { Clock } from '../shared/clock.js';
 import type { CommandContext } from '../shared/command-context.js';
 import { handleCommand } from '../shared/command-handler.js';
 import type { EventStore } from '../shared/event-store.js';
+import { PerKeyQueue } from './per-order-queue.js';
 import type { SignedWebhook } from './secure-hash.js';
 
 /** A webhook as its interface parsed it (api/orders/webhook-schemas.ts). */
@@ -83,6 +84,8 @@ export function webhookFingerprint(webhook: SignedWebhook): string {
 }
 
 export class OrderWebhooks {
+  private readonly queue = new PerKeyQueue();
+
   constructor(private readonly deps: { store: EventStore; clock: Clock; limits: WebhookLimits }) {}
 
   async receive(context: CommandContext, merchantId: string, webhook: OrderWebhook): Promise<WebhookAnswer> {
@@ -95,25 +98,33 @@ export class OrderWebhooks {
         { field: 'event_timestamp' },
       );
     const fingerprint = webhookFingerprint(webhook);
-    const { events } = await handleCommand({ ...this.deps, decoder: ordersEventDecoder }, context, {
-      decider: orderDecider,
-      decoder: ordersDecoders.order,
-      streamName: streams.order(merchantId, webhook.orderId),
-      command: (now) => ({
-        type: 'ReceiveOrderWebhook',
-        kind: webhook.kind,
-        merchantId,
-        orderId: webhook.orderId,
-        eventTimestamp: webhook.eventTimestamp,
-        fingerprint,
-        requestId: context.requestId ?? context.commandId,
-        order: webhook.order,
-        ...(webhook.source && { source: webhook.source }),
-        now,
-        earlyWindowMs: limits.earlyWindowMs,
-        maxEarlyEvents: limits.maxEarlyEvents,
-      }),
-    });
+    const streamName = streams.order(merchantId, webhook.orderId);
+    const { events } = await this.queue.run(streamName, () =>
+      handleCommand(
+        { ...this.deps, decoder: ordersEventDecoder },
+        context,
+        {
+          decider: orderDecider,
+          decoder: ordersDecoders.order,
+          streamName,
+          command: (now) => ({
+            type: 'ReceiveOrderWebhook',
+            kind: webhook.kind,
+            merchantId,
+            orderId: webhook.orderId,
+            eventTimestamp: webhook.eventTimestamp,
+            fingerprint,
+            requestId: context.requestId ?? context.commandId,
+            order: webhook.order,
+            ...(webhook.source && { source: webhook.source }),
+            now,
+            earlyWindowMs: limits.earlyWindowMs,
+            maxEarlyEvents: limits.maxEarlyEvents,
+          }),
+        },
+        { maxAttempts: 10 },
+      ),
+    );
     return answerOf(webhook, events);
   }
 }
