@@ -6,12 +6,13 @@
 import type { GatewayFront } from '../shared/gateway-front.js';
 import { sendOrdersError } from './envelope.js';
 import { ordersCodes, ordersGatewayRefusals } from './errors.js';
+import { customerRoutes } from './customer-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
 
 export const ordersGateway: GatewayFront = {
   interface: 'orders',
   envHeader: 'optional',
-  routes: [...Object.values(webhookRoutes)],
+  routes: [...Object.values(webhookRoutes), ...Object.values(customerRoutes)],
   refusals: ordersGatewayRefusals,
   unavailable: [503, ordersCodes.internal],
   send: sendOrdersError,

@@ -253,3 +253,20 @@ export function currentOrder(fields: Readonly<Record<OrderFieldKey, OrderFieldVa
   if (Object.keys(amounts).length) out.amounts = amounts;
   return out as OrderChanges;
 }
+
+/** `current` with the `applied` fields of an update or cancellation set (what evolve does, for read models). */
+export function applyChanges(
+  current: OrderChanges,
+  kind: Exclude<WebhookKind, 'CREATED'>,
+  changes: OrderChanges,
+  applied: readonly OrderFieldKey[],
+): OrderChanges {
+  const effective = effectiveChanges(kind, changes);
+  const next: Record<string, unknown> = { ...current };
+  for (const key of applied) {
+    if (key.startsWith('amounts.'))
+      next.amounts = { ...(next.amounts as object), [key.slice(8)]: valueOf(effective, key) };
+    else next[key] = valueOf(effective, key);
+  }
+  return next as OrderChanges;
+}

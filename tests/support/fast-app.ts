@@ -8,7 +8,7 @@
 import type { Express } from 'express';
 import { Router } from 'express';
 import { checkoutApi } from '../../api/checkout/index.js';
-import { ordersApi } from '../../api/orders/index.js';
+import { ordersOperatorRouter } from '../../api/orders/index.js';
 import { identityApi } from '../../api/identity/index.js';
 import { gatewayApi, gatewayGuard } from '../../api/gateway/index.js';
 import { shopGatewayFront } from '../../api/shop/gateway-front.js';
@@ -22,7 +22,7 @@ import type { EventStore } from '../../application/shared/event-store.js';
 import type { NumericIdGenerator } from '../../application/shared/ids.js';
 import { loadConfig, type Secrets } from '../../container.js';
 import { buildCheckout } from '../../infrastructure/checkout/index.js';
-import { buildOrders } from '../../infrastructure/orders/index.js';
+import { buildOrderCommands } from '../../infrastructure/orders/index.js';
 import { buildIdentity, newSigningKeyJwk, readSigningKeys } from '../../infrastructure/identity/index.js';
 import { buildGateway } from '../../infrastructure/gateway/index.js';
 import { InMemoryEventStore } from '../../infrastructure/shared/eventstore/in-memory-event-store.js';
@@ -58,7 +58,7 @@ export function buildFastApp({ store, ids, clock, env }: FastAppDeps): Express {
 
   const shop = buildShopCommands({ config, secrets, store, ids, clock, logger });
   const checkout = buildCheckout({ store, ids, clock }).services;
-  const orders = buildOrders({ config, secrets, store, ids, clock }).services;
+  const orders = buildOrderCommands({ config, secrets, store, ids, clock });
   const identity = buildIdentity({ config, secrets, store, clock }).services;
   // The gateway's parties live in a store of their own, so that a scene's events are only the ones it gives and makes.
   const gateway = buildGateway({ config, store: new InMemoryEventStore({ clock }), clock, logger }).services;
@@ -82,7 +82,7 @@ export function buildFastApp({ store, ids, clock, env }: FastAppDeps): Express {
           routers: [
             operatorRouter({ logger, ...shop }),
             checkoutApi.operatorRouter!(checkout, { logger }),
-            ordersApi.operatorRouter!(orders, { logger }),
+            ordersOperatorRouter({ logger, merchants: orders.merchants }),
             identityApi.operatorRouter!(identity, { logger }),
             gatewayApi.operatorRouter!(gateway, { logger }),
           ],
