@@ -78,7 +78,7 @@ describe('Order view: any delivery order, the same read model (HTTP, PostgreSQL,
       return r;
     });
     const comparable = (r: Record<string, unknown>) => {
-      const { order_id, last_position, fields, ...rest } = r;
+      const { order_id: _id, last_position: _position, fields, ...rest } = r;
       const f = fields as Record<string, unknown>;
       return { ...rest, fields: { ...f, order_id: undefined } };
     };
