@@ -20,6 +20,7 @@ import { metricsRegistry } from './infrastructure/shared/metrics.js';
 import { seedGatewayDemo, startRateLimitPrimary } from './infrastructure/gateway/index.js';
 import { seedDemo } from './infrastructure/shop/demo-seed.js';
 import { seedIdentityDemo } from './infrastructure/identity/index.js';
+import { seedOrdersDemo } from './infrastructure/orders/index.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -108,13 +109,17 @@ async function main(): Promise<void> {
       const demo = await seedDemo(container.services.shop, config.DATA_DIR);
       const gateway = await seedGatewayDemo(container.services.gateway, config.DATA_DIR);
       const identity = await seedIdentityDemo(container.services.identity, config.DATA_DIR);
-      return { demo, gateway, identity };
+      // Its orders go through the webhooks themselves, so only a process that serves them sends them.
+      const webhooks =
+        port === undefined ? undefined : { baseUrl: `http://127.0.0.1:${port}`, gateway: gateway.orders };
+      const orders = await seedOrdersDemo(container.services.orders, config.DATA_DIR, webhooks);
+      return { demo, gateway, identity, orders };
     })().catch((error: unknown) => {
       if (stopping) return undefined;
       throw error;
     });
     if (seeded) {
-      const { demo, gateway, identity } = seeded;
+      const { demo, gateway, identity, orders } = seeded;
       const base = `http://localhost:${port ?? config.PORT}`;
       console.log(
         [
@@ -133,6 +138,9 @@ async function main(): Promise<void> {
           `  mini-app:             ${identity.miniAppId}  client secret ${identity.clientSecret}`,
           `  users:                ${identity.users.map((u) => `${u.userId} (consented: ${u.consented.join(' ') || 'nothing'})`).join(', ')}`,
           `  consent page:         ${base}/sandbox/identity/consent?miniapp_id=${identity.miniAppId}&user_id=demo-user-3&scope=profile%20phone%20email`,
+          `Order view demo (docs/orders.md; README, "Order view"): merchant ${orders.merchantId}, ${orders.ordersSent} orders sent now`,
+          `  X-API-Key:            ${orders.apiKey}`,
+          `  secretKey:            ${orders.secretKey}`,
           '',
         ].join('\n'),
       );

@@ -74,3 +74,4 @@ export function buildOrders(
     stop: async () => {},
   };
 }
+export { seedOrdersDemo, type OrdersDemoData } from './demo-seed.js';
