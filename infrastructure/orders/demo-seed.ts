@@ -89,9 +89,9 @@ export function demoWebhooks(now: number): Webhook[] {
       payment_status: 'PAID',
       amounts: { grand_total: price - discount, total_amount: price, paid_amount: price - discount },
     };
-    if (n % 3 !== 0)
+    if (n % 4 !== 0)
       out.push({ kind: 'updated', body: { event_timestamp: at + 60_000, order: { ...paid, status: 'CONFIRMED' } } });
-    if (n % 3 === 1)
+    if (n % 4 === 1)
       out.push({
         kind: 'updated',
         body: { event_timestamp: at + 120_000, order: { order_id: orderId, status: 'COMPLETED' } },
