@@ -171,6 +171,10 @@ describe('Order view webhooks (HTTP, PostgreSQL)', () => {
       expectOrders(await send({ client_id: undefined, client_secret: undefined }), 401, 4110);
       expectOrders(await send({ client_secret: 'wrong-secret-0123456789' }), 401, 4111);
     });
+    it('gateway: an env header naming another environment is 400 4006; the same one passes the gateway', async () => {
+      expectOrders(await send({ env: 'prod' }), 400, 4006);
+      expectOrders(await send({ env: 'DEV' }), 400, 4001); // through the gateway, refused by the field rules
+    });
     it('X-API-Key missing, malformed, unknown: 401 4010 / 4011 / 4012', async () => {
       expectOrders(await send({ 'X-API-Key': undefined }), 401, 4010);
       expectOrders(await send({ 'X-API-Key': 'ak_prod_0123456789abcdefghij0123456789ab' }), 401, 4011);
