@@ -116,6 +116,10 @@ export async function createOrderTables(knex: Knex, names: PhysicalNames): Promi
     b.primary(['merchant_id', 'order_id']);
     b.index(['customer_id', 'ordered_at'], `${orders}_customer`);
     b.index(['merchant_id', 'ordered_at'], `${orders}_merchant`);
+    b.index(['merchant_id', 'status', 'ordered_at'], `${orders}_merchant_status`);
+    b.index(['business_unit_id', 'ordered_at'], `${orders}_business_unit`);
+    b.index(['branch_id', 'ordered_at'], `${orders}_branch`);
+    b.index(['seller_merchant_id', 'ordered_at'], `${orders}_seller`);
     b.index(['ordered_at'], `${orders}_ordered`);
   });
   const history = physical(names, orderTables.history);
