@@ -23,7 +23,7 @@ import {
 const merchantOf = (req: Request): string => {
   const merchantId = req.params.merchantId ?? '';
   if (!merchantIdForm.test(merchantId))
-    throw new HttpError(400, 'OPS-REQ-001', 'merchantId must be 1 to 64 letters, digits, "_" or "-"');
+    throw new HttpError(400, 'OPS-REQ-001', 'merchantId must be 1 to 64 letters, digits or "_"');
   return merchantId;
 };
 

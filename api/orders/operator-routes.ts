@@ -35,7 +35,7 @@ const shownOnce: ErrorCase = [
   'OPS-CONFLICT',
   'a resend under the X-Idempotency-Key of an issue: its secrets are shown once',
 ];
-const badMerchantId = badOperatorParam('`merchantId` is not 1 to 64 letters, digits, "_" or "-"');
+const badMerchantId = badOperatorParam('`merchantId` is not 1 to 64 letters, digits or "_"');
 const keyedConflict: ErrorCase = [409, 'OPS-CONFLICT', 'a different request under this X-Idempotency-Key'];
 
 export const ordersOperatorRoutes = {

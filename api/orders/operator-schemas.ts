@@ -10,12 +10,15 @@ import { integer, matching, oneOf, text } from '../shared/input-schemas.js';
 
 extendZodWithOpenApi(z);
 
-/** A merchant id: the accounting partner code it maps 1:1 to. */
-export const merchantIdForm = /^[A-Za-z0-9_-]{1,64}$/;
+/**
+ * A merchant id: the accounting partner code it maps 1:1 to. No "-": the first "-" after `order-` ends the merchant
+ * in an order's stream name (order-<merchantId>-<orderId>), so two merchants' orders can never share a stream.
+ */
+export const merchantIdForm = /^[A-Za-z0-9_]{1,64}$/;
 
 export const registerMerchantBody = z
   .object({
-    merchant_id: matching(merchantIdForm, '1 to 64 letters, digits, "_" or "-"').describe(
+    merchant_id: matching(merchantIdForm, '1 to 64 letters, digits or "_"').describe(
       'the accounting partner code the merchant maps to, 1:1',
     ),
     name: text(1, 200).describe('1 to 200 characters, trimmed'),

@@ -121,6 +121,10 @@ function discarded(parked: Parked, reason: OrderEarlyEventDiscarded['data']['rea
 function decide(command: OrderCommand, state: OrderState): OrderEvent[] {
   const { kind, merchantId, orderId, eventTimestamp, fingerprint, requestId, order, now } = command;
   const received = { merchantId, orderId, eventTimestamp, fingerprint, requestId, receivedAt: now };
+  if (state.status !== 'NONE' && (state.merchantId !== merchantId || state.orderId !== orderId))
+    throw new Error(
+      `order stream of ${state.merchantId}/${state.orderId} given a command for ${merchantId}/${orderId}`,
+    );
   if (state.status !== 'NONE' && state.seen.includes(fingerprint)) return []; // a repeat
 
   if (kind === 'CREATED') {

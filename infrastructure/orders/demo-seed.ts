@@ -1,5 +1,5 @@
 /**
- * The order view demo for `npm start` (docs/orders.md, "Demo"; README, "Order view"): the merchant DEMO-AUTO with a
+ * The order view demo for `npm start` (docs/orders.md, "Demo"; README, "Order view"): the merchant DEMO_AUTO with a
  * `test` key pair, and three dozen orders of the demo users in every named product type, with payments, deliveries,
  * cancellations, a late and an early webhook, sent through the webhooks themselves over HTTP (behind the gateway, as
  * the demo-orders party). Idempotent across restarts: the key pair (shown once) is kept under `orders` in
@@ -22,7 +22,7 @@ export interface OrdersDemoData {
   ordersSent: number;
 }
 
-const merchantId = 'DEMO-AUTO';
+const merchantId = 'DEMO_AUTO';
 const asSeed = () => newCommandContext({ actor: { operator: 'demo-seed' } });
 
 const types = ['CAR_PURCHASE', 'AFTER_SALES', 'BILLING_PAYMENT', 'PROMOTION_PURCHASE', 'EV_AND_CHARGING'] as const;

@@ -31,7 +31,7 @@ describe('Order view demo seed (HTTP, PostgreSQL)', () => {
         await call<{ total: number; counts_by_status: Record<string, number> }>(
           app.baseUrl,
           'GET',
-          '/operator/v1/orders?merchant_id=DEMO-AUTO',
+          '/operator/v1/orders?merchant_id=DEMO_AUTO',
           { headers: operatorHeaders() },
         ),
       );

@@ -29,8 +29,8 @@ describe('Order view read models (HTTP, PostgreSQL, projector)', () => {
 
   before(async () => {
     app = await startTestApp();
-    a = await merchantWithKey(app, 'RM-A');
-    b = await merchantWithKey(app, 'RM-B');
+    a = await merchantWithKey(app, 'RM_A');
+    b = await merchantWithKey(app, 'RM_B');
     const tokens = new Map<string, string>();
     tokenOf = async (user) => {
       if (!tokens.has(user)) tokens.set(user, await issueTestAccessToken(app, { userId: user }));
@@ -67,10 +67,10 @@ describe('Order view read models (HTTP, PostgreSQL, projector)', () => {
   it("the customer's own orders only, newest first, with filters and paging", async () => {
     const page = expectOrders(await mine('cust-1'), 200, 0);
     expect(page.orders.map((o) => `${o.merchant_id}/${o.order_id}`)).to.deep.equal([
-      'RM-A/o4',
-      'RM-A/o3',
-      'RM-A/o2',
-      'RM-A/o1',
+      'RM_A/o4',
+      'RM_A/o3',
+      'RM_A/o2',
+      'RM_A/o1',
     ]);
     expect(page.total).to.equal(4);
     expect(page.counts_by_status).to.deep.equal({ CANCELLED: 1, CREATED: 2, DELIVERED: 1 });
@@ -89,7 +89,7 @@ describe('Order view read models (HTTP, PostgreSQL, projector)', () => {
   });
 
   it("an order's detail: the late update kept in history but not shown, early one applied after the created", async () => {
-    const res = await call(app.baseUrl, 'GET', '/order/cov/app/v1/orders/RM-A/o1', {
+    const res = await call(app.baseUrl, 'GET', '/order/cov/app/v1/orders/RM_A/o1', {
       headers: { ...gatewayHeaders(), Authorization: `Bearer ${await tokenOf('cust-1')}` },
     });
     const detail = expectOrders(res, 200, 0) as unknown as {
@@ -107,14 +107,14 @@ describe('Order view read models (HTTP, PostgreSQL, projector)', () => {
       ['order.updated', []],
       ['order.cancelled', []],
     ]);
-    const o4 = await call(app.baseUrl, 'GET', '/order/cov/app/v1/orders/RM-A/o4', {
+    const o4 = await call(app.baseUrl, 'GET', '/order/cov/app/v1/orders/RM_A/o4', {
       headers: { ...gatewayHeaders(), Authorization: `Bearer ${await tokenOf('cust-1')}` },
     });
     expect(expectOrders(o4, 200, 0)).to.deep.include({ status: 'DELIVERED' });
   });
 
   it("another customer's order is not found; no token, an expired one: 401", async () => {
-    const other = await call(app.baseUrl, 'GET', '/order/cov/app/v1/orders/RM-B/o1', {
+    const other = await call(app.baseUrl, 'GET', '/order/cov/app/v1/orders/RM_B/o1', {
       headers: { ...gatewayHeaders(), Authorization: `Bearer ${await tokenOf('cust-1')}` },
     });
     expectOrders(other, 404, 4301);
@@ -133,14 +133,14 @@ describe('Order view read models (HTTP, PostgreSQL, projector)', () => {
     const text = JSON.stringify(signed).replace('"order":{', () => `"order":{"metadata":${metadata},`);
     expectOrders(await sendWebhook(app, 'created', body, { keys: a, rawBody: text }), 200, 0);
     const res = await eventually(async () => {
-      const r = await call(app.baseUrl, 'GET', '/order/cov/app/v1/orders/RM-A/raw-1', {
+      const r = await call(app.baseUrl, 'GET', '/order/cov/app/v1/orders/RM_A/raw-1', {
         headers: { ...gatewayHeaders(), Authorization: `Bearer ${await tokenOf('cust-3')}` },
       });
       expect(r.status).to.equal(200);
       return r;
     });
     expect(res.text).to.include(`"metadata":${metadata}`);
-    const portalDetail = await call(app.baseUrl, 'GET', '/operator/v1/orders/RM-A/raw-1', {
+    const portalDetail = await call(app.baseUrl, 'GET', '/operator/v1/orders/RM_A/raw-1', {
       headers: operatorHeaders(),
     });
     expect(portalDetail.text).to.include(`"metadata":${metadata}`);
@@ -149,19 +149,19 @@ describe('Order view read models (HTTP, PostgreSQL, projector)', () => {
 
   it('the portal: filters by merchant, business unit, type, status, payment status, date range, with counts', async () => {
     const ids = async (q: string) => expectOk(await portal(q)).orders.map((o) => `${o.merchant_id}/${o.order_id}`);
-    expect(await ids('?merchant_id=RM-B')).to.deep.equal(['RM-B/o1']);
-    expect(await ids('?business_unit_id=BU-9')).to.deep.equal(['RM-B/o1']);
-    expect(await ids('?merchant_id=RM-A&payment_status=PAID')).to.deep.equal(['RM-A/o1']);
-    expect(await ids(`?merchant_id=RM-A&status=CREATED&to=${new Date(base + 10_000).toISOString()}`)).to.deep.equal([
-      'RM-A/o3',
-      'RM-A/o2',
+    expect(await ids('?merchant_id=RM_B')).to.deep.equal(['RM_B/o1']);
+    expect(await ids('?business_unit_id=BU-9')).to.deep.equal(['RM_B/o1']);
+    expect(await ids('?merchant_id=RM_A&payment_status=PAID')).to.deep.equal(['RM_A/o1']);
+    expect(await ids(`?merchant_id=RM_A&status=CREATED&to=${new Date(base + 10_000).toISOString()}`)).to.deep.equal([
+      'RM_A/o3',
+      'RM_A/o2',
     ]);
     const from = new Date(base + 1000).toISOString();
     const to = new Date(base + 3000).toISOString();
-    expect(await ids(`?from=${from}&to=${to}`)).to.deep.equal(['RM-B/o1', 'RM-A/o2']);
+    expect(await ids(`?from=${from}&to=${to}`)).to.deep.equal(['RM_B/o1', 'RM_A/o2']);
     expect(expectEnvelope(await portal('?from=yesterday'), 400, 'OPS-REQ-001')).to.deep.equal({ field: 'from' });
     expectEnvelope(
-      await call(app.baseUrl, 'GET', '/operator/v1/orders/RM-A/nope', { headers: operatorHeaders() }),
+      await call(app.baseUrl, 'GET', '/operator/v1/orders/RM_A/nope', { headers: operatorHeaders() }),
       404,
       'OPS-NOT-FOUND',
     );
@@ -173,7 +173,7 @@ describe('Order view read models (HTTP, PostgreSQL, projector)', () => {
       await call<{ days: Record<string, unknown>[] }>(
         app.baseUrl,
         'GET',
-        `/operator/v1/orders/daily-stats?from=${day}&to=${day}&merchant_id=RM-A`,
+        `/operator/v1/orders/daily-stats?from=${day}&to=${day}&merchant_id=RM_A`,
         {
           headers: operatorHeaders(),
         },

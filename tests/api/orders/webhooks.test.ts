@@ -15,8 +15,8 @@ describe('Order view webhooks (HTTP, PostgreSQL)', () => {
 
   before(async () => {
     app = await startTestApp({ background: false });
-    keys = await merchantWithKey(app, 'P-WH');
-    other = await merchantWithKey(app, 'P-OTHER');
+    keys = await merchantWithKey(app, 'P_WH');
+    other = await merchantWithKey(app, 'P_OTHER');
   });
   after(() => app?.stop());
 
@@ -32,9 +32,9 @@ describe('Order view webhooks (HTTP, PostgreSQL)', () => {
       early_discarded: 0,
       warnings: [],
     });
-    const [created] = await app.container.store.readStream('order-P-WH-wh-1');
+    const [created] = await app.container.store.readStream('order-P_WH-wh-1');
     expect(created!.type).to.equal('OrderCreated');
-    expect(created!.metadata.actor).to.deep.equal({ merchantId: 'P-WH' });
+    expect(created!.metadata.actor).to.deep.equal({ merchantId: 'P_WH' });
     expect(created!.data).to.deep.include({
       source: { created_by: 'user-1', platform_code: 'HOSTAPP', miniapp_id: 'car-mini' },
     });
@@ -57,7 +57,7 @@ describe('Order view webhooks (HTTP, PostgreSQL)', () => {
     const first = expectOrders(await sendWebhook(app, 'created', body, { keys, requestId }), 200, 0);
     const again = expectOrders(await sendWebhook(app, 'created', body, { keys, requestId }), 200, 0);
     expect(again).to.deep.equal(first);
-    expect(await orderEvents('P-WH', 'wh-idem')).to.deep.equal(['OrderCreated']);
+    expect(await orderEvents('P_WH', 'wh-idem')).to.deep.equal(['OrderCreated']);
     const changed = createdBody('wh-idem', { event_timestamp: body.event_timestamp + 1 });
     expectOrders(
       await sendWebhook(app, 'created', changed, { keys, requestId }),
@@ -75,7 +75,7 @@ describe('Order view webhooks (HTTP, PostgreSQL)', () => {
     expect(expectOrders(await sendWebhook(app, 'created', retry, { keys }), 200, 0).outcome).to.equal('DUPLICATE');
     const otherContent = createdBody('wh-rep', {}, { status: 'OTHER' });
     expectOrders(await sendWebhook(app, 'created', otherContent, { keys }), 409, 4091);
-    expect(await orderEvents('P-WH', 'wh-rep')).to.deep.equal(['OrderCreated']);
+    expect(await orderEvents('P_WH', 'wh-rep')).to.deep.equal(['OrderCreated']);
   });
 
   it('updated and cancelled: applied, late (stale), early (parked then applied), immutable fields refused', async () => {
@@ -101,7 +101,7 @@ describe('Order view webhooks (HTTP, PostgreSQL)', () => {
       outcome: 'APPLIED',
       event: 'order.cancelled',
     });
-    expect(await orderEvents('P-WH', 'wh-up')).to.deep.equal([
+    expect(await orderEvents('P_WH', 'wh-up')).to.deep.equal([
       'OrderCreated',
       'OrderUpdated',
       'OrderUpdated',
@@ -124,7 +124,7 @@ describe('Order view webhooks (HTTP, PostgreSQL)', () => {
     expect(expectOrders(await sendWebhook(app, 'updated', update, { keys: other }), 200, 0)).to.include({
       outcome: 'PARKED',
     });
-    expect(await orderEvents('P-WH', 'wh-mine')).to.deep.equal(['OrderCreated']);
+    expect(await orderEvents('P_WH', 'wh-mine')).to.deep.equal(['OrderCreated']);
     // Signed with the other merchant's secret but sent with this merchant's key: refused.
     const body = { ...update, secure_hash: sign(other.secretKey, 'updated', update) };
     expectOrders(await sendWebhook(app, 'updated', body as never, { keys, unsigned: true }), 401, 4014);
@@ -138,7 +138,7 @@ describe('Order view webhooks (HTTP, PostgreSQL)', () => {
       '"order":{"metadata" : {"z":1.50,"a":"\\u00e9","1":[true, {}]},"attributes":{ "pickup" : "Hà Nội" },',
     );
     expectOrders(await sendWebhook(app, 'created', body, { keys, rawBody: text }), 200, 0);
-    const [created] = await app.container.store.readStream('order-P-WH-wh-raw');
+    const [created] = await app.container.store.readStream('order-P_WH-wh-raw');
     const order = (created!.data as { order: Record<string, unknown> }).order;
     expect(order.metadata).to.equal('{"z":1.50,"a":"\\u00e9","1":[true, {}]}');
     expect(order.attributes).to.equal('{ "pickup" : "Hà Nội" }');
@@ -218,7 +218,7 @@ describe('Order view webhooks (HTTP, PostgreSQL)', () => {
     }));
     const answers = await Promise.all(updates.map((u) => sendWebhook(app, 'updated', u, { keys })));
     for (const a of answers) expectOrders(a, 200, 0);
-    const events = await app.container.store.readStream('order-P-WH-wh-race');
+    const events = await app.container.store.readStream('order-P_WH-wh-race');
     expect(events).to.have.length(13);
     // Whatever order they were written in, the newest status is the one shown.
     const applied = events.slice(1).filter((e) => (e.data as { applied: string[] }).applied.includes('status'));

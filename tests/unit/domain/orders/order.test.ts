@@ -251,3 +251,11 @@ describe('order decider (docs/orders.md, "Ordering")', () => {
     }
   });
 });
+
+describe('order decider: one stream, one order', () => {
+  it("refuses (as a bug) a command for another merchant's or order's stream", () => {
+    expect(() => orderDecider.decide({ ...paid, merchantId: 'm2' }, fold(orderDecider, [created]))).to.throw(
+      /m1\/o1 given a command for m2\/o1/,
+    );
+  });
+});
