@@ -18,6 +18,7 @@ import { identityApi } from './api/identity/index.js';
 import { filesApi } from './api/files/index.js';
 import { gatewayApi, gatewayGuard } from './api/gateway/index.js';
 import { shopApi } from './api/shop/index.js';
+import { ordersApi } from './api/orders/index.js';
 import { systemClock, type Clock } from './application/shared/clock.js';
 import type { EventBus } from './application/shared/event-bus.js';
 import type { EventStore } from './application/shared/event-store.js';
@@ -58,7 +59,9 @@ import { buildIdentity, identityConfig, identitySecrets } from './infrastructure
 import { buildFiles, filesConfig, filesSecrets } from './infrastructure/files/index.js';
 import { filesProjectors } from './projections/files/index.js';
 import { buildGateway, gatewayConfig, gatewaySecrets } from './infrastructure/gateway/index.js';
+import { buildOrders, ordersConfig, ordersSecrets } from './infrastructure/orders/index.js';
 import { checkoutProjectors } from './projections/checkout/index.js';
+import { ordersProjectors } from './projections/orders/index.js';
 import { gatewayProjectors } from './projections/gateway/index.js';
 import { shopProjectors } from './projections/shop/index.js';
 
@@ -103,6 +106,14 @@ export const contexts = [
     build: buildFiles,
     api: filesApi,
     projectors: filesProjectors,
+  }),
+  defineContext({
+    name: 'orders',
+    config: ordersConfig,
+    secrets: ordersSecrets,
+    build: buildOrders,
+    api: ordersApi,
+    projectors: ordersProjectors,
   }),
 ] as const;
 

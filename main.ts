@@ -21,6 +21,7 @@ import { seedGatewayDemo, startRateLimitPrimary } from './infrastructure/gateway
 import { seedCheckoutDemo } from './infrastructure/checkout/index.js';
 import { seedDemo } from './infrastructure/shop/demo-seed.js';
 import { seedIdentityDemo } from './infrastructure/identity/index.js';
+import { seedOrdersDemo } from './infrastructure/orders/index.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -110,13 +111,17 @@ async function main(): Promise<void> {
       const gateway = await seedGatewayDemo(container.services.gateway, config.DATA_DIR);
       const identity = await seedIdentityDemo(container.services.identity, config.DATA_DIR);
       const checkout = await seedCheckoutDemo(container.services.checkout, config.DATA_DIR);
-      return { demo, gateway, identity, checkout };
+      // Its orders go through the webhooks themselves, so only a process that serves them sends them.
+      const webhooks =
+        port === undefined ? undefined : { baseUrl: `http://127.0.0.1:${port}`, gateway: gateway.orders };
+      const orders = await seedOrdersDemo(container.services.orders, config.DATA_DIR, webhooks);
+      return { demo, gateway, identity, checkout, orders };
     })().catch((error: unknown) => {
       if (stopping) return undefined;
       throw error;
     });
     if (seeded) {
-      const { demo, gateway, identity, checkout } = seeded;
+      const { demo, gateway, identity, checkout, orders } = seeded;
       const base = `http://localhost:${port ?? config.PORT}`;
       console.log(
         [
@@ -138,6 +143,9 @@ async function main(): Promise<void> {
           `Checkout demo (docs/checkout.md; README, "The checkout with curl"):`,
           `  wallet of ${checkout.userId}: ${checkout.promotions.map((p) => `${p.promotionId} (${p.title})`).join(', ')}`,
           `  API:                  ${base}/loyalty/v1/promotion`,
+          `Order view demo (docs/orders.md; README, "Order view"): merchant ${orders.merchantId}, ${orders.ordersSent} orders sent now`,
+          `  X-API-Key:            ${orders.apiKey}`,
+          `  secretKey:            ${orders.secretKey}`,
           '',
         ].join('\n'),
       );

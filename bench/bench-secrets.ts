@@ -10,6 +10,8 @@ export function benchSecrets(): Secrets {
     VOUCHER_CODE_OLD_KEYS: [],
     CHECKOUT_CODE_KEY: randomBytes(32).toString('hex'),
     CHECKOUT_CODE_OLD_KEYS: [],
+    ORDERS_SECRET_KEY_KEY: randomBytes(32).toString('hex'),
+    ORDERS_SECRET_KEY_OLD_KEYS: [],
     IDENTITY_SIGNING_KEYS: readSigningKeys(JSON.stringify([newSigningKeyJwk()])),
   };
 }
@@ -20,6 +22,7 @@ export function benchSecretsEnv(): Record<string, string> {
     OPERATOR_TOKENS: 'bench=bench-operator-token-0123456789abcdef',
     VOUCHER_CODE_KEY: randomBytes(32).toString('hex'),
     CHECKOUT_CODE_KEY: randomBytes(32).toString('hex'),
+    ORDERS_SECRET_KEY_KEY: randomBytes(32).toString('hex'),
     IDENTITY_SIGNING_KEYS: JSON.stringify([newSigningKeyJwk()]),
   };
 }

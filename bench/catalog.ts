@@ -229,6 +229,7 @@ async function startMain(
       OPERATOR_TOKENS: secrets.OPERATOR_TOKENS.map((t) => `${t.name}=${t.token}`).join(','),
       VOUCHER_CODE_KEY: secrets.VOUCHER_CODE_KEY,
       IDENTITY_SIGNING_KEYS: signingKeysJson,
+      ORDERS_SECRET_KEY_KEY: secrets.ORDERS_SECRET_KEY_KEY,
       ...env,
     },
     stdio: 'inherit',

@@ -4,6 +4,7 @@
  * real caller of each interface, so the input reaches the parsers and handlers behind the credentials.
  * FUZZ_RUNS sets the cases per endpoint (default 120).
  */
+import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { buildOpenApiDocument } from '../../api/shared/openapi.js';
@@ -11,6 +12,7 @@ import { openApi } from '../../container.js';
 import { issueTestAccessToken, testMiniAppBasic } from '../support/access-tokens.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { gatewayHeaders } from '../support/gateway.js';
+import { merchantWithKey, type MerchantKeys } from './orders/support.js';
 import { operatorHeaders, OperatorApi, shopHeaders, type ShopMerchant } from './support.js';
 
 const runs = Number(process.env.FUZZ_RUNS ?? 120);
@@ -77,12 +79,14 @@ describe('fuzzing: every endpoint answers generated malformed input with a 4xx i
 
   let bearer: string;
   let client: string;
+  let orderKeys: MerchantKeys;
 
   before(async () => {
     app = await startTestApp();
     merchant = await new OperatorApi(app.baseUrl).createMerchant();
     bearer = await issueTestAccessToken(app, { userId: 'fuzz-user', scopes: ['profile', 'phone', 'email'] });
     client = await testMiniAppBasic(app);
+    orderKeys = await merchantWithKey(app, 'FUZZ');
   });
   after(() => app?.stop());
 
@@ -92,9 +96,11 @@ describe('fuzzing: every endpoint answers generated malformed input with a 4xx i
       ? operatorHeaders()
       : path.startsWith('/oauth2/')
         ? { ...gatewayHeaders(), Authorization: client }
-        : path.startsWith('/open/')
+        : path.startsWith('/open/') || path.startsWith('/order/cov/app/')
           ? { ...gatewayHeaders(), Authorization: `Bearer ${bearer}` }
-          : shopHeaders(merchant, 'fuzz-user');
+          : path.startsWith('/order/cov/webhook/')
+            ? { ...gatewayHeaders(), 'X-API-Key': orderKeys.apiKey, 'X-Request-Id': randomUUID() }
+            : shopHeaders(merchant, 'fuzz-user');
     return Object.fromEntries(Object.entries(headers).filter((e): e is [string, string] => e[1] !== undefined));
   }
 

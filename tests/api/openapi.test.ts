@@ -4,6 +4,7 @@ import type { Router } from 'express';
 import type { z } from 'zod';
 import { gatewayOperatorRouter } from '../../api/gateway/index.js';
 import { checkoutOperatorRouter } from '../../api/checkout/index.js';
+import { orderPortalRouter, ordersOperatorRouter } from '../../api/orders/index.js';
 import { identityOperatorRouter } from '../../api/identity/index.js';
 import { buildOpenApiDocument } from '../../api/shared/openapi.js';
 import { openApi } from '../../container.js';
@@ -161,6 +162,14 @@ describe('OpenAPI document and /docs', () => {
         ...routesOf(
           '/operator/v1',
           gatewayOperatorRouter({ logger: createLogger('error'), parties: container.services.gateway.parties }),
+        ),
+        ...routesOf(
+          '/operator/v1',
+          ordersOperatorRouter({ logger: createLogger('error'), merchants: container.services.orders.merchants }),
+        ),
+        ...routesOf(
+          '/operator/v1',
+          orderPortalRouter({ logger: createLogger('error'), queries: container.services.orders.queries }),
         ),
       ];
       expect(shop).to.have.length(4);

@@ -43,6 +43,8 @@ export async function startTestApp(
     CHECKOUT_CODE_KEY: randomBytes(32).toString('hex'),
     CHECKOUT_CODE_OLD_KEYS: [],
     IDENTITY_SIGNING_KEYS: readSigningKeys(JSON.stringify([newSigningKeyJwk()])),
+    ORDERS_SECRET_KEY_KEY: randomBytes(32).toString('hex'),
+    ORDERS_SECRET_KEY_OLD_KEYS: [],
   };
   const container = await buildContainer({
     config,

@@ -8,6 +8,7 @@
 import type { Express } from 'express';
 import { Router } from 'express';
 import { checkoutApi } from '../../api/checkout/index.js';
+import { ordersOperatorRouter } from '../../api/orders/index.js';
 import { identityApi } from '../../api/identity/index.js';
 import { gatewayApi, gatewayGuard } from '../../api/gateway/index.js';
 import { shopGatewayFront } from '../../api/shop/gateway-front.js';
@@ -21,6 +22,7 @@ import type { EventStore } from '../../application/shared/event-store.js';
 import type { NumericIdGenerator } from '../../application/shared/ids.js';
 import { loadConfig, type Secrets } from '../../container.js';
 import { buildCheckoutServices } from '../../infrastructure/checkout/index.js';
+import { buildOrderCommands } from '../../infrastructure/orders/index.js';
 import { buildIdentity, newSigningKeyJwk, readSigningKeys } from '../../infrastructure/identity/index.js';
 import { buildGateway } from '../../infrastructure/gateway/index.js';
 import { InMemoryEventStore } from '../../infrastructure/shared/eventstore/in-memory-event-store.js';
@@ -39,6 +41,8 @@ export const fastAppSecrets: Secrets = {
   CHECKOUT_CODE_KEY: '1f1e1d1c1b1a191817161514131211100f0e0d0c0b0a09080706050403020100',
   CHECKOUT_CODE_OLD_KEYS: [],
   IDENTITY_SIGNING_KEYS: readSigningKeys(JSON.stringify([newSigningKeyJwk()])),
+  ORDERS_SECRET_KEY_KEY: '202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f',
+  ORDERS_SECRET_KEY_OLD_KEYS: [],
 };
 
 export interface FastAppDeps {
@@ -68,6 +72,7 @@ export function buildFastApp({ store, ids, clock, env }: FastAppDeps): Express {
     },
     merchantKeys: shop.credentials,
   });
+  const orders = buildOrderCommands({ config, secrets, store, ids, clock });
   const identity = buildIdentity({ config, secrets, store, clock }).services;
   // The gateway's parties live in a store of their own, so that a scene's events are only the ones it gives and makes.
   const gateway = buildGateway({ config, store: new InMemoryEventStore({ clock }), clock, logger }).services;
@@ -91,6 +96,7 @@ export function buildFastApp({ store, ids, clock, env }: FastAppDeps): Express {
           routers: [
             operatorRouter({ logger, ...shop }),
             checkoutApi.operatorRouter!(checkout, { logger }),
+            ordersOperatorRouter({ logger, merchants: orders.merchants }),
             identityApi.operatorRouter!(identity, { logger }),
             gatewayApi.operatorRouter!(gateway, { logger }),
           ],

@@ -17,6 +17,7 @@ describe('secrets', () => {
     VOUCHER_CODE_KEY: '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f',
     CHECKOUT_CODE_KEY: '1f1e1d1c1b1a191817161514131211100f0e0d0c0b0a09080706050403020100',
     IDENTITY_SIGNING_KEYS: JSON.stringify([newSigningKeyJwk()]),
+    ORDERS_SECRET_KEY_KEY: '202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f',
   };
 
   it('given production without secrets, when loaded, then it refuses naming every missing one', () => {
@@ -52,6 +53,7 @@ describe('secrets', () => {
       operatorToken: 'kept-operator-token-0123',
       voucherCodeKey: 'cd'.repeat(32),
       identitySigningKeys: JSON.stringify([newSigningKeyJwk()]),
+      ordersSecretKeyKey: 'ef'.repeat(32),
     };
     fs.writeFileSync(path.join(d, 'dev-secrets.json'), JSON.stringify(kept));
     const loaded = load({ DATA_DIR: d });
@@ -63,6 +65,8 @@ describe('secrets', () => {
       CHECKOUT_CODE_KEY: written.checkoutCodeKey,
       CHECKOUT_CODE_OLD_KEYS: [],
       IDENTITY_SIGNING_KEYS: readSigningKeys(kept.identitySigningKeys),
+      ORDERS_SECRET_KEY_KEY: kept.ordersSecretKeyKey,
+      ORDERS_SECRET_KEY_OLD_KEYS: [],
     });
     // Its values stay; secrets declared since are added (generated keys, empty keyrings of old keys).
     expect(written).to.deep.equal({
@@ -70,6 +74,7 @@ describe('secrets', () => {
       voucherCodeOldKeys: '',
       checkoutCodeKey: written.checkoutCodeKey,
       checkoutCodeOldKeys: '',
+      ordersSecretKeyOldKeys: '',
     });
     expect(written.checkoutCodeKey).to.match(/^[0-9a-f]{64}$/);
   });
@@ -89,6 +94,8 @@ describe('secrets', () => {
       CHECKOUT_CODE_KEY: configured.CHECKOUT_CODE_KEY,
       CHECKOUT_CODE_OLD_KEYS: [],
       IDENTITY_SIGNING_KEYS: readSigningKeys(configured.IDENTITY_SIGNING_KEYS),
+      ORDERS_SECRET_KEY_KEY: configured.ORDERS_SECRET_KEY_KEY,
+      ORDERS_SECRET_KEY_OLD_KEYS: [],
     });
     expect(fs.existsSync(path.join(d, 'dev-secrets.json'))).to.equal(false);
   });

@@ -1,0 +1,86 @@
+/**
+ * Orders as the order view answers them (docs/orders.md, "Read models"), in its snake_case. The order's extension
+ * maps are embedded as the exact JSON text the sender sent: the answer is serialised with a placeholder where each
+ * goes, then the text put in its place, so it never passes through a parse.
+ */
+import { randomUUID } from 'node:crypto';
+import type { OrderChanges, OrderDetail, OrderPage, OrderSummary } from '../../application/orders/index.js';
+
+export const summaryJson = (o: OrderSummary) => ({
+  merchant_id: o.merchantId,
+  order_id: o.orderId,
+  customer_id: o.customerId,
+  order_type: o.orderType,
+  order_type_known: o.orderTypeKnown,
+  order_name: o.orderName,
+  status: o.status,
+  payment_status: o.paymentStatus,
+  business_unit_id: o.businessUnitId,
+  branch_id: o.branchId,
+  seller_merchant_id: o.sellerMerchantId,
+  currency: o.currency,
+  total_amount: o.totalAmount,
+  grand_total: o.grandTotal,
+  item_count: o.itemCount,
+  ordered_at: o.orderedAt,
+  last_event_at: o.lastEventAt,
+  cancelled: o.cancelled,
+});
+
+export const pageJson = (p: OrderPage, page: number, size: number) => ({
+  orders: p.orders.map(summaryJson),
+  page,
+  size,
+  total: p.total,
+  counts_by_status: p.countsByStatus,
+});
+
+/** The order's fields with each extension map (JSON text) swapped for a placeholder, and the texts by placeholder. */
+function withPlaceholders(order: OrderChanges): { order: unknown; raw: Map<string, string> } {
+  const raw = new Map<string, string>();
+  const nonce = randomUUID();
+  const hold = (text: string | undefined) => {
+    if (text === undefined) return undefined;
+    const key = `@@raw-${nonce}-${raw.size}@@`;
+    raw.set(key, text);
+    return key;
+  };
+  return {
+    raw,
+    order: {
+      ...order,
+      metadata: hold(order.metadata),
+      attributes: hold(order.attributes),
+      items: order.items?.map((i) => ({
+        ...i,
+        attributes: hold(i.attributes),
+        sub_items: i.sub_items?.map((s) => ({ ...s, attributes: hold(s.attributes) })),
+      })),
+      fees: order.fees?.map((f) => ({ ...f, metadata: hold(f.metadata) })),
+      promotion_infos: order.promotion_infos?.map((p) => ({ ...p, extra_data: hold(p.extra_data) })),
+    },
+  };
+}
+
+/** The detail in an interface's success envelope, as JSON bytes with the extension maps exactly as sent. */
+export function detailBytes(o: OrderDetail, envelope: (data: unknown) => unknown): Buffer {
+  const { order, raw } = withPlaceholders(o.order);
+  const data = {
+    ...summaryJson(o),
+    order,
+    history: o.history.map((h) => ({
+      event: h.event,
+      event_timestamp: h.eventTimestamp,
+      status: h.status,
+      payment_status: h.paymentStatus,
+      applied_fields: h.appliedFields,
+      stale_fields: h.staleFields,
+      early: h.early,
+      received_at: h.receivedAt,
+    })),
+  };
+  let text = JSON.stringify(envelope(data));
+  // A function, so that `$&` and the like in the sender's text are not read as replacement patterns.
+  for (const [key, value] of raw) text = text.replace(JSON.stringify(key), () => value);
+  return Buffer.from(text, 'utf8');
+}

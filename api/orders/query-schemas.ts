@@ -1,0 +1,134 @@
+/**
+ * The order view's query parameters and answers as zod schemas (docs/orders.md, "Read models"): the customer's
+ * listing, the portal's listing and daily statistics. Parsed parameters are the typed filters of
+ * application/orders/order-queries.ts.
+ */
+import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+
+extendZodWithOpenApi(z);
+
+const code = (max: number) => z.string().min(1).max(max, `must be at most ${max} characters`);
+const instant = z.string().openapi({ format: 'date-time' });
+
+const paging = {
+  page: z.coerce.number().int('must be an integer').min(1, 'must be >= 1').max(10_000).default(1),
+  size: z.coerce
+    .number()
+    .int('must be an integer')
+    .min(1, 'must be from 1 to 100')
+    .max(100, 'must be from 1 to 100')
+    .default(20),
+};
+
+export const customerListQuery = z
+  .object({ status: code(64).optional(), order_type: code(64).optional(), ...paging })
+  .strict();
+
+const dateTime = z
+  .string()
+  .refine(
+    (s) => /^\d{4}-\d{2}-\d{2}T.+(Z|[+-]\d{2}:\d{2})$/.test(s) && !Number.isNaN(Date.parse(s)),
+    'must be an ISO 8601 date-time with offset',
+  )
+  .transform((s) => new Date(s).toISOString());
+
+export const portalListQuery = z
+  .object({
+    merchant_id: code(64).optional(),
+    business_unit_id: code(64).optional(),
+    branch_id: code(64).optional(),
+    seller_merchant_id: code(64).optional(),
+    order_type: code(64).optional(),
+    status: code(64).optional(),
+    payment_status: code(64).optional(),
+    customer_id: code(64).optional(),
+    from: dateTime.optional().describe('ordered_at from (inclusive)'),
+    to: dateTime.optional().describe('ordered_at before (exclusive)'),
+    ...paging,
+  })
+  .strict();
+
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
+  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), 'must be a date YYYY-MM-DD');
+
+export const dailyStatsQuery = z
+  .object({
+    from: day.describe('first UTC day'),
+    to: day.describe('last UTC day (inclusive)'),
+    merchant_id: code(64).optional(),
+    order_type: code(64).optional(),
+    status: code(64).optional(),
+  })
+  .strict();
+
+export const orderSummarySchema = z
+  .object({
+    merchant_id: z.string(),
+    order_id: z.string(),
+    customer_id: z.string().nullable(),
+    order_type: z.string().nullable(),
+    order_type_known: z.boolean().describe('false: not one of the named product types (accepted and flagged)'),
+    order_name: z.string().nullable(),
+    status: z.string().nullable(),
+    payment_status: z.string().nullable(),
+    business_unit_id: z.string().nullable(),
+    branch_id: z.string().nullable(),
+    seller_merchant_id: z.string().nullable(),
+    currency: z.string().nullable(),
+    total_amount: z.number().nullable(),
+    grand_total: z.number().nullable(),
+    item_count: z.number().int(),
+    ordered_at: instant,
+    last_event_at: instant,
+    cancelled: z.boolean(),
+  })
+  .openapi('OrderSummary');
+
+export const orderPageSchema = z
+  .object({
+    orders: z.array(orderSummarySchema),
+    page: z.number().int(),
+    size: z.number().int(),
+    total: z.number().int(),
+    counts_by_status: z.record(z.number().int()),
+  })
+  .openapi('OrderPage');
+
+export const orderDetailSchema = orderSummarySchema
+  .extend({
+    order: z
+      .record(z.unknown())
+      .describe("the order's fields as the sender names them; extension maps exactly as sent"),
+    history: z.array(
+      z.object({
+        event: z.string(),
+        event_timestamp: z.number().int(),
+        status: z.string().nullable(),
+        payment_status: z.string().nullable(),
+        applied_fields: z.array(z.string()),
+        stale_fields: z.array(z.string()),
+        early: z.boolean(),
+        received_at: instant,
+      }),
+    ),
+  })
+  .openapi('OrderDetail');
+
+export const dailyStatsSchema = z
+  .object({
+    days: z.array(
+      z.object({
+        day: z.string(),
+        merchant_id: z.string(),
+        order_type: z.string(),
+        status: z.string(),
+        currency: z.string(),
+        order_count: z.number().int(),
+        gmv: z.number(),
+      }),
+    ),
+  })
+  .openapi('OrderDailyStats');

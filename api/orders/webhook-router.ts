@@ -1,0 +1,98 @@
+/**
+ * The order view's webhooks (docs/orders.md) under /order/cov/webhook/v1/orders: behind the gateway (client_id,
+ * client_secret), each checks X-API-Key, X-Request-Id, the body's field rules and its secure_hash, in that order,
+ * then records the event on the order's aggregate. Every refusal is the interface's envelope.
+ */
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import type { OrdersServices, WebhookKeyRefusal, WebhookKind } from '../../application/orders/index.js';
+import { secureHashMatches } from '../../application/orders/index.js';
+import { commandContextOf } from '../shared/command-context.js';
+import { HttpError } from '../shared/interface-errors.js';
+import { mount, type RouteSpec } from '../shared/route-spec.js';
+import { issueField, issueMessage } from '../shared/validation.js';
+import { ordersOk } from './envelope.js';
+import { ordersCodes } from './errors.js';
+import { rawValues } from './raw-json.js';
+import { isExtensionPath, webhookBodies, webhookOf } from './webhook-schemas.js';
+import { webhookRoutes } from './webhook-routes.js';
+
+const uuidV4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+const keyRefusals: { readonly [R in WebhookKeyRefusal]: readonly [code: string, message: string] } = {
+  API_KEY_MISSING: [ordersCodes.apiKeyMissing, 'X-API-Key is required'],
+  API_KEY_MALFORMED: [ordersCodes.apiKeyMalformed, 'X-API-Key must be ak_live_ or ak_test_ and 32 letters or digits'],
+  API_KEY_INVALID: [ordersCodes.apiKeyInvalid, 'X-API-Key is not a valid key (unknown, revoked or retired)'],
+  API_KEY_WRONG_ENVIRONMENT: [ordersCodes.apiKeyWrongEnvironment, 'X-API-Key belongs to another environment'],
+};
+
+const outcomeEvents: Record<WebhookKind, string> = {
+  CREATED: 'order.created',
+  UPDATED: 'order.updated',
+  CANCELLED: 'order.cancelled',
+};
+
+/** JSON bodies only, read whole (their raw text is kept for the extension maps). */
+function jsonBody(maxBytes: number): RequestHandler[] {
+  return [
+    (req, _res, next) =>
+      next(
+        req.is('application/json')
+          ? undefined
+          : new HttpError(415, ordersCodes.notJson, 'Content-Type must be application/json'),
+      ),
+    express.json({
+      limit: maxBytes,
+      verify: (req, _res, buf) => {
+        (req as Request & { rawBody?: string }).rawBody = buf.toString('utf8');
+      },
+    }),
+  ];
+}
+
+export function mountWebhooks(router: Router, services: OrdersServices): void {
+  const receive = (kind: WebhookKind, spec: RouteSpec) =>
+    mount(router, spec, jsonBody(services.webhookMaxBytes), async (req: Request, res: Response) => {
+      const key = await services.webhookKeys.check(req.header('x-api-key'));
+      if (!key.ok) throw new HttpError(401, ...keyRefusals[key.reason]);
+      const requestId = req.header('x-request-id');
+      if (!requestId || !uuidV4.test(requestId))
+        throw new HttpError(400, ordersCodes.requestIdInvalid, 'X-Request-Id must be a UUID v4');
+      if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))
+        throw new HttpError(400, ordersCodes.invalidRequest, 'body must be a JSON object');
+
+      const parsed = webhookBodies[kind].safeParse(req.body);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
+        const field = issueField(issue);
+        throw new HttpError(400, ordersCodes.invalidRequest, issueMessage(issue, field), { field });
+      }
+      const raw = rawValues((req as Request & { rawBody?: string }).rawBody ?? '', isExtensionPath);
+      const webhook = webhookOf(kind, parsed.data, (path) => raw.get(JSON.stringify(path))!);
+      if (!secureHashMatches(key.secretKey, webhook, webhook.secureHash))
+        throw new HttpError(
+          401,
+          ordersCodes.secureHashMismatch,
+          'secure_hash does not match: HMAC-SHA256 with the secretKey over the fields of docs/orders.md, "Signing"',
+          { field: 'secure_hash' },
+        );
+
+      const context = commandContextOf(req, res, {
+        actor: { merchantId: key.merchantId },
+        idempotency: { scope: `orders:${key.merchantId}`, key: requestId.toLowerCase() },
+      });
+      const answer = await services.webhooks.receive(context, key.merchantId, webhook);
+      return ordersOk({
+        order_id: answer.orderId,
+        event: outcomeEvents[answer.event],
+        outcome: answer.outcome,
+        applied_fields: answer.appliedFields,
+        stale_fields: answer.staleFields,
+        early_applied: answer.earlyApplied,
+        early_discarded: answer.earlyDiscarded,
+        warnings: answer.warnings,
+      });
+    });
+  receive('CREATED', webhookRoutes.created);
+  receive('UPDATED', webhookRoutes.updated);
+  receive('CANCELLED', webhookRoutes.cancelled);
+}

@@ -1,0 +1,135 @@
+/**
+ * What the customer app and the portal read of the order view (docs/orders.md, "Read models"): projections, so
+ * eventually consistent with the webhooks (projector lag at /metrics). A customer sees only orders whose
+ * customer.customer_id is the user of their access token; another's order is answered as not found.
+ */
+import { ordersError, type OrderChanges } from '../../domain/orders/index.js';
+
+export interface OrderSummary {
+  merchantId: string;
+  orderId: string;
+  customerId: string | null;
+  orderType: string | null;
+  orderTypeKnown: boolean;
+  orderName: string | null;
+  status: string | null;
+  paymentStatus: string | null;
+  businessUnitId: string | null;
+  branchId: string | null;
+  sellerMerchantId: string | null;
+  currency: string | null;
+  totalAmount: number | null;
+  grandTotal: number | null;
+  itemCount: number;
+  orderedAt: string;
+  lastEventAt: string;
+  cancelled: boolean;
+}
+
+export interface OrderHistoryEntry {
+  event: string;
+  eventTimestamp: number;
+  status: string | null;
+  paymentStatus: string | null;
+  appliedFields: string[];
+  staleFields: string[];
+  early: boolean;
+  receivedAt: string;
+}
+
+export interface OrderDetail extends OrderSummary {
+  /** The order as it shows now, in the sender's fields; extension maps as their exact JSON text. */
+  order: OrderChanges;
+  history: OrderHistoryEntry[];
+}
+
+export interface Paging {
+  page: number;
+  size: number;
+}
+
+export interface OrderPage {
+  orders: OrderSummary[];
+  total: number;
+  /** How many of the matching orders are in each status. */
+  countsByStatus: Record<string, number>;
+}
+
+export interface PortalFilter {
+  merchantId?: string;
+  businessUnitId?: string;
+  branchId?: string;
+  sellerMerchantId?: string;
+  orderType?: string;
+  status?: string;
+  paymentStatus?: string;
+  customerId?: string;
+  /** ordered_at from (inclusive) and to (exclusive), ISO 8601. */
+  from?: string;
+  to?: string;
+}
+
+export interface DailyStatsFilter {
+  /** UTC days, YYYY-MM-DD, both inclusive. */
+  from: string;
+  to: string;
+  merchantId?: string;
+  orderType?: string;
+  status?: string;
+}
+
+export interface DailyStat {
+  day: string;
+  merchantId: string;
+  orderType: string;
+  status: string;
+  currency: string;
+  orderCount: number;
+  gmv: number;
+}
+
+/** The read model's port (infrastructure/orders/order-read-model.ts). */
+export interface OrderReadModel {
+  list(filter: PortalFilter, paging: Paging): Promise<OrderPage>;
+  detail(merchantId: string, orderId: string): Promise<OrderDetail | undefined>;
+  dailyStats(filter: DailyStatsFilter): Promise<DailyStat[]>;
+}
+
+export class OrderQueries {
+  constructor(private readonly readModel: OrderReadModel) {}
+
+  /** The customer's own orders, newest first. */
+  myOrders(customerId: string, filter: { status?: string; orderType?: string }, paging: Paging): Promise<OrderPage> {
+    return this.readModel.list({ ...filter, customerId }, paging);
+  }
+
+  /** One of the customer's orders; another's is not found. */
+  async myOrder(customerId: string, merchantId: string, orderId: string): Promise<OrderDetail> {
+    const order = await this.readModel.detail(merchantId, orderId);
+    if (!order || order.customerId !== customerId) throw notFound(merchantId, orderId);
+    return order;
+  }
+
+  /** The portal's listing: any filter, newest first, with counts. */
+  portalOrders(filter: PortalFilter, paging: Paging): Promise<OrderPage> {
+    return this.readModel.list(filter, paging);
+  }
+
+  async portalOrder(merchantId: string, orderId: string): Promise<OrderDetail> {
+    const order = await this.readModel.detail(merchantId, orderId);
+    if (!order) throw notFound(merchantId, orderId);
+    return order;
+  }
+
+  dailyStats(filter: DailyStatsFilter): Promise<DailyStat[]> {
+    if (filter.from > filter.to)
+      throw ordersError('INVALID_ORDER_QUERY', 'from must not be after to', { field: 'from' });
+    return this.readModel.dailyStats(filter);
+  }
+}
+
+const notFound = (merchantId: string, orderId: string) =>
+  ordersError('ORDER_NOT_FOUND', `no order ${orderId} of merchant ${merchantId} (or not yet in the order view)`, {
+    merchantId,
+    orderId,
+  });

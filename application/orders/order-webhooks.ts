@@ -1,0 +1,170 @@
+/**
+ * The three webhooks as commands on the order's aggregate (stream order-<merchantId>-<orderId>; docs/orders.md,
+ * "Ordering"), through the command handler with the sender's X-Request-Id as the idempotency key (unique per
+ * merchant): an identical resend gets the first answer, another request under the id is refused. The answer is
+ * built from the events the command appended, never from a read model.
+ */
+import { createHash } from 'node:crypto';
+import {
+  isKnownOrderType,
+  orderDecider,
+  ordersDecoders,
+  ordersError,
+  ordersEventDecoder,
+  streams,
+  type OrderEvent,
+  type OrderFieldKey,
+  type WebhookKind,
+} from '../../domain/orders/index.js';
+import type { Clock } from '../shared/clock.js';
+import type { CommandContext } from '../shared/command-context.js';
+import { handleCommand } from '../shared/command-handler.js';
+import type { EventStore } from '../shared/event-store.js';
+import { PerKeyQueue } from './per-order-queue.js';
+import type { SignedWebhook } from './secure-hash.js';
+
+/** A webhook as its interface parsed it (api/orders/webhook-schemas.ts). */
+export interface OrderWebhook extends SignedWebhook {
+  secureHash: string;
+}
+
+/** What became of a webhook. */
+export type WebhookOutcome =
+  /** order.created recorded (with `earlyApplied` events that had waited for it). */
+  | 'CREATED'
+  /** an update or cancellation set at least one field. */
+  | 'APPLIED'
+  /** older than what the order shows for every field it sends: kept in its history, nothing shown changed. */
+  | 'STALE'
+  /** before its order.created: kept, applied when the created comes (within the early window). */
+  | 'PARKED'
+  /** the order has this event already: nothing changed. */
+  | 'DUPLICATE';
+
+export interface WebhookAnswer {
+  orderId: string;
+  event: WebhookKind;
+  outcome: WebhookOutcome;
+  appliedFields: OrderFieldKey[];
+  staleFields: OrderFieldKey[];
+  /** Early events this created applied (or discarded), in event_timestamp order. */
+  earlyApplied: number;
+  earlyDiscarded: number;
+  /** Things accepted but worth the sender's attention (an order_type not among the named ones). */
+  warnings: string[];
+}
+
+export interface WebhookLimits {
+  /** How long an early event waits for its created. */
+  earlyWindowMs: number;
+  maxEarlyEvents: number;
+  /** event_timestamp may lie at most this far in the past, and this far ahead of the clock. */
+  maxAgeMs: number;
+  maxFutureMs: number;
+}
+
+/** Sorted keys: the same content whatever order its keys came in. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
+/**
+ * What tells a repeat from a new event: the kind and content of the webhook, without its secure_hash; for a created
+ * without its event_timestamp too (one created per order: a resend with a fresh timestamp is a repeat), while an
+ * update's timestamp is part of what it says (A, then B, then A again are three changes).
+ */
+export function webhookFingerprint(webhook: SignedWebhook): string {
+  const { kind, orderId, source, order, eventTimestamp } = webhook;
+  const content = { kind, orderId, source, order, ...(kind !== 'CREATED' && { eventTimestamp }) };
+  return createHash('sha256').update(canonical(content), 'utf8').digest('hex');
+}
+
+export class OrderWebhooks {
+  private readonly queue = new PerKeyQueue();
+
+  constructor(private readonly deps: { store: EventStore; clock: Clock; limits: WebhookLimits }) {}
+
+  async receive(context: CommandContext, merchantId: string, webhook: OrderWebhook): Promise<WebhookAnswer> {
+    const { limits } = this.deps;
+    const nowMs = this.deps.clock.now().getTime();
+    if (webhook.eventTimestamp < nowMs - limits.maxAgeMs || webhook.eventTimestamp > nowMs + limits.maxFutureMs)
+      throw ordersError(
+        'EVENT_TIMESTAMP_OUT_OF_WINDOW',
+        `event_timestamp must lie between ${Math.round(limits.maxAgeMs / 3_600_000)} hours before and ${Math.round(limits.maxFutureMs / 1000)} seconds after this service's clock (${nowMs})`,
+        { field: 'event_timestamp' },
+      );
+    const fingerprint = webhookFingerprint(webhook);
+    const streamName = streams.order(merchantId, webhook.orderId);
+    const { events } = await this.queue.run(streamName, () =>
+      handleCommand(
+        { ...this.deps, decoder: ordersEventDecoder },
+        context,
+        {
+          decider: orderDecider,
+          decoder: ordersDecoders.order,
+          streamName,
+          command: (now) => ({
+            type: 'ReceiveOrderWebhook',
+            kind: webhook.kind,
+            merchantId,
+            orderId: webhook.orderId,
+            eventTimestamp: webhook.eventTimestamp,
+            fingerprint,
+            requestId: context.requestId ?? context.commandId,
+            order: webhook.order,
+            ...(webhook.source && { source: webhook.source }),
+            now,
+            earlyWindowMs: limits.earlyWindowMs,
+            maxEarlyEvents: limits.maxEarlyEvents,
+          }),
+        },
+        { maxAttempts: 10 },
+      ),
+    );
+    return answerOf(webhook, events);
+  }
+}
+
+function answerOf(webhook: OrderWebhook, events: readonly OrderEvent[]): WebhookAnswer {
+  const warnings =
+    webhook.order.order_type !== undefined && !isKnownOrderType(webhook.order.order_type)
+      ? [`order_type ${webhook.order.order_type} is not one of the named product types; accepted and flagged`]
+      : [];
+  const answer: WebhookAnswer = {
+    orderId: webhook.orderId,
+    event: webhook.kind,
+    outcome: 'DUPLICATE',
+    appliedFields: [],
+    staleFields: [],
+    earlyApplied: 0,
+    earlyDiscarded: 0,
+    warnings,
+  };
+  const [first, ...rest] = events;
+  if (!first) return answer;
+  switch (first.type) {
+    case 'OrderCreated':
+      return {
+        ...answer,
+        outcome: 'CREATED',
+        earlyApplied: rest.filter((e) => e.type !== 'OrderEarlyEventDiscarded').length,
+        earlyDiscarded: rest.filter((e) => e.type === 'OrderEarlyEventDiscarded').length,
+      };
+    case 'OrderEventParked':
+      return { ...answer, outcome: 'PARKED' };
+    case 'OrderUpdated':
+    case 'OrderCancelled':
+      return {
+        ...answer,
+        outcome: first.data.applied.length > 0 || first.data.stale.length === 0 ? 'APPLIED' : 'STALE',
+        appliedFields: first.data.applied,
+        staleFields: first.data.stale,
+      };
+    case 'OrderEarlyEventDiscarded':
+      throw new Error('a webhook decided a discard first');
+  }
+}

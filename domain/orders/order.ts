@@ -1,0 +1,276 @@
+/**
+ * One order of the order view (stream order-<merchantId>-<orderId>), as its webhooks tell it (docs/orders.md,
+ * "Ordering"). Late, early and repeated webhooks are normal:
+ * - every field the order shows keeps the sender's event_timestamp that set it, and a later-arriving event sets only
+ *   the fields it is newer for (ties: the greater fingerprint), so any delivery order ends in the same order;
+ *   what it could not set is kept in its event as `stale`;
+ * - an updated or cancelled before the created is parked, and applied (in event_timestamp order) when the created
+ *   comes, unless it waited longer than the early window;
+ * - a webhook whose fingerprint the order has seen is a repeat and changes nothing.
+ * Pure: the fingerprint, the time and the limits come in the command.
+ */
+import type { Decider } from '../shared/decider.js';
+import { ordersError } from './errors.js';
+import type {
+  OrderChangeData,
+  OrderCreated,
+  OrderEarlyEventDiscarded,
+  OrderEvent,
+  OrderEventParked,
+  WebhookKind,
+} from './events.js';
+import {
+  fieldsOf,
+  immutableOrderFields,
+  type OrderAmounts,
+  type OrderChanges,
+  type OrderFieldKey,
+  type OrderSource,
+} from './order-fields.js';
+
+/** A field's value and the event that set it. */
+export interface OrderFieldValue {
+  value: unknown;
+  at: number;
+  fingerprint: string;
+}
+
+type Parked = OrderEventParked['data'];
+
+export type OrderState =
+  | { status: 'NONE' }
+  | { status: 'AWAITING_CREATION'; merchantId: string; orderId: string; parked: Parked[]; seen: string[] }
+  | {
+      status: 'CREATED';
+      merchantId: string;
+      orderId: string;
+      source: OrderSource;
+      createdFingerprint: string;
+      createdTimestamp: number;
+      fields: Readonly<Record<OrderFieldKey, OrderFieldValue>>;
+      seen: string[];
+      /** The newest event_timestamp among the events applied. */
+      lastEventTimestamp: number;
+    };
+
+export interface ReceiveOrderWebhook {
+  type: 'ReceiveOrderWebhook';
+  kind: WebhookKind;
+  merchantId: string;
+  orderId: string;
+  eventTimestamp: number;
+  fingerprint: string;
+  requestId: string;
+  order: OrderChanges;
+  /** order.created's envelope fields. */
+  source?: OrderSource;
+  now: string;
+  /** How long an early event waits for its created (ms). */
+  earlyWindowMs: number;
+  /** How many early events one order may hold. */
+  maxEarlyEvents: number;
+}
+
+export type OrderCommand = ReceiveOrderWebhook;
+
+type Created = Extract<OrderState, { status: 'CREATED' }>;
+
+/** What a cancelled sets: its own status if it sends one, else CANCELLED. */
+export function effectiveChanges(kind: WebhookKind, order: OrderChanges): OrderChanges {
+  return kind === 'CANCELLED' ? { ...order, status: order.status ?? 'CANCELLED' } : order;
+}
+
+/** Whether (at, fingerprint) wins over what set a field. */
+const newer = (at: number, fingerprint: string, current: OrderFieldValue | undefined) =>
+  !current || at > current.at || (at === current.at && fingerprint > current.fingerprint);
+
+const isImmutable = (key: string) => (immutableOrderFields as readonly string[]).includes(key);
+
+/** The first fixed field `order` gives another value than the created did, if any. */
+function changedImmutable(state: Created, order: OrderChanges): string | undefined {
+  return immutableOrderFields.find((key) => {
+    const sent = order[key];
+    return sent !== undefined && sent !== state.fields[key]?.value;
+  });
+}
+
+function changeEvent(
+  state: Created,
+  kind: Exclude<WebhookKind, 'CREATED'>,
+  data: Omit<OrderChangeData, 'applied' | 'stale' | 'early'>,
+  early: boolean,
+): OrderEvent {
+  const applied: OrderFieldKey[] = [];
+  const stale: OrderFieldKey[] = [];
+  for (const [key] of fieldsOf(effectiveChanges(kind, data.order))) {
+    if (isImmutable(key)) continue; // equal to the created's (checked before): nothing to set
+    (newer(data.eventTimestamp, data.fingerprint, state.fields[key]) ? applied : stale).push(key);
+  }
+  const full = { ...data, applied, stale, early };
+  return kind === 'UPDATED' ? { type: 'OrderUpdated', data: full } : { type: 'OrderCancelled', data: full };
+}
+
+function discarded(parked: Parked, reason: OrderEarlyEventDiscarded['data']['reason'], now: string): OrderEvent {
+  const { merchantId, orderId, fingerprint, eventTimestamp } = parked;
+  return {
+    type: 'OrderEarlyEventDiscarded',
+    data: { merchantId, orderId, fingerprint, eventTimestamp, reason, discardedAt: now },
+  };
+}
+
+function decide(command: OrderCommand, state: OrderState): OrderEvent[] {
+  const { kind, merchantId, orderId, eventTimestamp, fingerprint, requestId, order, now } = command;
+  const received = { merchantId, orderId, eventTimestamp, fingerprint, requestId, receivedAt: now };
+  if (state.status !== 'NONE' && (state.merchantId !== merchantId || state.orderId !== orderId))
+    throw new Error(
+      `order stream of ${state.merchantId}/${state.orderId} given a command for ${merchantId}/${orderId}`,
+    );
+  if (state.status !== 'NONE' && state.seen.includes(fingerprint)) return []; // a repeat
+
+  if (kind === 'CREATED') {
+    if (state.status === 'CREATED')
+      throw ordersError(
+        'ORDER_ALREADY_CREATED',
+        `order ${orderId} was created already with other content; send changes as order.updated`,
+        { orderId },
+      );
+    if (!command.source) throw new Error('an order.created command without its source');
+    const created: OrderCreated = { type: 'OrderCreated', data: { ...received, source: command.source, order } };
+    if (state.status === 'NONE') return [created];
+    // The parked events, in the sender's order, against the order as each finds it.
+    const events: OrderEvent[] = [created];
+    let current = evolve(state, created) as Created;
+    const oldestKept = Date.parse(now) - command.earlyWindowMs;
+    const byTime = [...state.parked].sort(
+      (a, b) => a.eventTimestamp - b.eventTimestamp || (a.fingerprint < b.fingerprint ? -1 : 1),
+    );
+    for (const parked of byTime) {
+      const event =
+        Date.parse(parked.receivedAt) < oldestKept
+          ? discarded(parked, 'EXPIRED', now)
+          : changedImmutable(current, parked.order)
+            ? discarded(parked, 'IMMUTABLE_FIELD_CHANGED', now)
+            : changeEvent(current, parked.kind, parked, true);
+      events.push(event);
+      current = evolve(current, event) as Created;
+    }
+    return events;
+  }
+
+  if (state.status !== 'CREATED') {
+    const parked = state.status === 'NONE' ? [] : state.parked;
+    if (parked.length >= command.maxEarlyEvents)
+      throw ordersError(
+        'TOO_MANY_EARLY_EVENTS',
+        `order ${orderId} has ${parked.length} events waiting for its order.created; send order.created first`,
+        { orderId, limit: command.maxEarlyEvents },
+      );
+    return [{ type: 'OrderEventParked', data: { ...received, kind, order } }];
+  }
+
+  const immutable = changedImmutable(state, order);
+  if (immutable)
+    throw ordersError(
+      'ORDER_FIELD_IMMUTABLE',
+      `order.${immutable} is set by order.created and cannot change (it is ${String(state.fields[immutable]?.value ?? 'absent')})`,
+      { field: `order.${immutable}` },
+    );
+  return [changeEvent(state, kind, { ...received, order }, false)];
+}
+
+/** The value of one field of the merge in `changes`. */
+function valueOf(changes: OrderChanges, key: OrderFieldKey): unknown {
+  if (key.startsWith('amounts.')) return changes.amounts?.[key.slice('amounts.'.length) as keyof OrderAmounts];
+  return changes[key as keyof OrderChanges];
+}
+
+function evolve(state: OrderState, event: OrderEvent): OrderState {
+  switch (event.type) {
+    case 'OrderEventParked': {
+      const d = event.data;
+      const awaiting =
+        state.status === 'AWAITING_CREATION'
+          ? state
+          : {
+              status: 'AWAITING_CREATION' as const,
+              merchantId: d.merchantId,
+              orderId: d.orderId,
+              parked: [],
+              seen: [],
+            };
+      if (awaiting.status !== 'AWAITING_CREATION') return state;
+      return { ...awaiting, parked: [...awaiting.parked, d], seen: [...awaiting.seen, d.fingerprint] };
+    }
+    case 'OrderCreated': {
+      const d = event.data;
+      const fields: Record<OrderFieldKey, OrderFieldValue> = {};
+      for (const [key, value] of fieldsOf(d.order))
+        fields[key] = { value, at: d.eventTimestamp, fingerprint: d.fingerprint };
+      return {
+        status: 'CREATED',
+        merchantId: d.merchantId,
+        orderId: d.orderId,
+        source: d.source,
+        createdFingerprint: d.fingerprint,
+        createdTimestamp: d.eventTimestamp,
+        fields,
+        seen: [...(state.status === 'AWAITING_CREATION' ? state.seen : []), d.fingerprint],
+        lastEventTimestamp: d.eventTimestamp,
+      };
+    }
+    case 'OrderUpdated':
+    case 'OrderCancelled': {
+      if (state.status !== 'CREATED') return state;
+      const d = event.data;
+      const changes = effectiveChanges(event.type === 'OrderUpdated' ? 'UPDATED' : 'CANCELLED', d.order);
+      const fields = { ...state.fields };
+      for (const key of d.applied)
+        fields[key] = { value: valueOf(changes, key), at: d.eventTimestamp, fingerprint: d.fingerprint };
+      return {
+        ...state,
+        fields,
+        seen: state.seen.includes(d.fingerprint) ? state.seen : [...state.seen, d.fingerprint],
+        lastEventTimestamp: Math.max(state.lastEventTimestamp, d.eventTimestamp),
+      };
+    }
+    case 'OrderEarlyEventDiscarded':
+      // Forgotten, so that the same event sent again once the order exists is applied, not taken for a repeat.
+      if (state.status === 'NONE') return state;
+      return { ...state, seen: state.seen.filter((f) => f !== event.data.fingerprint) };
+  }
+}
+
+export const orderDecider: Decider<OrderCommand, OrderState, OrderEvent> = {
+  initialState: { status: 'NONE' },
+  decide,
+  evolve,
+};
+
+/** The order as it shows now: each field's winning value, amounts regrouped. */
+export function currentOrder(fields: Readonly<Record<OrderFieldKey, OrderFieldValue>>): OrderChanges {
+  const out: Record<string, unknown> = {};
+  const amounts: Record<string, unknown> = {};
+  for (const [key, { value }] of Object.entries(fields)) {
+    if (key.startsWith('amounts.')) amounts[key.slice('amounts.'.length)] = value;
+    else out[key] = value;
+  }
+  if (Object.keys(amounts).length) out.amounts = amounts;
+  return out as OrderChanges;
+}
+
+/** `current` with the `applied` fields of an update or cancellation set (what evolve does, for read models). */
+export function applyChanges(
+  current: OrderChanges,
+  kind: Exclude<WebhookKind, 'CREATED'>,
+  changes: OrderChanges,
+  applied: readonly OrderFieldKey[],
+): OrderChanges {
+  const effective = effectiveChanges(kind, changes);
+  const next: Record<string, unknown> = { ...current };
+  for (const key of applied) {
+    if (key.startsWith('amounts.'))
+      next.amounts = { ...(next.amounts as object), [key.slice(8)]: valueOf(effective, key) };
+    else next[key] = valueOf(effective, key);
+  }
+  return next as OrderChanges;
+}

@@ -1,0 +1,24 @@
+/** The order view's settings: its slice of the service's configuration (README, "Configuration"; docs/orders.md). */
+import { z } from 'zod';
+
+const count = (min: number, max: number, fallback: number) =>
+  z.coerce.number().int().min(min).max(max).default(fallback);
+
+export const ordersConfig = {
+  /** Which merchant keys this deployment takes: `live` (production) or `test` (staging, UAT); unset: by NODE_ENV. */
+  ORDERS_KEY_ENVIRONMENT: z.enum(['live', 'test']).optional(),
+  /** How long a rotated key keeps working next to its successor, in hours. */
+  ORDERS_KEY_ROTATION_OVERLAP_HOURS: count(0, 24 * 90, 24),
+  /** How long an updated or cancelled that came before its created waits for it, in hours. */
+  ORDERS_EARLY_EVENT_WINDOW_HOURS: count(1, 24 * 90, 72),
+  /** How many such early events one order may hold. */
+  ORDERS_MAX_EARLY_EVENTS: count(1, 10_000, 100),
+  /** event_timestamp may lie at most this many hours in the past (late deliveries and retries)... */
+  ORDERS_EVENT_MAX_AGE_HOURS: count(1, 24 * 365, 24 * 30),
+  /** ...and this many seconds ahead of this service's clock (senders' clock skew). */
+  ORDERS_EVENT_MAX_FUTURE_SECONDS: count(0, 86_400, 300),
+  /** Largest webhook body, in bytes. */
+  ORDERS_WEBHOOK_MAX_BYTES: count(1024, 16 * 1024 * 1024, 1024 * 1024),
+};
+
+export type OrdersConfig = z.infer<z.ZodObject<typeof ordersConfig>>;

@@ -1,0 +1,191 @@
+/**
+ * The order view's read model adapter (application/orders/order-queries.ts): knex over the tables its projector owns
+ * (projections/orders; docs/orders.md, "Read models"). Listings are keyset-friendly (ordered_at, order_id) and
+ * indexed by customer and merchant; the daily statistics are rows the projector keeps, never a scan of orders.
+ */
+import type { Knex } from 'knex';
+import type {
+  DailyStat,
+  DailyStatsFilter,
+  OrderDetail,
+  OrderPage,
+  OrderReadModel,
+  OrderSummary,
+  Paging,
+  PortalFilter,
+} from '../../application/orders/index.js';
+import type { OrderChanges } from '../../application/orders/index.js';
+import { orderTables } from '../../projections/orders/index.js';
+
+interface OrderRow {
+  merchant_id: string;
+  order_id: string;
+  customer_id: string | null;
+  order_type: string | null;
+  order_type_known: boolean;
+  order_name: string | null;
+  status: string | null;
+  payment_status: string | null;
+  business_unit_id: string | null;
+  branch_id: string | null;
+  seller_merchant_id: string | null;
+  currency: string | null;
+  total_amount: string | null;
+  grand_total: string | null;
+  item_count: number;
+  ordered_at: Date;
+  last_event_at: Date;
+  cancelled: boolean;
+  fields: OrderChanges;
+}
+
+const amount = (value: string | null) => (value === null ? null : Number(value));
+
+const summaryOf = (r: OrderRow): OrderSummary => ({
+  merchantId: r.merchant_id,
+  orderId: r.order_id,
+  customerId: r.customer_id,
+  orderType: r.order_type,
+  orderTypeKnown: r.order_type_known,
+  orderName: r.order_name,
+  status: r.status,
+  paymentStatus: r.payment_status,
+  businessUnitId: r.business_unit_id,
+  branchId: r.branch_id,
+  sellerMerchantId: r.seller_merchant_id,
+  currency: r.currency,
+  totalAmount: amount(r.total_amount),
+  grandTotal: amount(r.grand_total),
+  itemCount: r.item_count,
+  orderedAt: r.ordered_at.toISOString(),
+  lastEventAt: r.last_event_at.toISOString(),
+  cancelled: r.cancelled,
+});
+
+const summaryColumns = [
+  'merchant_id',
+  'order_id',
+  'customer_id',
+  'order_type',
+  'order_type_known',
+  'order_name',
+  'status',
+  'payment_status',
+  'business_unit_id',
+  'branch_id',
+  'seller_merchant_id',
+  'currency',
+  'total_amount',
+  'grand_total',
+  'item_count',
+  'ordered_at',
+  'last_event_at',
+  'cancelled',
+];
+
+export class PostgresOrderReadModel implements OrderReadModel {
+  constructor(private readonly knex: Knex) {}
+
+  async list(filter: PortalFilter, paging: Paging): Promise<OrderPage> {
+    const where = (q: Knex.QueryBuilder) => {
+      const equal: [string, string | undefined][] = [
+        ['merchant_id', filter.merchantId],
+        ['business_unit_id', filter.businessUnitId],
+        ['branch_id', filter.branchId],
+        ['seller_merchant_id', filter.sellerMerchantId],
+        ['order_type', filter.orderType],
+        ['payment_status', filter.paymentStatus],
+        ['customer_id', filter.customerId],
+      ];
+      for (const [column, value] of equal) if (value !== undefined) void q.where(column, value);
+      if (filter.from !== undefined) void q.where('ordered_at', '>=', filter.from);
+      if (filter.to !== undefined) void q.where('ordered_at', '<', filter.to);
+      return q;
+    };
+    const table = orderTables.orders;
+    const withStatus = (q: Knex.QueryBuilder) => (filter.status === undefined ? q : q.where('status', filter.status));
+    const [rows, counts] = await Promise.all([
+      withStatus(where(this.knex(table).select(summaryColumns)))
+        .orderBy([
+          { column: 'ordered_at', order: 'desc' },
+          { column: 'merchant_id', order: 'asc' },
+          { column: 'order_id', order: 'asc' },
+        ])
+        .limit(paging.size)
+        .offset((paging.page - 1) * paging.size) as Promise<OrderRow[]>,
+      where(this.knex(table).select('status').count({ n: '*' }).groupBy('status')) as Promise<
+        { status: string | null; n: string }[]
+      >,
+    ]);
+    const countsByStatus = Object.fromEntries(counts.map((c) => [c.status ?? '', Number(c.n)]));
+    const total =
+      filter.status === undefined
+        ? Object.values(countsByStatus).reduce((a, b) => a + b, 0)
+        : (countsByStatus[filter.status] ?? 0);
+    return { orders: rows.map(summaryOf), total, countsByStatus };
+  }
+
+  async detail(merchantId: string, orderId: string): Promise<OrderDetail | undefined> {
+    const row = (await this.knex(orderTables.orders).where({ merchant_id: merchantId, order_id: orderId }).first()) as
+      OrderRow | undefined;
+    if (!row) return undefined;
+    const history = (await this.knex(orderTables.history)
+      .where({ merchant_id: merchantId, order_id: orderId })
+      .orderBy([
+        { column: 'event_timestamp', order: 'asc' },
+        { column: 'position', order: 'asc' },
+      ])) as {
+      event: string;
+      event_timestamp: string;
+      status: string | null;
+      payment_status: string | null;
+      applied_fields: string[];
+      stale_fields: string[];
+      early: boolean;
+      received_at: Date;
+    }[];
+    return {
+      ...summaryOf(row),
+      order: row.fields,
+      history: history.map((h) => ({
+        event: h.event,
+        eventTimestamp: Number(h.event_timestamp),
+        status: h.status,
+        paymentStatus: h.payment_status,
+        appliedFields: h.applied_fields,
+        staleFields: h.stale_fields,
+        early: h.early,
+        receivedAt: h.received_at.toISOString(),
+      })),
+    };
+  }
+
+  async dailyStats(filter: DailyStatsFilter): Promise<DailyStat[]> {
+    const q = this.knex(orderTables.daily)
+      .select(this.knex.raw("to_char(day, 'YYYY-MM-DD') as day"), 'merchant_id', 'order_type', 'status', 'currency')
+      .select('order_count', 'gmv')
+      .whereBetween('day', [filter.from, filter.to])
+      .andWhere('order_count', '<>', 0);
+    if (filter.merchantId !== undefined) void q.where('merchant_id', filter.merchantId);
+    if (filter.orderType !== undefined) void q.where('order_type', filter.orderType);
+    if (filter.status !== undefined) void q.where('status', filter.status);
+    const rows = (await q.orderBy(['day', 'merchant_id', 'order_type', 'status', 'currency'])) as {
+      day: string;
+      merchant_id: string;
+      order_type: string;
+      status: string;
+      currency: string;
+      order_count: string;
+      gmv: string;
+    }[];
+    return rows.map((r) => ({
+      day: r.day,
+      merchantId: r.merchant_id,
+      orderType: r.order_type,
+      status: r.status,
+      currency: r.currency,
+      orderCount: Number(r.order_count),
+      gmv: Number(r.gmv),
+    }));
+  }
+}

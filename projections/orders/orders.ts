@@ -1,0 +1,178 @@
+/**
+ * The order view's read models (docs/orders.md, "Read models"): the orders as they show now, their history, and
+ * orders and GMV per day, merchant, type and status, moved between status rows as orders change. Each order's row
+ * keeps the position of the last event applied to it; an event at or before it changes nothing (history rows are
+ * keyed by event id), so redelivery is harmless.
+ */
+import type { Knex } from 'knex';
+import {
+  applyChanges,
+  isKnownOrderType,
+  ordersEventDecoder,
+  type OrderChanges,
+  type OrderEvent,
+  type OrdersEvent,
+} from '../../domain/orders/index.js';
+import { physical, type PhysicalNames, type Projected, type Projector } from '../shared/projector.js';
+import { createOrderTables, orderReadModelTables, orderTables } from './order-tables.js';
+
+const eventNames = { OrderCreated: 'order.created', OrderUpdated: 'order.updated', OrderCancelled: 'order.cancelled' };
+
+export const ordersProjector: Projector = {
+  name: 'order-view-orders',
+  version: 1,
+  eventTypes: new Set<OrderEvent['type']>(['OrderCreated', 'OrderUpdated', 'OrderCancelled']),
+  decoder: ordersEventDecoder,
+  tables: orderReadModelTables,
+  createTables: createOrderTables,
+  async apply(trx: Knex.Transaction, events: readonly Projected<OrdersEvent>[], names: PhysicalNames) {
+    const t = {
+      orders: physical(names, orderTables.orders),
+      history: physical(names, orderTables.history),
+      daily: physical(names, orderTables.daily),
+    };
+    for (const event of events) await applyOne(trx, t, event);
+  },
+};
+
+type Tables = { orders: string; history: string; daily: string };
+
+/** The columns the order's fields give. */
+function columnsOf(fields: OrderChanges) {
+  const a = fields.amounts ?? {};
+  return {
+    customer_id: fields.customer?.customer_id ?? null,
+    order_type: fields.order_type ?? null,
+    order_type_known: fields.order_type === undefined || isKnownOrderType(fields.order_type),
+    order_name: fields.order_name ?? null,
+    status: fields.status ?? null,
+    payment_status: fields.payment_status ?? null,
+    pnl_order_status: fields.pnl_order_status ?? null,
+    business_unit_id: fields.business_unit_id ?? null,
+    branch_id: fields.branch_id ?? null,
+    seller_merchant_id: fields.seller_merchant_id ?? null,
+    currency: a.currency ?? null,
+    total_amount: a.total_amount ?? null,
+    grand_total: a.grand_total ?? null,
+    paid_amount: a.paid_amount ?? 0,
+    refunded_amount: a.refunded_amount ?? 0,
+    item_count: fields.items?.length ?? 0,
+    fields: JSON.stringify(fields),
+  };
+}
+
+interface Bucket {
+  day: string;
+  merchant_id: string;
+  order_type: string;
+  status: string;
+  currency: string;
+}
+
+/** Adds `count` orders and `gmv` to one day's row. */
+async function addToDay(trx: Knex.Transaction, daily: string, bucket: Bucket, count: number, gmv: number) {
+  await trx(daily)
+    .insert({ ...bucket, order_count: count, gmv })
+    .onConflict(['day', 'merchant_id', 'order_type', 'status', 'currency'])
+    .merge({
+      order_count: trx.raw('??.order_count + excluded.order_count', [daily]),
+      gmv: trx.raw('??.gmv + excluded.gmv', [daily]),
+    });
+}
+
+const bucketOf = (day: string, merchantId: string, c: ReturnType<typeof columnsOf>): Bucket => ({
+  day,
+  merchant_id: merchantId,
+  order_type: c.order_type ?? '',
+  status: c.status ?? '',
+  currency: c.currency ?? '',
+});
+
+async function history(trx: Knex.Transaction, t: Tables, e: Projected<OrderEvent>) {
+  if (e.type !== 'OrderCreated' && e.type !== 'OrderUpdated' && e.type !== 'OrderCancelled') return;
+  const d = e.data;
+  const change = e.type === 'OrderCreated' ? null : e.data;
+  await trx(t.history)
+    .insert({
+      event_id: e.id,
+      merchant_id: d.merchantId,
+      order_id: d.orderId,
+      event: eventNames[e.type],
+      event_timestamp: d.eventTimestamp,
+      status: d.order.status ?? (e.type === 'OrderCancelled' ? 'CANCELLED' : null),
+      payment_status: d.order.payment_status ?? null,
+      applied_fields: JSON.stringify(change?.applied ?? []),
+      stale_fields: JSON.stringify(change?.stale ?? []),
+      early: change?.early ?? false,
+      received_at: d.receivedAt,
+      position: e.position,
+    })
+    .onConflict('event_id')
+    .ignore();
+}
+
+async function applyOne(trx: Knex.Transaction, t: Tables, e: Projected<OrdersEvent>): Promise<void> {
+  if (e.type === 'OrderCreated') {
+    const d = e.data;
+    const columns = columnsOf(d.order);
+    const orderedAt = new Date(d.eventTimestamp).toISOString();
+    const day = orderedAt.slice(0, 10);
+    const inserted = await trx(t.orders)
+      .insert({
+        merchant_id: d.merchantId,
+        order_id: d.orderId,
+        ...columns,
+        created_by: d.source.created_by,
+        platform_code: d.source.platform_code,
+        miniapp_id: d.source.miniapp_id,
+        ordered_at: orderedAt,
+        order_day: day,
+        last_event_at: orderedAt,
+        cancelled: false,
+        event_count: 1,
+        last_position: e.position,
+      })
+      .onConflict(['merchant_id', 'order_id'])
+      .ignore()
+      .returning('order_id');
+    if (inserted.length > 0)
+      await addToDay(trx, t.daily, bucketOf(day, d.merchantId, columns), 1, columns.grand_total ?? 0);
+    await history(trx, t, e);
+    return;
+  }
+  if (e.type !== 'OrderUpdated' && e.type !== 'OrderCancelled') return;
+  const d = e.data;
+  const row = (await trx(t.orders)
+    .where({ merchant_id: d.merchantId, order_id: d.orderId })
+    .whereRaw('last_position COLLATE "C" < ?', [e.position])
+    .forUpdate()
+    .first()) as
+    | { fields: OrderChanges; order_day: string | Date; last_event_at: Date; cancelled: boolean; event_count: number }
+    | undefined;
+  await history(trx, t, e);
+  if (!row) return; // applied already (or, were its created missing, nothing to change)
+  const day = typeof row.order_day === 'string' ? row.order_day : dayOf(row.order_day);
+  const before = columnsOf(row.fields);
+  const fields = applyChanges(row.fields, e.type === 'OrderUpdated' ? 'UPDATED' : 'CANCELLED', d.order, d.applied);
+  const after = columnsOf(fields);
+  const [was, now] = [bucketOf(day, d.merchantId, before), bucketOf(day, d.merchantId, after)];
+  if (JSON.stringify(was) !== JSON.stringify(now) || before.grand_total !== after.grand_total) {
+    await addToDay(trx, t.daily, was, -1, -(before.grand_total ?? 0));
+    await addToDay(trx, t.daily, now, 1, after.grand_total ?? 0);
+  }
+  await trx(t.orders)
+    .where({ merchant_id: d.merchantId, order_id: d.orderId })
+    .update({
+      ...after,
+      last_event_at: new Date(Math.max(row.last_event_at.getTime(), d.eventTimestamp)).toISOString(),
+      cancelled: row.cancelled || (e.type === 'OrderCancelled' && d.applied.includes('status')),
+      event_count: row.event_count + 1,
+      last_position: e.position,
+    });
+}
+
+/** A date column as node-postgres hands it (local midnight), as YYYY-MM-DD. */
+function dayOf(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}

@@ -1,0 +1,216 @@
+import { expect } from 'chai';
+import { startTestApp, type TestApp } from '../../support/app.js';
+import { issueExpiredTestAccessToken, issueTestAccessToken } from '../../support/access-tokens.js';
+import { eventually } from '../../support/eventually.js';
+import { gatewayHeaders } from '../../support/gateway.js';
+import { call, expectEnvelope, expectOk, operatorHeaders } from '../support.js';
+import { createdBody, expectOrders, merchantWithKey, sendWebhook, sign, type MerchantKeys } from './support.js';
+
+interface Page {
+  orders: { merchant_id: string; order_id: string; status: string; customer_id: string; order_type_known: boolean }[];
+  total: number;
+  counts_by_status: Record<string, number>;
+}
+
+/** The read models over the whole app (projector running), through the customer's and the portal's queries. */
+describe('Order view read models (HTTP, PostgreSQL, projector)', () => {
+  let app: TestApp;
+  let a: MerchantKeys;
+  let b: MerchantKeys;
+  let tokenOf: (user: string) => Promise<string>;
+  const base = Date.now() - 3 * 3_600_000;
+  const customer = (id: string) => ({ customer: { customer_id: id, name: `Customer ${id}` } });
+  const portal = (query: string) =>
+    call<Page>(app.baseUrl, 'GET', `/operator/v1/orders${query}`, { headers: operatorHeaders() });
+  const mine = async (user: string, query = '') =>
+    call<Page>(app.baseUrl, 'GET', `/order/cov/app/v1/orders${query}`, {
+      headers: { ...gatewayHeaders(), Authorization: `Bearer ${await tokenOf(user)}` },
+    });
+
+  before(async () => {
+    app = await startTestApp();
+    a = await merchantWithKey(app, 'RM_A');
+    b = await merchantWithKey(app, 'RM_B');
+    const tokens = new Map<string, string>();
+    tokenOf = async (user) => {
+      if (!tokens.has(user)) tokens.set(user, await issueTestAccessToken(app, { userId: user }));
+      return tokens.get(user)!;
+    };
+    const created = (keys: MerchantKeys, id: string, user: string, at: number, order: Record<string, unknown> = {}) =>
+      sendWebhook(app, 'created', createdBody(id, { event_timestamp: at }, { ...customer(user), ...order }), { keys });
+    for (const r of [
+      await created(a, 'o1', 'cust-1', base),
+      await created(a, 'o2', 'cust-1', base + 1000, {
+        order_type: 'BILLING_PAYMENT',
+        amounts: { currency: 'VND', total_amount: 500, grand_total: 500 },
+      }),
+      await created(b, 'o1', 'cust-2', base + 2000, { order_type: 'TAXI', business_unit_id: 'BU-9' }),
+      await created(a, 'o3', 'cust-1', base + 3000),
+    ])
+      expectOrders(r, 200, 0);
+    // o1 paid then cancelled; a late update that must not win; an early update on o4 before its created.
+    const update = (id: string, at: number, order: Record<string, unknown>) =>
+      sendWebhook(app, 'updated', { event_timestamp: at, order: { order_id: id, ...order } }, { keys: a });
+    expectOrders(await update('o1', base + 10_000, { payment_status: 'PAID', status: 'PAID' }), 200, 0);
+    expectOrders(
+      await sendWebhook(app, 'cancelled', { event_timestamp: base + 20_000, order: { order_id: 'o1' } }, { keys: a }),
+      200,
+      0,
+    );
+    expectOrders(await update('o1', base + 5000, { status: 'PROCESSING' }), 200, 0);
+    expectOrders(await update('o4', base + 9000, { status: 'DELIVERED' }), 200, 0);
+    expectOrders(await created(a, 'o4', 'cust-1', base + 4000), 200, 0);
+    await eventually(async () => expect(expectOk(await portal('')).total).to.equal(5));
+  });
+  after(() => app?.stop());
+
+  it("the customer's own orders only, newest first, with filters and paging", async () => {
+    const page = expectOrders(await mine('cust-1'), 200, 0);
+    expect(page.orders.map((o) => `${o.merchant_id}/${o.order_id}`)).to.deep.equal([
+      'RM_A/o4',
+      'RM_A/o3',
+      'RM_A/o2',
+      'RM_A/o1',
+    ]);
+    expect(page.total).to.equal(4);
+    expect(page.counts_by_status).to.deep.equal({ CANCELLED: 1, CREATED: 2, DELIVERED: 1 });
+    expect(expectOrders(await mine('cust-1', '?status=CANCELLED'), 200, 0).orders.map((o) => o.order_id)).to.deep.equal(
+      ['o1'],
+    );
+    expect(
+      expectOrders(await mine('cust-1', '?order_type=BILLING_PAYMENT'), 200, 0).orders.map((o) => o.order_id),
+    ).to.deep.equal(['o2']);
+    const second = expectOrders(await mine('cust-1', '?page=2&size=3'), 200, 0);
+    expect(second.orders.map((o) => o.order_id)).to.deep.equal(['o1']);
+    expect(
+      expectOrders(await mine('cust-2'), 200, 0).orders.map((o) => [o.order_id, o.order_type_known]),
+    ).to.deep.equal([['o1', false]]);
+    expect(expectOrders(await mine('cust-1', '?size=500'), 400, 4001)).to.deep.equal({ field: 'size' });
+  });
+
+  it("an order's detail: the late update kept in history but not shown, early one applied after the created", async () => {
+    const res = await call(app.baseUrl, 'GET', '/order/cov/app/v1/orders/RM_A/o1', {
+      headers: { ...gatewayHeaders(), Authorization: `Bearer ${await tokenOf('cust-1')}` },
+    });
+    const detail = expectOrders(res, 200, 0) as unknown as {
+      status: string;
+      cancelled: boolean;
+      order: { status: string; payment_status: string; items: unknown[]; amounts: Record<string, number> };
+      history: { event: string; stale_fields: string[] }[];
+    };
+    expect(detail).to.include({ status: 'CANCELLED', cancelled: true });
+    expect(detail.order).to.include({ status: 'CANCELLED', payment_status: 'PAID' });
+    expect(detail.order.items).to.have.length(1);
+    expect(detail.history.map((h) => [h.event, h.stale_fields])).to.deep.equal([
+      ['order.created', []],
+      ['order.updated', ['status']],
+      ['order.updated', []],
+      ['order.cancelled', []],
+    ]);
+    const o4 = await call(app.baseUrl, 'GET', '/order/cov/app/v1/orders/RM_A/o4', {
+      headers: { ...gatewayHeaders(), Authorization: `Bearer ${await tokenOf('cust-1')}` },
+    });
+    expect(expectOrders(o4, 200, 0)).to.deep.include({ status: 'DELIVERED' });
+  });
+
+  it("another customer's order is not found; no token, an expired one: 401", async () => {
+    const other = await call(app.baseUrl, 'GET', '/order/cov/app/v1/orders/RM_B/o1', {
+      headers: { ...gatewayHeaders(), Authorization: `Bearer ${await tokenOf('cust-1')}` },
+    });
+    expectOrders(other, 404, 4301);
+    expectOrders(await call(app.baseUrl, 'GET', '/order/cov/app/v1/orders', { headers: gatewayHeaders() }), 401, 4101);
+    const expired = await issueExpiredTestAccessToken(app, 'cust-1');
+    const res = await call(app.baseUrl, 'GET', '/order/cov/app/v1/orders', {
+      headers: { ...gatewayHeaders(), Authorization: `Bearer ${expired}` },
+    });
+    expectOrders(res, 401, 4102);
+  });
+
+  it('extension maps come back byte for byte in the answer', async () => {
+    const body = createdBody('raw-1', { event_timestamp: base + 30_000 }, customer('cust-3'));
+    const signed = { secure_hash: sign(a.secretKey, 'created', body), ...body };
+    const metadata = '{"z" : 1.50, "a":"\\u00e9 $& x", "list":[ 1,2 ]}';
+    const text = JSON.stringify(signed).replace('"order":{', () => `"order":{"metadata":${metadata},`);
+    expectOrders(await sendWebhook(app, 'created', body, { keys: a, rawBody: text }), 200, 0);
+    const res = await eventually(async () => {
+      const r = await call(app.baseUrl, 'GET', '/order/cov/app/v1/orders/RM_A/raw-1', {
+        headers: { ...gatewayHeaders(), Authorization: `Bearer ${await tokenOf('cust-3')}` },
+      });
+      expect(r.status).to.equal(200);
+      return r;
+    });
+    expect(res.text).to.include(`"metadata":${metadata}`);
+    const portalDetail = await call(app.baseUrl, 'GET', '/operator/v1/orders/RM_A/raw-1', {
+      headers: operatorHeaders(),
+    });
+    expect(portalDetail.text).to.include(`"metadata":${metadata}`);
+    expect(expectOk(portalDetail)).to.include({ order_id: 'raw-1' });
+  });
+
+  it('the portal: filters by merchant, business unit, type, status, payment status, date range, with counts', async () => {
+    const ids = async (q: string) => expectOk(await portal(q)).orders.map((o) => `${o.merchant_id}/${o.order_id}`);
+    expect(await ids('?merchant_id=RM_B')).to.deep.equal(['RM_B/o1']);
+    expect(await ids('?business_unit_id=BU-9')).to.deep.equal(['RM_B/o1']);
+    expect(await ids('?merchant_id=RM_A&payment_status=PAID')).to.deep.equal(['RM_A/o1']);
+    expect(await ids(`?merchant_id=RM_A&status=CREATED&to=${new Date(base + 10_000).toISOString()}`)).to.deep.equal([
+      'RM_A/o3',
+      'RM_A/o2',
+    ]);
+    const from = new Date(base + 1000).toISOString();
+    const to = new Date(base + 3000).toISOString();
+    expect(await ids(`?from=${from}&to=${to}`)).to.deep.equal(['RM_B/o1', 'RM_A/o2']);
+    expect(expectEnvelope(await portal('?from=yesterday'), 400, 'OPS-REQ-001')).to.deep.equal({ field: 'from' });
+    expectEnvelope(
+      await call(app.baseUrl, 'GET', '/operator/v1/orders/RM_A/nope', { headers: operatorHeaders() }),
+      404,
+      'OPS-NOT-FOUND',
+    );
+  });
+
+  it('daily statistics: orders and GMV per day, merchant, type and current status', async () => {
+    const day = new Date(base).toISOString().slice(0, 10);
+    const stats = expectOk(
+      await call<{ days: Record<string, unknown>[] }>(
+        app.baseUrl,
+        'GET',
+        `/operator/v1/orders/daily-stats?from=${day}&to=${day}&merchant_id=RM_A`,
+        {
+          headers: operatorHeaders(),
+        },
+      ),
+    );
+    const rows = stats.days.map((d) => [d.order_type, d.status, d.order_count, d.gmv]);
+    expect(rows).to.deep.include.members([
+      ['CAR_PURCHASE', 'CANCELLED', 1, 9_500_000],
+      ['BILLING_PAYMENT', 'CREATED', 1, 500],
+      ['CAR_PURCHASE', 'DELIVERED', 1, 9_500_000],
+    ]);
+    expect(rows.find((r) => r[0] === 'CAR_PURCHASE' && r[1] === 'PAID')).to.equal(undefined); // moved on to CANCELLED
+  });
+
+  it('read models equal a rebuild from the event store', async () => {
+    const { knex } = app.container;
+    const rows = () =>
+      Promise.all([
+        knex('order_view_orders').orderBy(['merchant_id', 'order_id']),
+        knex('order_view_order_history').orderBy('event_id'),
+        knex('order_view_daily_stats')
+          .where('order_count', '<>', 0)
+          .orderBy(['day', 'merchant_id', 'order_type', 'status']),
+      ]);
+    const before = await rows();
+    await app.container.projections.rebuild('order-view-orders');
+    expect(await rows()).to.deep.equal(before);
+  });
+
+  it('comments every table and column of the order view read models', async () => {
+    const { rows } = await app.container.knex.raw<{ rows: { relation: string; column: string | null }[] }>(
+      `SELECT c.relname AS relation, a.attname AS column FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid
+         WHERE c.relkind = 'r' AND c.relname ~ '^order_view_' AND a.attnum > 0 AND NOT a.attisdropped
+           AND col_description(c.oid, a.attnum) IS NULL
+       UNION ALL
+       SELECT c.relname, NULL FROM pg_class c WHERE c.relkind = 'r' AND c.relname ~ '^order_view_' AND obj_description(c.oid) IS NULL`,
+    );
+    expect(rows).to.deep.equal([]);
+  });
+});
