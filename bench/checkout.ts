@@ -42,7 +42,8 @@ const round1 = (n: number) => Math.round(n * 10) / 10;
 
 async function main(): Promise<void> {
   const flowsPerRound = Math.round((rate / 3) * seconds);
-  if (flowsPerRound * rounds + 1 > users) throw new Error(`USERS must exceed ${flowsPerRound * rounds} (one per flow)`);
+  if (flowsPerRound * rounds + Math.round(rate / 3) * 5 + 1 > users)
+    throw new Error(`USERS too few: one per flow, warm-up included`);
   const db = await createBenchDatabase('bench');
   const logger = createLogger('error');
   // As deployed: with NATS, the relay and the projectors run in a process of their own (ROLES), so this process
@@ -58,9 +59,9 @@ async function main(): Promise<void> {
   };
   const config = loadConfig({ ...env, ROLES: natsUrl ? 'api' : 'api,relay,projector' });
   const secrets = loadSecrets(config, env);
-  const roles = natsUrl
-    ? await startMain({ ...env, ROLES: 'relay,projector', HEALTH_PORT: '0', LOG_LEVEL: 'warn' })
-    : undefined;
+  const roles = natsUrl ? await startMain({ ...env, ROLES: 'relay,projector', HEALTH_PORT: '0' }) : undefined;
+  // A failed run must not leave the roles' process behind.
+  process.once('exit', () => roles?.child.kill('SIGKILL'));
   const c = await buildContainer({ config, databaseUrl: db.url, secrets, logger });
   await c.startBackground();
   await registerBenchParty(c.services.gateway);
@@ -143,6 +144,14 @@ async function main(): Promise<void> {
       return { userId: `user-${u}`, promotionId: promotionOf[u]!, orderId: `order-${u}` };
     });
 
+  // Warm-up, not counted: the first seconds at rate pay for JIT compilation and the connection pools' growth.
+  await flowsInOwnProcess({
+    port: server.port,
+    rate,
+    headers,
+    flows: flows(Math.round(rate / 3) * 5),
+    mode: 'checkout',
+  });
   const results: FlowResult[] = [];
   for (let r = 0; r < rounds; r++) {
     const result = await flowsInOwnProcess({
