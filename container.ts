@@ -16,6 +16,7 @@ import { registerOperatorOpenApi } from './api/shared/operator-openapi.js';
 import { checkoutApi } from './api/checkout/index.js';
 import { identityApi } from './api/identity/index.js';
 import { filesApi } from './api/files/index.js';
+import { paymentsApi } from './api/payments/index.js';
 import { gatewayApi, gatewayGuard } from './api/gateway/index.js';
 import { shopApi } from './api/shop/index.js';
 import { systemClock, type Clock } from './application/shared/clock.js';
@@ -57,6 +58,8 @@ import { buildCheckout, checkoutConfig, checkoutSecrets } from './infrastructure
 import { buildIdentity, identityConfig, identitySecrets } from './infrastructure/identity/index.js';
 import { buildFiles, filesConfig, filesSecrets } from './infrastructure/files/index.js';
 import { filesProjectors } from './projections/files/index.js';
+import { buildPayments, paymentsConfig, paymentsSecrets } from './infrastructure/payments/index.js';
+import { paymentsProjectors } from './projections/payments/index.js';
 import { buildGateway, gatewayConfig, gatewaySecrets } from './infrastructure/gateway/index.js';
 import { checkoutProjectors } from './projections/checkout/index.js';
 import { gatewayProjectors } from './projections/gateway/index.js';
@@ -103,6 +106,14 @@ export const contexts = [
     build: buildFiles,
     api: filesApi,
     projectors: filesProjectors,
+  }),
+  defineContext({
+    name: 'payments',
+    config: paymentsConfig,
+    secrets: paymentsSecrets,
+    build: buildPayments,
+    api: paymentsApi,
+    projectors: paymentsProjectors,
   }),
 ] as const;
 

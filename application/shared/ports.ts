@@ -5,10 +5,13 @@
  * Add a port here with the interface it is typed by, itself in `application/shared`.
  */
 import type { AccessTokenVerifier } from './access-tokens.js';
+import type { UserLookup } from './user-lookup.js';
 
 export interface SharedPorts {
   /** Checks users' access tokens (identity). */
   accessTokens: AccessTokenVerifier;
+  /** Finds host-app users by id (identity). */
+  users: UserLookup;
 }
 
 /** What contexts read their ports through. */

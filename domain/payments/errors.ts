@@ -34,6 +34,10 @@ export const hubErrorCodes = [
   'DUPLICATE_ORDER',
   /** X-MiniApp-User-ID names no user of the identity directory (4302). */
   'USER_NOT_FOUND',
+  /** secureHash is not the HMAC of the request's raw string under a usable secretKey (401 4102). */
+  'INVALID_SIGNATURE',
+  /** X-Timestamp outside the window of the hub's clock (401 4103). */
+  'STALE_TIMESTAMP',
   /** A used X-Request-ID with another request (raised by the command handler). */
   'IDEMPOTENCY_KEY_REUSED',
   /** A transaction id handed out twice (a bug: answered as the hub's 5000). */

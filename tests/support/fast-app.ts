@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 /**
  * The service's HTTP app over ports only (an in-memory event store, ids and a fixed clock), for fast API specs
  * (docs/testing.md). The one place that builds it: each context's command side from its own builder
@@ -37,6 +38,8 @@ export const fastAppSecrets: Secrets = {
   VOUCHER_CODE_KEY: '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f',
   VOUCHER_CODE_OLD_KEYS: [],
   IDENTITY_SIGNING_KEYS: readSigningKeys(JSON.stringify([newSigningKeyJwk()])),
+  PAYMENTS_SECRET_KEY_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+  PAYMENTS_SECRET_KEY_OLD_ENCRYPTION_KEYS: [],
 };
 
 export interface FastAppDeps {

@@ -1,0 +1,25 @@
+/**
+ * The payment hub's application layer, as the API and the composition root see it: its services and their views.
+ * Import this file from outside application/payments (docs/conventions.md, "Modules").
+ */
+export * from './merchant-directory.js';
+export * from './onboarding.js';
+export * from './request-signatures.js';
+export * from './transaction-init.js';
+export * from './transactions.js';
+
+import type { PaymentMerchantDirectory } from './merchant-directory.js';
+import type { PaymentOnboarding } from './onboarding.js';
+import type { RequestSignatures } from './request-signatures.js';
+import type { TransactionService } from './transactions.js';
+
+/** The hub's services, as its module builds them (infrastructure/payments) and its API uses them (api/payments). */
+export interface PaymentsServices {
+  onboarding: PaymentOnboarding;
+  directory: PaymentMerchantDirectory;
+  signatures: RequestSignatures;
+  transactions: TransactionService;
+}
+
+// The domain's vocabulary the interfaces need reaches them through this file: api/ imports application/ only.
+export * from '../../domain/payments/index.js';

@@ -1,0 +1,30 @@
+/** The payment hub's settings: its slice of the service's configuration (README, "Configuration"; docs/payments.md). */
+import { z } from 'zod';
+
+export const paymentsConfig = {
+  /** A signed request's X-Timestamp must be within this many seconds of the hub's clock (either way); else 401 4103. */
+  PAYMENTS_TIMESTAMP_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  /** After a secretKey rotation the previous secretKey still verifies for this long (unless the rotation says otherwise). */
+  PAYMENTS_SECRET_OVERLAP_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(30 * 86_400)
+    .default(86_400),
+  /** A held payment is cancelled by the hub's sweep this long after the hold began (the seed: default 7 days). */
+  PAYMENTS_HOLD_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .default(7 * 86_400),
+  /** The end state of a hold the sweep cancels: CANCELLED (default) or TIMEOUT. */
+  PAYMENTS_HOLD_EXPIRY_STATUS: z.enum(['CANCELLED', 'TIMEOUT']).default('CANCELLED'),
+  /** A payment with no result this long after init is FAILED (the seed: 4 hours). */
+  PAYMENTS_ABANDON_AFTER_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .default(4 * 3600),
+};
+
+export type PaymentsConfig = z.infer<z.ZodObject<typeof paymentsConfig>>;
