@@ -379,8 +379,8 @@ async function main(): Promise<void> {
     VOUCHER_CODE_KEY: randomBytes(32).toString('hex'),
     VOUCHER_CODE_OLD_KEYS: [],
     IDENTITY_SIGNING_KEYS: readSigningKeys(signingKeysJson),
-    PAYMENTS_SECRET_KEY_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-    PAYMENTS_SECRET_KEY_OLD_ENCRYPTION_KEYS: [],
+    PAYMENTS_SECRETS_KEY: randomBytes(32).toString('hex'),
+    PAYMENTS_SECRETS_OLD_KEYS: [],
   };
   const server = await startBenchServer();
   console.log(

@@ -25,8 +25,8 @@ export function buildPayments(
   const { config, secrets, store, clock, ports } = deps;
   const cipher = new AesGcmSecretCipher(
     'payments-merchant-secret',
-    secrets.PAYMENTS_SECRET_KEY_ENCRYPTION_KEY,
-    secrets.PAYMENTS_SECRET_KEY_OLD_ENCRYPTION_KEYS,
+    secrets.PAYMENTS_SECRETS_KEY,
+    secrets.PAYMENTS_SECRETS_OLD_KEYS,
   );
   const directory = new PaymentMerchantDirectory({ store, clock });
   return {

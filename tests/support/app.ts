@@ -41,8 +41,8 @@ export async function startTestApp(
     VOUCHER_CODE_KEY: randomBytes(32).toString('hex'),
     VOUCHER_CODE_OLD_KEYS: [],
     IDENTITY_SIGNING_KEYS: readSigningKeys(JSON.stringify([newSigningKeyJwk()])),
-    PAYMENTS_SECRET_KEY_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-    PAYMENTS_SECRET_KEY_OLD_ENCRYPTION_KEYS: [],
+    PAYMENTS_SECRETS_KEY: randomBytes(32).toString('hex'),
+    PAYMENTS_SECRETS_OLD_KEYS: [],
   };
   const container = await buildContainer({
     config,

@@ -38,8 +38,8 @@ export const fastAppSecrets: Secrets = {
   VOUCHER_CODE_KEY: '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f',
   VOUCHER_CODE_OLD_KEYS: [],
   IDENTITY_SIGNING_KEYS: readSigningKeys(JSON.stringify([newSigningKeyJwk()])),
-  PAYMENTS_SECRET_KEY_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-  PAYMENTS_SECRET_KEY_OLD_ENCRYPTION_KEYS: [],
+  PAYMENTS_SECRETS_KEY: randomBytes(32).toString('hex'),
+  PAYMENTS_SECRETS_OLD_KEYS: [],
 };
 
 export interface FastAppDeps {
