@@ -10,6 +10,7 @@ import type { Express } from 'express';
 import { Router } from 'express';
 import { checkoutApi } from '../../api/checkout/index.js';
 import { identityApi } from '../../api/identity/index.js';
+import { paymentsApi, paymentsBasePath, paymentsGatewayFront } from '../../api/payments/index.js';
 import { gatewayApi, gatewayGuard } from '../../api/gateway/index.js';
 import { shopGatewayFront } from '../../api/shop/gateway-front.js';
 import { operatorApi } from '../../api/shared/operator-api.js';
@@ -24,6 +25,8 @@ import { loadConfig, type Secrets } from '../../container.js';
 import { buildCheckout } from '../../infrastructure/checkout/index.js';
 import { buildIdentity, newSigningKeyJwk, readSigningKeys } from '../../infrastructure/identity/index.js';
 import { buildGateway } from '../../infrastructure/gateway/index.js';
+import { buildPayments } from '../../infrastructure/payments/index.js';
+import { ProvidedPorts } from '../../infrastructure/shared/context.js';
 import { InMemoryEventStore } from '../../infrastructure/shared/eventstore/in-memory-event-store.js';
 import { createLogger } from '../../infrastructure/shared/logger.js';
 import { httpRequestDuration, metricsRegistry } from '../../infrastructure/shared/metrics.js';
@@ -65,6 +68,13 @@ export function buildFastApp({ store, ids, clock, env }: FastAppDeps): Express {
   const shopGateway = Router().use((req, res, next) => {
     registered.then(() => guard(req, res, next), next);
   });
+  const ports = new ProvidedPorts();
+  ports.provide({ users: identity.users });
+  const payments = buildPayments({ config, secrets, store, clock, ports }).services;
+  const paymentsGuard = gatewayGuard(paymentsGatewayFront, gateway, { logger });
+  const paymentsGateway = Router().use((req, res, next) => {
+    registered.then(() => paymentsGuard(req, res, next), next);
+  });
 
   return createHttpApp({
     logger,
@@ -72,6 +82,10 @@ export function buildFastApp({ store, ids, clock, env }: FastAppDeps): Express {
     requestDuration: httpRequestDuration,
     routers: [
       { path: '/api/v1', router: Router().use(shopGateway, shopRouter({ logger, routers: [purchaseRouter(shop)] })) },
+      {
+        path: paymentsBasePath,
+        router: Router().use(paymentsGateway, paymentsApi.interfaces(payments, { logger })[0]!.router),
+      },
       {
         path: '/operator/v1',
         router: operatorApi({
@@ -82,6 +96,7 @@ export function buildFastApp({ store, ids, clock, env }: FastAppDeps): Express {
             checkoutApi.operatorRouter!(checkout, { logger }),
             identityApi.operatorRouter!(identity, { logger }),
             gatewayApi.operatorRouter!(gateway, { logger }),
+            paymentsApi.operatorRouter!(payments, { logger }),
           ],
         }),
       },
