@@ -6,6 +6,7 @@ export * from './merchant-directory.js';
 export * from './onboarding.js';
 export * from './request-signatures.js';
 export * from './transaction-init.js';
+export * from './transaction-timers.js';
 export * from './transactions.js';
 
 import type { PaymentMerchantDirectory } from './merchant-directory.js';

@@ -114,6 +114,16 @@ export class TransactionService {
     return this.run(context, transactionId, (now) => ({ type: 'RecordDecline', ...error, now }));
   }
 
+  /** The hold-timeout sweep: a hold past its end ends CANCELLED or TIMEOUT; a no-op when the transaction moved on. */
+  expireHold(context: CommandContext, transactionId: string, endStatus: 'CANCELLED' | 'TIMEOUT'): Promise<Transaction> {
+    return this.run(context, transactionId, (now) => ({ type: 'ExpireHold', endStatus, now }));
+  }
+
+  /** Abandonment: no result by expiresAt → FAILED; a no-op when the transaction moved on. */
+  abandon(context: CommandContext, transactionId: string): Promise<Transaction> {
+    return this.run(context, transactionId, (now) => ({ type: 'AbandonTransaction', now }));
+  }
+
   /** The transaction as its stream says. */
   async load(transactionId: string): Promise<Transaction> {
     const { state } = await loadAggregate(

@@ -4,24 +4,42 @@
  * (docs/conventions.md, "Modules").
  */
 import {
+  paymentsTimerHandlers,
   PaymentMerchantDirectory,
   PaymentOnboarding,
   RequestSignatures,
   TransactionService,
   type PaymentsServices,
 } from '../../application/payments/index.js';
+import { abandonmentTimer, holdExpiryTimer, paymentsTimersTable } from '../../projections/payments/index.js';
 import type { BuiltContext, ContextDeps } from '../shared/context.js';
 import { AesGcmSecretCipher } from '../shared/secret-cipher.js';
+import { timerJob } from '../shared/timer-job.js';
 import type { PaymentsConfig } from './config.js';
 import type { PaymentsSecrets } from './secrets.js';
 
 export { paymentsConfig, type PaymentsConfig } from './config.js';
 export { paymentsSecrets, type PaymentsSecrets } from './secrets.js';
 
-/** Needs only the event store's side of the shared adapters (so fast tests build it on an in-memory store too). */
-export function buildPayments(
-  deps: Pick<ContextDeps<PaymentsConfig, PaymentsSecrets>, 'config' | 'secrets' | 'store' | 'clock' | 'ports'>,
-): BuiltContext<PaymentsServices> {
+type CommandDeps = Pick<
+  ContextDeps<PaymentsConfig, PaymentsSecrets>,
+  'config' | 'secrets' | 'store' | 'clock' | 'ports'
+>;
+
+/** The hub with its stored timers' job (docs/payments.md, "Timers"), which polls payments_timers. */
+export function buildPayments(deps: ContextDeps<PaymentsConfig, PaymentsSecrets>): BuiltContext<PaymentsServices> {
+  const built = buildPaymentsCommands(deps);
+  const handlers = paymentsTimerHandlers({
+    transactions: built.services.transactions,
+    holdExpiryStatus: deps.config.PAYMENTS_HOLD_EXPIRY_STATUS,
+    kinds: { holdExpiry: holdExpiryTimer, abandonment: abandonmentTimer },
+  });
+  const { knex, clock, logger } = deps;
+  return { ...built, jobs: [timerJob({ table: paymentsTimersTable, handlers, knex, clock, logger })] };
+}
+
+/** The command side only: the event store's adapters (so fast tests build it on an in-memory store too). */
+export function buildPaymentsCommands(deps: CommandDeps): BuiltContext<PaymentsServices> {
   const { config, secrets, store, clock, ports } = deps;
   const cipher = new AesGcmSecretCipher(
     'payments-merchant-secret',

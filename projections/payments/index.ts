@@ -1,9 +1,11 @@
 /**
- * The payment hub's read models: its projectors and their tables (none yet: every read of the hub so far is a
- * transaction's status, which clients poll, so it reads the aggregate; docs/payments.md). Import this file from
- * outside projections/payments (docs/conventions.md, "Modules").
+ * The payment hub's read models: its projectors and their tables. A transaction's status is read from its aggregate
+ * (clients poll it); what is projected here is the hub's stored schedule (transaction-timers.ts). Import this file
+ * from outside projections/payments (docs/conventions.md, "Modules").
  */
-import type { Projector } from '../shared/projector.js';
+export * from './transaction-timers.js';
+
+import { paymentsTimersProjector } from './transaction-timers.js';
 
 /** The hub's projectors, in the order the runner starts them. */
-export const paymentsProjectors: readonly Projector[] = [];
+export const paymentsProjectors = [paymentsTimersProjector] as const;

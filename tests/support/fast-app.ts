@@ -25,7 +25,7 @@ import { loadConfig, type Secrets } from '../../container.js';
 import { buildCheckout } from '../../infrastructure/checkout/index.js';
 import { buildIdentity, newSigningKeyJwk, readSigningKeys } from '../../infrastructure/identity/index.js';
 import { buildGateway } from '../../infrastructure/gateway/index.js';
-import { buildPayments } from '../../infrastructure/payments/index.js';
+import { buildPaymentsCommands } from '../../infrastructure/payments/index.js';
 import { ProvidedPorts } from '../../infrastructure/shared/context.js';
 import { InMemoryEventStore } from '../../infrastructure/shared/eventstore/in-memory-event-store.js';
 import { createLogger } from '../../infrastructure/shared/logger.js';
@@ -70,7 +70,7 @@ export function buildFastApp({ store, ids, clock, env }: FastAppDeps): Express {
   });
   const ports = new ProvidedPorts();
   ports.provide({ users: identity.users });
-  const payments = buildPayments({ config, secrets, store, clock, ports }).services;
+  const payments = buildPaymentsCommands({ config, secrets, store, clock, ports }).services;
   const paymentsGuard = gatewayGuard(paymentsGatewayFront, gateway, { logger });
   const paymentsGateway = Router().use((req, res, next) => {
     registered.then(() => paymentsGuard(req, res, next), next);
