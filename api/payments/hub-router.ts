@@ -20,8 +20,9 @@ import { saneToken } from '../shared/request-context.js';
 import { mount } from '../shared/route-spec.js';
 import { issueField, issueMessage } from '../shared/validation.js';
 import { hubErrors, hubOk } from './hub-errors.js';
+import { json } from '../shared/route.js';
 import { hubRoutes } from './hub-routes.js';
-import { cancelBody, confirmBody, initPaymentBody, lookupQuery } from './hub-schemas.js';
+import { cancelBody, confirmBody, initPaymentBody, lookupQuery, paymentMethodsQuery } from './hub-schemas.js';
 import { initPaymentJson, transactionItemJson } from './transaction-json.js';
 
 const invalid = (message: string) => new HttpError(400, '4001', message);
@@ -85,6 +86,12 @@ function commandOf(req: Request, res: Response, requestId: string): CommandConte
     actor: { merchantId: caller.merchantCode, terminalId: caller.terminalId },
     idempotency: { scope: `payments:${caller.merchantCode}:${caller.terminalId}`, key: requestId },
   });
+}
+
+/** The first of `vi`, `en` the caller's Accept-Language names (weights aside); `vi` when it names neither. */
+function languageOf(req: Request): 'vi' | 'en' {
+  const tags = (req.header('accept-language') ?? '').split(',').map((t) => t.trim().slice(0, 2).toLowerCase());
+  return tags.find((t): t is 'vi' | 'en' => t === 'vi' || t === 'en') ?? 'vi';
 }
 
 const referenceOf = (b: { transactionId?: string; orderId?: string; referenceId?: string }): TransactionReference =>
@@ -162,6 +169,17 @@ export function hubRouter(deps: { services: PaymentsServices; logger: Logger }):
     const { ref, context } = await signedReference(req, res, body);
     await services.transactions.confirm(context, callerOf(res), ref);
     return hubOk();
+  });
+
+  mount(router, hubRoutes.paymentMethods, [auth], async (req, res) => {
+    const parsed = paymentMethodsQuery.safeParse(req.query);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw invalid(issueMessage(issue, issueField(issue)));
+    }
+    const { amount, currency } = parsed.data;
+    const items = await services.paymentMethods.list(callerOf(res), amount, currency, languageOf(req));
+    return json(200, { items });
   });
 
   router.use(unknownEndpoint(hubErrors));

@@ -14,6 +14,7 @@ import {
   initPaymentBody,
   initPaymentData,
   keyHeader,
+  paymentMethodSchema,
   signedWriteHeaders,
   transactionItemSchema,
 } from './hub-schemas.js';
@@ -128,6 +129,24 @@ export const hubRoutes = {
         [400, '4015', 'Transaction not available for confirm (not HOLDING)'],
         ...ownership,
       ]),
+    },
+  },
+  paymentMethods: {
+    method: 'get',
+    path: '/payment-methods',
+    operationId: 'listPaymentMethods',
+    summary: "The key's terminal's payment methods for an amount and currency",
+    description:
+      'Enabled methods whose chosen provider (smallest priority among those whose limits take the amount) accepts it, ordered by sortOrder, named by `Accept-Language` (`vi` or `en`; default `vi`). The answer is `{items}` at the top level, without the envelope (the seed). Read from the terminal configuration as kept for at most 5 s.',
+    tags: [hubTag],
+    security,
+    request: {
+      headers: keyHeader.extend({ 'Accept-Language': z.string().optional() }),
+      query: z.object({ amount: z.string(), currency: z.string() }),
+    },
+    responses: {
+      200: successResponse('The methods', z.object({ items: z.array(paymentMethodSchema) })),
+      ...responses([...callErrors, [400, '4001', 'amount or currency missing or malformed']]),
     },
   },
 } satisfies Record<string, RouteSpec>;

@@ -120,6 +120,32 @@ export const lookupQuery = z
   .object({ transactionId: opt(uuid), orderId: opt(signedId()), referenceId: opt(signedId()) })
   .superRefine(needsReference);
 
+/** GET /payment-methods: amount and currency, both required (else 4001). */
+export const paymentMethodsQuery = z.object({
+  amount: z
+    .string({ required_error: 'is required' })
+    .regex(/^[0-9]{1,15}(\.[0-9]+)?$/, 'must be a non-negative number in minor units')
+    .transform((a) => Math.trunc(Number(a))),
+  currency: z.string({ required_error: 'is required' }).regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as VND'),
+});
+
+export const paymentMethodSchema = z
+  .object({
+    paymentMethodId: z.string(),
+    code: z.string(),
+    name: z.string(),
+    type: z.string(),
+    category: z.string(),
+    iconUrl: z.string(),
+    provider: z.object({ id: z.string(), name: z.string(), code: z.string() }),
+    supportsTokenization: z.boolean(),
+    requiresRedirect: z.boolean(),
+    sortOrder: z.number(),
+    verificationAmount: z.number().nullable(),
+    currencies: z.array(z.object({ currency: z.string(), minAmount: z.number(), maxAmount: z.number() })),
+  })
+  .openapi('PaymentMethodResponse');
+
 const signedHeaders = {
   'X-Payment-API-Key': z.string().openapi({ description: "the terminal's paymentApiKey" }),
   'X-Request-ID': z

@@ -4,6 +4,7 @@
  */
 export * from './merchant-directory.js';
 export * from './onboarding.js';
+export * from './payment-method-listing.js';
 export * from './request-signatures.js';
 export * from './transaction-init.js';
 export * from './transaction-timers.js';
@@ -11,6 +12,7 @@ export * from './transactions.js';
 
 import type { PaymentMerchantDirectory } from './merchant-directory.js';
 import type { PaymentOnboarding } from './onboarding.js';
+import type { PaymentMethodListing } from './payment-method-listing.js';
 import type { RequestSignatures } from './request-signatures.js';
 import type { TransactionService } from './transactions.js';
 
@@ -20,6 +22,7 @@ export interface PaymentsServices {
   directory: PaymentMerchantDirectory;
   signatures: RequestSignatures;
   transactions: TransactionService;
+  paymentMethods: PaymentMethodListing;
 }
 
 // The domain's vocabulary the interfaces need reaches them through this file: api/ imports application/ only.

@@ -6,6 +6,7 @@
 import {
   paymentsTimerHandlers,
   PaymentMerchantDirectory,
+  PaymentMethodListing,
   PaymentOnboarding,
   RequestSignatures,
   TransactionService,
@@ -50,6 +51,7 @@ export function buildPaymentsCommands(deps: CommandDeps): BuiltContext<PaymentsS
   return {
     services: {
       directory,
+      paymentMethods: new PaymentMethodListing({ directory }),
       onboarding: new PaymentOnboarding({
         store,
         clock,
