@@ -10,6 +10,9 @@ import { hubRouter } from './hub-router.js';
 import { paymentsBasePath } from './hub-routes.js';
 import { registerPaymentsOpenApi, registerPaymentsOperatorOpenApi } from './openapi.js';
 import { paymentsOperatorRouter } from './operator-router.js';
+import { providerCallbackRouter } from './provider-callback-router.js';
+import { providerCallbacksBasePath, sandboxPagesBasePath } from './provider-routes.js';
+import { sandboxRouter } from './sandbox-router.js';
 
 export { paymentsGatewayFront } from './hub-errors.js';
 export { hubRouter } from './hub-router.js';
@@ -18,6 +21,10 @@ export { paymentsBasePath } from './hub-routes.js';
 export const paymentsApi: ContextApi<PaymentsServices> = {
   interfaces: (services, { logger }) => [
     { path: paymentsBasePath, gateway: paymentsGatewayFront, router: hubRouter({ services, logger }) },
+    // Providers are no gateway parties: their callbacks are authenticated by the provider's signature instead.
+    { path: providerCallbacksBasePath, gateway: null, router: providerCallbackRouter({ services, logger }) },
+    // A page the payer's browser opens (it cannot send gateway credentials); its address carries a signed token.
+    { path: sandboxPagesBasePath, gateway: null, router: sandboxRouter({ services, logger }) },
   ],
   operatorRouter: (services, { logger }) => paymentsOperatorRouter({ services, logger }),
   openApi: [registerPaymentsOpenApi, registerPaymentsOperatorOpenApi],

@@ -4,6 +4,13 @@ import { registerOperatorRoutes } from '../shared/operator-openapi.js';
 import { registerRoutes } from '../shared/route-spec.js';
 import { hubRoutes, hubTag, paymentsBasePath } from './hub-routes.js';
 import { paymentMerchantsTag, paymentsOperatorRoutes } from './operator-routes.js';
+import {
+  providerCallbackRoutes,
+  providerCallbacksBasePath,
+  providersTag,
+  sandboxPageRoutes,
+  sandboxPagesBasePath,
+} from './provider-routes.js';
 
 export function registerPaymentsOpenApi({ registry, tag }: OpenApiRegistrar): void {
   registry.registerComponent('securitySchemes', 'paymentApiKey', {
@@ -14,6 +21,9 @@ export function registerPaymentsOpenApi({ registry, tag }: OpenApiRegistrar): vo
   });
   tag(hubTag, 'Transactions of merchant backends: init, lookup, cancel, confirm (signed: docs/payments-signing.md)');
   registerRoutes(registry, paymentsBasePath, Object.values(hubRoutes));
+  tag(providersTag, "Providers' signed callbacks, and the sandbox providers' hosted pages (docs/payments-sandbox.md)");
+  registerRoutes(registry, providerCallbacksBasePath, Object.values(providerCallbackRoutes));
+  registerRoutes(registry, sandboxPagesBasePath, Object.values(sandboxPageRoutes));
 }
 
 export function registerPaymentsOperatorOpenApi({ registry, tag }: OpenApiRegistrar): void {

@@ -4,6 +4,10 @@
  */
 export * from './merchant-directory.js';
 export * from './onboarding.js';
+export * from './provider-callbacks.js';
+export * from './provider-port.js';
+export * from './sandbox-outcomes.js';
+export * from './sandbox-providers.js';
 export * from './payment-method-listing.js';
 export * from './request-signatures.js';
 export * from './transaction-init.js';
@@ -13,7 +17,9 @@ export * from './transactions.js';
 import type { PaymentMerchantDirectory } from './merchant-directory.js';
 import type { PaymentOnboarding } from './onboarding.js';
 import type { PaymentMethodListing } from './payment-method-listing.js';
+import type { ProviderCallbacks } from './provider-callbacks.js';
 import type { RequestSignatures } from './request-signatures.js';
+import type { SandboxProviders } from './sandbox-providers.js';
 import type { TransactionService } from './transactions.js';
 
 /** The hub's services, as its module builds them (infrastructure/payments) and its API uses them (api/payments). */
@@ -23,6 +29,8 @@ export interface PaymentsServices {
   signatures: RequestSignatures;
   transactions: TransactionService;
   paymentMethods: PaymentMethodListing;
+  providerCallbacks: ProviderCallbacks;
+  sandbox: SandboxProviders;
 }
 
 // The domain's vocabulary the interfaces need reaches them through this file: api/ imports application/ only.

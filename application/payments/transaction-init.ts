@@ -23,6 +23,7 @@ import { handleCommand } from '../shared/command-handler.js';
 import type { EventStore } from '../shared/event-store.js';
 import type { UserLookup } from '../shared/user-lookup.js';
 import type { PaymentCaller } from './merchant-directory.js';
+import type { PaymentProviderPort } from './provider-port.js';
 
 /** The init body and headers as the interface parsed them (forms checked; amounts already their integer part). */
 export interface InitPaymentRequest {
@@ -67,6 +68,8 @@ export interface InitDeps {
   store: EventStore;
   clock: Clock;
   users: () => UserLookup;
+  /** The provider port of each provider code. */
+  providers: ReadonlyMap<string, PaymentProviderPort>;
   abandonAfterSeconds: number;
 }
 
@@ -105,6 +108,16 @@ export async function initiateTransaction(
   const skipHolding = req.skipHolding ?? method.autoCapture ?? true;
   const payer = await payerOf(deps, req);
   const transactionId = randomUUID();
+  const port = deps.providers.get(provider.code);
+  if (!port) throw new Error(`no provider port for ${provider.code}`);
+  const session = await port.start({
+    transactionId,
+    providerCode: provider.code,
+    amount: req.amount,
+    currency: req.currency,
+    orderId: req.orderId,
+    description: req.description,
+  });
 
   const { state } = await handleCommand({ ...deps, decoder: paymentsEventDecoder }, context, {
     decider: transactionDecider,
@@ -138,7 +151,7 @@ export async function initiateTransaction(
         expiresAt: new Date(Date.parse(now) + deps.abandonAfterSeconds * 1000).toISOString(),
         createdAt: now,
       };
-      return { type: 'InitiateTransaction' as const, details, now };
+      return { type: 'InitiateTransaction' as const, details, provider: session, now };
     },
     claims: (events) =>
       events.flatMap((e) =>
@@ -172,7 +185,7 @@ export async function initiateTransaction(
     transaction: state,
     paymentInfo: {
       requiresRedirect: method.requiresRedirect,
-      redirectUrl: null,
+      redirectUrl: state.redirectUrl,
       providerCode: state.provider.code,
       providerId: state.provider.id,
       providerTransaction: state.providerTransactionId,

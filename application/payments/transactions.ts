@@ -10,6 +10,7 @@ import {
   paymentsEventDecoder,
   streams,
   transactionDecider,
+  type ProviderSession,
   type TransactionCommand,
   type Transaction,
   type TransactionPaymentDetails,
@@ -21,6 +22,7 @@ import { handleCommand, loadAggregate } from '../shared/command-handler.js';
 import type { EventStore } from '../shared/event-store.js';
 import type { UserLookup } from '../shared/user-lookup.js';
 import type { PaymentCaller, PaymentMerchantDirectory } from './merchant-directory.js';
+import type { PaymentProviderPort } from './provider-port.js';
 import { initiateTransaction, orderStream, type InitPaymentRequest, type PaymentInfo } from './transaction-init.js';
 
 export interface TransactionSettings {
@@ -37,6 +39,7 @@ export class TransactionService {
       clock: Clock;
       directory: PaymentMerchantDirectory;
       users: () => UserLookup;
+      providers: ReadonlyMap<string, PaymentProviderPort>;
       settings: TransactionSettings;
     },
   ) {}
@@ -48,9 +51,9 @@ export class TransactionService {
   ): Promise<{ transaction: Transaction; paymentInfo: PaymentInfo }> {
     const merchant = await this.deps.directory.merchant(caller.merchantCode);
     if (!merchant) throw new Error(`the key of terminal ${caller.terminalId} names no merchant`);
-    const { store, clock, users, settings } = this.deps;
+    const { store, clock, users, providers, settings } = this.deps;
     return initiateTransaction(
-      { store, clock, users, abandonAfterSeconds: settings.abandonAfterSeconds },
+      { store, clock, users, providers, abandonAfterSeconds: settings.abandonAfterSeconds },
       context,
       caller,
       merchant,
@@ -83,11 +86,7 @@ export class TransactionService {
   }
 
   /** The provider took the payment (PENDING → PROCESSING). */
-  providerStarted(
-    context: CommandContext,
-    transactionId: string,
-    provider: { providerTransactionId: string; providerInvoiceId: string | null },
-  ): Promise<Transaction> {
+  providerStarted(context: CommandContext, transactionId: string, provider: ProviderSession): Promise<Transaction> {
     return this.run(context, transactionId, (now) => ({ type: 'StartProcessing', ...provider, now }));
   }
 

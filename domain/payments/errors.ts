@@ -46,7 +46,12 @@ export const hubErrorCodes = [
 export type HubErrorCode = (typeof hubErrorCodes)[number];
 
 /** What a provider's result can be refused with: the transaction moved on (another outcome won). */
-export const providerResultErrorCodes = ['TRANSACTION_NOT_FOUND', 'TRANSACTION_NOT_PROCESSABLE'] as const;
+export const providerResultErrorCodes = [
+  'TRANSACTION_NOT_FOUND',
+  'TRANSACTION_NOT_PROCESSABLE',
+  /** An unknown provider, a signature its key did not make, or a body that is not a callback. */
+  'INVALID_PROVIDER_CALLBACK',
+] as const;
 export type ProviderResultErrorCode = (typeof providerResultErrorCodes)[number];
 
 export type PaymentsErrorCode = OnboardingErrorCode | HubErrorCode | ProviderResultErrorCode;

@@ -122,7 +122,14 @@ export type TransactionInitiated = DomainEvent<'TransactionInitiated', Transacti
 /** The provider took the payment: its ids, and where the payer goes (a hosted page), if anywhere. */
 export type TransactionProcessing = DomainEvent<
   'TransactionProcessing',
-  { transactionId: string; providerTransactionId: string; providerInvoiceId: string | null; processingAt: string }
+  {
+    transactionId: string;
+    providerTransactionId: string;
+    providerInvoiceId: string | null;
+    /** Added with the sandbox providers: absent in older events (no page). */
+    redirectUrl?: string | null;
+    processingAt: string;
+  }
 >;
 export type TransactionHeld = DomainEvent<
   'TransactionHeld',

@@ -24,6 +24,8 @@ export type Transaction = TransactionDetails & {
   readonly status: TransactionStatus;
   readonly providerTransactionId: string | null;
   readonly providerInvoiceId: string | null;
+  /** Where the payer goes to pay (the provider's page), once a provider took the payment. */
+  readonly redirectUrl: string | null;
   readonly payment: TransactionPaymentDetails | null;
   readonly holdExpiresAt: string | null;
   readonly errorCode: string | null;
@@ -39,9 +41,17 @@ export interface TransactionCaller {
   readonly terminalId: string;
 }
 
+/** What a provider answers when it takes a payment. */
+export interface ProviderSession {
+  readonly providerTransactionId: string;
+  readonly providerInvoiceId: string | null;
+  readonly redirectUrl: string | null;
+}
+
 export type TransactionCommand =
-  | { type: 'InitiateTransaction'; details: TransactionDetails; now: string }
-  | { type: 'StartProcessing'; providerTransactionId: string; providerInvoiceId: string | null; now: string }
+  /** With `provider`: the provider took it at once (PENDING → PROCESSING in the same decision). */
+  | { type: 'InitiateTransaction'; details: TransactionDetails; provider?: ProviderSession; now: string }
+  | ({ type: 'StartProcessing'; now: string } & ProviderSession)
   /** The provider authorized: hold or capture, as the transaction's skipHolding says. */
   | { type: 'RecordAuthorization'; payment: TransactionPaymentDetails; holdExpiresAt: string; now: string }
   | { type: 'RecordDecline'; errorCode: string; errorMessage: string; now: string }
@@ -76,30 +86,36 @@ function notProcessable(t: Transaction, what: string) {
   });
 }
 
+function processing(transactionId: string, p: ProviderSession, now: string): TransactionEvent {
+  return {
+    type: 'TransactionProcessing',
+    data: {
+      transactionId,
+      providerTransactionId: p.providerTransactionId,
+      providerInvoiceId: p.providerInvoiceId,
+      redirectUrl: p.redirectUrl,
+      processingAt: now,
+    },
+  };
+}
+
 const uncaptured: readonly TransactionStatus[] = ['PENDING', 'PROCESSING', 'HOLDING'];
 
 function decide(command: TransactionCommand, state: TransactionState): TransactionEvent[] {
   switch (command.type) {
-    case 'InitiateTransaction':
+    case 'InitiateTransaction': {
       if (state.status !== 'NONE')
         throw paymentsError('TRANSACTION_EXISTS', `transaction ${command.details.transactionId} exists`);
-      return [{ type: 'TransactionInitiated', data: command.details }];
+      const initiated: TransactionEvent = { type: 'TransactionInitiated', data: command.details };
+      if (!command.provider) return [initiated];
+      return [initiated, processing(command.details.transactionId, command.provider, command.now)];
+    }
 
     case 'StartProcessing': {
       const t = existing(state);
       if (t.status === 'PROCESSING' && t.providerTransactionId === command.providerTransactionId) return [];
       if (t.status !== 'PENDING') throw notProcessable(t, 'provider start');
-      return [
-        {
-          type: 'TransactionProcessing',
-          data: {
-            transactionId: t.transactionId,
-            providerTransactionId: command.providerTransactionId,
-            providerInvoiceId: command.providerInvoiceId,
-            processingAt: command.now,
-          },
-        },
-      ];
+      return [processing(t.transactionId, command, command.now)];
     }
 
     case 'RecordAuthorization': {
@@ -217,6 +233,7 @@ function evolve(state: TransactionState, event: TransactionEvent): TransactionSt
       status: 'PENDING',
       providerTransactionId: null,
       providerInvoiceId: null,
+      redirectUrl: null,
       payment: null,
       holdExpiresAt: null,
       errorCode: null,
@@ -231,6 +248,7 @@ function evolve(state: TransactionState, event: TransactionEvent): TransactionSt
         status: 'PROCESSING',
         providerTransactionId: event.data.providerTransactionId,
         providerInvoiceId: event.data.providerInvoiceId,
+        redirectUrl: event.data.redirectUrl ?? null,
         updatedAt: event.data.processingAt,
       };
     case 'TransactionHeld':

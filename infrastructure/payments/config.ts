@@ -25,6 +25,10 @@ export const paymentsConfig = {
     .int()
     .min(60)
     .default(4 * 3600),
+  /** Origin of the sandbox providers' hosted pages as browsers reach them; default http://localhost:PORT. */
+  PAYMENTS_SANDBOX_BASE_URL: z.string().url().optional(),
+  /** Where the sandbox providers post their callbacks; default the origin the page was requested on. */
+  PAYMENTS_SANDBOX_CALLBACK_BASE_URL: z.string().url().optional(),
 };
 
 export type PaymentsConfig = z.infer<z.ZodObject<typeof paymentsConfig>>;

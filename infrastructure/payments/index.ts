@@ -8,6 +8,9 @@ import {
   PaymentMerchantDirectory,
   PaymentMethodListing,
   PaymentOnboarding,
+  ProviderCallbacks,
+  SandboxProviders,
+  type PaymentProviderPort,
   RequestSignatures,
   TransactionService,
   type PaymentsServices,
@@ -16,6 +19,9 @@ import { abandonmentTimer, holdExpiryTimer, paymentsTimersTable } from '../../pr
 import type { BuiltContext, ContextDeps } from '../shared/context.js';
 import { AesGcmSecretCipher } from '../shared/secret-cipher.js';
 import { timerJob } from '../shared/timer-job.js';
+import { hmacSha256Hex } from '../../application/shared/signatures.js';
+import QRCode from 'qrcode';
+import { HttpCallbackSender } from './http-callback-sender.js';
 import type { PaymentsConfig } from './config.js';
 import type { PaymentsSecrets } from './secrets.js';
 
@@ -48,6 +54,35 @@ export function buildPaymentsCommands(deps: CommandDeps): BuiltContext<PaymentsS
     secrets.PAYMENTS_SECRETS_OLD_KEYS,
   );
   const directory = new PaymentMerchantDirectory({ store, clock });
+  // The sandbox's keys derive from the hub's encryption key under their own labels: no further secret to manage.
+  const keys = {
+    page: hmacSha256Hex(secrets.PAYMENTS_SECRETS_KEY, 'sandbox-page-key'),
+    provider: (code: string) => hmacSha256Hex(secrets.PAYMENTS_SECRETS_KEY, `sandbox-provider-key:${code}`),
+  };
+  // Filled below: the providers read transactions, and transactions start payments at the providers.
+  const providers = new Map<string, PaymentProviderPort>();
+  const transactions = new TransactionService({
+    store,
+    clock,
+    directory,
+    // The identity context's directory, reached while serving (never while building).
+    users: () => ports.get('users'),
+    providers,
+    settings: {
+      abandonAfterSeconds: config.PAYMENTS_ABANDON_AFTER_SECONDS,
+      holdTimeoutSeconds: config.PAYMENTS_HOLD_TIMEOUT_SECONDS,
+    },
+  });
+  const sandbox = new SandboxProviders({
+    keys,
+    baseUrl: (config.PAYMENTS_SANDBOX_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, ''),
+    callbackBaseUrl: config.PAYMENTS_SANDBOX_CALLBACK_BASE_URL?.replace(/\/+$/, '') ?? null,
+    sender: new HttpCallbackSender(),
+    qrImage: (text) => QRCode.toDataURL(text, { errorCorrectionLevel: 'M', width: 240, margin: 1 }),
+    transactions,
+    clock,
+  });
+  for (const [code, port] of sandbox.ports()) providers.set(code, port);
   return {
     services: {
       directory,
@@ -65,17 +100,9 @@ export function buildPaymentsCommands(deps: CommandDeps): BuiltContext<PaymentsS
         clock,
         timestampWindowSeconds: config.PAYMENTS_TIMESTAMP_WINDOW_SECONDS,
       }),
-      transactions: new TransactionService({
-        store,
-        clock,
-        directory,
-        // The identity context's directory, reached while serving (never while building).
-        users: () => ports.get('users'),
-        settings: {
-          abandonAfterSeconds: config.PAYMENTS_ABANDON_AFTER_SECONDS,
-          holdTimeoutSeconds: config.PAYMENTS_HOLD_TIMEOUT_SECONDS,
-        },
-      }),
+      transactions,
+      sandbox,
+      providerCallbacks: new ProviderCallbacks({ keys, transactions }),
     },
     jobs: [],
     stop: async () => {},

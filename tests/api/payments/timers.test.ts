@@ -49,7 +49,6 @@ describe('Payment hub timers (PostgreSQL, relay, timer job)', function () {
   it('a held transaction ends TIMEOUT when its hold expires, not before; its abandonment was cancelled', async () => {
     const id = await init('T-HOLD');
     const as = () => newCommandContext({ actor: { process: 'provider:SANDBOX_WALLET' } });
-    await transactions().providerStarted(as(), id, { providerTransactionId: 'W-1', providerInvoiceId: null });
     await transactions().providerAuthorized(as(), id, { bankName: null, accountHolderName: null, cardNo: null });
     await eventually(async () => expect(await pending(id)).to.deep.equal([`${id}:hold-expiry`]));
 

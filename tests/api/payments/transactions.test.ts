@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { fixedClock } from '../../../application/shared/clock.js';
 import { newCommandContext } from '../../../application/shared/command-context.js';
+import { hmacSha256Hex } from '../../../application/shared/signatures.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
 import {
   cardProviderId,
@@ -47,22 +48,24 @@ describe('Payment hub transactions (HTTP, PostgreSQL)', () => {
       initBody(m.secretKey, orderId, extra),
     );
 
-  /** A transaction of m1/T1 driven by the provider (the hub's provider-result service) to HOLDING. */
+  /** A transaction of m1/T1 held: the payer approves on the sandbox wallet's page, whose callback the hub applies. */
   async function held(orderId: string): Promise<string> {
     const data = expectHubOk(await init(m1, orderId)) as InitData;
-    const tx = app.container.services.payments.transactions;
-    const as = () => newCommandContext({ actor: { process: 'provider:SANDBOX_WALLET' } });
-    await tx.providerStarted(as(), data.transaction.id, {
-      providerTransactionId: `W-${orderId}`,
-      providerInvoiceId: null,
-    });
-    const t = await tx.providerAuthorized(as(), data.transaction.id, {
-      bankName: null,
-      accountHolderName: 'NGUYEN VAN A',
-      cardNo: null,
-    });
-    expect(t.status).to.equal('HOLDING');
+    const page = await approveOnPage(data.paymentInfo.redirectUrl as string);
+    expect(page.status).to.equal(200);
+    expect(page.text).to.include('<strong id="status">HOLDING</strong>');
     return data.transaction.id;
+  }
+
+  /** The payer's "Approve" on the hosted page of `redirectUrl` (served by this app). */
+  async function approveOnPage(redirectUrl: string) {
+    const url = new URL(redirectUrl);
+    const res = await fetch(`${app.baseUrl}${url.pathname}`, {
+      method: 'POST',
+      body: new URLSearchParams({ token: url.searchParams.get('token')!, action: 'approve' }),
+      redirect: 'manual',
+    });
+    return { status: res.status, text: await res.text() };
   }
 
   const signedById = (m: Onboarded, transactionId: string, extra: Record<string, unknown> = {}) => ({
@@ -72,7 +75,7 @@ describe('Payment hub transactions (HTTP, PostgreSQL)', () => {
   });
 
   describe('init payment (POST /transactions)', () => {
-    it('creates a PENDING transaction and answers every field of the seed', async () => {
+    it('creates a transaction the provider took (PROCESSING) and answers every field of the seed', async () => {
       const data = expectHubOk(
         await init(
           m1,
@@ -87,7 +90,7 @@ describe('Payment hub transactions (HTTP, PostgreSQL)', () => {
         orderId: 'ORD-1',
         amount: 150000,
         currency: 'VND',
-        status: 'PENDING',
+        status: 'PROCESSING',
         description: 'Order ORD-1',
         cardType: '3D',
         skipHolding: false,
@@ -95,13 +98,18 @@ describe('Payment hub transactions (HTTP, PostgreSQL)', () => {
         createdAt: '2026-03-01T10:00:00.000Z',
         updatedAt: '2026-03-01T10:00:00.000Z',
       });
+      const id = data.transaction.id;
       expect(data.paymentInfo).to.deep.equal({
         requiresRedirect: true,
+        redirectUrl: data.paymentInfo.redirectUrl,
         providerCode: 'SANDBOX_WALLET',
         providerId: walletProviderId,
-        providerTransaction: null,
+        providerTransaction: `SBX-${id}`,
         amount: 150000,
       });
+      expect(data.paymentInfo.redirectUrl).to.match(
+        new RegExp(`^http://localhost:3000/sandbox/payments/${id}\\?token=[0-9a-f]{32}$`),
+      );
       const stored = await app.container.services.payments.transactions.load(data.transaction.id);
       expect(stored.payer).to.deep.equal({ kind: 'EXTERNAL_USER', externalUserId: 'ext-42' });
       expect(stored.returnUrl).to.equal('https://shop-one.example/orders/ORD-1/REF-ORD-1');
@@ -240,10 +248,10 @@ describe('Payment hub transactions (HTTP, PostgreSQL)', () => {
         referenceId: 'REF-ORD-G',
         status: 'HOLDING',
         merchant: { code: 'shop-one', name: 'Merchant shop-one' },
-        providerTransactionId: 'W-ORD-G',
+        providerTransactionId: `SBX-${id}`,
         providerInvoiceId: null,
         provider: { id: walletProviderId, name: 'Sandbox wallet' },
-        accountHolderName: 'NGUYEN VAN A',
+        accountHolderName: 'SANDBOX WALLET USER',
         cardNo: null,
         bankName: null,
         breakdown: null,
@@ -347,7 +355,7 @@ describe('Payment hub transactions (HTTP, PostgreSQL)', () => {
       expect(events.at(-1)!.metadata.actor).to.deep.equal({ merchantId: 'shop-one', terminalId: 'T1' });
     });
 
-    it('confirm of a PENDING transaction is 4015; a transactionId wins over a wrong pair; bad bodies are 4001', async () => {
+    it('confirm of a PROCESSING transaction is 4015; a transactionId wins over a wrong pair; bad bodies are 4001', async () => {
       const pending = (expectHubOk(await init(m1, 'ORD-P')) as InitData).transaction.id;
       const body = signedById(m1, pending, { orderId: 'nope', referenceId: 'nope' });
       expectHubError(
@@ -372,30 +380,53 @@ describe('Payment hub transactions (HTTP, PostgreSQL)', () => {
       );
     });
 
-    it('racing confirms and cancels on one held transaction: exactly one outcome, the losers get 4015 or 4014', async () => {
+    it('racing confirms, cancels and provider callbacks on one held transaction: exactly one outcome', async () => {
       const id = await held('ORD-RACE');
-      const attempts = Array.from({ length: 12 }, (_, i) =>
-        hub(
-          app.baseUrl,
-          'PUT',
-          i % 2 ? '/transactions/cancel' : '/transactions/confirm',
-          hubHeaders(key(m1), ts()),
-          signedById(m1, id),
+      const providerKey = hmacSha256Hex(app.secrets.PAYMENTS_SECRETS_KEY, 'sandbox-provider-key:SANDBOX_WALLET');
+      const callback = (i: number) => {
+        const body = JSON.stringify({
+          callbackId: `race-${i}`,
+          transactionId: id,
+          providerTransactionId: `SBX-${id}`,
+          result: 'DECLINED',
+          errorCode: 'LATE',
+          errorMessage: 'a late decline',
+          payment: null,
+          sentAt: clock.now().toISOString(),
+        });
+        return fetch(`${app.baseUrl}/payment-providers/v1/SANDBOX_WALLET/callbacks`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-Provider-Signature': hmacSha256Hex(providerKey, body) },
+          body,
+        }).then(async (r) => ({ kind: 'callback', status: r.status, body: (await r.json()) as { code: unknown } }));
+      };
+      const merchant = (path: string) =>
+        hub(app.baseUrl, 'PUT', path, hubHeaders(key(m1), ts()), signedById(m1, id)).then((r) => ({
+          kind: path,
+          status: r.status,
+          body: r.body as { code: unknown },
+        }));
+      const results = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          i % 3 === 0
+            ? merchant('/transactions/confirm')
+            : i % 3 === 1
+              ? merchant('/transactions/cancel')
+              : callback(i),
         ),
       );
-      const results = await Promise.all(attempts);
       const winners = results.filter((r) => r.status === 200);
-      expect(winners, JSON.stringify(results.map((r) => r.body))).to.have.length(1);
+      expect(winners, JSON.stringify(results)).to.have.length(1);
       for (const r of results) {
         if (r.status === 200) continue;
-        expect(r.status, r.text).to.equal(400);
-        expect([4014, 4015]).to.include((r.body as { code: number }).code);
+        if (r.kind === 'callback') expect(r).to.deep.include({ status: 409 });
+        else expect([4014, 4015], JSON.stringify(r)).to.include(r.body.code);
       }
       const events = await app.container.store.readStream(`transaction-${id}`);
-      const outcomes = events.filter((e) => e.type === 'TransactionCompleted' || e.type === 'TransactionCancelled');
+      const outcomes = events.filter((e) =>
+        ['TransactionCompleted', 'TransactionCancelled', 'TransactionFailed'].includes(e.type),
+      );
       expect(outcomes).to.have.length(1);
-      const status = (await app.container.services.payments.transactions.load(id)).status;
-      expect(status).to.equal(outcomes[0]!.type === 'TransactionCompleted' ? 'COMPLETED' : 'CANCELLED');
     });
   });
 });

@@ -47,7 +47,13 @@ const initiated = (skipHolding = false): TransactionEvent => ({
 });
 const processing: TransactionEvent = {
   type: 'TransactionProcessing',
-  data: { transactionId: id, providerTransactionId: 'p-1', providerInvoiceId: null, processingAt: t1 },
+  data: {
+    transactionId: id,
+    providerTransactionId: 'p-1',
+    providerInvoiceId: null,
+    redirectUrl: null,
+    processingAt: t1,
+  },
 };
 const held: TransactionEvent = {
   type: 'TransactionHeld',
@@ -77,6 +83,7 @@ const start: TransactionCommand = {
   type: 'StartProcessing',
   providerTransactionId: 'p-1',
   providerInvoiceId: null,
+  redirectUrl: null,
   now: t1,
 };
 const authorize: TransactionCommand = { type: 'RecordAuthorization', payment, holdExpiresAt: holdEnd, now: t2 };
@@ -100,6 +107,15 @@ describe('transaction decider (the seed state machine)', () => {
     given([])
       .when({ type: 'InitiateTransaction', details: details(false), now: t0 })
       .then([initiated()]));
+  it('(none) → PENDING → PROCESSING in one decision when the provider took it at once (its page)', () => {
+    const session = { providerTransactionId: 'p-1', providerInvoiceId: null, redirectUrl: 'https://pay.example/p-1' };
+    given([])
+      .when({ type: 'InitiateTransaction', details: details(false), provider: session, now: t0 })
+      .then([
+        initiated(),
+        { type: 'TransactionProcessing', data: { transactionId: id, ...session, processingAt: t0 } },
+      ]);
+  });
   it('refuses a second init on one id (a bug: ids are unique)', () =>
     given([initiated()])
       .when({ type: 'InitiateTransaction', details: details(false), now: t0 })
