@@ -20,6 +20,7 @@ import { metricsRegistry } from './infrastructure/shared/metrics.js';
 import { seedGatewayDemo, startRateLimitPrimary } from './infrastructure/gateway/index.js';
 import { seedDemo } from './infrastructure/shop/demo-seed.js';
 import { seedIdentityDemo } from './infrastructure/identity/index.js';
+import { seedPaymentsDemo } from './infrastructure/payments/index.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -108,13 +109,14 @@ async function main(): Promise<void> {
       const demo = await seedDemo(container.services.shop, config.DATA_DIR);
       const gateway = await seedGatewayDemo(container.services.gateway, config.DATA_DIR);
       const identity = await seedIdentityDemo(container.services.identity, config.DATA_DIR);
-      return { demo, gateway, identity };
+      const payments = await seedPaymentsDemo(container.services.payments, config.DATA_DIR);
+      return { demo, gateway, identity, payments };
     })().catch((error: unknown) => {
       if (stopping) return undefined;
       throw error;
     });
     if (seeded) {
-      const { demo, gateway, identity } = seeded;
+      const { demo, gateway, identity, payments } = seeded;
       const base = `http://localhost:${port ?? config.PORT}`;
       console.log(
         [
@@ -133,6 +135,10 @@ async function main(): Promise<void> {
           `  mini-app:             ${identity.miniAppId}  client secret ${identity.clientSecret}`,
           `  users:                ${identity.users.map((u) => `${u.userId} (consented: ${u.consented.join(' ') || 'nothing'})`).join(', ')}`,
           `  consent page:         ${base}/sandbox/identity/consent?miniapp_id=${identity.miniAppId}&user_id=demo-user-3&scope=profile%20phone%20email`,
+          `Payment hub demo (docs/payments.md; README, "Payments"):`,
+          `  merchant:             ${payments.merchantCode}  secretKey ${payments.secretKey}`,
+          ...payments.terminals.map((t) => `  ${`${t.terminalId}:`.padEnd(22)}X-Payment-API-Key ${t.paymentApiKey}`),
+          `  methods:              CREDIT_CARD, WALLET (holds), BANK_TRANSFER, QR_CODE; API ${base}/api/payments/v1`,
           '',
         ].join('\n'),
       );
