@@ -6,7 +6,8 @@
  * load runs in a process of its own (load-process.ts). Last line:
  * payments: inits=<n> init_p99_ms=<x> confirm_p99_ms=<y> race_outcomes=<k> sign_verify_us=<z>
  *
- * Env: INITS (5000), RATE (200), CONNECTIONS (20), RACES (20), CONCURRENCY (30), DATABASE_URL (else embedded).
+ * Env: INITS (5000), RATE (200), CONNECTIONS (20), RACES (20), CONCURRENCY (30), WARM_UP (500 unmeasured flows first),
+ * DATABASE_URL (else embedded).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import os from 'node:os';
@@ -28,6 +29,7 @@ const rate = Number(process.env.RATE ?? 200);
 const connections = Number(process.env.CONNECTIONS ?? 20);
 const races = Number(process.env.RACES ?? 20);
 const concurrency = Number(process.env.CONCURRENCY ?? 30);
+const warmUp = Number(process.env.WARM_UP ?? 500);
 const walletProviderId = '3f0c9a52-6f0e-5b8e-9a51-0c5a9b1d2e02';
 
 async function main(): Promise<void> {
@@ -118,14 +120,37 @@ async function main(): Promise<void> {
       body: { transactionId, secureHash: hmacSha256Hex(secretKey, `${transactionId}|${headers['x-timestamp']}`) },
     };
   };
-  // Each connection pauses so that together they send about RATE requests/s.
-  const paced = { thinkMs: (connections * 1000) / rate };
+  const run = `${Date.now()}`;
+  // Warm-up (not measured): the JIT, the pools and the caches, as a process that has served a while.
+  const warm = await loadInOwnProcess(
+    server.port,
+    Array.from({ length: warmUp }, (_, i) => initRequest(`W-${run}-${i}`)),
+    connections,
+  );
+  const warmIds = warm.bodies.map((b) => (b.body as { data: { transaction: { id: string } } }).data.transaction.id);
+  await loadInOwnProcess(
+    server.port,
+    warmIds.map((id) => callbackRequest(id, 'AUTHORIZED')),
+    connections,
+    { keepBodies: false },
+  );
+  const warmConfirm = await loadInOwnProcess(
+    server.port,
+    warmIds.map((id) => putRequest('confirm', id)),
+    connections,
+    { keepBodies: false },
+  );
+  // Each connection pauses so that together they send about RATE requests/s: a cycle is a pause and an answer.
+  const latency = percentile(warm.latenciesMs, 50);
+  const paced = { thinkMs: Math.max(1, (connections * 1000) / rate - latency) };
+  console.log(
+    `warm-up:  ${warmUp} inits p50_ms=${latency.toFixed(1)}, confirms p50_ms=${percentile(warmConfirm.latenciesMs, 50).toFixed(1)}`,
+  );
   console.log(
     `payments: inits=${inits} rate=${rate}/s connections=${connections} races=${races}×${concurrency} cores=${os.cpus().length}`,
   );
 
   // 1. Inits, paced.
-  const run = `${Date.now()}`;
   const initLoad = await loadInOwnProcess(
     server.port,
     Array.from({ length: inits }, (_, i) => initRequest(`B-${run}-${i}`)),
