@@ -121,11 +121,15 @@ async function main(): Promise<void> {
     };
   };
   const run = `${Date.now()}`;
+  // Each connection pauses so that together they send about RATE requests/s: a cycle is a pause and an answer
+  // (about a tenth of the cycle at this rate), the pauses drawn at random so that requests arrive as users' would.
+  const paced = { thinkMs: ((connections * 1000) / rate) * 0.9 };
   // Warm-up (not measured): the JIT, the pools and the caches, as a process that has served a while.
   const warm = await loadInOwnProcess(
     server.port,
     Array.from({ length: warmUp }, (_, i) => initRequest(`W-${run}-${i}`)),
     connections,
+    paced,
   );
   const warmIds = warm.bodies.map((b) => (b.body as { data: { transaction: { id: string } } }).data.transaction.id);
   await loadInOwnProcess(
@@ -140,9 +144,7 @@ async function main(): Promise<void> {
     connections,
     { keepBodies: false },
   );
-  // Each connection pauses so that together they send about RATE requests/s: a cycle is a pause and an answer.
   const latency = percentile(warm.latenciesMs, 50);
-  const paced = { thinkMs: Math.max(1, (connections * 1000) / rate - latency) };
   console.log(
     `warm-up:  ${warmUp} inits p50_ms=${latency.toFixed(1)}, confirms p50_ms=${percentile(warmConfirm.latenciesMs, 50).toFixed(1)}`,
   );

@@ -15,7 +15,7 @@ export const paymentsConfig = {
   PAYMENTS_HOLD_TIMEOUT_SECONDS: z.coerce
     .number()
     .int()
-    .min(60)
+    .min(1)
     .default(7 * 86_400),
   /** The end state of a hold the sweep cancels: CANCELLED (default) or TIMEOUT. */
   PAYMENTS_HOLD_EXPIRY_STATUS: z.enum(['CANCELLED', 'TIMEOUT']).default('CANCELLED'),
