@@ -2,6 +2,7 @@
  * The payment hub's domain, as other layers see it: deciders, events, the decoder, typed errors, signing strings.
  * Import this file from outside domain/payments (docs/conventions.md, "Modules").
  */
+export * from './api-key-lookup.js';
 export * from './errors.js';
 export * from './event-decoder.js';
 export * from './events.js';

@@ -5,7 +5,7 @@
  */
 import type { Decider } from '../shared/decider.js';
 import { paymentsError } from './errors.js';
-import type { PaymentApiKeyLookupEvent, PaymentMerchantEvent } from './events.js';
+import type { PaymentMerchantEvent } from './events.js';
 import { assertMethodConsistent, type PaymentMethodConfig } from './payment-methods.js';
 
 export interface NewPaymentApiKey {
@@ -360,64 +360,4 @@ export const paymentMerchantDecider: Decider<PaymentMerchantCommand, PaymentMerc
 /** The secrets a signature may be made with at `now`: the current one and those still in their overlap window. */
 export function usableSecrets(merchant: PaymentMerchant, now: string): MerchantSecretRecord[] {
   return merchant.secrets.filter((s) => s.validUntil === null || Date.parse(now) < Date.parse(s.validUntil));
-}
-
-/** The key's lookup-stream event a merchant event implies, if any (written with it by the application). */
-export function apiKeyLookupEventFor(
-  event: PaymentMerchantEvent,
-): { keyDigest: string; event: PaymentApiKeyLookupEvent } | null {
-  switch (event.type) {
-    case 'PaymentApiKeyIssued': {
-      const { merchantCode, terminalId, apiKeyId, keyDigest, expiresAt, issuedAt } = event.data;
-      return {
-        keyDigest,
-        event: {
-          type: 'PaymentApiKeyClaimed',
-          data: { merchantCode, terminalId, apiKeyId, expiresAt, claimedAt: issuedAt },
-        },
-      };
-    }
-    case 'PaymentApiKeyRevoked': {
-      const { merchantCode, terminalId, apiKeyId, keyDigest, revokedAt } = event.data;
-      return {
-        keyDigest,
-        event: { type: 'PaymentApiKeyLookupRevoked', data: { merchantCode, terminalId, apiKeyId, revokedAt } },
-      };
-    }
-    default:
-      return null;
-  }
-}
-
-// ---- authentication by key ----
-
-export type PaymentApiKeyLookup = {
-  merchantCode: string;
-  terminalId: string;
-  apiKeyId: string;
-  expiresAt: string | null;
-  revoked: boolean;
-} | null;
-
-export function evolvePaymentApiKeyLookup(
-  state: PaymentApiKeyLookup,
-  event: PaymentApiKeyLookupEvent,
-): PaymentApiKeyLookup {
-  switch (event.type) {
-    case 'PaymentApiKeyClaimed': {
-      const { merchantCode, terminalId, apiKeyId, expiresAt } = event.data;
-      return { merchantCode, terminalId, apiKeyId, expiresAt, revoked: false };
-    }
-    case 'PaymentApiKeyLookupRevoked':
-      return state && { ...state, revoked: true };
-  }
-}
-
-/** Whether a presented key may be used at `now`: known, not revoked, not expired. */
-export function paymentApiKeyUsable(
-  lookup: PaymentApiKeyLookup,
-  now: string,
-): lookup is NonNullable<PaymentApiKeyLookup> {
-  if (!lookup || lookup.revoked) return false;
-  return lookup.expiresAt === null || Date.parse(now) < Date.parse(lookup.expiresAt);
 }
