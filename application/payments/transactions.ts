@@ -12,6 +12,7 @@ import {
   transactionDecider,
   type ProviderSession,
   type TransactionCommand,
+  type TransactionState,
   type Transaction,
   type TransactionPaymentDetails,
   type TransactionReference,
@@ -28,8 +29,8 @@ import { initiateTransaction, orderStream, type InitPaymentRequest, type Payment
 export interface TransactionSettings {
   /** Abandonment: no result this long after init → FAILED. */
   abandonAfterSeconds: number;
-  /** How long a provider holds money before the sweep cancels it. */
-  holdTimeoutSeconds: number;
+  /** How long a provider holds money before the sweep cancels it, by provider code. */
+  holdTimeoutSeconds: (providerCode: string) => number;
 }
 
 export class TransactionService {
@@ -96,11 +97,13 @@ export class TransactionService {
     transactionId: string,
     payment: TransactionPaymentDetails,
   ): Promise<Transaction> {
-    const holdMs = this.deps.settings.holdTimeoutSeconds * 1000;
-    return this.run(context, transactionId, (now) => ({
+    const holdSeconds = this.deps.settings.holdTimeoutSeconds;
+    return this.run(context, transactionId, (now, state) => ({
       type: 'RecordAuthorization',
       payment,
-      holdExpiresAt: new Date(Date.parse(now) + holdMs).toISOString(),
+      holdExpiresAt: new Date(
+        Date.parse(now) + (state.status === 'NONE' ? 0 : holdSeconds(state.provider.code)) * 1000,
+      ).toISOString(),
       now,
     }));
   }
@@ -148,7 +151,7 @@ export class TransactionService {
   private async run(
     context: CommandContext,
     transactionId: string,
-    command: (now: string) => TransactionCommand,
+    command: (now: string, state: TransactionState) => TransactionCommand,
   ): Promise<Transaction> {
     const { state } = await handleCommand(
       { store: this.deps.store, clock: this.deps.clock, decoder: paymentsEventDecoder },

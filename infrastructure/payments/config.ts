@@ -17,6 +17,21 @@ export const paymentsConfig = {
     .int()
     .min(1)
     .default(7 * 86_400),
+  /**
+   * Hold timeouts of particular providers, overriding PAYMENTS_HOLD_TIMEOUT_SECONDS: `CODE=seconds,CODE=seconds`
+   * (e.g. SANDBOX_WALLET=1296000 for 15 days).
+   */
+  PAYMENTS_PROVIDER_HOLD_TIMEOUTS: z
+    .string()
+    .default('')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().regex(/^[A-Z0-9_]{1,64}=[1-9][0-9]{0,9}$/, 'each entry is PROVIDER_CODE=seconds')))
+    .transform((pairs) => new Map(pairs.map((p) => [p.split('=')[0]!, Number(p.split('=')[1])]))),
   /** The end state of a hold the sweep cancels: CANCELLED (default) or TIMEOUT. */
   PAYMENTS_HOLD_EXPIRY_STATUS: z.enum(['CANCELLED', 'TIMEOUT']).default('CANCELLED'),
   /** A payment with no result this long after init is FAILED (the seed: 4 hours). */

@@ -71,7 +71,8 @@ export function buildPaymentsCommands(deps: CommandDeps): BuiltContext<PaymentsS
     providers,
     settings: {
       abandonAfterSeconds: config.PAYMENTS_ABANDON_AFTER_SECONDS,
-      holdTimeoutSeconds: config.PAYMENTS_HOLD_TIMEOUT_SECONDS,
+      holdTimeoutSeconds: (code) =>
+        config.PAYMENTS_PROVIDER_HOLD_TIMEOUTS.get(code) ?? config.PAYMENTS_HOLD_TIMEOUT_SECONDS,
     },
   });
   const sandbox = new SandboxProviders({

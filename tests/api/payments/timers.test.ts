@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { fixedClock } from '../../../application/shared/clock.js';
 import { newCommandContext } from '../../../application/shared/command-context.js';
+import { loadConfig } from '../../../container.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
 import { eventually } from '../../support/eventually.js';
 import { expectHubOk, hub, hubHeaders, initBody, nowSeconds, onboardMerchant, type Onboarded } from './support.js';
@@ -18,7 +19,8 @@ describe('Payment hub timers (PostgreSQL, relay, timer job)', function () {
     app = await startTestApp({
       clock,
       env: {
-        PAYMENTS_HOLD_TIMEOUT_SECONDS: '3600',
+        // The wallet's own hold timeout (1 h) overrides the default (7 days).
+        PAYMENTS_PROVIDER_HOLD_TIMEOUTS: 'SANDBOX_WALLET=3600,SANDBOX_CARD=60',
         PAYMENTS_HOLD_EXPIRY_STATUS: 'TIMEOUT',
         ...(process.env.NATS_URL ? { NATS_URL: process.env.NATS_URL } : {}),
       },
@@ -62,6 +64,12 @@ describe('Payment hub timers (PostgreSQL, relay, timer job)', function () {
     expect(last.data).to.deep.include({ by: 'HOLD_TIMEOUT', status: 'TIMEOUT' });
     expect(last.metadata.actor).to.deep.equal({ process: 'timer:payments-hold-expiry' });
     await eventually(async () => expect(await pending(id)).to.deep.equal([]));
+  });
+
+  it('refuses a malformed provider hold timeout list at start, naming the setting', () => {
+    expect(() => loadConfig({ NODE_ENV: 'test', PAYMENTS_PROVIDER_HOLD_TIMEOUTS: 'SANDBOX_WALLET=soon' })).to.throw(
+      /PAYMENTS_PROVIDER_HOLD_TIMEOUTS/,
+    );
   });
 
   it('a payment with no result is FAILED at its expiresAt (4 hours after init)', async () => {
