@@ -22,7 +22,9 @@ import {
   onboardMerchantBody,
   paymentMethodBody,
   rotateSecretBody,
+  transactionListQuery,
 } from './operator-schemas.js';
+import { issueField, issueMessage } from '../shared/validation.js';
 
 const { invalid, notFound, conflict } = operatorStatus;
 
@@ -86,6 +88,20 @@ export function paymentsOperatorRouter(deps: { services: PaymentsServices; logge
     const config = methodConfigOf(methodCode, body(paymentMethodBody, req));
     return ok(merchantJson(await onboarding.configureMethod(commandOf(req, res), code, terminalId, config)));
   });
+
+  const listing = deps.services.transactionListing;
+  if (listing)
+    route(routes.listTransactions, async (req) => {
+      const code = merchantOf(req);
+      const parsed = transactionListQuery.safeParse(req.query);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
+        const field = issueField(issue);
+        throw new HttpError(400, 'OPS-REQ-001', issueMessage(issue, field), { field });
+      }
+      const { status, terminalId, limit } = parsed.data;
+      return ok({ items: await listing.list(code, { status, terminalId, limit: limit ?? 50 }) });
+    });
 
   router.use(interfaceErrorHandler(paymentsOperatorErrors, deps.logger));
   return router;

@@ -121,4 +121,24 @@ export const paymentsOperatorRoutes = {
       ...errors(operatorNotFound('payment merchant or terminal')),
     },
   }),
+  listTransactions: write({
+    method: 'get',
+    path: '/payment-merchants/{merchantCode}/transactions',
+    operationId: 'listPaymentTransactions',
+    summary: "The merchant's transactions, newest first (a read model: eventually consistent)",
+    description:
+      'Filters: `status`, `terminalId`; `limit` 1 to 500 (default 50). Read from the payments_transactions projection: a transaction shows within the projector lag (/metrics). Merchant backends read a transaction from its aggregate instead (GET /api/payments/v1/transactions).',
+    request: {
+      params: z.object(m),
+      query: z.object({
+        status: z.string().optional(),
+        terminalId: z.string().optional(),
+        limit: z.string().optional(),
+      }),
+    },
+    responses: {
+      200: successResponse('The transactions', operatorSuccess(z.object({ items: z.array(z.record(z.unknown())) }))),
+      ...operatorErrorResponses(...operatorBaseErrors, badCode, badOperatorParam('a filter is malformed')),
+    },
+  }),
 } satisfies Record<string, RouteSpec>;

@@ -6,6 +6,7 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import {
+  transactionStatuses,
   paymentMethodTypes,
   type ConfiguredMethod,
   type PaymentMerchant,
@@ -157,3 +158,17 @@ export function merchantJson(m: PaymentMerchant) {
 
 /** Documented loosely: the answers are the JSON built above (merchantJson). */
 export const merchantSchema = z.record(z.unknown()).openapi('PaymentMerchant');
+
+/** GET …/transactions: filters of the operators' list. */
+export const transactionListQuery = z
+  .object({
+    status: z.enum(transactionStatuses).optional(),
+    terminalId: matching(codePattern, 'a terminal id').optional(),
+    limit: z
+      .string()
+      .regex(/^[1-9][0-9]{0,2}$/, 'must be an integer from 1 to 500')
+      .transform(Number)
+      .refine((n) => n <= 500, 'must be an integer from 1 to 500')
+      .optional(),
+  })
+  .strict();

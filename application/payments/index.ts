@@ -11,6 +11,7 @@ export * from './sandbox-providers.js';
 export * from './payment-method-listing.js';
 export * from './request-signatures.js';
 export * from './transaction-init.js';
+export * from './transaction-listing.js';
 export * from './transaction-timers.js';
 export * from './transactions.js';
 
@@ -20,6 +21,7 @@ import type { PaymentMethodListing } from './payment-method-listing.js';
 import type { ProviderCallbacks } from './provider-callbacks.js';
 import type { RequestSignatures } from './request-signatures.js';
 import type { SandboxProviders } from './sandbox-providers.js';
+import type { TransactionListing } from './transaction-listing.js';
 import type { TransactionService } from './transactions.js';
 
 /** The hub's services, as its module builds them (infrastructure/payments) and its API uses them (api/payments). */
@@ -31,6 +33,8 @@ export interface PaymentsServices {
   paymentMethods: PaymentMethodListing;
   providerCallbacks: ProviderCallbacks;
   sandbox: SandboxProviders;
+  /** The operators' list, over a read model: absent where there is no database (the fast app). */
+  transactionListing?: TransactionListing;
 }
 
 // The domain's vocabulary the interfaces need reaches them through this file: api/ imports application/ only.

@@ -22,6 +22,7 @@ import { timerJob } from '../shared/timer-job.js';
 import { hmacSha256Hex } from '../../application/shared/signatures.js';
 import QRCode from 'qrcode';
 import { HttpCallbackSender } from './http-callback-sender.js';
+import { KnexTransactionListing } from './transaction-listing.js';
 import type { PaymentsConfig } from './config.js';
 import type { PaymentsSecrets } from './secrets.js';
 
@@ -43,7 +44,11 @@ export function buildPayments(deps: ContextDeps<PaymentsConfig, PaymentsSecrets>
     kinds: { holdExpiry: holdExpiryTimer, abandonment: abandonmentTimer },
   });
   const { knex, clock, logger } = deps;
-  return { ...built, jobs: [timerJob({ table: paymentsTimersTable, handlers, knex, clock, logger })] };
+  return {
+    ...built,
+    services: { ...built.services, transactionListing: new KnexTransactionListing(knex) },
+    jobs: [timerJob({ table: paymentsTimersTable, handlers, knex, clock, logger })],
+  };
 }
 
 /** The command side only: the event store's adapters (so fast tests build it on an in-memory store too). */
