@@ -72,6 +72,9 @@ export const paymentMethodBody = z
     verificationAmount: integer(0).nullish(),
     sortOrder: integer(0),
     autoCapture: z.boolean().nullish().describe('only where every provider can hold; null: not configurable'),
+    twoDMerchantId: text(1, 64)
+      .nullish()
+      .describe("CARD only: the provider's merchant id for 2D payments; absent: paymentType 2D falls back to 3D"),
     enabled: z.boolean().default(true),
     providers: z
       .array(
@@ -102,6 +105,7 @@ export function methodConfigOf(code: string, b: z.infer<typeof paymentMethodBody
     verificationAmount: b.verificationAmount ?? null,
     sortOrder: b.sortOrder,
     autoCapture: b.autoCapture ?? null,
+    twoDMerchantId: b.twoDMerchantId ?? null,
     enabled: b.enabled,
     providers: b.providers,
   };
@@ -119,6 +123,7 @@ const methodJson = (m: ConfiguredMethod) => ({
   verificationAmount: m.verificationAmount,
   sortOrder: m.sortOrder,
   autoCapture: m.autoCapture,
+  twoDMerchantId: m.twoDMerchantId ?? null,
   enabled: m.enabled,
   providers: m.providers,
   configuredBy: m.configuredBy,

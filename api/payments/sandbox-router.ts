@@ -89,7 +89,7 @@ export function sandboxRouter(deps: { services: PaymentsServices; logger: Logger
       let outcome: SandboxOutcome;
       if (action === 'cancel') outcome = afterAction('cancel');
       else if (action === 'card' && t.paymentMethod.type === 'CARD') {
-        const entered = afterCardEntry(str(form.cardNumber));
+        const entered = afterCardEntry(str(form.cardNumber), t.cardType);
         if (entered.next === '3DS') return { status: 200, html: threeDsPage(t, token, entered.pan) };
         outcome = entered.outcome;
       } else if (action === 'otp' && t.paymentMethod.type === 'CARD')

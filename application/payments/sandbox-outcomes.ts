@@ -27,9 +27,13 @@ export const maskCard = (pan: string) =>
 
 const digitsOnly = (pan: string) => pan.replace(/[\s-]/g, '');
 
-/** After the card form: a 3-D Secure step, or at once an outcome (declined, or an unknown card). */
+/**
+ * After the card form: a 3-D Secure step, or at once an outcome (declined, an unknown card, or a 2D payment, which has
+ * no 3-D Secure step: the approving cards are approved at once).
+ */
 export function afterCardEntry(
   panInput: string,
+  cardType: '2D' | '3D' = '3D',
 ): { next: '3DS'; pan: string } | { next: 'DONE'; outcome: SandboxOutcome } {
   const pan = digitsOnly(panInput);
   const card = (sandboxTestCards as Record<string, { after3ds?: string; decline?: readonly [string, string] }>)[pan];
@@ -40,6 +44,16 @@ export function afterCardEntry(
     };
   if (card.decline)
     return { next: 'DONE', outcome: { kind: 'DECLINED', errorCode: card.decline[0], errorMessage: card.decline[1] } };
+  if (cardType === '2D')
+    return {
+      next: 'DONE',
+      outcome: {
+        kind: 'AUTHORIZED',
+        cardNo: maskCard(pan),
+        accountHolderName: 'SANDBOX CARDHOLDER',
+        bankName: 'Sandbox Bank',
+      },
+    };
   return { next: '3DS', pan };
 }
 

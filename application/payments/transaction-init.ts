@@ -5,6 +5,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import {
+  effectiveCardType,
   paymentsDecoders,
   paymentsError,
   paymentsEventDecoder,
@@ -136,8 +137,7 @@ export async function initiateTransaction(
         description: req.description,
         paymentMethod: { id: method.paymentMethodId, code: method.code, name: method.names.en, type: method.type },
         provider: { id: provider.id, code: provider.code, name: provider.name },
-        // No terminal has a separate 2D merchant id yet, so 2D falls back to 3D (the seed's rule).
-        cardType: '3D',
+        cardType: effectiveCardType(method, req.paymentType),
         skipHolding,
         userPaymentMethodId: null,
         sellerMerchantId: req.sellerMerchantId ?? null,

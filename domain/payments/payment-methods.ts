@@ -87,6 +87,11 @@ export interface PaymentMethodConfig {
    * hold is refused (the seed: "enabling it for a method whose provider does not support holding is rejected").
    */
   readonly autoCapture: boolean | null;
+  /**
+   * The provider's separate merchant id for 2D card payments (no 3-D Secure), if one is contracted; absent or null:
+   * a request for 2D falls back to 3D (the seed). Only for CARD methods. Added after the first events: optional.
+   */
+  readonly twoDMerchantId?: string | null;
   readonly enabled: boolean;
   readonly providers: readonly MethodProvider[];
 }
@@ -121,6 +126,8 @@ export function assertMethodConsistent(config: PaymentMethodConfig): void {
         throw invalid(`providers[${i}].currencies[${j}].maxAmount`, 'maxAmount must not be below minAmount');
     });
   });
+  if (config.twoDMerchantId && config.type !== 'CARD')
+    throw invalid('twoDMerchantId', 'a 2D merchant id applies to CARD methods only');
   if (config.autoCapture !== null) {
     const cannotHold = config.providers.find((p) => !providerByCode(p.providerCode)!.supportsHolding);
     if (cannotHold)
@@ -129,6 +136,16 @@ export function assertMethodConsistent(config: PaymentMethodConfig): void {
         `auto-capture is configurable only where every provider can hold; ${cannotHold.providerCode} cannot (leave autoCapture null)`,
       );
   }
+}
+
+/**
+ * The card type a payment gets: 2D only when asked, for a card method that is not an ATM card and has a 2D merchant
+ * id; otherwise 3D (the seed's fallback).
+ */
+export function effectiveCardType(config: PaymentMethodConfig, requested: '2D' | '3D' | undefined): '2D' | '3D' {
+  return requested === '2D' && config.type === 'CARD' && config.category !== 'ATM' && !!config.twoDMerchantId
+    ? '2D'
+    : '3D';
 }
 
 /** The provider a method uses for `currency` and `amount`: among those whose limits take it, the smallest priority. */

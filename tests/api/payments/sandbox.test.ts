@@ -18,7 +18,7 @@ describe('Payment hub sandbox providers (HTTP, PostgreSQL)', () => {
   let m: Onboarded;
   before(async () => {
     app = await startTestApp({ background: false });
-    m = await onboardMerchant(app.baseUrl, 'sandbox');
+    m = await onboardMerchant(app.baseUrl, 'sandbox', ['T1', 'T2']);
     for (const [code, type, providerCode] of [
       ['BANK_TRANSFER', 'BANK_TRANSFER', 'SANDBOX_BANK'],
       ['QR_CODE', 'QR', 'SANDBOX_QR'],
@@ -104,6 +104,60 @@ describe('Payment hub sandbox providers (HTTP, PostgreSQL)', () => {
     });
     // The page now shows the result, not the form.
     expect((await open(d.paymentInfo.redirectUrl)).text).to.include('<strong id="status">COMPLETED</strong>');
+  });
+
+  it('card 2D (a 2D merchant id configured): signed with paymentType, no 3-D Secure step, COMPLETED', async () => {
+    const put = await fetch(
+      `${app.baseUrl}/operator/v1/payment-merchants/sandbox/terminals/T2/payment-methods/CREDIT_CARD`,
+      {
+        method: 'PUT',
+        headers: { Authorization: 'Bearer alice-operator-token-0123456789', 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          type: 'CARD',
+          category: 'CREDIT',
+          names: { vi: 'Thẻ', en: 'Card' },
+          iconUrl: 'https://cdn.example/card.png',
+          requiresRedirect: true,
+          sortOrder: 1,
+          twoDMerchantId: 'SBX-2D-001',
+          providers: [
+            {
+              providerCode: 'SANDBOX_CARD',
+              priority: 1,
+              currencies: [{ currency: 'VND', minAmount: 1, maxAmount: 100_000_000 }],
+            },
+          ],
+        }),
+      },
+    );
+    expect(put.status).to.equal(200);
+    const body = initBody(m.secretKey, 'SB-2D', {
+      paymentMethodCode: 'CREDIT_CARD',
+      providerId: cardProviderId,
+      paymentType: '2D',
+    });
+    body.secureHash = hmacSha256Hex(m.secretKey, 'SB-2D|REF-SB-2D|150000|VND|1772359200000|2D');
+    const d = expectHubOk(
+      await hub(app.baseUrl, 'POST', '/transactions', hubHeaders(m.keys.T2!.paymentApiKey, ts()), body),
+    ) as InitData & {
+      transaction: { cardType: string };
+    };
+    expect(d.transaction.cardType).to.equal('2D');
+    const paid = await submit(d.paymentInfo.redirectUrl, { action: 'card', cardNumber: '4111111111111111' });
+    expect(paid.text).to.include('<strong id="status">COMPLETED</strong>').and.not.include('three-ds');
+    // On T1 (no 2D merchant id) a 2D request falls back to 3D.
+    const fallback = initBody(m.secretKey, 'SB-3D', {
+      paymentMethodCode: 'CREDIT_CARD',
+      providerId: cardProviderId,
+      paymentType: '2D',
+    });
+    fallback.secureHash = hmacSha256Hex(m.secretKey, 'SB-3D|REF-SB-3D|150000|VND|1772359200000|2D');
+    const f = expectHubOk(
+      await hub(app.baseUrl, 'POST', '/transactions', hubHeaders(m.keys.T1!.paymentApiKey, ts()), fallback),
+    ) as {
+      transaction: { cardType: string };
+    };
+    expect(f.transaction.cardType).to.equal('3D');
   });
 
   it('card: the decline, insufficient-funds and 3-D Secure failure cards, and a cancel, end FAILED with their codes', async () => {

@@ -1,6 +1,6 @@
 import type { PaymentMerchantEvent } from '../../../../domain/payments/events.js';
 import { paymentMerchantDecider, usableSecrets } from '../../../../domain/payments/merchant.js';
-import type { PaymentMethodConfig } from '../../../../domain/payments/payment-methods.js';
+import { effectiveCardType, type PaymentMethodConfig } from '../../../../domain/payments/payment-methods.js';
 import { fold } from '../../../../domain/shared/decider.js';
 import { expect } from 'chai';
 import { scenario } from '../../../support/decider-spec.js';
@@ -209,6 +209,25 @@ describe('payment merchant decider (onboarding)', () => {
       const card: PaymentMethodConfig = { ...wallet(true, 'SANDBOX_CARD'), code: 'CREDIT_CARD', type: 'CARD' };
       configure(card).thenRejects('INVALID_PAYMENT_SETUP', { field: 'autoCapture' });
       configure({ ...card, autoCapture: false }).thenRejects('INVALID_PAYMENT_SETUP', { field: 'autoCapture' });
+    });
+    it('refuses a 2D merchant id on a method that is not a card', () =>
+      configure({ ...wallet(null), twoDMerchantId: 'M2D-1' }).thenRejects('INVALID_PAYMENT_SETUP', {
+        field: 'twoDMerchantId',
+      }));
+    it('gives 2D only when asked, for a non-ATM card method with a 2D merchant id (else the 3D fallback)', () => {
+      const card: PaymentMethodConfig = {
+        ...wallet(null, 'SANDBOX_CARD'),
+        code: 'CREDIT_CARD',
+        type: 'CARD',
+        category: 'CREDIT',
+      };
+      const with2d = { ...card, twoDMerchantId: 'M2D-1' };
+      expect(effectiveCardType(with2d, '2D')).to.equal('2D');
+      expect(effectiveCardType(with2d, '3D')).to.equal('3D');
+      expect(effectiveCardType(with2d, undefined)).to.equal('3D');
+      expect(effectiveCardType(card, '2D')).to.equal('3D');
+      expect(effectiveCardType({ ...with2d, category: 'ATM' }, '2D')).to.equal('3D');
+      expect(effectiveCardType({ ...wallet(null), twoDMerchantId: 'M2D-1' }, '2D')).to.equal('3D');
     });
     it('refuses an unknown provider, a provider of another method type, equal priorities, min above max', () => {
       configure(wallet(null, 'NOPE')).thenRejects('INVALID_PAYMENT_SETUP', { field: 'providers[0].providerCode' });
