@@ -100,6 +100,7 @@ export function paymentsOperatorRouter(deps: { services: PaymentsServices; logge
         throw new HttpError(400, 'OPS-REQ-001', issueMessage(issue, field), { field });
       }
       const { status, terminalId, limit } = parsed.data;
+      await onboarding.get(code); // an unknown merchant is a 404, not an empty list
       return ok({ items: await listing.list(code, { status, terminalId, limit: limit ?? 50 }) });
     });
 

@@ -138,7 +138,12 @@ export const paymentsOperatorRoutes = {
     },
     responses: {
       200: successResponse('The transactions', operatorSuccess(z.object({ items: z.array(z.record(z.unknown())) }))),
-      ...operatorErrorResponses(...operatorBaseErrors, badCode, badOperatorParam('a filter is malformed')),
+      ...operatorErrorResponses(
+        ...operatorBaseErrors,
+        badCode,
+        badOperatorParam('a filter is malformed'),
+        operatorNotFound('payment merchant'),
+      ),
     },
   }),
 } satisfies Record<string, RouteSpec>;

@@ -68,6 +68,7 @@ describe('Payment hub transaction list (operator API, projection)', function () 
     expect(expectOk(await list('?terminalId=T2')).items.map((i) => i.orderId)).to.deep.equal(['L-2']);
     expect(expectOk(await list('?limit=1')).items).to.have.length(1);
     expect(expectOk(await list('', 'other')).items).to.deep.equal([]);
+    expect((await list('', 'nobody')).status).to.equal(404);
   });
 
   it('refuses malformed filters with 400 naming the field', async () => {

@@ -16,12 +16,13 @@ describe('secrets', () => {
     OPERATOR_TOKENS: 'ops=Vx7q2LmN9pR4sT8wY3zA6bC1dE5fG0hJ',
     VOUCHER_CODE_KEY: '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f',
     IDENTITY_SIGNING_KEYS: JSON.stringify([newSigningKeyJwk()]),
+    PAYMENTS_SECRETS_KEY: '5f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0',
   };
 
   it('given production without secrets, when loaded, then it refuses naming every missing one', () => {
     const refusal = () => load({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/commerce', DATA_DIR: dir() });
     expect(refusal).to.throw(ConfigError, /must be set in production/);
-    for (const name of ['OPERATOR_TOKENS', 'VOUCHER_CODE_KEY', 'IDENTITY_SIGNING_KEYS'])
+    for (const name of ['OPERATOR_TOKENS', 'VOUCHER_CODE_KEY', 'IDENTITY_SIGNING_KEYS', 'PAYMENTS_SECRETS_KEY'])
       expect(refusal).to.throw(ConfigError, name);
   });
 
@@ -51,6 +52,7 @@ describe('secrets', () => {
       operatorToken: 'kept-operator-token-0123',
       voucherCodeKey: 'cd'.repeat(32),
       identitySigningKeys: JSON.stringify([newSigningKeyJwk()]),
+      paymentsSecretsKey: 'ab'.repeat(32),
     };
     fs.writeFileSync(path.join(d, 'dev-secrets.json'), JSON.stringify(kept));
     expect(load({ DATA_DIR: d })).to.deep.equal({
@@ -58,11 +60,14 @@ describe('secrets', () => {
       VOUCHER_CODE_KEY: kept.voucherCodeKey,
       VOUCHER_CODE_OLD_KEYS: [],
       IDENTITY_SIGNING_KEYS: readSigningKeys(kept.identitySigningKeys),
+      PAYMENTS_SECRETS_KEY: kept.paymentsSecretsKey,
+      PAYMENTS_SECRETS_OLD_KEYS: [],
     });
-    // Its values stay; a secret declared since is added (an empty keyring of old voucher keys).
+    // Its values stay; a secret declared since is added (empty keyrings of old voucher and payments keys).
     expect(JSON.parse(fs.readFileSync(path.join(d, 'dev-secrets.json'), 'utf8'))).to.deep.equal({
       ...kept,
       voucherCodeOldKeys: '',
+      paymentsSecretsOldKeys: '',
     });
   });
 
@@ -79,6 +84,8 @@ describe('secrets', () => {
       VOUCHER_CODE_KEY: configured.VOUCHER_CODE_KEY,
       VOUCHER_CODE_OLD_KEYS: [], // optional: unset in production it is an empty keyring
       IDENTITY_SIGNING_KEYS: readSigningKeys(configured.IDENTITY_SIGNING_KEYS),
+      PAYMENTS_SECRETS_KEY: configured.PAYMENTS_SECRETS_KEY,
+      PAYMENTS_SECRETS_OLD_KEYS: [],
     });
     expect(fs.existsSync(path.join(d, 'dev-secrets.json'))).to.equal(false);
   });
