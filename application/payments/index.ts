@@ -6,6 +6,7 @@ export * from './merchant-directory.js';
 export * from './onboarding.js';
 export * from './provider-callbacks.js';
 export * from './provider-port.js';
+export * from './provider-settlement.js';
 export * from './sandbox-outcomes.js';
 export * from './sandbox-providers.js';
 export * from './payment-method-listing.js';

@@ -21,6 +21,21 @@ export interface PaymentProviderPort {
    * transaction is appended; a provider whose start has effects must make them idempotent by transactionId.
    */
   start(payment: ProviderPayment): Promise<ProviderSession>;
+  /**
+   * Carries out an outcome at the provider: CAPTURE a confirmed hold, VOID the uncaptured payment of a cancelled
+   * transaction. Called at least once per outcome (a reactor): idempotent by providerTransactionId and action. Answers
+   * the provider's reference of the operation.
+   */
+  settle(settlement: ProviderSettlement): Promise<{ providerReference: string }>;
+}
+
+export interface ProviderSettlement {
+  transactionId: string;
+  providerCode: string;
+  providerTransactionId: string;
+  action: 'CAPTURE' | 'VOID';
+  amount: number;
+  currency: string;
 }
 
 /** Posts a provider's signed callback to the hub over HTTP (infrastructure/payments/http-callback-sender.ts). */

@@ -14,7 +14,7 @@ import {
 } from '../../domain/payments/index.js';
 import type { Clock } from '../shared/clock.js';
 import { hmacSha256Hex, signatureMatches } from '../shared/signatures.js';
-import type { CallbackSender, PaymentProviderPort, ProviderPayment } from './provider-port.js';
+import type { CallbackSender, PaymentProviderPort, ProviderPayment, ProviderSettlement } from './provider-port.js';
 import type { SandboxOutcome } from './sandbox-outcomes.js';
 import type { TransactionService } from './transactions.js';
 
@@ -59,7 +59,12 @@ export class SandboxProviders {
 
   /** The port of each sandbox provider code. */
   ports(): Map<string, PaymentProviderPort> {
-    return new Map(providerCatalogue.map((p) => [p.code, { start: (payment) => this.start(payment) }]));
+    return new Map(
+      providerCatalogue.map((p) => [
+        p.code,
+        { start: (payment) => this.start(payment), settle: (settlement) => this.settle(settlement) },
+      ]),
+    );
   }
 
   private token(transactionId: string): string {
@@ -69,6 +74,15 @@ export class SandboxProviders {
   async start(payment: ProviderPayment): Promise<ProviderSession> {
     const url = `${this.deps.baseUrl}${sandboxPagePath(payment.transactionId)}?token=${this.token(payment.transactionId)}`;
     return { providerTransactionId: `SBX-${payment.transactionId}`, providerInvoiceId: null, redirectUrl: url };
+  }
+
+  /**
+   * A capture or a void: the sandbox moves no money, so it only answers its reference, the same for a repeat (as a real
+   * provider answers a repeated capture of one payment).
+   */
+  async settle(settlement: ProviderSettlement): Promise<{ providerReference: string }> {
+    const prefix = settlement.action === 'CAPTURE' ? 'CAP' : 'VOID';
+    return { providerReference: `${prefix}-${settlement.providerTransactionId}` };
   }
 
   /** The payment a page shows; a wrong token or an unknown transaction is not found (nothing is revealed). */

@@ -126,6 +126,15 @@ export class TransactionService {
     return this.run(context, transactionId, (now) => ({ type: 'AbandonTransaction', now }));
   }
 
+  /** The provider carried out the outcome (capture or void); a repeat records nothing. */
+  recordSettlement(
+    context: CommandContext,
+    transactionId: string,
+    settlement: { action: 'CAPTURE' | 'VOID'; providerReference: string },
+  ): Promise<Transaction> {
+    return this.run(context, transactionId, (now) => ({ type: 'RecordProviderSettlement', ...settlement, now }));
+  }
+
   /** The transaction as its stream says. */
   async load(transactionId: string): Promise<Transaction> {
     const { state } = await loadAggregate(

@@ -33,6 +33,7 @@ const groups = {
     TransactionCompleted: v1,
     TransactionFailed: v1,
     TransactionCancelled: v1,
+    TransactionSettledAtProvider: v1,
   } satisfies EventSchemas<TransactionEvent>,
 };
 

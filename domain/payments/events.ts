@@ -168,7 +168,17 @@ export type TransactionCancelled = DomainEvent<
   }
 >;
 
+/**
+ * The provider carried out what the hub decided: captured a confirmed hold (CAPTURE) or voided the uncaptured payment
+ * of a cancelled transaction (VOID). Recorded once per transaction, after the outcome.
+ */
+export type TransactionSettledAtProvider = DomainEvent<
+  'TransactionSettledAtProvider',
+  { transactionId: string; action: 'CAPTURE' | 'VOID'; providerReference: string; settledAt: string }
+>;
+
 export type TransactionEvent =
+  | TransactionSettledAtProvider
   | TransactionInitiated
   | TransactionProcessing
   | TransactionHeld

@@ -30,6 +30,8 @@ export type Transaction = TransactionDetails & {
   readonly holdExpiresAt: string | null;
   readonly errorCode: string | null;
   readonly errorMessage: string | null;
+  /** How the outcome was carried out at the provider (capture or void), once it was. */
+  readonly settlement: { readonly action: 'CAPTURE' | 'VOID'; readonly providerReference: string } | null;
   readonly updatedAt: string;
 };
 
@@ -66,7 +68,9 @@ export type TransactionCommand =
   /** The hold-timeout sweep: `endStatus` as configured (CANCELLED, or TIMEOUT). */
   | { type: 'ExpireHold'; endStatus: 'CANCELLED' | 'TIMEOUT'; now: string }
   /** No result by expiresAt: the payment is abandoned (FAILED). */
-  | { type: 'AbandonTransaction'; now: string };
+  | { type: 'AbandonTransaction'; now: string }
+  /** The provider captured a confirmed hold, or voided a cancelled payment. */
+  | { type: 'RecordProviderSettlement'; action: 'CAPTURE' | 'VOID'; providerReference: string; now: string };
 
 function existing(state: TransactionState): Transaction {
   if (state.status === 'NONE') throw paymentsError('TRANSACTION_NOT_FOUND', 'transaction not found');
@@ -207,6 +211,9 @@ function decide(command: TransactionCommand, state: TransactionState): Transacti
       ];
     }
 
+    case 'RecordProviderSettlement':
+      return decideSettlement(command, state);
+
     case 'AbandonTransaction': {
       if (state.status !== 'PENDING' && state.status !== 'PROCESSING') return [];
       if (Date.parse(command.now) < Date.parse(state.expiresAt)) return [];
@@ -226,6 +233,29 @@ function decide(command: TransactionCommand, state: TransactionState): Transacti
   }
 }
 
+function decideSettlement(
+  command: Extract<TransactionCommand, { type: 'RecordProviderSettlement' }>,
+  state: TransactionState,
+): TransactionEvent[] {
+  const t = existing(state);
+  // A repeat (the reactor redelivered) records nothing.
+  if (t.settlement?.action === command.action) return [];
+  const fits =
+    command.action === 'CAPTURE' ? t.status === 'COMPLETED' : t.status === 'CANCELLED' || t.status === 'TIMEOUT';
+  if (!fits || t.settlement) throw notProcessable(t, `provider ${command.action.toLowerCase()}`);
+  return [
+    {
+      type: 'TransactionSettledAtProvider',
+      data: {
+        transactionId: t.transactionId,
+        action: command.action,
+        providerReference: command.providerReference,
+        settledAt: command.now,
+      },
+    },
+  ];
+}
+
 function evolve(state: TransactionState, event: TransactionEvent): TransactionState {
   if (event.type === 'TransactionInitiated')
     return {
@@ -238,6 +268,7 @@ function evolve(state: TransactionState, event: TransactionEvent): TransactionSt
       holdExpiresAt: null,
       errorCode: null,
       errorMessage: null,
+      settlement: null,
       updatedAt: event.data.createdAt,
     };
   if (state.status === 'NONE') return state;
@@ -276,6 +307,9 @@ function evolve(state: TransactionState, event: TransactionEvent): TransactionSt
       };
     case 'TransactionCancelled':
       return { ...state, status: event.data.status, updatedAt: event.data.cancelledAt };
+    case 'TransactionSettledAtProvider':
+      // Not a status change: updatedAt stays the outcome's.
+      return { ...state, settlement: { action: event.data.action, providerReference: event.data.providerReference } };
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import {
   paymentsTimerHandlers,
+  providerSettlementReactor,
   PaymentMerchantDirectory,
   PaymentMethodListing,
   PaymentOnboarding,
@@ -37,7 +38,7 @@ type CommandDeps = Pick<
 
 /** The hub with its stored timers' job (docs/payments.md, "Timers"), which polls payments_timers. */
 export function buildPayments(deps: ContextDeps<PaymentsConfig, PaymentsSecrets>): BuiltContext<PaymentsServices> {
-  const built = buildPaymentsCommands(deps);
+  const { providers, ...built } = assemble(deps);
   const handlers = paymentsTimerHandlers({
     transactions: built.services.transactions,
     holdExpiryStatus: deps.config.PAYMENTS_HOLD_EXPIRY_STATUS,
@@ -48,11 +49,18 @@ export function buildPayments(deps: ContextDeps<PaymentsConfig, PaymentsSecrets>
     ...built,
     services: { ...built.services, transactionListing: new KnexTransactionListing(knex) },
     jobs: [timerJob({ table: paymentsTimersTable, handlers, knex, clock, logger })],
+    reactors: [providerSettlementReactor({ transactions: built.services.transactions, providers })],
   };
 }
 
 /** The command side only: the event store's adapters (so fast tests build it on an in-memory store too). */
 export function buildPaymentsCommands(deps: CommandDeps): BuiltContext<PaymentsServices> {
+  const { providers: _providers, ...built } = assemble(deps);
+  return built;
+}
+
+/** The services, and the provider ports they use (the settlement reactor calls them too). */
+function assemble(deps: CommandDeps): BuiltContext<PaymentsServices> & { providers: Map<string, PaymentProviderPort> } {
   const { config, secrets, store, clock, ports } = deps;
   const cipher = new AesGcmSecretCipher(
     'payments-merchant-secret',
@@ -113,5 +121,6 @@ export function buildPaymentsCommands(deps: CommandDeps): BuiltContext<PaymentsS
     },
     jobs: [],
     stop: async () => {},
+    providers,
   };
 }

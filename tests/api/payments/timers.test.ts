@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { fixedClock } from '../../../application/shared/clock.js';
 import { newCommandContext } from '../../../application/shared/command-context.js';
 import { loadConfig } from '../../../container.js';
+import { hmacSha256Hex } from '../../../application/shared/signatures.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
 import { eventually } from '../../support/eventually.js';
 import { expectHubOk, hub, hubHeaders, initBody, nowSeconds, onboardMerchant, type Onboarded } from './support.js';
@@ -64,6 +65,38 @@ describe('Payment hub timers (PostgreSQL, relay, timer job)', function () {
     expect(last.data).to.deep.include({ by: 'HOLD_TIMEOUT', status: 'TIMEOUT' });
     expect(last.metadata.actor).to.deep.equal({ process: 'timer:payments-hold-expiry' });
     await eventually(async () => expect(await pending(id)).to.deep.equal([]));
+    // The provider voids the hold (the settlement process manager), recorded once.
+    await eventually(async () => {
+      const events = await app.container.store.readStream(`transaction-${id}`);
+      expect(events.filter((e) => e.type === 'TransactionSettledAtProvider').map((e) => e.data)).to.deep.equal([
+        {
+          transactionId: id,
+          action: 'VOID',
+          providerReference: `VOID-SBX-${id}`,
+          settledAt: clock.now().toISOString(),
+        },
+      ]);
+    }, 10_000);
+  });
+
+  it('a confirmed hold is captured at the provider, and recorded once', async () => {
+    const id = await init('T-CAPTURE');
+    const as = () => newCommandContext({ actor: { process: 'provider:SANDBOX_WALLET' } });
+    await transactions().providerAuthorized(as(), id, { bankName: null, accountHolderName: null, cardNo: null });
+    const ts = nowSeconds(clock);
+    const confirm = await hub(app.baseUrl, 'PUT', '/transactions/confirm', hubHeaders(m.keys.T1!.paymentApiKey, ts), {
+      transactionId: id,
+      secureHash: hmacSha256Hex(m.secretKey, `${id}|${ts}`),
+    });
+    expectHubOk(confirm);
+    const settled = await eventually(async () => {
+      const t = await transactions().load(id);
+      expect(t.settlement).to.deep.equal({ action: 'CAPTURE', providerReference: `CAP-SBX-${id}` });
+      return t;
+    }, 10_000);
+    expect(settled.status).to.equal('COMPLETED');
+    const events = await app.container.store.readStream(`transaction-${id}`);
+    expect(events.at(-1)!.metadata.actor).to.deep.equal({ process: 'payments-provider-settlement' });
   });
 
   it('refuses a malformed provider hold timeout list at start, naming the setting', () => {

@@ -203,6 +203,40 @@ describe('transaction decider (the seed state machine)', () => {
     given([]).when(cancel()).thenRejects('TRANSACTION_NOT_FOUND');
   });
 
+  describe('settlement at the provider (after the outcome)', () => {
+    const settle = (action: 'CAPTURE' | 'VOID'): TransactionCommand => ({
+      type: 'RecordProviderSettlement',
+      action,
+      providerReference: `${action}-p-1`,
+      now: t2,
+    });
+    const settled = (action: 'CAPTURE' | 'VOID'): TransactionEvent => ({
+      type: 'TransactionSettledAtProvider',
+      data: { transactionId: id, action, providerReference: `${action}-p-1`, settledAt: t2 },
+    });
+    it('records the capture of a confirmed hold once; a repeat records nothing', () => {
+      given([initiated(), processing, held, completed('CONFIRM')])
+        .when(settle('CAPTURE'))
+        .then([settled('CAPTURE')]);
+      given([initiated(), processing, held, completed('CONFIRM'), settled('CAPTURE')])
+        .when(settle('CAPTURE'))
+        .then([]);
+    });
+    it('records the void of a cancelled payment', () =>
+      given([initiated(), processing, held, cancelledBy(t2)])
+        .when(settle('VOID'))
+        .then([settled('VOID')]));
+    it('refuses a capture before the outcome, a void of a completed payment, a second different settlement', () => {
+      given([initiated(), processing, held]).when(settle('CAPTURE')).thenRejects('TRANSACTION_NOT_PROCESSABLE');
+      given([initiated(), processing, held, completed('CONFIRM')])
+        .when(settle('VOID'))
+        .thenRejects('TRANSACTION_NOT_PROCESSABLE');
+      given([initiated(), processing, held, cancelledBy(t2), settled('VOID')])
+        .when(settle('CAPTURE'))
+        .thenRejects('TRANSACTION_NOT_PROCESSABLE');
+    });
+  });
+
   describe('hold timeout', () => {
     it('HOLDING → CANCELLED (or TIMEOUT, as configured) once the hold expired', () => {
       const expired = (status: 'CANCELLED' | 'TIMEOUT'): TransactionEvent => ({
