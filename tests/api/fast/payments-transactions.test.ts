@@ -12,6 +12,7 @@ import {
   expectResponse,
   type ApiRequest,
 } from '../../support/api-spec.js';
+import { matching } from '../../support/match.js';
 import { buildFastApp, fastAppSecrets } from '../../support/fast-app.js';
 
 /** The hub's cancel and confirm over the in-memory store: given streams, a signed request, the events it appends. */
@@ -51,6 +52,36 @@ const merchant = existingStream('paymentMerchant-m1', [
   {
     type: 'TerminalAdded',
     data: { merchantCode: 'm1', terminalId: 'T1', name: 'Main', addedBy: 'alice', addedAt: now },
+  },
+  {
+    type: 'PaymentMethodConfigured',
+    data: {
+      merchantCode: 'm1',
+      terminalId: 'T1',
+      paymentMethodId: 'pm',
+      method: {
+        code: 'WALLET',
+        type: 'WALLET',
+        category: 'EWALLET',
+        names: { vi: 'Ví', en: 'E-wallet' },
+        iconUrl: 'https://cdn.example/w.png',
+        supportsTokenization: false,
+        requiresRedirect: true,
+        verificationAmount: null,
+        sortOrder: 1,
+        autoCapture: false,
+        enabled: true,
+        providers: [
+          {
+            providerCode: 'SANDBOX_WALLET',
+            priority: 1,
+            currencies: [{ currency: 'VND', minAmount: 1, maxAmount: 1e9 }],
+          },
+        ],
+      },
+      configuredBy: 'alice',
+      configuredAt: now,
+    },
   },
 ]);
 const keyLookup = existingStream(`paymentApiKey-${secretDigest(apiKey)}`, [
@@ -115,6 +146,51 @@ const put = (path: string, hash = hmacSha256Hex(secretKey, `${id}|${timestamp}`)
     'X-Timestamp': timestamp,
   },
   json: { transactionId: id, secureHash: hash },
+});
+
+const initRequest = (hash: string): ApiRequest => ({
+  method: 'POST',
+  path: '/api/payments/v1/transactions',
+  headers: { ...gatewayHeaders(), 'X-Payment-API-Key': apiKey, 'X-Request-ID': 'req-init', 'X-Timestamp': timestamp },
+  json: {
+    orderId: 'o9',
+    referenceId: 'r9',
+    amount: 120000.5,
+    currency: 'VND',
+    description: 'order o9',
+    paymentMethodCode: 'WALLET',
+    providerId: '3f0c9a52-6f0e-5b8e-9a51-0c5a9b1d2e02',
+    orderInfo: { orderCreatedAt: 1772359200000 },
+    secureHash: hash,
+  },
+});
+
+describe('Payment hub API, fast: init over the in-memory store', () => {
+  it('appends the transaction PENDING then PROCESSING (the provider took it) and claims the orderId', () =>
+    given(merchant, keyLookup)
+      .when(initRequest(hmacSha256Hex(secretKey, 'o9|r9|120000|VND|1772359200000')))
+      .then(
+        expectResponse(200, { body: matching({ code: 0, message: 'Success' }) }),
+        expectNewEvents(/^transaction-/, [
+          {
+            type: 'TransactionInitiated',
+            data: matching({ orderId: 'o9', referenceId: 'r9', amount: 120000, skipHolding: false, cardType: '3D' }),
+            metadata: { actor: { merchantId: 'm1', terminalId: 'T1' } },
+          },
+          { type: 'TransactionProcessing', data: matching({ redirectUrl: /\/sandbox\/payments\// }) },
+        ]),
+        expectNewEvents(/^paymentOrder-/, [
+          { type: 'PaymentOrderClaimed', data: matching({ merchantCode: 'm1', orderId: 'o9', referenceId: 'r9' }) },
+        ]),
+      ));
+
+  it('refuses a secureHash over the float amount (not its integer part) with 4102, appending nothing', () =>
+    given(merchant, keyLookup)
+      .when(initRequest(hmacSha256Hex(secretKey, 'o9|r9|120000.5|VND|1772359200000')))
+      .then(
+        expectResponse(401, { body: { code: 4102, message: 'secureHash does not match the request' } }),
+        expectNoNewEvents(),
+      ));
 });
 
 describe('Payment hub API, fast: cancel and confirm over the in-memory store', () => {
