@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 /**
  * The service's HTTP app over ports only (an in-memory event store, ids and a fixed clock), for fast API specs
  * (docs/testing.md). The one place that builds it: each context's command side from its own builder
@@ -41,7 +40,8 @@ export const fastAppSecrets: Secrets = {
   VOUCHER_CODE_KEY: '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f',
   VOUCHER_CODE_OLD_KEYS: [],
   IDENTITY_SIGNING_KEYS: readSigningKeys(JSON.stringify([newSigningKeyJwk()])),
-  PAYMENTS_SECRETS_KEY: randomBytes(32).toString('hex'),
+  /** Fixed too, so that a test can give merchant events holding a secretKey encrypted with it. */
+  PAYMENTS_SECRETS_KEY: '1f1e1d1c1b1a191817161514131211100f0e0d0c0b0a09080706050403020100',
   PAYMENTS_SECRETS_OLD_KEYS: [],
 };
 
