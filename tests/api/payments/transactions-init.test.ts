@@ -86,6 +86,12 @@ describe('Payment hub init and signed requests (HTTP, PostgreSQL)', () => {
       );
     });
 
+    it("answers the gateway's refusals and an unknown path in the hub's envelope (4105, 4004)", async () => {
+      expectHubError(await init(s.m1, 'ORD-G', {}, { client_id: undefined }), 401, 4105);
+      expectHubError(await init(s.m1, 'ORD-G', {}, { client_secret: 'wrong-secret-0123456789' }), 401, 4105);
+      expectHubError(await hub(s.app.baseUrl, 'GET', '/transactions/nothing', hubHeaders(key(s.m1), ts())), 404, 4004);
+    });
+
     it('refuses missing or unusable keys (4101, 4100) and bad input with 4001 naming the field', async () => {
       expectHubError(await init(s.m1, 'ORD-K', {}, { 'X-Payment-API-Key': undefined }), 401, 4101);
       expectHubError(await init(s.m1, 'ORD-K', {}, { 'X-Payment-API-Key': 'phk_not-a-key' }), 401, 4100);
