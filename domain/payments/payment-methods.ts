@@ -28,6 +28,13 @@ export const providerCatalogue: readonly ProviderInfo[] = [
     methodTypes: ['CARD'],
   },
   {
+    id: '3f0c9a52-6f0e-5b8e-9a51-0c5a9b1d2e05',
+    code: 'SANDBOX_CARD_BACKUP',
+    name: 'Sandbox backup card gateway',
+    supportsHolding: false,
+    methodTypes: ['CARD'],
+  },
+  {
     id: '3f0c9a52-6f0e-5b8e-9a51-0c5a9b1d2e02',
     code: 'SANDBOX_WALLET',
     name: 'Sandbox wallet',

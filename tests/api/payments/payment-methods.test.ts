@@ -75,6 +75,46 @@ describe('Payment hub payment methods (HTTP, PostgreSQL)', () => {
     expect(usd.items).to.deep.equal([]);
   });
 
+  it('picks per amount the provider of smallest priority whose limits take it (two card gateways on T2)', async () => {
+    expectOk(
+      await call(
+        app.baseUrl,
+        'PUT',
+        '/operator/v1/payment-merchants/methods/terminals/T2/payment-methods/CREDIT_CARD',
+        {
+          headers: operatorHeaders(),
+          json: {
+            type: 'CARD',
+            category: 'CREDIT',
+            names: { vi: 'Thẻ', en: 'Card' },
+            iconUrl: 'https://cdn.example/card.png',
+            requiresRedirect: true,
+            sortOrder: 1,
+            providers: [
+              {
+                providerCode: 'SANDBOX_CARD',
+                priority: 2,
+                currencies: [{ currency: 'VND', minAmount: 10_000, maxAmount: 100_000_000 }],
+              },
+              {
+                providerCode: 'SANDBOX_CARD_BACKUP',
+                priority: 1,
+                currencies: [{ currency: 'VND', minAmount: 1, maxAmount: 15_000 }],
+              },
+            ],
+          },
+        },
+      ),
+    );
+    const card = async (amount: number) =>
+      ((await list(`?amount=${amount}&currency=VND`, {}, 'T2')).body as unknown as Listed).items.find(
+        (i) => i.code === 'CREDIT_CARD',
+      );
+    expect((await card(12_000))?.provider.code).to.equal('SANDBOX_CARD_BACKUP');
+    expect((await card(12_000))?.currencies).to.deep.equal([{ currency: 'VND', minAmount: 1, maxAmount: 15_000 }]);
+    expect((await card(20_000))?.provider.code).to.equal('SANDBOX_CARD');
+  });
+
   it('needs amount and currency (4001) and a usable key (4101, 4100)', async () => {
     expect(expectHubError(await list('?currency=VND'), 400, 4001)).to.match(/amount/);
     expect(expectHubError(await list('?amount=100'), 400, 4001)).to.match(/currency/);

@@ -1,6 +1,10 @@
 import type { PaymentMerchantEvent } from '../../../../domain/payments/events.js';
 import { paymentMerchantDecider, usableSecrets } from '../../../../domain/payments/merchant.js';
-import { effectiveCardType, type PaymentMethodConfig } from '../../../../domain/payments/payment-methods.js';
+import {
+  chooseProvider,
+  effectiveCardType,
+  type PaymentMethodConfig,
+} from '../../../../domain/payments/payment-methods.js';
 import { fold } from '../../../../domain/shared/decider.js';
 import { expect } from 'chai';
 import { scenario } from '../../../support/decider-spec.js';
@@ -244,5 +248,40 @@ describe('payment merchant decider (onboarding)', () => {
         providers: [{ ...base.providers[0]!, currencies: [{ currency: 'VND', minAmount: 10, maxAmount: 9 }] }],
       }).thenRejects('INVALID_PAYMENT_SETUP', { field: 'providers[0].currencies[0].maxAmount' });
     });
+  });
+});
+
+describe('choosing a provider for a method (smallest priority among those whose limits fit)', () => {
+  const card: PaymentMethodConfig = {
+    ...wallet(null, 'SANDBOX_CARD'),
+    code: 'CREDIT_CARD',
+    type: 'CARD',
+    providers: [
+      {
+        providerCode: 'SANDBOX_CARD_BACKUP',
+        priority: 5,
+        currencies: [{ currency: 'VND', minAmount: 1, maxAmount: 10_000_000 }],
+      },
+      {
+        providerCode: 'SANDBOX_CARD',
+        priority: 1,
+        currencies: [{ currency: 'VND', minAmount: 10_000, maxAmount: 5_000_000 }],
+      },
+    ],
+  };
+  const chosen = (amount: number, currency = 'VND') => chooseProvider(card, currency, amount)?.provider.code ?? null;
+
+  it('takes the smallest priority when both fit', () => expect(chosen(20_000)).to.equal('SANDBOX_CARD'));
+  it('falls to the next provider when the first one’s limits do not take the amount', () => {
+    expect(chosen(5_000)).to.equal('SANDBOX_CARD_BACKUP');
+    expect(chosen(6_000_000)).to.equal('SANDBOX_CARD_BACKUP');
+  });
+  it('takes none when no provider takes the amount or the currency', () => {
+    expect(chosen(20_000_000)).to.equal(null);
+    expect(chosen(20_000, 'USD')).to.equal(null);
+  });
+  it('includes both limits (minAmount and maxAmount are inclusive)', () => {
+    expect(chosen(10_000)).to.equal('SANDBOX_CARD');
+    expect(chosen(5_000_000)).to.equal('SANDBOX_CARD');
   });
 });
