@@ -16,6 +16,7 @@ import { registerOperatorOpenApi } from './api/shared/operator-openapi.js';
 import { checkoutApi } from './api/checkout/index.js';
 import { identityApi } from './api/identity/index.js';
 import { filesApi } from './api/files/index.js';
+import { paymentsApi } from './api/payments/index.js';
 import { gatewayApi, gatewayGuard } from './api/gateway/index.js';
 import { shopApi } from './api/shop/index.js';
 import { ordersApi } from './api/orders/index.js';
@@ -58,6 +59,8 @@ import { buildCheckout, checkoutConfig, checkoutSecrets } from './infrastructure
 import { buildIdentity, identityConfig, identitySecrets } from './infrastructure/identity/index.js';
 import { buildFiles, filesConfig, filesSecrets } from './infrastructure/files/index.js';
 import { filesProjectors } from './projections/files/index.js';
+import { buildPayments, paymentsConfig, paymentsSecrets } from './infrastructure/payments/index.js';
+import { paymentsProjectors } from './projections/payments/index.js';
 import { buildGateway, gatewayConfig, gatewaySecrets } from './infrastructure/gateway/index.js';
 import { buildOrders, ordersConfig, ordersSecrets } from './infrastructure/orders/index.js';
 import { checkoutProjectors } from './projections/checkout/index.js';
@@ -114,6 +117,14 @@ export const contexts = [
     build: buildOrders,
     api: ordersApi,
     projectors: ordersProjectors,
+  }),
+  defineContext({
+    name: 'payments',
+    config: paymentsConfig,
+    secrets: paymentsSecrets,
+    build: buildPayments,
+    api: paymentsApi,
+    projectors: paymentsProjectors,
   }),
 ] as const;
 

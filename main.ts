@@ -22,6 +22,7 @@ import { seedCheckoutDemo } from './infrastructure/checkout/index.js';
 import { seedDemo } from './infrastructure/shop/demo-seed.js';
 import { seedIdentityDemo } from './infrastructure/identity/index.js';
 import { seedOrdersDemo } from './infrastructure/orders/index.js';
+import { seedPaymentsDemo } from './infrastructure/payments/index.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -115,13 +116,14 @@ async function main(): Promise<void> {
       const webhooks =
         port === undefined ? undefined : { baseUrl: `http://127.0.0.1:${port}`, gateway: gateway.orders };
       const orders = await seedOrdersDemo(container.services.orders, config.DATA_DIR, webhooks);
-      return { demo, gateway, identity, checkout, orders };
+      const payments = await seedPaymentsDemo(container.services.payments, config.DATA_DIR);
+      return { demo, gateway, identity, checkout, orders, payments };
     })().catch((error: unknown) => {
       if (stopping) return undefined;
       throw error;
     });
     if (seeded) {
-      const { demo, gateway, identity, checkout, orders } = seeded;
+      const { demo, gateway, identity, checkout, orders, payments } = seeded;
       const base = `http://localhost:${port ?? config.PORT}`;
       console.log(
         [
@@ -146,6 +148,10 @@ async function main(): Promise<void> {
           `Order view demo (docs/orders.md; README, "Order view"): merchant ${orders.merchantId}, ${orders.ordersSent} orders sent now`,
           `  X-API-Key:            ${orders.apiKey}`,
           `  secretKey:            ${orders.secretKey}`,
+          `Payment hub demo (docs/payments.md; README, "Payments"):`,
+          `  merchant:             ${payments.merchantCode}  secretKey ${payments.secretKey}`,
+          ...payments.terminals.map((t) => `  ${`${t.terminalId}:`.padEnd(22)}X-Payment-API-Key ${t.paymentApiKey}`),
+          `  methods:              CREDIT_CARD, WALLET (holds), BANK_TRANSFER, QR_CODE; API ${base}/api/payments/v1`,
           '',
         ].join('\n'),
       );

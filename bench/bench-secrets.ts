@@ -12,6 +12,8 @@ export function benchSecrets(): Secrets {
     CHECKOUT_CODE_OLD_KEYS: [],
     ORDERS_SECRET_KEY_KEY: randomBytes(32).toString('hex'),
     ORDERS_SECRET_KEY_OLD_KEYS: [],
+    PAYMENTS_SECRETS_KEY: randomBytes(32).toString('hex'),
+    PAYMENTS_SECRETS_OLD_KEYS: [],
     IDENTITY_SIGNING_KEYS: readSigningKeys(JSON.stringify([newSigningKeyJwk()])),
   };
 }
@@ -23,6 +25,7 @@ export function benchSecretsEnv(): Record<string, string> {
     VOUCHER_CODE_KEY: randomBytes(32).toString('hex'),
     CHECKOUT_CODE_KEY: randomBytes(32).toString('hex'),
     ORDERS_SECRET_KEY_KEY: randomBytes(32).toString('hex'),
+    PAYMENTS_SECRETS_KEY: randomBytes(32).toString('hex'),
     IDENTITY_SIGNING_KEYS: JSON.stringify([newSigningKeyJwk()]),
   };
 }

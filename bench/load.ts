@@ -2,7 +2,7 @@ import net from 'node:net';
 
 export interface LoadRequest {
   /** Default POST, with `body` as JSON; a GET sends no body. */
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'PUT';
   path: string;
   headers: Record<string, string>;
   body?: unknown;

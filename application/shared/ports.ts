@@ -7,6 +7,7 @@
 import type { AccessTokenVerifier } from './access-tokens.js';
 import type { MerchantApiKeys } from './merchant-api-keys.js';
 import type { PromotionWalletPort } from './promotion-wallet.js';
+import type { UserLookup } from './user-lookup.js';
 
 export interface SharedPorts {
   /** Checks users' access tokens (identity). */
@@ -15,6 +16,8 @@ export interface SharedPorts {
   merchantApiKeys: MerchantApiKeys;
   /** Issues bought vouchers into users' wallets (the checkout). */
   promotionWallet: PromotionWalletPort;
+  /** Finds host-app users by id (identity). */
+  users: UserLookup;
 }
 
 /** What contexts read their ports through. */

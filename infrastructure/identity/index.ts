@@ -53,6 +53,6 @@ export function buildIdentity(
     },
     jobs: [],
     stop: async () => {},
-    provides: { accessTokens },
+    provides: { accessTokens, users },
   };
 }

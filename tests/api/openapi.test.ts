@@ -10,6 +10,7 @@ import { buildOpenApiDocument } from '../../api/shared/openapi.js';
 import { openApi } from '../../container.js';
 import { campaignSchema, merchantSchemas, operatorSuccess, poolSchema } from '../../api/shop/operator-schemas.js';
 import { operatorRouter } from '../../api/shop/operator-router.js';
+import { paymentsOperatorRouter } from '../../api/payments/operator-router.js';
 import { purchaseRouter } from '../../api/shop/purchase-router.js';
 import { committedData, releasedData, reservationData, reservedData, shopSuccess } from '../../api/shop/schemas.js';
 import { createLogger } from '../../infrastructure/shared/logger.js';
@@ -171,6 +172,10 @@ describe('OpenAPI document and /docs', () => {
           '/operator/v1',
           orderPortalRouter({ logger: createLogger('error'), queries: container.services.orders.queries }),
         ),
+        ...routesOf(
+          '/operator/v1',
+          paymentsOperatorRouter({ logger: createLogger('error'), services: container.services.payments }),
+        ),
       ];
       expect(shop).to.have.length(4);
       expect(operator).to.have.length.of.at.least(12);
@@ -200,7 +205,13 @@ describe('OpenAPI document and /docs', () => {
       const headerNames = Object.values(doc.components.securitySchemes)
         .filter((s) => s.type === 'apiKey' && s.in === 'header')
         .map((s) => s.name);
-      expect(headerNames).to.have.members(['client_id', 'client_secret', 'X-Promotion-Api-Key', 'X-Merchant-Id']);
+      expect(headerNames).to.have.members([
+        'client_id',
+        'client_secret',
+        'X-Promotion-Api-Key',
+        'X-Merchant-Id',
+        'X-Payment-API-Key',
+      ]);
       expect(doc.components.securitySchemes.operatorToken).to.include({ type: 'http', scheme: 'bearer' });
     });
 

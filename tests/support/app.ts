@@ -45,6 +45,8 @@ export async function startTestApp(
     IDENTITY_SIGNING_KEYS: readSigningKeys(JSON.stringify([newSigningKeyJwk()])),
     ORDERS_SECRET_KEY_KEY: randomBytes(32).toString('hex'),
     ORDERS_SECRET_KEY_OLD_KEYS: [],
+    PAYMENTS_SECRETS_KEY: randomBytes(32).toString('hex'),
+    PAYMENTS_SECRETS_OLD_KEYS: [],
   };
   const container = await buildContainer({
     config,

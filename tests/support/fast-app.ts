@@ -10,6 +10,7 @@ import { Router } from 'express';
 import { checkoutApi } from '../../api/checkout/index.js';
 import { ordersOperatorRouter } from '../../api/orders/index.js';
 import { identityApi } from '../../api/identity/index.js';
+import { paymentsApi, paymentsBasePath, paymentsGatewayFront } from '../../api/payments/index.js';
 import { gatewayApi, gatewayGuard } from '../../api/gateway/index.js';
 import { shopGatewayFront } from '../../api/shop/gateway-front.js';
 import { operatorApi } from '../../api/shared/operator-api.js';
@@ -25,6 +26,8 @@ import { buildCheckoutServices } from '../../infrastructure/checkout/index.js';
 import { buildOrderCommands } from '../../infrastructure/orders/index.js';
 import { buildIdentity, newSigningKeyJwk, readSigningKeys } from '../../infrastructure/identity/index.js';
 import { buildGateway } from '../../infrastructure/gateway/index.js';
+import { buildPaymentsCommands } from '../../infrastructure/payments/index.js';
+import { ProvidedPorts } from '../../infrastructure/shared/context.js';
 import { InMemoryEventStore } from '../../infrastructure/shared/eventstore/in-memory-event-store.js';
 import { createLogger } from '../../infrastructure/shared/logger.js';
 import { httpRequestDuration, metricsRegistry } from '../../infrastructure/shared/metrics.js';
@@ -43,6 +46,9 @@ export const fastAppSecrets: Secrets = {
   IDENTITY_SIGNING_KEYS: readSigningKeys(JSON.stringify([newSigningKeyJwk()])),
   ORDERS_SECRET_KEY_KEY: '202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f',
   ORDERS_SECRET_KEY_OLD_KEYS: [],
+  /** Fixed too, so that a test can give merchant events holding a secretKey encrypted with it. */
+  PAYMENTS_SECRETS_KEY: '1f1e1d1c1b1a191817161514131211100f0e0d0c0b0a09080706050403020100',
+  PAYMENTS_SECRETS_OLD_KEYS: [],
 };
 
 export interface FastAppDeps {
@@ -81,6 +87,13 @@ export function buildFastApp({ store, ids, clock, env }: FastAppDeps): Express {
   const shopGateway = Router().use((req, res, next) => {
     registered.then(() => guard(req, res, next), next);
   });
+  const ports = new ProvidedPorts();
+  ports.provide({ users: identity.users });
+  const payments = buildPaymentsCommands({ config, secrets, store, clock, ports }).services;
+  const paymentsGuard = gatewayGuard(paymentsGatewayFront, gateway, { logger });
+  const paymentsGateway = Router().use((req, res, next) => {
+    registered.then(() => paymentsGuard(req, res, next), next);
+  });
 
   return createHttpApp({
     logger,
@@ -88,6 +101,10 @@ export function buildFastApp({ store, ids, clock, env }: FastAppDeps): Express {
     requestDuration: httpRequestDuration,
     routers: [
       { path: '/api/v1', router: Router().use(shopGateway, shopRouter({ logger, routers: [purchaseRouter(shop)] })) },
+      {
+        path: paymentsBasePath,
+        router: Router().use(paymentsGateway, paymentsApi.interfaces(payments, { logger })[0]!.router),
+      },
       {
         path: '/operator/v1',
         router: operatorApi({
@@ -99,6 +116,7 @@ export function buildFastApp({ store, ids, clock, env }: FastAppDeps): Express {
             ordersOperatorRouter({ logger, merchants: orders.merchants }),
             identityApi.operatorRouter!(identity, { logger }),
             gatewayApi.operatorRouter!(gateway, { logger }),
+            paymentsApi.operatorRouter!(payments, { logger }),
           ],
         }),
       },

@@ -18,12 +18,19 @@ describe('secrets', () => {
     CHECKOUT_CODE_KEY: '1f1e1d1c1b1a191817161514131211100f0e0d0c0b0a09080706050403020100',
     IDENTITY_SIGNING_KEYS: JSON.stringify([newSigningKeyJwk()]),
     ORDERS_SECRET_KEY_KEY: '202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f',
+    PAYMENTS_SECRETS_KEY: '5f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0',
   };
 
   it('given production without secrets, when loaded, then it refuses naming every missing one', () => {
     const refusal = () => load({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/commerce', DATA_DIR: dir() });
     expect(refusal).to.throw(ConfigError, /must be set in production/);
-    for (const name of ['OPERATOR_TOKENS', 'VOUCHER_CODE_KEY', 'CHECKOUT_CODE_KEY', 'IDENTITY_SIGNING_KEYS'])
+    for (const name of [
+      'OPERATOR_TOKENS',
+      'VOUCHER_CODE_KEY',
+      'CHECKOUT_CODE_KEY',
+      'IDENTITY_SIGNING_KEYS',
+      'PAYMENTS_SECRETS_KEY',
+    ])
       expect(refusal).to.throw(ConfigError, name);
   });
 
@@ -54,6 +61,7 @@ describe('secrets', () => {
       voucherCodeKey: 'cd'.repeat(32),
       identitySigningKeys: JSON.stringify([newSigningKeyJwk()]),
       ordersSecretKeyKey: 'ef'.repeat(32),
+      paymentsSecretsKey: 'ab'.repeat(32),
     };
     fs.writeFileSync(path.join(d, 'dev-secrets.json'), JSON.stringify(kept));
     const loaded = load({ DATA_DIR: d });
@@ -67,6 +75,8 @@ describe('secrets', () => {
       IDENTITY_SIGNING_KEYS: readSigningKeys(kept.identitySigningKeys),
       ORDERS_SECRET_KEY_KEY: kept.ordersSecretKeyKey,
       ORDERS_SECRET_KEY_OLD_KEYS: [],
+      PAYMENTS_SECRETS_KEY: kept.paymentsSecretsKey,
+      PAYMENTS_SECRETS_OLD_KEYS: [],
     });
     // Its values stay; secrets declared since are added (generated keys, empty keyrings of old keys).
     expect(written).to.deep.equal({
@@ -75,6 +85,7 @@ describe('secrets', () => {
       checkoutCodeKey: written.checkoutCodeKey,
       checkoutCodeOldKeys: '',
       ordersSecretKeyOldKeys: '',
+      paymentsSecretsOldKeys: '',
     });
     expect(written.checkoutCodeKey).to.match(/^[0-9a-f]{64}$/);
   });
@@ -96,6 +107,8 @@ describe('secrets', () => {
       IDENTITY_SIGNING_KEYS: readSigningKeys(configured.IDENTITY_SIGNING_KEYS),
       ORDERS_SECRET_KEY_KEY: configured.ORDERS_SECRET_KEY_KEY,
       ORDERS_SECRET_KEY_OLD_KEYS: [],
+      PAYMENTS_SECRETS_KEY: configured.PAYMENTS_SECRETS_KEY,
+      PAYMENTS_SECRETS_OLD_KEYS: [],
     });
     expect(fs.existsSync(path.join(d, 'dev-secrets.json'))).to.equal(false);
   });

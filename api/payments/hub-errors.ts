@@ -1,0 +1,59 @@
+/**
+ * The payment hub interface's envelope and codes (docs/payments.md, "Codes"): success `{code: 0, message, data}`,
+ * failure `{code, message}` with integer codes and the seed's statuses. Typed by hubErrorCodes: a code added there
+ * does not compile until it is mapped here. Also the hub's answers to the gateway's refusals.
+ */
+import type { Response } from 'express';
+import type { HubErrorCode } from '../../application/payments/index.js';
+import type { GatewayFront } from '../shared/gateway-front.js';
+import type { ErrorTable, InterfaceErrors } from '../shared/interface-errors.js';
+import { json, type HttpResult } from '../shared/route.js';
+import { hubRoutes } from './hub-routes.js';
+
+export const hubErrorTable: ErrorTable<HubErrorCode> = {
+  INVALID_PAYMENT_REQUEST: [400, '4001'],
+  TRANSACTION_NOT_FOUND: [404, '4301'],
+  TRANSACTION_NOT_OWNED: [403, '4200'],
+  TRANSACTION_NOT_CANCELLABLE: [400, '4014'],
+  TRANSACTION_NOT_CONFIRMABLE: [400, '4015'],
+  DUPLICATE_ORDER: [409, '4091'],
+  USER_NOT_FOUND: [404, '4302'],
+  INVALID_SIGNATURE: [401, '4102'],
+  STALE_TIMESTAMP: [401, '4103'],
+  IDEMPOTENCY_KEY_REUSED: [409, '4093'],
+  TRANSACTION_EXISTS: [500, '5000'],
+};
+
+/** The hub's failure body: `{code, message}`, code an integer. */
+export function sendHubError(res: Response, status: number, code: string, message: string): void {
+  res.status(status).json({ code: Number(code), message });
+}
+
+export const hubErrors: InterfaceErrors<HubErrorCode> = {
+  name: 'payment hub',
+  table: hubErrorTable,
+  malformed: { invalid: '4001', tooLarge: '4001', unsupportedMediaType: '4001' },
+  unknownEndpoint: '4004',
+  internal: { code: '5000', message: 'Internal server error' },
+  send: (res, status, code, message) => sendHubError(res, status, code, message),
+};
+
+export const hubOk = (data?: unknown): HttpResult =>
+  json(200, data === undefined ? { code: 0, message: 'Success' } : { code: 0, message: 'Success', data });
+
+export const paymentsGatewayFront: GatewayFront = {
+  interface: 'payments',
+  envHeader: 'optional',
+  routes: Object.values(hubRoutes),
+  refusals: {
+    CREDENTIALS_MISSING: [401, '4105'],
+    CREDENTIALS_INVALID: [401, '4105'],
+    ENVIRONMENT_MISSING: [400, '4001'],
+    ENVIRONMENT_MISMATCH: [403, '4201'],
+    INTERFACE_NOT_GRANTED: [403, '4201'],
+    IP_NOT_ALLOWED: [403, '4201'],
+    RATE_LIMITED: [429, '429'],
+  },
+  unavailable: [500, '5000'],
+  send: (res, status, code, message) => sendHubError(res, status, code, message),
+};

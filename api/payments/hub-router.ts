@@ -1,0 +1,188 @@
+/**
+ * The payment hub interface (/api/payments/v1; docs/payments.md): the terminal's key first (4101, 4100), then each
+ * route's headers and body (4001), the X-Timestamp window (4103) and the secureHash (4102), then the operation, run
+ * once per X-Request-ID (an identical resend replays its answer, another request under it is refused 4093).
+ */
+import express, { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { z } from 'zod';
+import {
+  cancelConfirmSigningString,
+  initSigningString,
+  type PaymentCaller,
+  type PaymentsServices,
+  type TransactionReference,
+} from '../../application/payments/index.js';
+import type { CommandContext } from '../../application/shared/command-context.js';
+import type { Logger } from '../../application/shared/logger.js';
+import { commandContextOf } from '../shared/command-context.js';
+import { HttpError, interfaceErrorHandler, unknownEndpoint } from '../shared/interface-errors.js';
+import { saneToken } from '../shared/request-context.js';
+import { mount } from '../shared/route-spec.js';
+import { issueField, issueMessage } from '../shared/validation.js';
+import { hubErrors, hubOk } from './hub-errors.js';
+import { json } from '../shared/route.js';
+import { hubRoutes } from './hub-routes.js';
+import { cancelBody, confirmBody, initPaymentBody, lookupQuery, paymentMethodsQuery } from './hub-schemas.js';
+import { initPaymentJson, transactionItemJson } from './transaction-json.js';
+
+const invalid = (message: string) => new HttpError(400, '4001', message);
+
+/** The terminal of X-Payment-API-Key, in res.locals.paymentCaller; 401 4101 when absent, 4100 when not usable. */
+function keyAuth(services: PaymentsServices): RequestHandler {
+  return (req, res, next) => {
+    services.directory
+      .checkKey(req.header('x-payment-api-key'))
+      .then((check) => {
+        if (!check.ok)
+          throw check.reason === 'MISSING'
+            ? new HttpError(401, '4101', 'X-Payment-API-Key header is required')
+            : new HttpError(401, '4100', 'Invalid API key');
+        res.locals.paymentCaller = check.caller;
+        next();
+      })
+      .catch(next);
+  };
+}
+
+const callerOf = (res: Response) => res.locals.paymentCaller as PaymentCaller;
+
+function parseBody<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, req: Request): T {
+  if (!req.is('application/json')) throw invalid('Content-Type must be application/json');
+  if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))
+    throw invalid('the body must be a JSON object');
+  const parsed = schema.safeParse(req.body);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  throw new HttpError(400, '4001', issueMessage(issue, issueField(issue)));
+}
+
+/** A header that, when sent, must be a sane token (printable ASCII, no spaces, 1 to 128). */
+function optionalHeader(req: Request, name: string): string | undefined {
+  const value = req.header(name);
+  if (value === undefined) return undefined;
+  if (!saneToken.test(value)) throw invalid(`${name} must be 1 to 128 printable characters without spaces`);
+  return value;
+}
+
+function requiredHeader(req: Request, name: string): string {
+  const value = optionalHeader(req, name);
+  if (value === undefined) throw invalid(`${name} header is required`);
+  return value;
+}
+
+/** X-Request-ID and X-Timestamp of a signed write, the timestamp checked against the window. */
+function signedHeaders(services: PaymentsServices, req: Request): { requestId: string; timestamp: string } {
+  const requestId = requiredHeader(req, 'X-Request-ID');
+  const timestamp = requiredHeader(req, 'X-Timestamp');
+  if (!/^[0-9]{1,12}$/.test(timestamp)) throw invalid('X-Timestamp must be Unix seconds');
+  services.signatures.checkTimestamp(timestamp);
+  return { requestId, timestamp };
+}
+
+/** The command context of a signed write: the terminal acts, and X-Request-ID is its idempotency key. */
+function commandOf(req: Request, res: Response, requestId: string): CommandContext {
+  const caller = callerOf(res);
+  return commandContextOf(req, res, {
+    actor: { merchantId: caller.merchantCode, terminalId: caller.terminalId },
+    idempotency: { scope: `payments:${caller.merchantCode}:${caller.terminalId}`, key: requestId },
+  });
+}
+
+/** The first of `vi`, `en` the caller's Accept-Language names (weights aside); `vi` when it names neither. */
+function languageOf(req: Request): 'vi' | 'en' {
+  const tags = (req.header('accept-language') ?? '').split(',').map((t) => t.trim().slice(0, 2).toLowerCase());
+  return tags.find((t): t is 'vi' | 'en' => t === 'vi' || t === 'en') ?? 'vi';
+}
+
+const referenceOf = (b: { transactionId?: string; orderId?: string; referenceId?: string }): TransactionReference =>
+  b.transactionId !== undefined
+    ? { transactionId: b.transactionId.toLowerCase() }
+    : { orderId: b.orderId!, referenceId: b.referenceId! };
+
+export function hubRouter(deps: { services: PaymentsServices; logger: Logger }): Router {
+  const { services } = deps;
+  const router = Router();
+  const auth = keyAuth(services);
+  const withBody = [auth, express.json({ limit: '64kb', strict: false })];
+
+  mount(router, hubRoutes.init, withBody, async (req, res) => {
+    const caller = callerOf(res);
+    const body = parseBody(initPaymentBody, req);
+    const { requestId } = signedHeaders(services, req);
+    const miniAppUserId = optionalHeader(req, 'X-MiniApp-User-ID');
+    const externalUserId = optionalHeader(req, 'X-External-User-ID');
+    const miniAppId = optionalHeader(req, 'X-MiniApp-Id');
+    await services.signatures.verify(
+      caller,
+      initSigningString({ ...body, orderCreatedAt: body.orderInfo?.orderCreatedAt }),
+      body.secureHash,
+    );
+    const { secureHash: _hash, returnURL, ...fields } = body;
+    const result = await services.transactions.init(commandOf(req, res, requestId), caller, {
+      ...fields,
+      amount: Math.trunc(body.amount),
+      returnUrl: returnURL,
+      miniAppUserId,
+      externalUserId,
+      miniAppId,
+    });
+    return hubOk(initPaymentJson(result));
+  });
+
+  mount(router, hubRoutes.lookup, [auth], async (req, res) => {
+    const parsed = lookupQuery.safeParse(req.query);
+    if (!parsed.success)
+      throw new HttpError(
+        400,
+        '4661',
+        'Invalid get transaction detail request: send transactionId (a UUID), or orderId and referenceId',
+      );
+    const items = await services.transactions.find(callerOf(res), referenceOf(parsed.data));
+    return hubOk({ items: items.map(transactionItemJson) });
+  });
+
+  const signedReference = async (
+    req: Request,
+    res: Response,
+    body: { transactionId?: string; orderId?: string; referenceId?: string; secureHash: string },
+  ) => {
+    const { requestId, timestamp } = signedHeaders(services, req);
+    const ref = referenceOf(body);
+    // transactionId wins: signed as sent (any case), looked up in lower case.
+    const signedRef = body.transactionId !== undefined ? { transactionId: body.transactionId } : ref;
+    await services.signatures.verify(callerOf(res), cancelConfirmSigningString(signedRef, timestamp), body.secureHash);
+    return { ref, context: commandOf(req, res, requestId) };
+  };
+
+  mount(router, hubRoutes.cancel, withBody, async (req, res) => {
+    const body = parseBody(cancelBody, req);
+    const { ref, context } = await signedReference(req, res, body);
+    await services.transactions.cancel(context, callerOf(res), ref, {
+      reason: body.reason ?? null,
+      requestedBy: body.requestedBy ?? null,
+    });
+    return hubOk();
+  });
+
+  mount(router, hubRoutes.confirm, withBody, async (req, res) => {
+    const body = parseBody(confirmBody, req);
+    const { ref, context } = await signedReference(req, res, body);
+    await services.transactions.confirm(context, callerOf(res), ref);
+    return hubOk();
+  });
+
+  mount(router, hubRoutes.paymentMethods, [auth], async (req, res) => {
+    const parsed = paymentMethodsQuery.safeParse(req.query);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw invalid(issueMessage(issue, issueField(issue)));
+    }
+    const { amount, currency } = parsed.data;
+    const items = await services.paymentMethods.list(callerOf(res), amount, currency, languageOf(req));
+    return json(200, { items });
+  });
+
+  router.use(unknownEndpoint(hubErrors));
+  router.use(interfaceErrorHandler(hubErrors, deps.logger));
+  return router;
+}

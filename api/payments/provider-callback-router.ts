@@ -1,0 +1,55 @@
+/**
+ * Providers' callbacks (/payment-providers/v1/{providerCode}/callbacks; docs/payments.md, "Providers"): no gateway in
+ * front (providers are not gateway parties, said so in docs/gateway.md's sense of a public surface), authenticated by
+ * the provider's signature over the raw body, checked before the body is even parsed.
+ */
+import express, { Router } from 'express';
+import type { PaymentsServices, ProviderResultErrorCode } from '../../application/payments/index.js';
+import type { Logger } from '../../application/shared/logger.js';
+import { HttpError, interfaceErrorHandler, unknownEndpoint, type InterfaceErrors } from '../shared/interface-errors.js';
+import { json } from '../shared/route.js';
+import { mount } from '../shared/route-spec.js';
+import { issueField, issueMessage } from '../shared/validation.js';
+import { providerCallbackBody, providerCallbackRoutes } from './provider-routes.js';
+
+export const providerCallbackErrors: InterfaceErrors<ProviderResultErrorCode> = {
+  name: 'provider callbacks',
+  table: {
+    TRANSACTION_NOT_FOUND: [404, 'NOT_FOUND'],
+    TRANSACTION_NOT_PROCESSABLE: [409, 'NOT_PROCESSABLE'],
+    INVALID_PROVIDER_CALLBACK: [401, 'INVALID_SIGNATURE'],
+  },
+  malformed: { invalid: 'INVALID', tooLarge: 'INVALID', unsupportedMediaType: 'INVALID' },
+  unknownEndpoint: 'NOT_FOUND',
+  internal: { code: 'INTERNAL', message: 'internal error' },
+  send: (res, status, code, message) => res.status(status).json({ code, message }),
+};
+
+export function providerCallbackRouter(deps: { services: PaymentsServices; logger: Logger }): Router {
+  const { providerCallbacks } = deps.services;
+  const router = Router();
+  const raw = express.raw({ type: () => true, limit: '32kb' });
+
+  mount(router, providerCallbackRoutes.callback, [raw], async (req) => {
+    const providerCode = req.params.providerCode ?? '';
+    const body = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
+    providerCallbacks.verify(providerCode, body, req.header('x-provider-signature'));
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      throw new HttpError(400, 'INVALID', 'the body is not JSON');
+    }
+    const callback = providerCallbackBody.safeParse(parsed);
+    if (!callback.success) {
+      const issue = callback.error.issues[0]!;
+      throw new HttpError(400, 'INVALID', issueMessage(issue, issueField(issue)));
+    }
+    const t = await providerCallbacks.apply(providerCode, callback.data);
+    return json(200, { code: 'OK', status: t.status });
+  });
+
+  router.use(unknownEndpoint(providerCallbackErrors));
+  router.use(interfaceErrorHandler(providerCallbackErrors, deps.logger));
+  return router;
+}

@@ -1,0 +1,111 @@
+/**
+ * The routes providers and payers reach without gateway credentials (docs/payments-sandbox.md): providers' signed
+ * callbacks under /payment-providers/v1, and the sandbox providers' hosted pages under /sandbox/payments. Declared
+ * once: their routers mount them and openapi.ts documents them.
+ */
+import { z } from 'zod';
+import { errorResponses, jsonContent, type ErrorCase } from '../shared/openapi.js';
+import type { RouteSpec } from '../shared/route-spec.js';
+
+export const providerCallbacksBasePath = '/payment-providers/v1';
+export const sandboxPagesBasePath = '/sandbox/payments';
+export const providersTag = 'Payment providers';
+
+export const callbackFailure = z.object({ code: z.string(), message: z.string() }).openapi('ProviderCallbackError');
+
+export const providerCallbackBody = z
+  .object({
+    callbackId: z.string().min(1).max(128),
+    transactionId: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'must be a UUID'),
+    providerTransactionId: z.string().min(1).max(128),
+    result: z.enum(['AUTHORIZED', 'DECLINED', 'CANCELLED']),
+    errorCode: z.string().max(64).nullable(),
+    errorMessage: z.string().max(500).nullable(),
+    payment: z
+      .object({
+        bankName: z.string().max(128).nullable(),
+        accountHolderName: z.string().max(128).nullable(),
+        cardNo: z
+          .string()
+          .regex(/^[0-9]{6}\*+[0-9]{4}$/, 'must be masked (first 6, last 4 digits)')
+          .nullable(),
+      })
+      .nullable(),
+    sentAt: z.string(),
+  })
+  .openapi('ProviderCallback');
+
+const callbackErrors: ErrorCase[] = [
+  [400, 'INVALID', 'the body is not a callback (the message names the field)'],
+  [401, 'INVALID_SIGNATURE', '`X-Provider-Signature` is not the HMAC of the body under the provider key'],
+  [404, 'NOT_FOUND', 'no transaction of this provider has this providerTransactionId'],
+  [409, 'NOT_PROCESSABLE', 'the transaction moved on (another outcome won)'],
+  [500, 'INTERNAL', 'an unexpected failure'],
+];
+
+export const providerCallbackRoutes = {
+  callback: {
+    method: 'post',
+    path: '/{providerCode}/callbacks',
+    operationId: 'providerCallback',
+    summary: "A provider's result for a transaction, signed with the provider's key",
+    description:
+      '`X-Provider-Signature`: HMAC-SHA-256 (hex) of the raw body under the provider key. AUTHORIZED holds or captures, DECLINED fails, CANCELLED (the payer cancelled on the page) fails. A callback sent twice (same callbackId) changes nothing.',
+    tags: [providersTag],
+    request: {
+      params: z.object({ providerCode: z.string() }),
+      headers: z.object({ 'X-Provider-Signature': z.string() }),
+      body: { required: true, content: jsonContent(providerCallbackBody) },
+    },
+    responses: {
+      200: { description: 'Applied', content: jsonContent(z.object({ code: z.literal('OK'), status: z.string() })) },
+      ...errorResponses(callbackErrors, () => callbackFailure),
+    },
+  },
+} satisfies Record<string, RouteSpec>;
+
+const html = { 'text/html': { schema: z.string() } };
+
+export const sandboxPageRoutes = {
+  page: {
+    method: 'get',
+    path: '/{transactionId}',
+    operationId: 'sandboxPaymentPage',
+    summary: "A sandbox provider's hosted payment page (paymentInfo.redirectUrl)",
+    tags: [providersTag],
+    request: { params: z.object({ transactionId: z.string() }), query: z.object({ token: z.string() }) },
+    responses: {
+      200: { description: 'The page', content: html },
+      404: { description: 'No such payment, or a wrong token', content: html },
+    },
+  },
+  act: {
+    method: 'post',
+    path: '/{transactionId}',
+    operationId: 'sandboxPaymentAction',
+    summary: 'What the payer did on the page: pay with a card, the 3-D Secure OTP, approve, decline, cancel, simulate',
+    tags: [providersTag],
+    request: {
+      params: z.object({ transactionId: z.string() }),
+      body: {
+        required: true,
+        content: {
+          'application/x-www-form-urlencoded': {
+            schema: z.object({
+              token: z.string(),
+              action: z.enum(['card', 'otp', 'approve', 'decline', 'cancel', 'transfer-received', 'scan-and-pay']),
+              cardNumber: z.string().optional(),
+              otp: z.string().optional(),
+            }),
+          },
+        },
+      },
+    },
+    responses: {
+      200: { description: 'The next step (3-D Secure) or the result', content: html },
+      303: { description: "Back to the transaction's returnURL" },
+      400: { description: 'An action the page does not offer', content: html },
+      404: { description: 'No such payment, or a wrong token', content: html },
+    },
+  },
+} satisfies Record<string, RouteSpec>;

@@ -1,0 +1,42 @@
+/**
+ * The payment hub's application layer, as the API and the composition root see it: its services and their views.
+ * Import this file from outside application/payments (docs/conventions.md, "Modules").
+ */
+export * from './merchant-directory.js';
+export * from './onboarding.js';
+export * from './provider-callbacks.js';
+export * from './provider-port.js';
+export * from './provider-settlement.js';
+export * from './sandbox-outcomes.js';
+export * from './sandbox-providers.js';
+export * from './payment-method-listing.js';
+export * from './request-signatures.js';
+export * from './transaction-init.js';
+export * from './transaction-listing.js';
+export * from './transaction-timers.js';
+export * from './transactions.js';
+
+import type { PaymentMerchantDirectory } from './merchant-directory.js';
+import type { PaymentOnboarding } from './onboarding.js';
+import type { PaymentMethodListing } from './payment-method-listing.js';
+import type { ProviderCallbacks } from './provider-callbacks.js';
+import type { RequestSignatures } from './request-signatures.js';
+import type { SandboxProviders } from './sandbox-providers.js';
+import type { TransactionListing } from './transaction-listing.js';
+import type { TransactionService } from './transactions.js';
+
+/** The hub's services, as its module builds them (infrastructure/payments) and its API uses them (api/payments). */
+export interface PaymentsServices {
+  onboarding: PaymentOnboarding;
+  directory: PaymentMerchantDirectory;
+  signatures: RequestSignatures;
+  transactions: TransactionService;
+  paymentMethods: PaymentMethodListing;
+  providerCallbacks: ProviderCallbacks;
+  sandbox: SandboxProviders;
+  /** The operators' list, over a read model: absent where there is no database (the fast app). */
+  transactionListing?: TransactionListing;
+}
+
+// The domain's vocabulary the interfaces need reaches them through this file: api/ imports application/ only.
+export * from '../../domain/payments/index.js';

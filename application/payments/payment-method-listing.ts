@@ -1,0 +1,64 @@
+/**
+ * GET /api/payments/v1/payment-methods (docs/payments.md, "Payment methods list"): the key's terminal's enabled
+ * methods that take `amount` in `currency`, each through its provider of smallest priority among those whose limits
+ * fit, ordered by sortOrder, named in the caller's language. Read from the merchant as the directory keeps it (at
+ * most a few seconds old in another process).
+ */
+import { chooseProvider, type CurrencyLimit, type PaymentMethodType } from '../../domain/payments/index.js';
+import type { PaymentCaller, PaymentMerchantDirectory } from './merchant-directory.js';
+
+export type MethodLanguage = 'vi' | 'en';
+
+export interface ListedPaymentMethod {
+  paymentMethodId: string;
+  code: string;
+  name: string;
+  type: PaymentMethodType;
+  category: string;
+  iconUrl: string;
+  provider: { id: string; name: string; code: string };
+  supportsTokenization: boolean;
+  requiresRedirect: boolean;
+  sortOrder: number;
+  verificationAmount: number | null;
+  currencies: CurrencyLimit[];
+}
+
+export class PaymentMethodListing {
+  constructor(private readonly deps: { directory: PaymentMerchantDirectory }) {}
+
+  async list(
+    caller: PaymentCaller,
+    amount: number,
+    currency: string,
+    language: MethodLanguage,
+  ): Promise<ListedPaymentMethod[]> {
+    const merchant = await this.deps.directory.merchant(caller.merchantCode);
+    const terminal = merchant?.terminals.find((t) => t.terminalId === caller.terminalId);
+    if (!terminal) return [];
+    return terminal.methods
+      .filter((m) => m.enabled)
+      .flatMap((m) => {
+        const chosen = chooseProvider(m, currency, amount);
+        if (!chosen) return [];
+        const contract = m.providers.find((p) => p.providerCode === chosen.provider.code)!;
+        return [
+          {
+            paymentMethodId: m.paymentMethodId,
+            code: m.code,
+            name: m.names[language],
+            type: m.type,
+            category: m.category,
+            iconUrl: m.iconUrl,
+            provider: { id: chosen.provider.id, name: chosen.provider.name, code: chosen.provider.code },
+            supportsTokenization: m.supportsTokenization,
+            requiresRedirect: m.requiresRedirect,
+            sortOrder: m.sortOrder,
+            verificationAmount: m.verificationAmount,
+            currencies: contract.currencies.map((c) => ({ ...c })),
+          },
+        ];
+      })
+      .sort((a, b) => a.sortOrder - b.sortOrder || a.code.localeCompare(b.code));
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * The sandbox payment providers (docs/payments-sandbox.md): the provider side of a payment, served by this service so
+ * that every flow runs for real over HTTP. `start` answers a hosted page's address, signed so that only the payer it
+ * was given to can open it; the page's actions decide an outcome (sandbox-outcomes.ts) and the provider reports it to
+ * the hub as a real one would: a callback over HTTP signed with its own key, which the hub verifies
+ * (provider-callbacks.ts). The sandbox reads the payment from the hub's transaction; a real provider keeps its own.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  paymentsError,
+  providerCatalogue,
+  type ProviderSession,
+  type Transaction,
+} from '../../domain/payments/index.js';
+import type { Clock } from '../shared/clock.js';
+import { hmacSha256Hex, signatureMatches } from '../shared/signatures.js';
+import type { CallbackSender, PaymentProviderPort, ProviderPayment, ProviderSettlement } from './provider-port.js';
+import type { SandboxOutcome } from './sandbox-outcomes.js';
+import type { TransactionService } from './transactions.js';
+
+/** The callback a provider posts to /payment-providers/v1/{providerCode}/callbacks, signed over its raw bytes. */
+export interface ProviderCallback {
+  callbackId: string;
+  transactionId: string;
+  providerTransactionId: string;
+  result: 'AUTHORIZED' | 'DECLINED' | 'CANCELLED';
+  errorCode: string | null;
+  errorMessage: string | null;
+  payment: { bankName: string | null; accountHolderName: string | null; cardNo: string | null } | null;
+  sentAt: string;
+}
+
+export const providerSignatureHeader = 'X-Provider-Signature';
+export const callbackPath = (providerCode: string) => `/payment-providers/v1/${providerCode}/callbacks`;
+export const sandboxPagePath = (transactionId: string) => `/sandbox/payments/${transactionId}`;
+
+export interface SandboxKeys {
+  /** Signs the hosted page's address (its `token`). */
+  page: string;
+  /** Each provider's callback signing key (the hub verifies with the same). */
+  provider(code: string): string;
+}
+
+export class SandboxProviders {
+  constructor(
+    private readonly deps: {
+      keys: SandboxKeys;
+      /** Where the hosted pages are served, as payers' browsers reach them (PAYMENTS_SANDBOX_BASE_URL). */
+      baseUrl: string;
+      /** Where the hub takes callbacks; null: the origin the page was requested on. */
+      callbackBaseUrl: string | null;
+      sender: CallbackSender;
+      /** Renders text as a QR code image (a data: URL), with a maintained QR library (infrastructure). */
+      qrImage: (text: string) => Promise<string>;
+      transactions: TransactionService;
+      clock: Clock;
+    },
+  ) {}
+
+  /** The port of each sandbox provider code. */
+  ports(): Map<string, PaymentProviderPort> {
+    return new Map(
+      providerCatalogue.map((p) => [
+        p.code,
+        { start: (payment) => this.start(payment), settle: (settlement) => this.settle(settlement) },
+      ]),
+    );
+  }
+
+  private token(transactionId: string): string {
+    return hmacSha256Hex(this.deps.keys.page, `sandbox-page|${transactionId}`).slice(0, 32);
+  }
+
+  async start(payment: ProviderPayment): Promise<ProviderSession> {
+    const url = `${this.deps.baseUrl}${sandboxPagePath(payment.transactionId)}?token=${this.token(payment.transactionId)}`;
+    return { providerTransactionId: `SBX-${payment.transactionId}`, providerInvoiceId: null, redirectUrl: url };
+  }
+
+  /**
+   * A capture or a void: the sandbox moves no money, so it only answers its reference, the same for a repeat (as a real
+   * provider answers a repeated capture of one payment).
+   */
+  async settle(settlement: ProviderSettlement): Promise<{ providerReference: string }> {
+    const prefix = settlement.action === 'CAPTURE' ? 'CAP' : 'VOID';
+    return { providerReference: `${prefix}-${settlement.providerTransactionId}` };
+  }
+
+  /** The payment a page shows; a wrong token or an unknown transaction is not found (nothing is revealed). */
+  async payment(transactionId: string, token: string): Promise<Transaction> {
+    if (!signatureMatches(token, this.token(transactionId)))
+      throw paymentsError('TRANSACTION_NOT_FOUND', 'no such sandbox payment');
+    return this.deps.transactions.load(transactionId);
+  }
+
+  /** The QR method's image: what a banking app would scan (provider, its transaction id, amount, currency). */
+  qrFor(t: Transaction): Promise<string> {
+    return this.deps.qrImage(`SANDBOXQR|${t.providerTransactionId ?? ''}|${t.amount}|${t.currency}`);
+  }
+
+  /** Reports the outcome to the hub as a signed HTTP callback; answers the transaction as the hub then holds it. */
+  async report(transaction: Transaction, outcome: SandboxOutcome, requestOrigin: string): Promise<Transaction> {
+    const callback: ProviderCallback = {
+      callbackId: randomUUID(),
+      transactionId: transaction.transactionId,
+      providerTransactionId: transaction.providerTransactionId ?? '',
+      result: outcome.kind,
+      errorCode: outcome.kind === 'DECLINED' ? outcome.errorCode : null,
+      errorMessage: outcome.kind === 'DECLINED' ? outcome.errorMessage : null,
+      payment:
+        outcome.kind === 'AUTHORIZED'
+          ? { bankName: outcome.bankName, accountHolderName: outcome.accountHolderName, cardNo: outcome.cardNo }
+          : null,
+      sentAt: this.deps.clock.now().toISOString(),
+    };
+    const code = transaction.provider.code;
+    const body = JSON.stringify(callback);
+    const answer = await this.deps.sender.post(
+      `${this.deps.callbackBaseUrl ?? requestOrigin}${callbackPath(code)}`,
+      body,
+      {
+        'Content-Type': 'application/json',
+        [providerSignatureHeader]: hmacSha256Hex(this.deps.keys.provider(code), body),
+      },
+    );
+    // 409: another outcome won (the merchant cancelled first); the page shows what the hub holds either way.
+    if (answer.status !== 200 && answer.status !== 409)
+      throw new Error(`the hub answered the sandbox callback with ${answer.status}: ${answer.body.slice(0, 200)}`);
+    return this.deps.transactions.load(transaction.transactionId);
+  }
+}

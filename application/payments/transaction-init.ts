@@ -1,0 +1,206 @@
+/**
+ * Init payment (POST /api/payments/v1/transactions; docs/payments.md, "Init payment"): the request checked against
+ * the terminal's configuration (method, provider, limits, holding), the payer enriched, and the transaction
+ * appended with its orderId claimed once per merchant in the same append (guard stream paymentOrder-<digest>).
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  effectiveCardType,
+  paymentsDecoders,
+  paymentsError,
+  paymentsEventDecoder,
+  providerById,
+  streams,
+  transactionDecider,
+  type OrderInfo,
+  type PaymentMerchant,
+  type Transaction,
+  type TransactionDetails,
+  type TransactionPayer,
+} from '../../domain/payments/index.js';
+import type { Clock } from '../shared/clock.js';
+import type { CommandContext } from '../shared/command-context.js';
+import { handleCommand } from '../shared/command-handler.js';
+import type { EventStore } from '../shared/event-store.js';
+import type { UserLookup } from '../shared/user-lookup.js';
+import type { PaymentCaller } from './merchant-directory.js';
+import type { PaymentProviderPort } from './provider-port.js';
+
+/** The init body and headers as the interface parsed them (forms checked; amounts already their integer part). */
+export interface InitPaymentRequest {
+  amount: number;
+  currency: string;
+  description: string;
+  orderId: string;
+  referenceId: string;
+  paymentMethodCode?: string;
+  providerId?: string;
+  userPaymentMethodId?: string;
+  paymentType?: '2D' | '3D';
+  skipHolding?: boolean;
+  sellerMerchantId?: string;
+  businessUnitId?: string;
+  branchId?: string;
+  returnUrl?: string;
+  providerData?: string;
+  orderInfo?: OrderInfo;
+  miniAppUserId?: string;
+  externalUserId?: string;
+  miniAppId?: string;
+}
+
+export interface PaymentInfo {
+  requiresRedirect: boolean;
+  redirectUrl: string | null;
+  providerCode: string;
+  providerId: string;
+  providerTransaction: string | null;
+  amount: number;
+}
+
+/** The guard stream of a merchant's orderId: any orderId makes a short, safe stream name. */
+export const orderStream = (merchantCode: string, orderId: string) =>
+  streams.order(createHash('sha256').update(`${merchantCode}\n${orderId}`, 'utf8').digest('hex'));
+
+const invalid = (field: string, message: string) =>
+  paymentsError('INVALID_PAYMENT_REQUEST', `${field}: ${message}`, { field });
+
+export interface InitDeps {
+  store: EventStore;
+  clock: Clock;
+  users: () => UserLookup;
+  /** The provider port of each provider code. */
+  providers: ReadonlyMap<string, PaymentProviderPort>;
+  abandonAfterSeconds: number;
+}
+
+/** The method and provider the request names on the caller's terminal, checked against its configuration. */
+function resolveMethod(merchant: PaymentMerchant, caller: PaymentCaller, req: InitPaymentRequest) {
+  if (req.userPaymentMethodId !== undefined)
+    // Saved payment methods (tokenization) are not kept by the hub yet: none can be named (docs/payments.md).
+    throw invalid('userPaymentMethodId', `no saved payment method ${req.userPaymentMethodId}`);
+  if (req.paymentMethodCode === undefined) throw invalid('paymentMethodCode', 'is required');
+  if (req.providerId === undefined) throw invalid('providerId', 'is required');
+  const terminal = merchant.terminals.find((t) => t.terminalId === caller.terminalId)!;
+  const method = terminal.methods.find((m) => m.code === req.paymentMethodCode && m.enabled);
+  if (!method) throw invalid('paymentMethodCode', `the terminal offers no payment method ${req.paymentMethodCode}`);
+  const provider = providerById(req.providerId);
+  const contract = provider && method.providers.find((p) => p.providerCode === provider.code);
+  if (!provider || !contract)
+    throw invalid('providerId', `provider ${req.providerId} does not serve ${method.code} on this terminal`);
+  const limit = contract.currencies.find((c) => c.currency === req.currency);
+  if (!limit) throw invalid('currency', `${method.code} through ${provider.code} does not take ${req.currency}`);
+  if (req.amount < limit.minAmount || req.amount > limit.maxAmount)
+    throw invalid('amount', `must be from ${limit.minAmount} to ${limit.maxAmount} ${req.currency}`);
+  return { method, provider };
+}
+
+export async function initiateTransaction(
+  deps: InitDeps,
+  context: CommandContext,
+  caller: PaymentCaller,
+  merchant: PaymentMerchant,
+  req: InitPaymentRequest,
+): Promise<{ transaction: Transaction; paymentInfo: PaymentInfo }> {
+  const { method, provider } = resolveMethod(merchant, caller, req);
+  // skipHolding: true captures at once, false holds (only where the provider can), absent follows the configuration.
+  if (req.skipHolding === false && !provider.supportsHolding)
+    throw invalid('skipHolding', `provider ${provider.code} cannot hold: send true or leave it out`);
+  const skipHolding = req.skipHolding ?? method.autoCapture ?? true;
+  const payer = await payerOf(deps, req);
+  const transactionId = randomUUID();
+  const port = deps.providers.get(provider.code);
+  if (!port) throw new Error(`no provider port for ${provider.code}`);
+  const session = await port.start({
+    transactionId,
+    providerCode: provider.code,
+    amount: req.amount,
+    currency: req.currency,
+    orderId: req.orderId,
+    description: req.description,
+  });
+
+  const { state } = await handleCommand({ ...deps, decoder: paymentsEventDecoder }, context, {
+    decider: transactionDecider,
+    decoder: paymentsDecoders.transaction,
+    streamName: streams.transaction(transactionId),
+    command: (now) => {
+      const details: TransactionDetails = {
+        transactionId,
+        merchantCode: merchant.merchantCode,
+        merchantName: merchant.name,
+        terminalId: caller.terminalId,
+        orderId: req.orderId,
+        referenceId: req.referenceId,
+        amount: req.amount,
+        currency: req.currency,
+        description: req.description,
+        paymentMethod: { id: method.paymentMethodId, code: method.code, name: method.names.en, type: method.type },
+        provider: { id: provider.id, code: provider.code, name: provider.name },
+        cardType: effectiveCardType(method, req.paymentType),
+        skipHolding,
+        userPaymentMethodId: null,
+        sellerMerchantId: req.sellerMerchantId ?? null,
+        businessUnitId: req.businessUnitId ?? null,
+        branchId: req.branchId ?? null,
+        returnUrl: req.returnUrl ?? null,
+        providerData: req.providerData ?? null,
+        orderInfo: req.orderInfo ?? null,
+        payer,
+        miniAppId: req.miniAppId ?? null,
+        expiresAt: new Date(Date.parse(now) + deps.abandonAfterSeconds * 1000).toISOString(),
+        createdAt: now,
+      };
+      return { type: 'InitiateTransaction' as const, details, provider: session, now };
+    },
+    claims: (events) =>
+      events.flatMap((e) =>
+        e.type === 'TransactionInitiated'
+          ? [
+              {
+                streamName: orderStream(e.data.merchantCode, e.data.orderId),
+                event: {
+                  type: 'PaymentOrderClaimed',
+                  data: {
+                    merchantCode: e.data.merchantCode,
+                    orderId: e.data.orderId,
+                    referenceId: e.data.referenceId,
+                    transactionId: e.data.transactionId,
+                    claimedAt: e.data.createdAt,
+                  },
+                },
+                lost: () =>
+                  paymentsError('DUPLICATE_ORDER', `orderId ${e.data.orderId} was used by another transaction`, {
+                    orderId: e.data.orderId,
+                  }),
+                // A claim whose transaction was never written (a partial write) is taken over.
+                claimant: (recorded) => streams.transaction(paymentsDecoders.order.decode(recorded).data.transactionId),
+              },
+            ]
+          : [],
+      ),
+  });
+  if (state.status === 'NONE') throw new Error('an init answered without a transaction');
+  return {
+    transaction: state,
+    paymentInfo: {
+      requiresRedirect: method.requiresRedirect,
+      redirectUrl: state.redirectUrl,
+      providerCode: state.provider.code,
+      providerId: state.provider.id,
+      providerTransaction: state.providerTransactionId,
+      amount: state.amount,
+    },
+  };
+}
+
+/** X-MiniApp-User-ID is enriched from the identity directory (unknown: 4302); X-External-User-ID is kept as given. */
+async function payerOf(deps: InitDeps, req: InitPaymentRequest): Promise<TransactionPayer> {
+  if (req.miniAppUserId !== undefined) {
+    const user = await deps.users().find(req.miniAppUserId);
+    if (!user) throw paymentsError('USER_NOT_FOUND', `no user ${req.miniAppUserId}`, { field: 'X-MiniApp-User-ID' });
+    return { kind: 'MINIAPP_USER', userId: user.userId, name: user.name };
+  }
+  if (req.externalUserId !== undefined) return { kind: 'EXTERNAL_USER', externalUserId: req.externalUserId };
+  return { kind: 'NONE' };
+}

@@ -1,0 +1,54 @@
+/**
+ * The payment hub's one event decoder: every payments event type with its schema version, grouped by the stream
+ * category that holds it. Everything that reads payments events reads them through it; writers stamp its current
+ * versions. How to change an event's shape: docs/event-store.md#schema-versions-and-upcasting.
+ */
+import { eventDecoder, type EventDecoder, type EventSchemas } from '../shared/event-decoder.js';
+import type {
+  PaymentApiKeyLookupEvent,
+  PaymentMerchantEvent,
+  PaymentOrderEvent,
+  PaymentsEvent,
+  TransactionEvent,
+} from './events.js';
+
+const v1 = { version: 1 } as const;
+
+const groups = {
+  merchant: {
+    PaymentMerchantOnboarded: v1,
+    PaymentMerchantIpnChanged: v1,
+    MerchantSecretKeyIssued: v1,
+    TerminalAdded: v1,
+    PaymentApiKeyIssued: v1,
+    PaymentApiKeyRevoked: v1,
+    PaymentMethodConfigured: v1,
+  } satisfies EventSchemas<PaymentMerchantEvent>,
+  apiKey: { PaymentApiKeyClaimed: v1, PaymentApiKeyLookupRevoked: v1 } satisfies EventSchemas<PaymentApiKeyLookupEvent>,
+  order: { PaymentOrderClaimed: v1 } satisfies EventSchemas<PaymentOrderEvent>,
+  transaction: {
+    TransactionInitiated: v1,
+    TransactionProcessing: v1,
+    TransactionHeld: v1,
+    TransactionCompleted: v1,
+    TransactionFailed: v1,
+    TransactionCancelled: v1,
+    TransactionSettledAtProvider: v1,
+  } satisfies EventSchemas<TransactionEvent>,
+};
+
+export const paymentsEventSchemas: EventSchemas<PaymentsEvent> = {
+  ...groups.merchant,
+  ...groups.apiKey,
+  ...groups.order,
+  ...groups.transaction,
+};
+
+export const paymentsEventDecoder: EventDecoder<PaymentsEvent> = eventDecoder(paymentsEventSchemas);
+
+export const paymentsDecoders = {
+  merchant: paymentsEventDecoder.only(groups.merchant),
+  apiKey: paymentsEventDecoder.only(groups.apiKey),
+  order: paymentsEventDecoder.only(groups.order),
+  transaction: paymentsEventDecoder.only(groups.transaction),
+};

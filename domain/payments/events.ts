@@ -1,0 +1,197 @@
+/**
+ * Events of the payment hub: the contract between its deciders, its projectors and auditors who replay them. Change
+ * them only by adding optional fields or new events (anything else: a new schema version and an upcaster in
+ * event-decoder.ts, docs/event-store.md#schema-versions-and-upcasting). docs/payments.md.
+ *
+ * Streams:
+ *   paymentMerchant-<merchantCode>        a merchant, its terminals, their keys and methods, its secret keys (merchant.ts)
+ *   paymentApiKey-<sha256 of the key>      lookup guard of one paymentApiKey: its merchant and terminal, revocation
+ *   paymentOrder-<sha256 of merchant,orderId>  guard: the orderId used once, and the transaction it went to
+ *   transaction-<uuid>                     one transaction (transaction.ts)
+ * Times are ISO 8601 strings in UTC; amounts are integers in minor units.
+ */
+import type { DomainEvent } from '../shared/decider.js';
+import type { PaymentMethodConfig } from './payment-methods.js';
+import type { TransactionDetails, TransactionPaymentDetails } from './transaction-details.js';
+
+// ---- paymentMerchant-<merchantCode> ----
+
+export type PaymentMerchantOnboarded = DomainEvent<
+  'PaymentMerchantOnboarded',
+  {
+    merchantCode: string;
+    name: string;
+    ipnUrl: string;
+    maxIpnRetries: number;
+    onboardedBy: string;
+    onboardedAt: string;
+  }
+>;
+export type PaymentMerchantIpnChanged = DomainEvent<
+  'PaymentMerchantIpnChanged',
+  { merchantCode: string; ipnUrl: string; maxIpnRetries: number; changedBy: string; changedAt: string }
+>;
+/**
+ * A secretKey issued (the first at onboarding) or rotated in: stored encrypted (AES-GCM, bound to merchant and
+ * secretId). On rotation the previous current secret stays valid until `previousValidUntil`.
+ */
+export type MerchantSecretKeyIssued = DomainEvent<
+  'MerchantSecretKeyIssued',
+  {
+    merchantCode: string;
+    secretId: string;
+    encryptedSecret: string;
+    previousSecretId: string | null;
+    previousValidUntil: string | null;
+    issuedBy: string;
+    issuedAt: string;
+  }
+>;
+export type TerminalAdded = DomainEvent<
+  'TerminalAdded',
+  { merchantCode: string; terminalId: string; name: string; addedBy: string; addedAt: string }
+>;
+export type PaymentApiKeyIssued = DomainEvent<
+  'PaymentApiKeyIssued',
+  {
+    merchantCode: string;
+    terminalId: string;
+    apiKeyId: string;
+    prefix: string;
+    keyDigest: string;
+    expiresAt: string | null;
+    issuedBy: string;
+    issuedAt: string;
+  }
+>;
+export type PaymentApiKeyRevoked = DomainEvent<
+  'PaymentApiKeyRevoked',
+  {
+    merchantCode: string;
+    terminalId: string;
+    apiKeyId: string;
+    keyDigest: string;
+    revokedBy: string;
+    revokedAt: string;
+  }
+>;
+export type PaymentMethodConfigured = DomainEvent<
+  'PaymentMethodConfigured',
+  {
+    merchantCode: string;
+    terminalId: string;
+    paymentMethodId: string;
+    method: PaymentMethodConfig;
+    configuredBy: string;
+    configuredAt: string;
+  }
+>;
+
+export type PaymentMerchantEvent =
+  | PaymentMerchantOnboarded
+  | PaymentMerchantIpnChanged
+  | MerchantSecretKeyIssued
+  | TerminalAdded
+  | PaymentApiKeyIssued
+  | PaymentApiKeyRevoked
+  | PaymentMethodConfigured;
+
+// ---- paymentApiKey-<digest> ----
+
+export type PaymentApiKeyClaimed = DomainEvent<
+  'PaymentApiKeyClaimed',
+  { merchantCode: string; terminalId: string; apiKeyId: string; expiresAt: string | null; claimedAt: string }
+>;
+export type PaymentApiKeyLookupRevoked = DomainEvent<
+  'PaymentApiKeyLookupRevoked',
+  { merchantCode: string; terminalId: string; apiKeyId: string; revokedAt: string }
+>;
+export type PaymentApiKeyLookupEvent = PaymentApiKeyClaimed | PaymentApiKeyLookupRevoked;
+
+// ---- paymentOrder-<digest> ----
+
+export type PaymentOrderClaimed = DomainEvent<
+  'PaymentOrderClaimed',
+  { merchantCode: string; orderId: string; referenceId: string; transactionId: string; claimedAt: string }
+>;
+export type PaymentOrderEvent = PaymentOrderClaimed;
+
+// ---- transaction-<uuid> ----
+
+export type TransactionInitiated = DomainEvent<'TransactionInitiated', TransactionDetails>;
+/** The provider took the payment: its ids, and where the payer goes (a hosted page), if anywhere. */
+export type TransactionProcessing = DomainEvent<
+  'TransactionProcessing',
+  {
+    transactionId: string;
+    providerTransactionId: string;
+    providerInvoiceId: string | null;
+    /** Added with the sandbox providers: absent in older events (no page). */
+    redirectUrl?: string | null;
+    processingAt: string;
+  }
+>;
+export type TransactionHeld = DomainEvent<
+  'TransactionHeld',
+  { transactionId: string; payment: TransactionPaymentDetails; holdExpiresAt: string; heldAt: string }
+>;
+/** Captured: right after authorization (AUTO_CAPTURE) or by the merchant's confirm of a hold (CONFIRM). */
+export type TransactionCompleted = DomainEvent<
+  'TransactionCompleted',
+  {
+    transactionId: string;
+    via: 'AUTO_CAPTURE' | 'CONFIRM';
+    payment: TransactionPaymentDetails | null;
+    completedAt: string;
+  }
+>;
+export type TransactionFailed = DomainEvent<
+  'TransactionFailed',
+  {
+    transactionId: string;
+    reason: 'DECLINED' | 'ABANDONED';
+    errorCode: string;
+    errorMessage: string;
+    failedAt: string;
+  }
+>;
+/** Ended before capture: by the merchant's cancel, or by the hold-timeout sweep (`status` CANCELLED or TIMEOUT). */
+export type TransactionCancelled = DomainEvent<
+  'TransactionCancelled',
+  {
+    transactionId: string;
+    by: 'MERCHANT' | 'HOLD_TIMEOUT';
+    status: 'CANCELLED' | 'TIMEOUT';
+    reason: string | null;
+    requestedBy: string | null;
+    cancelledAt: string;
+  }
+>;
+
+/**
+ * The provider carried out what the hub decided: captured a confirmed hold (CAPTURE) or voided the uncaptured payment
+ * of a cancelled transaction (VOID). Recorded once per transaction, after the outcome.
+ */
+export type TransactionSettledAtProvider = DomainEvent<
+  'TransactionSettledAtProvider',
+  { transactionId: string; action: 'CAPTURE' | 'VOID'; providerReference: string; settledAt: string }
+>;
+
+export type TransactionEvent =
+  | TransactionSettledAtProvider
+  | TransactionInitiated
+  | TransactionProcessing
+  | TransactionHeld
+  | TransactionCompleted
+  | TransactionFailed
+  | TransactionCancelled;
+
+export type PaymentsEvent = PaymentMerchantEvent | PaymentApiKeyLookupEvent | PaymentOrderEvent | TransactionEvent;
+
+export const streams = {
+  merchant: (merchantCode: string) => `paymentMerchant-${merchantCode}`,
+  apiKey: (keyDigest: string) => `paymentApiKey-${keyDigest}`,
+  /** `orderDigest`: sha256 hex of `${merchantCode}\n${orderId}` (the application hashes; any orderId fits a name). */
+  order: (orderDigest: string) => `paymentOrder-${orderDigest}`,
+  transaction: (transactionId: string) => `transaction-${transactionId}`,
+};

@@ -1,0 +1,51 @@
+/**
+ * The raw strings a merchant backend signs, exactly as the seed's signing table joins them (docs/payments-signing.md,
+ * with test vectors): fields joined with `|`, amounts as their integer part, optional fields appended only when
+ * present and in the stated order. The HMAC itself is application/shared/signatures.ts's; these are pure.
+ */
+
+/** An amount's integer part in minor units, no decimal separator and no exponent (100000.75 → "100000"). */
+export function integerPart(amount: number): string {
+  return Math.trunc(amount).toFixed(0);
+}
+
+export interface InitSigningFields {
+  orderId: string;
+  referenceId: string;
+  amount: number;
+  currency: string;
+  /** orderInfo.orderCreatedAt (Unix ms); absent: its place stays, empty. */
+  orderCreatedAt?: number;
+  branchId?: string;
+  businessUnitId?: string;
+  sellerMerchantId?: string;
+  paymentType?: string;
+  skipHolding?: boolean;
+}
+
+/** Init payment: orderId|referenceId|amount|currency|orderCreatedAt[|branchId][|businessUnitId][|sellerMerchantId][|paymentType][|skipHolding]. */
+export function initSigningString(f: InitSigningFields): string {
+  const parts = [
+    f.orderId,
+    f.referenceId,
+    integerPart(f.amount),
+    f.currency,
+    f.orderCreatedAt === undefined ? '' : integerPart(f.orderCreatedAt),
+  ];
+  for (const optional of [f.branchId, f.businessUnitId, f.sellerMerchantId, f.paymentType]) {
+    if (optional !== undefined) parts.push(optional);
+  }
+  if (f.skipHolding !== undefined) parts.push(String(f.skipHolding));
+  return parts.join('|');
+}
+
+/** How cancel and confirm name their transaction: transactionId wins over the pair. */
+export type TransactionReference =
+  { readonly transactionId: string } | { readonly orderId: string; readonly referenceId: string };
+
+/** Cancel / confirm: transactionId|timestamp, or orderId|referenceId|timestamp when no transactionId was sent. */
+export function cancelConfirmSigningString(ref: TransactionReference, timestamp: string): string {
+  return 'transactionId' in ref
+    ? [ref.transactionId, timestamp].join('|')
+    : [ref.orderId, ref.referenceId, timestamp].join('|');
+}

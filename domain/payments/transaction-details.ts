@@ -1,0 +1,67 @@
+/**
+ * What a transaction records at init (the seed's init payment fields, checked and enriched) and what a provider
+ * reports about the payer's instrument. docs/payments.md, "Transactions".
+ */
+
+export interface OrderInfoItem {
+  readonly name: string;
+  readonly sku: string;
+  readonly quantity: number;
+  readonly unitPrice: number;
+  readonly description: string;
+  readonly categoryCode?: string;
+  readonly categoryName?: string;
+}
+
+export interface OrderInfo {
+  readonly customerName?: string;
+  readonly customerEmail?: string;
+  readonly customerPhone?: string;
+  /** Unix milliseconds. */
+  readonly orderCreatedAt?: number;
+  readonly notes?: string;
+  readonly items?: readonly OrderInfoItem[];
+}
+
+/** Who pays: a host-app user (X-MiniApp-User-ID, enriched from the identity directory) or the merchant's own id. */
+export type TransactionPayer =
+  | { readonly kind: 'MINIAPP_USER'; readonly userId: string; readonly name: string | null }
+  | { readonly kind: 'EXTERNAL_USER'; readonly externalUserId: string }
+  | { readonly kind: 'NONE' };
+
+export interface TransactionDetails {
+  readonly transactionId: string;
+  readonly merchantCode: string;
+  readonly merchantName: string;
+  readonly terminalId: string;
+  readonly orderId: string;
+  readonly referenceId: string;
+  /** Minor units: the integer part of what the request sent. */
+  readonly amount: number;
+  readonly currency: string;
+  readonly description: string;
+  readonly paymentMethod: { readonly id: string; readonly code: string; readonly name: string; readonly type: string };
+  readonly provider: { readonly id: string; readonly code: string; readonly name: string };
+  readonly cardType: '2D' | '3D';
+  /** Effective: capture at once (true) or hold until confirm or cancel (false). */
+  readonly skipHolding: boolean;
+  readonly userPaymentMethodId: string | null;
+  readonly sellerMerchantId: string | null;
+  readonly businessUnitId: string | null;
+  readonly branchId: string | null;
+  readonly returnUrl: string | null;
+  readonly providerData: string | null;
+  readonly orderInfo: OrderInfo | null;
+  readonly payer: TransactionPayer;
+  readonly miniAppId: string | null;
+  /** When an unfinished payment is abandoned (FAILED): createdAt + the abandonment delay. */
+  readonly expiresAt: string;
+  readonly createdAt: string;
+}
+
+/** What the provider tells about the instrument; the card number only ever masked. */
+export interface TransactionPaymentDetails {
+  readonly bankName: string | null;
+  readonly accountHolderName: string | null;
+  readonly cardNo: string | null;
+}

@@ -1,0 +1,49 @@
+/** The payment hub's settings: its slice of the service's configuration (README, "Configuration"; docs/payments.md). */
+import { z } from 'zod';
+
+export const paymentsConfig = {
+  /** A signed request's X-Timestamp must be within this many seconds of the hub's clock (either way); else 401 4103. */
+  PAYMENTS_TIMESTAMP_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  /** After a secretKey rotation the previous secretKey still verifies for this long (unless the rotation says otherwise). */
+  PAYMENTS_SECRET_OVERLAP_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(30 * 86_400)
+    .default(86_400),
+  /** A held payment is cancelled by the hub's sweep this long after the hold began (the seed: default 7 days). */
+  PAYMENTS_HOLD_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(7 * 86_400),
+  /**
+   * Hold timeouts of particular providers, overriding PAYMENTS_HOLD_TIMEOUT_SECONDS: `CODE=seconds,CODE=seconds`
+   * (e.g. SANDBOX_WALLET=1296000 for 15 days).
+   */
+  PAYMENTS_PROVIDER_HOLD_TIMEOUTS: z
+    .string()
+    .default('')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().regex(/^[A-Z0-9_]{1,64}=[1-9][0-9]{0,9}$/, 'each entry is PROVIDER_CODE=seconds')))
+    .transform((pairs) => new Map(pairs.map((p) => [p.split('=')[0]!, Number(p.split('=')[1])]))),
+  /** The end state of a hold the sweep cancels: CANCELLED (default) or TIMEOUT. */
+  PAYMENTS_HOLD_EXPIRY_STATUS: z.enum(['CANCELLED', 'TIMEOUT']).default('CANCELLED'),
+  /** A payment with no result this long after init is FAILED (the seed: 4 hours). */
+  PAYMENTS_ABANDON_AFTER_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .default(4 * 3600),
+  /** Origin of the sandbox providers' hosted pages as browsers reach them; default http://localhost:PORT. */
+  PAYMENTS_SANDBOX_BASE_URL: z.string().url().optional(),
+  /** Where the sandbox providers post their callbacks; default the origin the page was requested on. */
+  PAYMENTS_SANDBOX_CALLBACK_BASE_URL: z.string().url().optional(),
+};
+
+export type PaymentsConfig = z.infer<z.ZodObject<typeof paymentsConfig>>;

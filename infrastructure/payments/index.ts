@@ -1,0 +1,126 @@
+/**
+ * The payment hub's module, infrastructure half: its configuration slice, its secrets and how its services are built
+ * from the shared adapters. The only file of infrastructure/payments the composition root imports
+ * (docs/conventions.md, "Modules").
+ */
+import {
+  paymentsTimerHandlers,
+  providerSettlementReactor,
+  PaymentMerchantDirectory,
+  PaymentMethodListing,
+  PaymentOnboarding,
+  ProviderCallbacks,
+  SandboxProviders,
+  type PaymentProviderPort,
+  RequestSignatures,
+  TransactionService,
+  type PaymentsServices,
+} from '../../application/payments/index.js';
+import { abandonmentTimer, holdExpiryTimer, paymentsTimersTable } from '../../projections/payments/index.js';
+import type { BuiltContext, ContextDeps } from '../shared/context.js';
+import { AesGcmSecretCipher } from '../shared/secret-cipher.js';
+import { timerJob } from '../shared/timer-job.js';
+import { hmacSha256Hex } from '../../application/shared/signatures.js';
+import QRCode from 'qrcode';
+import { HttpCallbackSender } from './http-callback-sender.js';
+import { KnexTransactionListing } from './transaction-listing.js';
+import type { PaymentsConfig } from './config.js';
+import type { PaymentsSecrets } from './secrets.js';
+
+export { paymentsConfig, type PaymentsConfig } from './config.js';
+export { paymentsSecrets, type PaymentsSecrets } from './secrets.js';
+export { seedPaymentsDemo, type PaymentsDemoData } from './demo-seed.js';
+
+type CommandDeps = Pick<
+  ContextDeps<PaymentsConfig, PaymentsSecrets>,
+  'config' | 'secrets' | 'store' | 'clock' | 'ports'
+>;
+
+/** The hub with its stored timers' job (docs/payments.md, "Timers"), which polls payments_timers. */
+export function buildPayments(deps: ContextDeps<PaymentsConfig, PaymentsSecrets>): BuiltContext<PaymentsServices> {
+  const { providers, ...built } = assemble(deps);
+  const handlers = paymentsTimerHandlers({
+    transactions: built.services.transactions,
+    holdExpiryStatus: deps.config.PAYMENTS_HOLD_EXPIRY_STATUS,
+    kinds: { holdExpiry: holdExpiryTimer, abandonment: abandonmentTimer },
+  });
+  const { knex, clock, logger } = deps;
+  return {
+    ...built,
+    services: { ...built.services, transactionListing: new KnexTransactionListing(knex) },
+    jobs: [timerJob({ table: paymentsTimersTable, handlers, knex, clock, logger })],
+    reactors: [providerSettlementReactor({ transactions: built.services.transactions, providers })],
+  };
+}
+
+/** The command side only: the event store's adapters (so fast tests build it on an in-memory store too). */
+export function buildPaymentsCommands(deps: CommandDeps): BuiltContext<PaymentsServices> {
+  const { providers: _providers, ...built } = assemble(deps);
+  return built;
+}
+
+/** The services, and the provider ports they use (the settlement reactor calls them too). */
+function assemble(deps: CommandDeps): BuiltContext<PaymentsServices> & { providers: Map<string, PaymentProviderPort> } {
+  const { config, secrets, store, clock, ports } = deps;
+  const cipher = new AesGcmSecretCipher(
+    'payments-merchant-secret',
+    secrets.PAYMENTS_SECRETS_KEY,
+    secrets.PAYMENTS_SECRETS_OLD_KEYS,
+  );
+  const directory = new PaymentMerchantDirectory({ store, clock });
+  // The sandbox's keys derive from the hub's encryption key under their own labels: no further secret to manage.
+  const keys = {
+    page: hmacSha256Hex(secrets.PAYMENTS_SECRETS_KEY, 'sandbox-page-key'),
+    provider: (code: string) => hmacSha256Hex(secrets.PAYMENTS_SECRETS_KEY, `sandbox-provider-key:${code}`),
+  };
+  // Filled below: the providers read transactions, and transactions start payments at the providers.
+  const providers = new Map<string, PaymentProviderPort>();
+  const transactions = new TransactionService({
+    store,
+    clock,
+    directory,
+    // The identity context's directory, reached while serving (never while building).
+    users: () => ports.get('users'),
+    providers,
+    settings: {
+      abandonAfterSeconds: config.PAYMENTS_ABANDON_AFTER_SECONDS,
+      holdTimeoutSeconds: (code) =>
+        config.PAYMENTS_PROVIDER_HOLD_TIMEOUTS.get(code) ?? config.PAYMENTS_HOLD_TIMEOUT_SECONDS,
+    },
+  });
+  const sandbox = new SandboxProviders({
+    keys,
+    baseUrl: (config.PAYMENTS_SANDBOX_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, ''),
+    callbackBaseUrl: config.PAYMENTS_SANDBOX_CALLBACK_BASE_URL?.replace(/\/+$/, '') ?? null,
+    sender: new HttpCallbackSender(),
+    qrImage: (text) => QRCode.toDataURL(text, { errorCorrectionLevel: 'M', width: 240, margin: 1 }),
+    transactions,
+    clock,
+  });
+  for (const [code, port] of sandbox.ports()) providers.set(code, port);
+  return {
+    services: {
+      directory,
+      paymentMethods: new PaymentMethodListing({ directory }),
+      onboarding: new PaymentOnboarding({
+        store,
+        clock,
+        cipher,
+        directory,
+        secretOverlapSeconds: config.PAYMENTS_SECRET_OVERLAP_SECONDS,
+      }),
+      signatures: new RequestSignatures({
+        directory,
+        cipher,
+        clock,
+        timestampWindowSeconds: config.PAYMENTS_TIMESTAMP_WINDOW_SECONDS,
+      }),
+      transactions,
+      sandbox,
+      providerCallbacks: new ProviderCallbacks({ keys, transactions }),
+    },
+    jobs: [],
+    stop: async () => {},
+    providers,
+  };
+}

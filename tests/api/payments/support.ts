@@ -1,0 +1,162 @@
+/**
+ * Helpers for the payment hub's HTTP tests: onboarding through the operator API (a merchant, terminals, keys, the
+ * secretKey, methods) and signed calls to /api/payments/v1 as a merchant backend makes them (docs/payments-signing.md).
+ */
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { hmacSha256Hex } from '../../../application/shared/signatures.js';
+import { gatewayHeaders } from '../../support/gateway.js';
+import { call, expectOk, operatorHeaders, type HeaderSet, type HttpResult } from '../support.js';
+
+export const walletProviderId = '3f0c9a52-6f0e-5b8e-9a51-0c5a9b1d2e02';
+export const cardProviderId = '3f0c9a52-6f0e-5b8e-9a51-0c5a9b1d2e01';
+
+export interface HubBody {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export interface Onboarded {
+  merchantCode: string;
+  secretKey: string;
+  keys: Record<string, { apiKeyId: string; paymentApiKey: string }>;
+}
+
+const op = (baseUrl: string, method: string, path: string, json?: unknown) =>
+  call<Record<string, unknown>>(baseUrl, method, `/operator/v1${path}`, { headers: operatorHeaders(), json });
+
+/** A merchant with terminals `terminalIds`, one key each, and WALLET (holding, auto-capture off) and CREDIT_CARD. */
+export async function onboardMerchant(
+  baseUrl: string,
+  merchantCode: string,
+  terminalIds: string[] = ['T1'],
+): Promise<Onboarded> {
+  const created = expectOk(
+    await op(baseUrl, 'POST', '/payment-merchants', {
+      merchantCode,
+      name: `Merchant ${merchantCode}`,
+      ipnUrl: `https://${merchantCode}.example/ipn`,
+      maxIpnRetries: 5,
+    }),
+    201,
+  );
+  const keys: Onboarded['keys'] = {};
+  for (const terminalId of terminalIds) {
+    expectOk(
+      await op(baseUrl, 'POST', `/payment-merchants/${merchantCode}/terminals`, { terminalId, name: terminalId }),
+      201,
+    );
+    const key = expectOk(
+      await op(baseUrl, 'POST', `/payment-merchants/${merchantCode}/terminals/${terminalId}/api-keys`, {}),
+      201,
+    );
+    keys[terminalId] = { apiKeyId: key.apiKeyId as string, paymentApiKey: key.paymentApiKey as string };
+    expectOk(
+      await op(baseUrl, 'PUT', `/payment-merchants/${merchantCode}/terminals/${terminalId}/payment-methods/WALLET`, {
+        type: 'WALLET',
+        category: 'EWALLET',
+        names: { vi: 'Ví điện tử', en: 'E-wallet' },
+        iconUrl: 'https://cdn.example/wallet.png',
+        requiresRedirect: true,
+        sortOrder: 2,
+        autoCapture: false,
+        providers: [
+          {
+            providerCode: 'SANDBOX_WALLET',
+            priority: 1,
+            currencies: [{ currency: 'VND', minAmount: 1000, maxAmount: 50_000_000 }],
+          },
+        ],
+      }),
+    );
+    expectOk(
+      await op(
+        baseUrl,
+        'PUT',
+        `/payment-merchants/${merchantCode}/terminals/${terminalId}/payment-methods/CREDIT_CARD`,
+        {
+          type: 'CARD',
+          category: 'CREDIT',
+          names: { vi: 'Thẻ tín dụng', en: 'Credit card' },
+          iconUrl: 'https://cdn.example/card.png',
+          supportsTokenization: true,
+          requiresRedirect: true,
+          verificationAmount: 1000,
+          sortOrder: 1,
+          providers: [
+            {
+              providerCode: 'SANDBOX_CARD',
+              priority: 1,
+              currencies: [{ currency: 'VND', minAmount: 10_000, maxAmount: 100_000_000 }],
+            },
+          ],
+        },
+      ),
+    );
+  }
+  return { merchantCode, secretKey: created.secretKey as string, keys };
+}
+
+export const nowSeconds = (clock: { now(): Date }) => String(Math.floor(clock.now().getTime() / 1000));
+
+export function hubHeaders(apiKey: string | undefined, timestamp: string, requestId = randomUUID()): HeaderSet {
+  return { ...gatewayHeaders(), 'X-Payment-API-Key': apiKey, 'X-Request-ID': requestId, 'X-Timestamp': timestamp };
+}
+
+export const sign = (secretKey: string, raw: string) => hmacSha256Hex(secretKey, raw);
+
+/** An init body for WALLET through the sandbox wallet, signed over `orderId|referenceId|amount|currency|orderCreatedAt`. */
+export function initBody(
+  secretKey: string,
+  orderId: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const orderCreatedAt = 1772359200000;
+  const body = {
+    amount: 150000,
+    currency: 'VND',
+    description: `Order ${orderId}`,
+    orderId,
+    referenceId: `REF-${orderId}`,
+    paymentMethodCode: 'WALLET',
+    providerId: walletProviderId,
+    orderInfo: { customerName: 'Nguyen Van A', orderCreatedAt, items: [] },
+    ...extra,
+  };
+  return {
+    ...body,
+    secureHash: sign(
+      secretKey,
+      `${orderId}|${body.referenceId}|${Math.trunc(body.amount)}|${body.currency}|${orderCreatedAt}`,
+    ),
+  };
+}
+
+export const hub = (baseUrl: string, method: string, path: string, headers: HeaderSet, json?: unknown) =>
+  call(baseUrl, method, `/api/payments/v1${path}`, { headers, json }) as Promise<
+    HttpResult<unknown> & { body: HubBody }
+  >;
+
+/** Asserts the hub's failure envelope: exactly {code, message}, integer code, no stack trace. */
+export function expectHubError(
+  res: { status: number; body: unknown; text: string },
+  status: number,
+  code: number,
+): string {
+  expect(res.status, res.text).to.equal(status);
+  expect(res.body, res.text).to.be.an('object').that.has.all.keys('code', 'message');
+  const body = res.body as HubBody;
+  expect(body.code, res.text).to.equal(code);
+  expect(body.message).to.be.a('string').with.length.above(0);
+  expect(res.text).not.to.match(/\n\s+at |node_modules|\.ts:\d+/);
+  return body.message;
+}
+
+export function expectHubOk(res: { status: number; body: unknown; text: string }): unknown {
+  expect(res.status, res.text).to.equal(200);
+  const body = res.body as HubBody;
+  expect(body.code, res.text).to.equal(0);
+  expect(body.message).to.equal('Success');
+  return body.data;
+}

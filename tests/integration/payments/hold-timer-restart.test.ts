@@ -1,0 +1,135 @@
+/**
+ * A pending hold timer survives kill -9 (docs/payments.md, "Timers"): main.ts holds a sandbox wallet payment, its
+ * hold-expiry timer is stored, the process is killed with SIGKILL before it is due, and a new process on the same
+ * database fires it: the transaction ends CANCELLED by the hold timeout.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import pg from 'pg';
+import { hmacSha256Hex } from '../../../application/shared/signatures.js';
+import { startMain, until, type MainProcess } from '../../support/main-process.js';
+import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
+
+interface DemoCredentials {
+  gateway: { payments: { clientId: string; clientSecret: string } };
+  payments: { secretKey: string; terminals: { paymentApiKey: string }[] };
+}
+
+describe('payment hub: a pending hold timer after kill -9 (main.ts, PostgreSQL)', function () {
+  this.timeout(180_000);
+  let db: TestDatabase;
+  let dataDir: string;
+  const services: MainProcess[] = [];
+
+  before(async () => {
+    db = await createTestDatabase();
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payments-timer-'));
+  });
+  after(async () => {
+    for (const s of services)
+      if (s.child.exitCode === null && s.child.signalCode === null) {
+        s.child.kill('SIGTERM');
+        await s.exited;
+      }
+    await db?.drop();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const start = async () => {
+    const s = await startMain({
+      DATABASE_URL: db.url,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      SEED_DEMO: 'true',
+      PAYMENTS_HOLD_TIMEOUT_SECONDS: '12',
+    });
+    services.push(s);
+    return s;
+  };
+  const query = async (sql: string, params: unknown[]) => {
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      return (await client.query(sql, params)).rows as Record<string, unknown>[];
+    } finally {
+      await client.end();
+    }
+  };
+
+  it('fires the hold timeout in the next process', async () => {
+    const first = await start();
+    // The demo seed runs after the start line: wait for its credentials.
+    const creds = await until('the demo credentials', () => {
+      const file = path.join(dataDir, 'demo-credentials.json');
+      if (!fs.existsSync(file)) return undefined;
+      const c = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<DemoCredentials>;
+      return c.payments && c.gateway?.payments ? (c as DemoCredentials) : undefined;
+    });
+    const base = `http://127.0.0.1:${first.port}`;
+    const headers = {
+      client_id: creds.gateway.payments.clientId,
+      client_secret: creds.gateway.payments.clientSecret,
+      'X-Payment-API-Key': creds.payments.terminals[0]!.paymentApiKey,
+      'X-Request-ID': `kill-9-${Date.now()}`,
+      'X-Timestamp': String(Math.floor(Date.now() / 1000)),
+      'Content-Type': 'application/json',
+    };
+    const body = {
+      orderId: 'KILL-9',
+      referenceId: 'REF-KILL-9',
+      amount: 150000,
+      currency: 'VND',
+      description: 'held across kill -9',
+      paymentMethodCode: 'WALLET',
+      providerId: '3f0c9a52-6f0e-5b8e-9a51-0c5a9b1d2e02',
+      orderInfo: { orderCreatedAt: 1772359200000 },
+    };
+    const secureHash = hmacSha256Hex(creds.payments.secretKey, 'KILL-9|REF-KILL-9|150000|VND|1772359200000');
+    const init = await fetch(`${base}/api/payments/v1/transactions`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ ...body, secureHash }),
+    });
+    const data = (
+      (await init.json()) as { data: { transaction: { id: string }; paymentInfo: { redirectUrl: string } } }
+    ).data;
+    const id = data.transaction.id;
+    const page = new URL(data.paymentInfo.redirectUrl);
+    const approved = await fetch(`${base}${page.pathname}`, {
+      method: 'POST',
+      body: new URLSearchParams({ token: page.searchParams.get('token')!, action: 'approve' }),
+    });
+    expect(await approved.text()).to.include('<strong id="status">HOLDING</strong>');
+    await until('the stored hold timer', async () => {
+      const rows = await query('SELECT fired_at FROM payments_timers WHERE timer_id = $1', [`${id}:hold-expiry`]);
+      return rows.length === 1 ? rows[0] : undefined;
+    });
+
+    first.child.kill('SIGKILL');
+    expect((await first.exited).signal).to.equal('SIGKILL');
+    const before = await query('SELECT type FROM events WHERE stream_name = $1 ORDER BY revision', [
+      `transaction-${id}`,
+    ]);
+    expect(before.map((r) => r.type)).to.deep.equal([
+      'TransactionInitiated',
+      'TransactionProcessing',
+      'TransactionHeld',
+    ]);
+
+    const second = await start();
+    const ended = await until(
+      'the hold timeout in the new process',
+      async () => {
+        const res = await fetch(`http://127.0.0.1:${second.port}/api/payments/v1/transactions?transactionId=${id}`, {
+          headers,
+        });
+        const item = ((await res.json()) as { data?: { items: { status: string }[] } }).data?.items[0];
+        return item?.status === 'CANCELLED' ? item : undefined;
+      },
+      60_000,
+    );
+    expect(ended.status).to.equal('CANCELLED');
+  });
+});
