@@ -6,7 +6,6 @@
  */
 import type { Response } from 'express';
 import type { CheckoutInterfaceErrorCode } from '../../application/checkout/index.js';
-import { isDomainError } from '../../application/shared/errors.js';
 import { interfaceErrorHandler, type ErrorTable, type InterfaceErrors } from '../shared/interface-errors.js';
 import { json, type HttpResult } from '../shared/route.js';
 import type { Logger } from '../../application/shared/logger.js';
@@ -77,7 +76,6 @@ export const checkoutErrors: InterfaceErrors<CheckoutInterfaceErrorCode> = {
   unavailable: { status: 502, code: checkoutCodes.unavailable },
   send: sendCheckoutError,
   detailsOf: (error) => {
-    if (!isDomainError(error)) return null;
     const shown = Object.entries(error.details).flatMap(([k, v]) =>
       shownDetails[k] && v !== undefined ? [[shownDetails[k], v] as const] : [],
     );

@@ -58,7 +58,6 @@ export function checkoutRouter(deps: {
   logger: Logger;
 }): Router {
   const { checkout, applicable } = deps.services;
-  const code = (promotionId: number) => checkout.codeOf(promotionId);
   const router = Router();
   const withBody = [checkoutAuth(deps.merchantKeys), express.json({ limit: '256kb', strict: false })];
 
@@ -70,8 +69,8 @@ export function checkoutRouter(deps: {
 
   mount(router, routes.preview, withBody, async (req, res) => {
     const { selected, orders } = parseBody(previewBody, req);
-    const discount = await checkout.preview(callerOf(req, res), selected, orders);
-    return checkoutOk(discountJson(discount, await codes(discount.breakdown.map((l) => l.promotionId)), false));
+    const { discount, code } = await checkout.preview(callerOf(req, res), selected, orders);
+    return checkoutOk(discountJson(discount, () => code, false));
   });
 
   mount(router, routes.reserve, withBody, async (req, res) => {
@@ -119,9 +118,4 @@ export function checkoutRouter(deps: {
   router.use(unknownEndpoint(checkoutErrors));
   router.use(checkoutErrorHandler(deps.logger));
   return router;
-
-  async function codes(ids: number[]) {
-    const found = new Map(await Promise.all(ids.map(async (id) => [id, await code(id)] as const)));
-    return (id: number) => found.get(id)!;
-  }
 }

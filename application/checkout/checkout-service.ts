@@ -91,7 +91,8 @@ export class CheckoutService {
     const now = this.deps.clock.now().toISOString();
     const picked = await this.pick(caller, selected);
     await this.assertUsesLeft(caller, picked.master);
-    return this.discount(picked, orders, now);
+    // The answer names the promotion's code: decrypted from the state just read, not read again.
+    return { discount: this.discount(picked, orders, now), code: this.code(picked.promotion) };
   }
 
   /** Holds the selected promotion for the order: all of the request or nothing (one promotion per checkout). */
@@ -239,7 +240,7 @@ export class CheckoutService {
       return this.view(state as CheckoutReservation, promotions);
     } catch (error) {
       // A confirm past the time-to-live: the promotions go back to the wallet before the refusal is answered.
-      if (error instanceof Error && 'code' in error && error.code === 'RESERVATION_EXPIRED')
+      if (isDomainError(error) && error.code === 'RESERVATION_EXPIRED')
         await this.expire(followUpContext(caller.context, 'expire'), reservationKey);
       throw error;
     }
@@ -335,13 +336,6 @@ export class CheckoutService {
         },
       ],
     };
-  }
-
-  /** A promotion's code, read from its stream (the preview's answer names it). */
-  async codeOf(promotionId: number): Promise<string> {
-    const { state } = await loadIssuedPromotion(this.deps.store, promotionId);
-    if (state.status === 'NONE') throw new Error(`no promotion ${promotionId}`);
-    return this.code(state);
   }
 
   /** The code of a promotion, decrypted for its owner's answer. */
