@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+export { freePort } from './free-port.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -40,7 +41,7 @@ export async function startMain(
   const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
     cwd: root,
     env: { PATH: process.env.PATH, LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.detached ?? false,
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
@@ -48,11 +49,18 @@ export async function startMain(
   );
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  // Forwarded as before, and kept: a failure to start names its cause, which a CI log's tail may not show.
+  let errors = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    errors += chunk.toString();
+    process.stderr.write(chunk);
+  });
   const accepts = options.started ?? (() => true);
   const port = await until(
     'the service to start',
     () => {
-      if (child.exitCode !== null) throw new Error(`main.ts exited with ${child.exitCode}:\n${output}`);
+      if (child.exitCode !== null)
+        throw new Error(`main.ts exited with ${child.exitCode}:\n${output}\nstderr:\n${errors}`);
       const lines = output.split('\n').filter((line) => line.startsWith('{') && line.includes('"service started"'));
       const line = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find(accepts);
       return (line?.port ?? line?.healthPort) as number | undefined;

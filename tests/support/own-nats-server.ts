@@ -9,6 +9,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
+import { freePort } from './free-port.js';
+
 const binary = process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server';
 
 export interface OwnNatsServer {
@@ -20,17 +22,6 @@ export interface OwnNatsServer {
   /** Empties its store directory (while it is down): it comes back without the stream and consumers. */
   wipe(): void;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
 }
 
 async function listening(port: number, timeoutMs = 10_000): Promise<void> {

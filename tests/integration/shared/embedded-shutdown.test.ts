@@ -3,7 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { startMain, until } from '../../support/main-process.js';
+import { freePort, startMain, until } from '../../support/main-process.js';
 
 /** Whether something accepts connections on the port of 127.0.0.1. */
 const listening = (port: number) =>
@@ -25,7 +25,7 @@ describe('main.ts on the embedded PostgreSQL, stopped by a signal', function () 
   const start = async (detached: boolean) => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'embedded-shutdown-'));
     fs.chmodSync(dataDir, 0o755); // as a DATA_DIR made by hand is: run as root, postgres runs as a user of its own
-    const pgPort = 56000 + Math.floor(Math.random() * 1000);
+    const pgPort = await freePort();
     const service = await startMain(
       { DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort), PORT: '0', SEED_DEMO: 'false' },
       { detached },
