@@ -33,6 +33,11 @@ export interface ProjectionBatchesDependencies {
   retryBackoffMs: number;
   /** The runner's last committed position per projector, kept up to date here. */
   progress: Map<string, Progress>;
+  /**
+   * How long the checkpoint row may stay behind a run of events the projector does not handle before it is saved
+   * (passOver).
+   */
+  checkpointDelayMs: number;
 }
 
 export class ProjectionBatches {
@@ -59,7 +64,7 @@ export class ProjectionBatches {
     if (!lease.held || slot.term?.signal.aborted) return void (await this.refuse(slot, messages));
     const checkpoint = this.progress.get(projector.name)?.position ?? null;
     const hole = await firstHole(this.deps.store, checkpoint, slot.sequence, messages);
-    if (!hole) return void (await this.handleBatch(slot, messages));
+    if (!hole) return void ((await this.passOver(slot, messages)) || (await this.handleBatch(slot, messages)));
     const rest = messages.slice(hole.index);
     const handled = hole.index === 0 || (await this.handleBatch(slot, messages.slice(0, hole.index)));
     if (!handled || !(await this.refill(slot, hole.missing))) return void (await Promise.all(rest.map((m) => m.nak())));
@@ -130,6 +135,58 @@ export class ProjectionBatches {
       await pause(this.retryBackoffMs, slot.term!.signal);
       return false;
     }
+  }
+
+  /**
+   * A batch of events none of which the projector handles (most batches of most projectors, since each receives the
+   * whole log) writes nothing: the messages are acked, the progress kept here, and the checkpoint row saved at most
+   * checkpointDelayMs later (saveCheckpoint), or with the next batch that applies something. One transaction per
+   * projector per batch was most of the database's work under load. A crash before the save costs nothing but a read:
+   * the checkpoint is then behind the consumer's ack floor, and the events between, which the projector does not
+   * handle, are read from the store as a hole (projection-holes.ts) and passed over again. False when the batch holds
+   * an event to apply.
+   */
+  private async passOver(slot: Slot, messages: BusMessage[]): Promise<boolean> {
+    const { projector } = slot;
+    const fresh = this.after(this.progress.get(projector.name)?.position ?? null, messages);
+    if (fresh.some((m) => projector.eventTypes.has(m.event.type))) return false;
+    const last = fresh.at(-1);
+    if (last) {
+      this.progress.set(projector.name, { position: last.event.position, recordedAt: last.event.recordedAt });
+      if (last.sequence !== undefined) slot.sequence = last.sequence;
+      setPositionInfo(projectionPosition, { projector: projector.name }, last.event.position);
+      slot.saveTimer ??= setTimeout(() => void this.saveCheckpoint(slot), this.deps.checkpointDelayMs);
+    }
+    await Promise.all(messages.map((m) => m.ack()));
+    return true;
+  }
+
+  /**
+   * Saves the progress passOver kept, in a fenced transaction, unless a batch moved the row as far already. Also
+   * called when the runner's hold ends, so a clean stop leaves the row where the runner got.
+   */
+  async saveCheckpoint(slot: Slot): Promise<void> {
+    const { projector, lease } = slot;
+    clearTimeout(slot.saveTimer);
+    slot.saveTimer = undefined;
+    const progress = this.progress.get(projector.name);
+    if (!progress?.position || !lease.held) return;
+    await this.deps.knex
+      .transaction(async (trx) => {
+        const row = await readCheckpoint(trx, projector.name, true);
+        if (!row || (row.position !== null && row.position >= progress.position!)) return;
+        await trx('projection_checkpoints').where({ projector: projector.name }).update({
+          position: progress.position,
+          last_recorded_at: progress.recordedAt,
+          updated_at: this.clock.now(),
+        });
+        if (!(await lease.heldIn(trx))) throw new LeaseLostError(lease);
+      })
+      .catch((error: unknown) => {
+        if (error instanceof LeaseLostError) return;
+        // The next batch that applies something, or the next pass-over, saves it.
+        this.deps.logger?.warn('projection checkpoint save failed', { projector: projector.name, error });
+      });
   }
 
   /**

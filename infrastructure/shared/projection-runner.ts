@@ -52,6 +52,8 @@ export interface ProjectionRunnerOptions {
   leaseTtlMs?: number;
   /** Pause between tries while another runner holds a projector's lease, and after an error (default 1 s). */
   retryDelayMs?: number;
+  /** Longest a checkpoint row stays behind events its projector does not handle (default 200 ms; projection-batches.ts). */
+  checkpointDelayMs?: number;
 }
 
 /** One projector in the health report; lag and position only where this runner applies it. */
@@ -116,6 +118,7 @@ export class ProjectionRunner {
       maxDeliveries: options.maxDeliveries ?? 5,
       retryBackoffMs: options.retryBackoffMs ?? 200,
       progress: this.progress,
+      checkpointDelayMs: options.checkpointDelayMs ?? 200,
     });
     this.consumerPrefix = options.consumerPrefix ?? 'projector-';
     this.metricsIntervalMs = options.metricsIntervalMs ?? 5000;
@@ -285,6 +288,7 @@ export class ProjectionRunner {
       await kept;
       stopConsumer(); // one that activation registered after the term ended
       await consumerStopped;
+      await this.batches.saveCheckpoint(slot);
     }
   }
 

@@ -37,6 +37,8 @@ export interface Slot {
   consumer?: BusConsumer;
   /** The bus's stream sequence of the last message applied (projection-holes.ts); unknown after each takeover. */
   sequence?: number;
+  /** Set while the checkpoint row is behind this runner's progress over events the projector does not handle. */
+  saveTimer?: NodeJS.Timeout;
 }
 
 /** Thrown inside a transaction whose fencing check found the lease gone: nothing of it commits. */

@@ -73,13 +73,18 @@ describe('ProjectionRunner (in-process bus)', () => {
 
   async function startFanOut(
     projectors: Projector[],
-    options: { bus?: EventBus; maxDeliveries?: number; batchSize?: number } = {},
+    options: { bus?: EventBus; maxDeliveries?: number; batchSize?: number; checkpointDelayMs?: number } = {},
   ) {
     const bus = options.bus ?? new InProcessEventBus(store, db.knex, { redeliveryDelayMs: 20, pollIntervalMs: 50 });
     const relay = new Relay({ store, bus, knex: db.knex }, { pollIntervalMs: 20, retryDelayMs: 50 });
     const runner = new ProjectionRunner(
       { knex: db.knex, store, bus, projectors },
-      { retryBackoffMs: 10, maxDeliveries: options.maxDeliveries, batchSize: options.batchSize },
+      {
+        retryBackoffMs: 10,
+        maxDeliveries: options.maxDeliveries,
+        batchSize: options.batchSize,
+        checkpointDelayMs: options.checkpointDelayMs,
+      },
     );
     await runner.start();
     relay.start();
@@ -279,6 +284,43 @@ describe('ProjectionRunner (in-process bus)', () => {
     expect(await db.knex('noise_seen').orderBy('event_id').pluck('event_id')).to.deep.equal([...noise].sort());
     expect(stored.at(-1)!.type).to.equal('OtherHappened'); // the checkpoint reached the last event, one the projector ignores
     expect(await metricsRegistry.metrics()).to.include('projection_events_applied_total{projector="noise-only"} 3');
+  });
+
+  it('writes nothing for batches of events a projector does not handle: their checkpoint is saved once, later, or at stop', async () => {
+    const { projector, calls } = noiseRecorder('noise-later');
+    const rowPosition = async () =>
+      ((await db.knex('projection_checkpoints').where({ projector: 'noise-later' }).first()) as { position: string })
+        .position;
+    const { runner, stop } = await startFanOut([projector], { checkpointDelayMs: 60_000 });
+    const noise = await appendAtOnce([{ type: 'NoiseHappened', data: { i: 0 } }]);
+    await caughtUp('noise-later');
+    const saved = await rowPosition();
+    expect(saved).to.equal(noise[0]!.position);
+
+    // Three batches the projector does not handle: passed over in memory, the row untouched.
+    for (let i = 0; i < 3; i++) await appendAtOnce([{ type: 'OtherHappened', data: { i } }]);
+    const last = await lastPosition();
+    await eventually(async () =>
+      expect((await runner.status()).find((s) => s.projector === 'noise-later')?.position).to.equal(last),
+    );
+    expect(await rowPosition()).to.equal(saved);
+
+    await stop(); // a clean stop saves where the runner got
+    expect(await rowPosition()).to.equal(last);
+    expect(calls).to.have.length(1);
+
+    // Without a stop, the save comes after the delay; a restart from the row applies nothing twice.
+    const { projector: again, calls: callsAgain } = noiseRecorder('noise-later');
+    await startFanOut([again], { checkpointDelayMs: 50 });
+    await appendAtOnce([{ type: 'OtherHappened', data: { i: 3 } }]);
+    const newest = await lastPosition();
+    await eventually(async () => expect(await rowPosition()).to.equal(newest));
+    const more = await appendAtOnce([{ type: 'NoiseHappened', data: { i: 1 } }]);
+    await caughtUp('noise-later');
+    expect(callsAgain.map((c) => c.ids)).to.deep.equal([[more[0]!.id]]);
+    expect(await db.knex('noise_seen').orderBy('event_id').pluck('event_id')).to.deep.equal(
+      [noise[0]!.id, more[0]!.id].sort(),
+    );
   });
 
   it('applies a batch with a poison event in it up to the poison, retries the poison alone, dead-letters it, then applies the rest', async () => {
