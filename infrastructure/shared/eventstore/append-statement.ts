@@ -17,7 +17,8 @@ import type { StreamWrite } from '../../../application/shared/event-store.js';
  * 3. `checked`: those revisions as one array, and the first write whose
  *    expected version does not hold.
  * 4. `appended` inserts the events only if every expected version holds
- *    (otherwise nothing, and the caller rolls back), each at its write's
+ *    (otherwise nothing, and the statement raises ES409, so that nothing of
+ *    it stays, stream revisions included), each at its write's
  *    revision plus its place in the write. `nextval` is evaluated above the
  *    subquery ordered by input position, so the transaction's sequence
  *    numbers grow in the order the events were given.
@@ -63,17 +64,29 @@ export const appendStatement = `
     ) AS ordered
     RETURNING transaction_sequence
   )
-  SELECT pg_current_xact_id()::text AS transaction_id, revisions_before, first_conflict::integer,
+  SELECT pg_current_xact_id()::text AS transaction_id, revisions_before,
+         CASE WHEN first_conflict IS NULL THEN NULL ELSE event_append_conflict(first_conflict::integer, revisions_before) END AS first_conflict,
          (SELECT coalesce(array_agg(transaction_sequence::text ORDER BY transaction_sequence), '{}') FROM appended) AS sequences
   FROM checked`;
+
+/** SQLSTATE of the error appendStatement raises when an expected version does not hold (migration 0006). */
+export const appendConflictCode = 'ES409';
+
+/** What the ES409 error's detail holds. */
+export interface AppendConflict {
+  /** 1-based number of the first write whose expected version does not hold. */
+  first_conflict: number;
+  /** Per write, in order: its stream's revision before it. */
+  revisions_before: number[];
+}
 
 /** What appendStatement answers, in one row. */
 export interface AppendRow {
   transaction_id: string;
   /** Per write, in order: its stream's revision before it (bigint[]: strings). */
   revisions_before: string[];
-  /** 1-based number of the first write whose expected version does not hold; null when all hold. */
-  first_conflict: number | null;
+  /** Always null: a conflict raises ES409 instead (AppendConflict). */
+  first_conflict: null;
   /** Sequence numbers of the inserted events, ascending; empty when none was inserted. */
   sequences: string[];
 }

@@ -13,7 +13,13 @@ import {
   type Subscription,
 } from '../../../application/shared/event-store.js';
 import { createLogger } from '../logger.js';
-import { appendParameters, appendStatement, type AppendRow } from './append-statement.js';
+import {
+  appendConflictCode,
+  appendParameters,
+  appendStatement,
+  type AppendConflict,
+  type AppendRow,
+} from './append-statement.js';
 import { pause } from '../pause.js';
 import { backoff, handOver, trackSubscription, type SubscriptionLogger } from './hand-over.js';
 import { formatPosition, parsePosition } from './positions.js';
@@ -76,11 +82,11 @@ interface StoredEvent {
 /**
  * The event store on PostgreSQL (schema: migration 0002_event_store).
  *
- * An append or batch of any size is one statement in a transaction (three
- * round trips with BEGIN and COMMIT; see append-statement.ts): it locks and
- * advances the `event_streams` rows of the streams written (in name order, so
- * concurrent batches cannot deadlock), checks every expected version and
- * inserts the events only if all hold.
+ * An append or batch of any size is one statement, one round trip, atomic
+ * on its own (see append-statement.ts): it locks and advances the
+ * `event_streams` rows of the streams written (in name order, so concurrent
+ * batches cannot deadlock), checks every expected version and inserts the
+ * events only if all hold; otherwise it raises, and nothing of it stays.
  *
  * The global log is ordered by (transaction id, sequence) and only read below
  * the oldest transaction still running on the server, so an event committed
@@ -133,23 +139,31 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
+  /** One statement, atomic on its own (no BEGIN and COMMIT round trips): it raises when an expected version fails. */
   private async writeAtomically(writes: StreamWrite[]): Promise<AppendResult[]> {
-    return this.knex.transaction(async (trx) => {
-      const { rows } = await trx.raw<{ rows: AppendRow[] }>(appendStatement, appendParameters(writes));
-      const { transaction_id, revisions_before, first_conflict, sequences } = rows[0]!;
-      if (first_conflict !== null) {
-        const { streamName, expectedVersion } = writes[first_conflict - 1]!;
-        throw new WrongExpectedVersionError(streamName, expectedVersion, Number(revisions_before[first_conflict - 1]));
-      }
-      // Sequences grow in the order the events were given (see appendStatement).
-      let appended = 0;
-      return writes.map(({ events }, i) => {
-        appended += events.length;
-        return {
-          nextExpectedVersion: Number(revisions_before[i]) + events.length,
-          position: formatPosition(transaction_id, sequences[appended - 1]!),
-        };
-      });
+    let rows: AppendRow[];
+    try {
+      ({ rows } = await this.knex.raw<{ rows: AppendRow[] }>(appendStatement, appendParameters(writes)));
+    } catch (error) {
+      const e = error as { code?: string; detail?: string };
+      if (e.code !== appendConflictCode) throw error;
+      const conflict = JSON.parse(e.detail!) as AppendConflict;
+      const { streamName, expectedVersion } = writes[conflict.first_conflict - 1]!;
+      throw new WrongExpectedVersionError(
+        streamName,
+        expectedVersion,
+        Number(conflict.revisions_before[conflict.first_conflict - 1]),
+      );
+    }
+    const { transaction_id, revisions_before, sequences } = rows[0]!;
+    // Sequences grow in the order the events were given (see appendStatement).
+    let appended = 0;
+    return writes.map(({ events }, i) => {
+      appended += events.length;
+      return {
+        nextExpectedVersion: Number(revisions_before[i]) + events.length,
+        position: formatPosition(transaction_id, sequences[appended - 1]!),
+      };
     });
   }
 

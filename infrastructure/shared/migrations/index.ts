@@ -168,6 +168,21 @@ export const migrations: Migration[] = [
         COMMENT ON COLUMN dead_letters.payload IS 'The whole event as delivered, as JSON text (json, like events.data: whatever the event holds is kept).';`);
     },
   },
+  {
+    // An append is then one statement without BEGIN and COMMIT around it (append-statement.ts): a batch whose expected
+    // version does not hold must fail as a whole, stream revisions included, so the statement raises.
+    name: '0006_append_conflict_raises',
+    async up(knex) {
+      await knex.raw(`
+        CREATE FUNCTION event_append_conflict(first_conflict integer, revisions_before bigint[]) RETURNS integer
+        LANGUAGE plpgsql AS $$
+        BEGIN
+          RAISE EXCEPTION 'wrong expected version'
+            USING ERRCODE = 'ES409', DETAIL = json_build_object('first_conflict', first_conflict, 'revisions_before', revisions_before)::text;
+        END $$;
+        COMMENT ON FUNCTION event_append_conflict(integer, bigint[]) IS 'Raises SQLSTATE ES409 (detail: the first write whose expected version failed, 1-based, and each write''s revision before it): aborts an append statement as a whole.';`);
+    },
+  },
 ];
 
 export async function migrate(knex: Knex, list: Migration[] = migrations): Promise<void> {
