@@ -22,6 +22,7 @@ import {
   type PromotionUsageCommand,
   type ReservedPromotion,
 } from '../../domain/checkout/index.js';
+import { fold } from '../../domain/shared/decider.js';
 import type { Clock } from '../shared/clock.js';
 import type { CommandContext } from '../shared/command-context.js';
 import { expectedVersionOf, handleCommand, loadAggregate, type Loaded } from '../shared/command-handler.js';
@@ -111,10 +112,15 @@ export async function writeReservation(
   const streamName = streams.checkoutReservation(write.reservationKey);
   for (let attempt = 1; ; attempt++) {
     const now = deps.clock.now().toISOString();
-    const loaded: Loaded<CheckoutReservationState> =
-      write.fresh && attempt === 1
-        ? { state: checkoutReservationDecider.initialState, revision: -1 }
-        : await loadAggregate(deps.store, checkoutReservationDecider, checkoutDecoders.checkoutReservation, streamName);
+    // Read once: the command handler decides on these same events rather than reading the stream again.
+    const recorded = write.fresh && attempt === 1 ? [] : await deps.store.readStream(streamName);
+    const loaded: Loaded<CheckoutReservationState> = {
+      state: fold(
+        checkoutReservationDecider,
+        recorded.map((e) => checkoutDecoders.checkoutReservation.decode(e)),
+      ),
+      revision: recorded.at(-1)?.revision ?? -1,
+    };
     // Deciding here first (the command handler decides again on what it reads) tells which other streams to load.
     // A reserve under an idempotency key the caller found used goes to the command handler directly (its replay).
     const planned = checkoutReservationDecider.decide(write.command(now), loaded.state);
@@ -127,6 +133,7 @@ export async function writeReservation(
           decider: checkoutReservationDecider,
           decoder: checkoutDecoders.checkoutReservation,
           streamName,
+          recorded,
           command: () => write.command(now),
           sideWrites: (events) => {
             if (events.map((e) => e.type).join() !== planned.map((e) => e.type).join()) throw new Moved();

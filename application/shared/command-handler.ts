@@ -85,6 +85,12 @@ export interface CommandSpec<C, S, E extends DomainEvent> {
   claims?: (events: readonly E[]) => GuardClaim[];
   /** Other streams the decided events write, in the same append. */
   sideWrites?: (events: readonly E[]) => SideWrite[];
+  /**
+   * The stream's events as the caller has just read them ([] for a stream it has just named): the first attempt
+   * decides on them instead of reading the stream again. A stale view costs a conflict and a retry, never a wrong
+   * write: the append expects the revision they end at.
+   */
+  recorded?: readonly RecordedEvent[];
 }
 
 export interface CommandResult<S, E> {
@@ -124,7 +130,9 @@ export interface CommandHandlerOptions {
  *   times; then the WrongExpectedVersionError is thrown. A lost claim throws its own domain error; domain errors of
  *   the decider propagate at once.
  * - With an idempotency key, a resend is answered from the first command's events and a different request refused
- *   (IDEMPOTENCY_KEY_REUSED).
+ *   (IDEMPOTENCY_KEY_REUSED). The key's record is looked up only when the command shows the key may be used: its
+ *   decision throws or decides nothing, or the append finds the record there (it expects none). A first request,
+ *   the common case, thus costs no read of the key.
  */
 export async function handleCommand<C, S, E extends DomainEvent>(
   deps: CommandHandlerDeps,
@@ -154,15 +162,22 @@ export async function handleCommand<C, S, E extends DomainEvent>(
     return false;
   };
 
-  if (key) {
-    const replayed = await replayFromKey();
-    if (replayed) return replayed;
-  }
+  /** Whether the key's record was looked up already; a used key then answers before anything is decided again. */
+  let keyLookedUp = false;
+  const lookUpKeyOnce = async (): Promise<CommandResult<S, E> | false> => {
+    if (!key || keyLookedUp) return false;
+    keyLookedUp = true;
+    return replayFromKey();
+  };
+
   for (let attempt = 1; ; attempt++) {
-    const recorded = await store.readStream(spec.streamName);
+    const recorded = attempt === 1 && spec.recorded ? spec.recorded : await store.readStream(spec.streamName);
     const revision = recorded.at(-1)?.revision ?? -1;
     const done = firstEventOf(recorded, context.commandId, spec.streamName);
     if (done >= 0) {
+      // Under a key the command id comes from the key: its record tells a resend from another request.
+      const replayed = await lookUpKeyOnce();
+      if (replayed) return replayed;
       const end = done + eventsOf(recorded, done, context.commandId, spec.streamName);
       return replay(spec, recorded.slice(0, end), done);
     }
@@ -170,8 +185,20 @@ export async function handleCommand<C, S, E extends DomainEvent>(
       spec.decider,
       recorded.map((e) => spec.decoder.decode(e)),
     );
-    const events = spec.decider.decide(spec.command(now, state), state);
-    if (events.length === 0 && !key) return { state, revision, events, replayed: false };
+    let events: E[];
+    try {
+      events = spec.decider.decide(spec.command(now, state), state);
+    } catch (error) {
+      // A resend finds the state its first time left, which the decider may refuse: the key answers it.
+      const replayed = await lookUpKeyOnce();
+      if (replayed) return replayed;
+      throw error;
+    }
+    if (events.length === 0) {
+      if (!key) return { state, revision, events, replayed: false };
+      const replayed = await lookUpKeyOnce();
+      if (replayed) return replayed;
+    }
     const claims = spec.claims?.(events) ?? [];
     const writes = planWrites(deps.decoder, context, metadata, spec.streamName, revision, events, {
       claims,
@@ -190,7 +217,9 @@ export async function handleCommand<C, S, E extends DomainEvent>(
     } catch (error) {
       if (!(error instanceof WrongExpectedVersionError)) throw error;
       if (error.streamName === keyStream) {
-        // Another request took the key meanwhile: answer as a resend, or refuse.
+        // The key is used (by a first time of this request, or by another request meanwhile): answer as a resend,
+        // or refuse.
+        keyLookedUp = true;
         const replayed = await replayFromKey();
         if (replayed) return replayed;
       } else {
@@ -285,8 +314,13 @@ function planWrites<E extends DomainEvent>(
   return writes;
 }
 
+/**
+ * The key record's event id. The request's hash is part of it: the command id comes from the key, so without it
+ * another request under a used key would write the very record stored, which the store takes for a retry of that
+ * write (and then writes the rest), instead of the conflict that tells handleCommand the key is used.
+ */
 const recordId = (context: CommandContext, streamName: string) =>
-  nameBasedUuid(`${context.commandId}/${streamName}/idempotency`);
+  nameBasedUuid(`${context.commandId}/${streamName}/idempotency/${context.idempotency?.requestHash ?? ''}`);
 
 const claimId = (context: CommandContext, streamName: string, claim: GuardClaim, index: number) =>
   nameBasedUuid(claim.idName ?? `${context.commandId}/${streamName}/${claim.streamName}/${index}`);
