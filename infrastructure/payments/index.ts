@@ -11,6 +11,7 @@ import {
   PaymentOnboarding,
   ProviderCallbacks,
   SandboxProviders,
+  SavedPaymentMethods,
   type PaymentProviderPort,
   RequestSignatures,
   TransactionService,
@@ -68,6 +69,18 @@ function assemble(deps: CommandDeps): BuiltContext<PaymentsServices> & { provide
     secrets.PAYMENTS_SECRETS_OLD_KEYS,
   );
   const directory = new PaymentMerchantDirectory({ store, clock });
+  // Saved cards' provider tokens: encrypted under the same key, for their own purpose (a text of one use never opens
+  // as the other).
+  const savedMethods = new SavedPaymentMethods({
+    store,
+    clock,
+    cipher: new AesGcmSecretCipher(
+      'payments-card-token',
+      secrets.PAYMENTS_SECRETS_KEY,
+      secrets.PAYMENTS_SECRETS_OLD_KEYS,
+    ),
+    users: () => ports.get('users'),
+  });
   // The sandbox's keys derive from the hub's encryption key under their own labels: no further secret to manage.
   const keys = {
     page: hmacSha256Hex(secrets.PAYMENTS_SECRETS_KEY, 'sandbox-page-key'),
@@ -82,6 +95,7 @@ function assemble(deps: CommandDeps): BuiltContext<PaymentsServices> & { provide
     // The identity context's directory, reached while serving (never while building).
     users: () => ports.get('users'),
     providers,
+    savedMethods,
     settings: {
       abandonAfterSeconds: config.PAYMENTS_ABANDON_AFTER_SECONDS,
       holdTimeoutSeconds: (code) =>
@@ -117,7 +131,8 @@ function assemble(deps: CommandDeps): BuiltContext<PaymentsServices> & { provide
       }),
       transactions,
       sandbox,
-      providerCallbacks: new ProviderCallbacks({ keys, transactions }),
+      savedMethods,
+      providerCallbacks: new ProviderCallbacks({ keys, transactions, savedMethods }),
     },
     jobs: [],
     stop: async () => {},
