@@ -11,6 +11,7 @@ export * from './sandbox-outcomes.js';
 export * from './sandbox-providers.js';
 export * from './payment-method-listing.js';
 export * from './request-signatures.js';
+export * from './saved-card-reactor.js';
 export * from './saved-methods.js';
 export * from './transaction-init.js';
 export * from './transaction-listing.js';

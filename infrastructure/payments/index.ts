@@ -6,6 +6,7 @@
 import {
   paymentsTimerHandlers,
   providerSettlementReactor,
+  savedCardReactor,
   PaymentMerchantDirectory,
   PaymentMethodListing,
   PaymentOnboarding,
@@ -50,7 +51,10 @@ export function buildPayments(deps: ContextDeps<PaymentsConfig, PaymentsSecrets>
     ...built,
     services: { ...built.services, transactionListing: new KnexTransactionListing(knex) },
     jobs: [timerJob({ table: paymentsTimersTable, handlers, knex, clock, logger })],
-    reactors: [providerSettlementReactor({ transactions: built.services.transactions, providers })],
+    reactors: [
+      providerSettlementReactor({ transactions: built.services.transactions, providers }),
+      savedCardReactor(built.services),
+    ],
   };
 }
 

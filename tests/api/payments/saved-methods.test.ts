@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { userMethodsStream } from '../../../application/payments/index.js';
+import {
+  paymentsDecoders,
+  paymentsEventDecoder,
+  savedCardReactor,
+  transactionDecider,
+  userMethodsStream,
+} from '../../../application/payments/index.js';
+import { handleCommand } from '../../../application/shared/command-handler.js';
 import { newCommandContext } from '../../../application/shared/command-context.js';
 import { useHubScene, type InitData } from './hub-scene.js';
 import {
@@ -324,5 +331,45 @@ describe('Payment hub saved payment methods (HTTP, PostgreSQL)', () => {
     expect(expectHubError(init, 400, 4001)).to.match(/no saved payment method/);
     // The list needs the user: without the header, 4001.
     expectHubError(await hub(s.app.baseUrl, 'GET', '/user-payment-methods', hubHeaders(key(s.m1), ts())), 400, 4001);
+  });
+
+  it('a crash between the authorization and the save loses no card: the saved-cards reactor saves it, once', async () => {
+    const d = await initCard('SV-14', 'u-save-3');
+    const { payments } = s.app.container.services;
+    const t = await payments.transactions.load(d.transaction.id);
+    const savedCard = payments.savedMethods.sealCard(t, 'u-save-3', {
+      providerToken: payments.sandbox.tokenize('SANDBOX_CARD', '4000000000000077', '01/29').providerToken,
+      fingerprint: 'fp-crash',
+      cardNo: '400000******0077',
+      cardBrand: 'VISA',
+      expiry: '01/29',
+    });
+    // The authorization appended as the callback appends it, and the process dies before saving the card.
+    await handleCommand(
+      { store: s.app.container.store, clock: s.clock, decoder: paymentsEventDecoder },
+      newCommandContext({ actor: { process: 'provider:SANDBOX_CARD' } }),
+      {
+        decider: transactionDecider,
+        decoder: paymentsDecoders.transaction,
+        streamName: `transaction-${t.transactionId}`,
+        command: (now) => ({
+          type: 'RecordAuthorization' as const,
+          payment: { bankName: null, accountHolderName: null, cardNo: '400000******0077' },
+          holdExpiresAt: now,
+          savedCard,
+          now,
+        }),
+      },
+    );
+    expect(await savedOf('u-save-3')).to.deep.equal([]);
+    const recorded = (await s.app.container.store.readStream(`transaction-${t.transactionId}`)).at(-1)!;
+    const event = { ...recorded, ...paymentsEventDecoder.decode(recorded) };
+    const reactor = savedCardReactor(payments);
+    await reactor.react(event);
+    await reactor.react(event);
+    expect((await savedOf('u-save-3')).map((m) => [m.userPaymentMethodId, m.cardNo])).to.deep.equal([
+      [savedCard.userPaymentMethodId, '400000******0077'],
+    ]);
+    expect(await s.app.container.store.readStream(userMethodsStream('shop-one', 'u-save-3'))).to.have.length(1);
   });
 });
