@@ -120,6 +120,7 @@ export function hubRouter(deps: { services: PaymentsServices; logger: Logger }):
     const miniAppUserId = optionalHeader(req, 'X-MiniApp-User-ID');
     const externalUserId = optionalHeader(req, 'X-External-User-ID');
     const miniAppId = optionalHeader(req, 'X-MiniApp-Id');
+    const authAudience = optionalHeader(req, 'X-Auth-Audience');
     await services.signatures.verify(
       caller,
       initSigningString({ ...body, orderCreatedAt: body.orderInfo?.orderCreatedAt }),
@@ -133,6 +134,7 @@ export function hubRouter(deps: { services: PaymentsServices; logger: Logger }):
       miniAppUserId,
       externalUserId,
       miniAppId,
+      authAudience,
     });
     return hubOk(initPaymentJson(result));
   });

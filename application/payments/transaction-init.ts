@@ -49,6 +49,7 @@ export interface InitPaymentRequest {
   miniAppUserId?: string;
   externalUserId?: string;
   miniAppId?: string;
+  authAudience?: string;
 }
 
 export interface PaymentInfo {
@@ -188,6 +189,7 @@ export async function initiateTransaction(
         orderInfo: req.orderInfo ?? null,
         payer,
         miniAppId: req.miniAppId ?? null,
+        authAudience: req.authAudience ?? null,
         expiresAt: new Date(Date.parse(now) + deps.abandonAfterSeconds * 1000).toISOString(),
         createdAt: now,
       };

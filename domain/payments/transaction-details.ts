@@ -62,6 +62,8 @@ export interface TransactionDetails {
   readonly orderInfo: OrderInfo | null;
   readonly payer: TransactionPayer;
   readonly miniAppId: string | null;
+  /** X-Auth-Audience as sent (the platform the payer came from), kept for trace. Added later: optional. */
+  readonly authAudience?: string | null;
   /** When an unfinished payment is abandoned (FAILED): createdAt + the abandonment delay. */
   readonly expiresAt: string;
   readonly createdAt: string;
