@@ -96,10 +96,23 @@ function commandOf(req: Request, res: Response, requestId: string): CommandConte
   });
 }
 
-/** The first of `vi`, `en` the caller's Accept-Language names (weights aside); `vi` when it names neither. */
+/**
+ * Of `vi` and `en`, the one the caller's Accept-Language prefers: by weight (`q`, default 1; `q=0` refuses), then by
+ * order; `vi` when it names neither.
+ */
 function languageOf(req: Request): 'vi' | 'en' {
-  const tags = (req.header('accept-language') ?? '').split(',').map((t) => t.trim().slice(0, 2).toLowerCase());
-  return tags.find((t): t is 'vi' | 'en' => t === 'vi' || t === 'en') ?? 'vi';
+  const ranked = (req.header('accept-language') ?? '')
+    .split(',')
+    .map((entry, order) => {
+      const [tag = '', ...params] = entry.split(';').map((p) => p.trim());
+      const q = params.find((p) => /^q=/i.test(p));
+      return { lang: tag.slice(0, 2).toLowerCase(), q: q ? Number(q.slice(2)) : 1, order };
+    })
+    .filter(
+      (t): t is { lang: 'vi' | 'en'; q: number; order: number } => (t.lang === 'vi' || t.lang === 'en') && t.q > 0,
+    )
+    .sort((a, b) => b.q - a.q || a.order - b.order);
+  return ranked[0]?.lang ?? 'vi';
 }
 
 const referenceOf = (b: { transactionId?: string; orderId?: string; referenceId?: string }): TransactionReference =>

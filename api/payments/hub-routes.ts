@@ -141,7 +141,7 @@ export const hubRoutes = {
     operationId: 'listPaymentMethods',
     summary: "The key's terminal's payment methods for an amount and currency",
     description:
-      'Enabled methods whose chosen provider (smallest priority among those whose limits take the amount) accepts it, ordered by sortOrder, named by `Accept-Language` (`vi` or `en`; default `vi`). The answer is `{items}` at the top level, without the envelope (the seed). Read from the terminal configuration as kept for at most 5 s.',
+      'Enabled methods whose chosen provider (smallest priority among those whose limits take the amount) accepts it, ordered by sortOrder, named by `Accept-Language` (`vi` or `en`, by weight then order; default `vi`). The answer is `{items}` at the top level, without the envelope (the seed). Read from the terminal configuration as kept for at most 5 s.',
     tags: [hubTag],
     security,
     request: {
