@@ -12,11 +12,13 @@ import { newCommandContext } from '../../../application/shared/command-context.j
 import { useHubScene, type InitData } from './hub-scene.js';
 import {
   cardProviderId,
+  configureTwoDCard,
   expectHubError,
   expectHubOk,
   hub,
   hubHeaders,
   initBody,
+  sandboxPages,
   sign,
   walletProviderId,
 } from './support.js';
@@ -53,46 +55,13 @@ describe('Payment hub saved payment methods (HTTP, PostgreSQL)', () => {
         } as never,
       );
     // T2 has a 2D merchant id: a 2D payment there has no 3-D Secure step.
-    const put = await fetch(
-      `${s.app.baseUrl}/operator/v1/payment-merchants/shop-one/terminals/T2/payment-methods/CREDIT_CARD`,
-      {
-        method: 'PUT',
-        headers: { Authorization: 'Bearer alice-operator-token-0123456789', 'Content-Type': 'application/json' },
-        body: JSON.stringify({
-          type: 'CARD',
-          category: 'CREDIT',
-          names: { vi: 'Thẻ', en: 'Card' },
-          iconUrl: 'https://cdn.example/card.png',
-          supportsTokenization: true,
-          requiresRedirect: true,
-          sortOrder: 1,
-          twoDMerchantId: 'SBX-2D-001',
-          providers: [
-            {
-              providerCode: 'SANDBOX_CARD',
-              priority: 1,
-              currencies: [{ currency: 'VND', minAmount: 1, maxAmount: 1e9 }],
-            },
-          ],
-        }),
-      },
-    );
-    expect(put.status).to.equal(200);
+    await configureTwoDCard(s.app.baseUrl, 'shop-one', 'T2');
   });
 
-  const page = (redirectUrl: string) => {
-    const url = new URL(redirectUrl);
-    return { url: `${s.app.baseUrl}${url.pathname}`, token: url.searchParams.get('token')! };
-  };
-  const open = async (redirectUrl: string) => {
-    const { url, token } = page(redirectUrl);
-    return (await fetch(`${url}?token=${token}`)).text();
-  };
-  const submit = async (redirectUrl: string, form: Record<string, string>) => {
-    const { url, token } = page(redirectUrl);
-    const res = await fetch(url, { method: 'POST', body: new URLSearchParams({ token, ...form }), redirect: 'manual' });
-    return res.text();
-  };
+  const pages = sandboxPages(() => s.app.baseUrl);
+  const open = async (redirectUrl: string) => (await pages.open(redirectUrl)).text;
+  const submit = async (redirectUrl: string, form: Record<string, string>) =>
+    (await pages.submit(redirectUrl, form)).text;
   const initCard = async (
     orderId: string,
     userId: string | null,
