@@ -50,6 +50,13 @@ export class PaymentMethodListing {
         const chosen = chooseProvider(m, currency, amount);
         if (!chosen) return [];
         const contract = m.providers.find((p) => p.providerCode === chosen.provider.code)!;
+        // The user's cards of this method whose own provider is a contract of it taking the amount (as init checks).
+        const usable = (s: SavedPaymentMethod) => {
+          const limit = m.providers
+            .find((p) => p.providerCode === s.provider.code)
+            ?.currencies.find((c) => c.currency === currency);
+          return s.paymentMethodCode === m.code && !!limit && amount >= limit.minAmount && amount <= limit.maxAmount;
+        };
         return [
           {
             paymentMethodId: m.paymentMethodId,
@@ -64,16 +71,9 @@ export class PaymentMethodListing {
             sortOrder: m.sortOrder,
             verificationAmount: m.verificationAmount,
             currencies: contract.currencies.map((c) => ({ ...c })),
-            ...(saved && { savedMethods: m.supportsTokenization ? saved.filter((s) => usable(s)) : [] }),
+            ...(saved && { savedMethods: m.supportsTokenization ? saved.filter(usable) : [] }),
           },
         ];
-        /** A saved card of this method whose own provider is a contract of it taking the amount (as init checks). */
-        function usable(s: SavedPaymentMethod): boolean {
-          const limit = m.providers
-            .find((p) => p.providerCode === s.provider.code)
-            ?.currencies.find((c) => c.currency === currency);
-          return s.paymentMethodCode === m.code && !!limit && amount >= limit.minAmount && amount <= limit.maxAmount;
-        }
       })
       .sort((a, b) => a.sortOrder - b.sortOrder || a.code.localeCompare(b.code));
   }

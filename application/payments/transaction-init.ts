@@ -106,14 +106,14 @@ async function resolveSavedMethod(
   deps: InitDeps,
   merchant: PaymentMerchant,
   caller: PaymentCaller,
-  req: InitPaymentRequest & { userPaymentMethodId: string },
+  req: InitPaymentRequest,
+  userPaymentMethodId: string,
   payer: TransactionPayer,
 ) {
   if (payer.kind !== 'MINIAPP_USER')
     throw invalid('X-MiniApp-User-ID', "is required with userPaymentMethodId (a saved method is a host-app user's)");
-  const saved = await deps.savedMethods.find(merchant.merchantCode, payer.userId, req.userPaymentMethodId);
-  if (!saved)
-    throw invalid('userPaymentMethodId', `the user has no saved payment method ${req.userPaymentMethodId} here`);
+  const saved = await deps.savedMethods.find(merchant.merchantCode, payer.userId, userPaymentMethodId);
+  if (!saved) throw invalid('userPaymentMethodId', `the user has no saved payment method ${userPaymentMethodId} here`);
   const method = savedMethodOnTerminal(merchant, caller, saved, req.amount, req.currency);
   const provider = providerByCode(saved.provider.code)!;
   const providerToken = deps.savedMethods.tokenOf(merchant.merchantCode, payer.userId, saved);
@@ -128,17 +128,13 @@ export async function initiateTransaction(
   req: InitPaymentRequest,
 ): Promise<{ transaction: Transaction; paymentInfo: PaymentInfo }> {
   // A saved method needs the payer first (it is the user's); otherwise the method is checked before the user lookup.
-  const named = req.userPaymentMethodId === undefined ? resolveMethod(merchant, caller, req) : null;
+  const { userPaymentMethodId } = req;
+  const named = userPaymentMethodId === undefined ? resolveMethod(merchant, caller, req) : null;
   const payer = await payerOf(deps, req);
-  const { method, provider, saved, providerToken } = named
-    ? { ...named, saved: null, providerToken: null }
-    : await resolveSavedMethod(
-        deps,
-        merchant,
-        caller,
-        { ...req, userPaymentMethodId: req.userPaymentMethodId! },
-        payer,
-      );
+  const { method, provider, saved, providerToken } =
+    userPaymentMethodId === undefined
+      ? { ...named!, saved: null, providerToken: null }
+      : await resolveSavedMethod(deps, merchant, caller, req, userPaymentMethodId, payer);
   // skipHolding: true captures at once, false holds (only where the provider can), absent follows the configuration.
   if (req.skipHolding === false && !provider.supportsHolding)
     throw invalid('skipHolding', `provider ${provider.code} cannot hold: send true or leave it out`);
