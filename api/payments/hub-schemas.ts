@@ -67,7 +67,10 @@ export const initPaymentBody = z
     secureHash,
     paymentMethodCode: opt(z.string().regex(/^[A-Z0-9_]{1,64}$/, 'must be a method code such as CREDIT_CARD')),
     providerId: opt(uuid),
-    userPaymentMethodId: opt(signedId(128)),
+    userPaymentMethodId: opt(signedId(128)).openapi({
+      description:
+        'a saved card of the `X-MiniApp-User-ID` user (GET /user-payment-methods); wins over paymentMethodCode+providerId',
+    }),
     paymentType: opt(z.enum(['2D', '3D'], { message: 'must be 2D or 3D' })),
     skipHolding: opt(z.boolean()),
     sellerMerchantId: opt(signedId()),
