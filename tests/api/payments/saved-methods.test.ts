@@ -46,7 +46,7 @@ describe('Payment hub saved payment methods (HTTP, PostgreSQL)', () => {
   const as = (userId: string) => ({ 'X-MiniApp-User-ID': userId });
 
   before(async () => {
-    for (const userId of ['u-save-1', 'u-save-2', 'u-save-3'])
+    for (const userId of ['u-save-1', 'u-save-2', 'u-save-3', 'u-save-4', 'u-save-5'])
       await s.app.container.services.identity.users.register(
         newCommandContext({ actor: { operator: 'tests' } }),
         userId,
@@ -77,8 +77,8 @@ describe('Payment hub saved payment methods (HTTP, PostgreSQL)', () => {
         initBody(s.m1.secretKey, orderId, { ...card, ...extra }),
       ),
     ) as InitData;
-  /** Pays with 4111… on the card page, the "save this card" box ticked, through 3-D Secure. */
-  const payAndSave = async (orderId: string, userId: string | null) => {
+  /** Up to the 3-D Secure step with 4111…, the "save this card" box ticked: the page and the OTP form to post. */
+  const toThreeDs = async (orderId: string, userId: string | null) => {
     const d = await initCard(orderId, userId);
     const redirectUrl = d.paymentInfo.redirectUrl as string;
     const threeDs = await submit(redirectUrl, {
@@ -88,18 +88,15 @@ describe('Payment hub saved payment methods (HTTP, PostgreSQL)', () => {
       saveCard: 'yes',
     });
     expect(threeDs).to.include('id="three-ds"');
-    const done = await submit(redirectUrl, {
-      action: 'otp',
-      otp: '123456',
-      ...Object.fromEntries(
-        [...threeDs.matchAll(/type="hidden" name="(cardNumber|saveCard|expiry)" value="([^"]*)"/g)].map((m) => [
-          m[1],
-          m[2],
-        ]),
-      ),
-    });
-    expect(done).to.include('<strong id="status">COMPLETED</strong>');
-    return d.transaction.id;
+    const carried = [...threeDs.matchAll(/type="hidden" name="(cardNumber|saveCard|expiry)" value="([^"]*)"/g)];
+    const otp = { action: 'otp', otp: '123456', ...Object.fromEntries(carried.map((m) => [m[1], m[2]])) };
+    return { id: d.transaction.id, redirectUrl, otp };
+  };
+  /** Pays with 4111… on the card page, the "save this card" box ticked, through 3-D Secure. */
+  const payAndSave = async (orderId: string, userId: string | null) => {
+    const { id, redirectUrl, otp } = await toThreeDs(orderId, userId);
+    expect(await submit(redirectUrl, otp)).to.include('<strong id="status">COMPLETED</strong>');
+    return id;
   };
   const listSaved = async (userId: string, m = s.m1, terminal = 'T1') =>
     hub(s.app.baseUrl, 'GET', '/user-payment-methods', { ...hubHeaders(key(m, terminal), ts()), ...as(userId) });
@@ -143,6 +140,17 @@ describe('Payment hub saved payment methods (HTTP, PostgreSQL)', () => {
     const t = await s.app.container.services.payments.transactions.load(d.transaction.id);
     expect(t.tokenizable).to.equal(false);
     expect(await savedOf('u-save-2')).to.deep.equal([]);
+  });
+
+  it('the same card saved by parallel payments of one user is one method (the user stream serialises the saves)', async () => {
+    const pending = await Promise.all(
+      ['SV-P1', 'SV-P2', 'SV-P3', 'SV-P4', 'SV-P5'].map((o) => toThreeDs(o, 'u-save-4')),
+    );
+    // The five OTPs at once: five authorizations, each saving the same card.
+    const pages = await Promise.all(pending.map((p) => submit(p.redirectUrl, p.otp)));
+    for (const page of pages) expect(page).to.include('<strong id="status">COMPLETED</strong>');
+    expect((await savedOf('u-save-4')).map((m) => m.cardNo)).to.deep.equal(['411111******1111']);
+    expect(await s.app.container.store.readStream(userMethodsStream('shop-one', 'u-save-4'))).to.have.length(1);
   });
 
   it('GET payment-methods with X-MiniApp-User-ID lists the saved cards under their method; without it, no such field', async () => {
@@ -245,6 +253,23 @@ describe('Payment hub saved payment methods (HTTP, PostgreSQL)', () => {
     ) as InitData;
     expect(failed.transaction.status).to.equal('FAILED');
     expect((await s.app.container.services.payments.transactions.load(failed.transaction.id)).errorCode).to.equal('51');
+  });
+
+  it('a 2D card payment (no 3-D Secure step) saves the card too when the box is ticked', async () => {
+    const body = initBody(s.m1.secretKey, 'SV-2D-SAVE', { ...card, paymentType: '2D' });
+    body.secureHash = sign(s.m1.secretKey, 'SV-2D-SAVE|REF-SV-2D-SAVE|150000|VND|1772359200000|2D');
+    const headers = { ...hubHeaders(key(s.m1, 'T2'), ts()), ...as('u-save-5') };
+    const d = expectHubOk(await hub(s.app.baseUrl, 'POST', '/transactions', headers, body)) as InitData;
+    const redirectUrl = d.paymentInfo.redirectUrl as string;
+    expect(await open(redirectUrl)).to.include('id="save-card"');
+    const paid = await submit(redirectUrl, {
+      action: 'card',
+      cardNumber: '4111111111111111',
+      expiry: '07/31',
+      saveCard: 'yes',
+    });
+    expect(paid).to.include('<strong id="status">COMPLETED</strong>').and.not.include('three-ds');
+    expect((await savedOf('u-save-5')).map((m) => [m.cardNo, m.expiry])).to.deep.equal([['411111******1111', '07/31']]);
   });
 
   it('refuses a saved method that is not the user’s, unknown, without the user header, or on another merchant (4001)', async () => {
