@@ -16,6 +16,7 @@ import {
   type SavedCard,
   type SavedPaymentMethod,
   type Transaction,
+  type UserPaymentMethodsCommand,
 } from '../../domain/payments/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { CommandContext } from '../shared/command-context.js';
@@ -78,30 +79,25 @@ export class SavedPaymentMethods {
       correlationId: t.transactionId,
       actor: { process: `provider:${t.provider.code}` },
     };
-    await handleCommand({ ...this.deps, decoder: paymentsEventDecoder }, context, {
-      decider: userPaymentMethodsDecider,
-      decoder: paymentsDecoders.userMethods,
-      streamName: userMethodsStream(t.merchantCode, userId),
-      command: (now) => ({
-        type: 'SavePaymentMethod' as const,
-        method: {
-          merchantCode: t.merchantCode,
-          userId,
-          userPaymentMethodId: card.userPaymentMethodId,
-          paymentMethodCode: t.paymentMethod.code,
-          methodType: 'CARD' as const,
-          provider: { ...t.provider },
-          cardNo: card.cardNo,
-          cardBrand: card.cardBrand,
-          expiry: card.expiry,
-          fingerprint: card.fingerprint,
-          encryptedToken: card.encryptedToken,
-          sourceTransactionId: t.transactionId,
-          savedAt: now,
-        },
-        now,
-      }),
-    });
+    await this.run(context, t.merchantCode, userId, (now) => ({
+      type: 'SavePaymentMethod',
+      method: {
+        merchantCode: t.merchantCode,
+        userId,
+        userPaymentMethodId: card.userPaymentMethodId,
+        paymentMethodCode: t.paymentMethod.code,
+        methodType: 'CARD',
+        provider: { ...t.provider },
+        cardNo: card.cardNo,
+        cardBrand: card.cardBrand,
+        expiry: card.expiry,
+        fingerprint: card.fingerprint,
+        encryptedToken: card.encryptedToken,
+        sourceTransactionId: t.transactionId,
+        savedAt: now,
+      },
+      now,
+    }));
   }
 
   /** The user's active saved methods at the caller's merchant, oldest first. */
@@ -125,16 +121,27 @@ export class SavedPaymentMethods {
 
   /** Removes a method for the user (SAVED_METHOD_NOT_FOUND when the user has no such active method). */
   async remove(context: CommandContext, caller: PaymentCaller, userId: string, userPaymentMethodId: string) {
-    await handleCommand({ ...this.deps, decoder: paymentsEventDecoder }, context, {
+    await this.run(context, caller.merchantCode, userId, (now) => ({
+      type: 'RemovePaymentMethod',
+      userPaymentMethodId: userPaymentMethodId.toLowerCase(),
+      removedBy: `${caller.merchantCode}/${caller.terminalId}`,
+      now,
+    }));
+  }
+
+  /** One command on the user's saved methods at the merchant, through the command handler. */
+  private run(
+    context: CommandContext,
+    merchantCode: string,
+    userId: string,
+    command: (now: string) => UserPaymentMethodsCommand,
+  ) {
+    const { store, clock } = this.deps;
+    return handleCommand({ store, clock, decoder: paymentsEventDecoder }, context, {
       decider: userPaymentMethodsDecider,
       decoder: paymentsDecoders.userMethods,
-      streamName: userMethodsStream(caller.merchantCode, userId),
-      command: (now) => ({
-        type: 'RemovePaymentMethod' as const,
-        userPaymentMethodId: userPaymentMethodId.toLowerCase(),
-        removedBy: `${caller.merchantCode}/${caller.terminalId}`,
-        now,
-      }),
+      streamName: userMethodsStream(merchantCode, userId),
+      command,
     });
   }
 
