@@ -21,6 +21,7 @@ export const hubErrorTable: ErrorTable<HubErrorCode> = {
   INVALID_SIGNATURE: [401, '4102'],
   STALE_TIMESTAMP: [401, '4103'],
   IDEMPOTENCY_KEY_REUSED: [409, '4093'],
+  SAVED_METHOD_NOT_FOUND: [404, '4303'],
   TRANSACTION_EXISTS: [500, '5000'],
 };
 

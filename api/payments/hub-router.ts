@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import {
   cancelConfirmSigningString,
   initSigningString,
+  removeSavedMethodSigningString,
   type PaymentCaller,
   type PaymentsServices,
   type TransactionReference,
@@ -22,8 +23,15 @@ import { issueField, issueMessage } from '../shared/validation.js';
 import { hubErrors, hubOk } from './hub-errors.js';
 import { json } from '../shared/route.js';
 import { hubRoutes } from './hub-routes.js';
-import { cancelBody, confirmBody, initPaymentBody, lookupQuery, paymentMethodsQuery } from './hub-schemas.js';
-import { initPaymentJson, transactionItemJson } from './transaction-json.js';
+import {
+  cancelBody,
+  confirmBody,
+  initPaymentBody,
+  lookupQuery,
+  paymentMethodsQuery,
+  removeSavedMethodBody,
+} from './hub-schemas.js';
+import { initPaymentJson, paymentMethodJson, savedMethodJson, transactionItemJson } from './transaction-json.js';
 
 const invalid = (message: string) => new HttpError(400, '4001', message);
 
@@ -88,10 +96,23 @@ function commandOf(req: Request, res: Response, requestId: string): CommandConte
   });
 }
 
-/** The first of `vi`, `en` the caller's Accept-Language names (weights aside); `vi` when it names neither. */
+/**
+ * Of `vi` and `en`, the one the caller's Accept-Language prefers: by weight (`q`, default 1; `q=0` refuses), then by
+ * order; `vi` when it names neither.
+ */
 function languageOf(req: Request): 'vi' | 'en' {
-  const tags = (req.header('accept-language') ?? '').split(',').map((t) => t.trim().slice(0, 2).toLowerCase());
-  return tags.find((t): t is 'vi' | 'en' => t === 'vi' || t === 'en') ?? 'vi';
+  const ranked = (req.header('accept-language') ?? '')
+    .split(',')
+    .map((entry, order) => {
+      const [tag = '', ...params] = entry.split(';').map((p) => p.trim());
+      const q = params.find((p) => /^q=/i.test(p));
+      return { lang: tag.slice(0, 2).toLowerCase(), q: q ? Number(q.slice(2)) : 1, order };
+    })
+    .filter(
+      (t): t is { lang: 'vi' | 'en'; q: number; order: number } => (t.lang === 'vi' || t.lang === 'en') && t.q > 0,
+    )
+    .sort((a, b) => b.q - a.q || a.order - b.order);
+  return ranked[0]?.lang ?? 'vi';
 }
 
 const referenceOf = (b: { transactionId?: string; orderId?: string; referenceId?: string }): TransactionReference =>
@@ -112,6 +133,7 @@ export function hubRouter(deps: { services: PaymentsServices; logger: Logger }):
     const miniAppUserId = optionalHeader(req, 'X-MiniApp-User-ID');
     const externalUserId = optionalHeader(req, 'X-External-User-ID');
     const miniAppId = optionalHeader(req, 'X-MiniApp-Id');
+    const authAudience = optionalHeader(req, 'X-Auth-Audience');
     await services.signatures.verify(
       caller,
       initSigningString({ ...body, orderCreatedAt: body.orderInfo?.orderCreatedAt }),
@@ -125,6 +147,7 @@ export function hubRouter(deps: { services: PaymentsServices; logger: Logger }):
       miniAppUserId,
       externalUserId,
       miniAppId,
+      authAudience,
     });
     return hubOk(initPaymentJson(result));
   });
@@ -178,8 +201,35 @@ export function hubRouter(deps: { services: PaymentsServices; logger: Logger }):
       throw invalid(issueMessage(issue, issueField(issue)));
     }
     const { amount, currency } = parsed.data;
-    const items = await services.paymentMethods.list(callerOf(res), amount, currency, languageOf(req));
-    return json(200, { items });
+    const caller = callerOf(res);
+    // With a user named, each method lists the user's saved cards for it (an addition to the seed).
+    const miniAppUserId = optionalHeader(req, 'X-MiniApp-User-ID');
+    const saved =
+      miniAppUserId === undefined
+        ? undefined
+        : await services.savedMethods.list(caller, await services.savedMethods.user(miniAppUserId));
+    const items = await services.paymentMethods.list(caller, amount, currency, languageOf(req), saved);
+    return json(200, { items: items.map(paymentMethodJson) });
+  });
+
+  mount(router, hubRoutes.savedMethods, [auth], async (req, res) => {
+    const userId = await services.savedMethods.user(requiredHeader(req, 'X-MiniApp-User-ID'));
+    const items = await services.savedMethods.list(callerOf(res), userId);
+    return hubOk({ items: items.map(savedMethodJson) });
+  });
+
+  mount(router, hubRoutes.removeSavedMethod, withBody, async (req, res) => {
+    const body = parseBody(removeSavedMethodBody, req);
+    const { requestId, timestamp } = signedHeaders(services, req);
+    const miniAppUserId = requiredHeader(req, 'X-MiniApp-User-ID');
+    await services.signatures.verify(
+      callerOf(res),
+      removeSavedMethodSigningString(body.userPaymentMethodId, miniAppUserId, timestamp),
+      body.secureHash,
+    );
+    const userId = await services.savedMethods.user(miniAppUserId);
+    await services.savedMethods.remove(commandOf(req, res, requestId), callerOf(res), userId, body.userPaymentMethodId);
+    return hubOk();
   });
 
   router.use(unknownEndpoint(hubErrors));

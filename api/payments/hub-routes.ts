@@ -15,6 +15,10 @@ import {
   initPaymentData,
   keyHeader,
   paymentMethodSchema,
+  removeSavedMethodBody,
+  removeSavedMethodHeaders,
+  savedMethodSchema,
+  savedMethodsHeaders,
   signedWriteHeaders,
   transactionItemSchema,
 } from './hub-schemas.js';
@@ -137,16 +141,67 @@ export const hubRoutes = {
     operationId: 'listPaymentMethods',
     summary: "The key's terminal's payment methods for an amount and currency",
     description:
-      'Enabled methods whose chosen provider (smallest priority among those whose limits take the amount) accepts it, ordered by sortOrder, named by `Accept-Language` (`vi` or `en`; default `vi`). The answer is `{items}` at the top level, without the envelope (the seed). Read from the terminal configuration as kept for at most 5 s.',
+      'Enabled methods whose chosen provider (smallest priority among those whose limits take the amount) accepts it, ordered by sortOrder, named by `Accept-Language` (`vi` or `en`, by weight then order; default `vi`). The answer is `{items}` at the top level, without the envelope (the seed). Read from the terminal configuration as kept for at most 5 s.',
     tags: [hubTag],
     security,
     request: {
-      headers: keyHeader.extend({ 'Accept-Language': z.string().optional() }),
+      headers: keyHeader.extend({
+        'Accept-Language': z.string().optional(),
+        'X-MiniApp-User-ID': z.string().optional().openapi({
+          description: "an addition: each method then lists the user's saved cards for it (`savedMethods`)",
+        }),
+      }),
       query: z.object({ amount: z.string(), currency: z.string() }),
     },
     responses: {
       200: successResponse('The methods', z.object({ items: z.array(paymentMethodSchema) })),
-      ...responses([...callErrors, [400, '4001', 'amount or currency missing or malformed']]),
+      ...responses([
+        ...callErrors,
+        [400, '4001', 'amount or currency missing or malformed'],
+        [404, '4302', '`X-MiniApp-User-ID` names no user of the identity directory'],
+      ]),
+    },
+  },
+  savedMethods: {
+    method: 'get',
+    path: '/user-payment-methods',
+    operationId: 'listSavedPaymentMethods',
+    summary: "A host-app user's saved payment methods at the key's merchant (an addition to the seed)",
+    description:
+      'The cards the user chose to save while paying (card only masked), oldest first; `userPaymentMethodId` pays with one in init payment. Strongly consistent.',
+    tags: [hubTag],
+    security,
+    request: { headers: savedMethodsHeaders },
+    responses: {
+      200: successResponse('The saved methods', hubSuccess(z.object({ items: z.array(savedMethodSchema) }))),
+      ...responses([
+        ...callErrors,
+        [400, '4001', '`X-MiniApp-User-ID` missing or malformed'],
+        [404, '4302', '`X-MiniApp-User-ID` names no user of the identity directory'],
+      ]),
+    },
+  },
+  removeSavedMethod: {
+    method: 'put',
+    path: '/user-payment-methods/remove',
+    operationId: 'removeSavedPaymentMethod',
+    summary: "Removes a user's saved payment method (an addition to the seed)",
+    description:
+      'Signed: `userPaymentMethodId|X-MiniApp-User-ID|timestamp` (docs/payments-signing.md). A removed method can no longer pay.',
+    tags: [hubTag],
+    security,
+    request: {
+      headers: removeSavedMethodHeaders,
+      body: { required: true, content: jsonContent(removeSavedMethodBody) },
+    },
+    responses: {
+      200: successResponse('Removed', hubSuccess()),
+      ...responses([
+        ...callErrors,
+        ...signedErrors,
+        [404, '4302', '`X-MiniApp-User-ID` names no user of the identity directory'],
+        [404, '4303', 'the user has no such saved payment method here (unknown, removed, or another user’s)'],
+      ]),
     },
   },
 } satisfies Record<string, RouteSpec>;

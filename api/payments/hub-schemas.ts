@@ -67,7 +67,10 @@ export const initPaymentBody = z
     secureHash,
     paymentMethodCode: opt(z.string().regex(/^[A-Z0-9_]{1,64}$/, 'must be a method code such as CREDIT_CARD')),
     providerId: opt(uuid),
-    userPaymentMethodId: opt(signedId(128)),
+    userPaymentMethodId: opt(signedId(128)).openapi({
+      description:
+        'a saved card of the `X-MiniApp-User-ID` user (GET /user-payment-methods); wins over paymentMethodCode+providerId',
+    }),
     paymentType: opt(z.enum(['2D', '3D'], { message: 'must be 2D or 3D' })),
     skipHolding: opt(z.boolean()),
     sellerMerchantId: opt(signedId()),
@@ -120,6 +123,11 @@ export const lookupQuery = z
   .object({ transactionId: opt(uuid), orderId: opt(signedId()), referenceId: opt(signedId()) })
   .superRefine(needsReference);
 
+/** PUT /user-payment-methods/remove: the saved method, signed with the user (docs/payments-signing.md). */
+export const removeSavedMethodBody = z
+  .object({ userPaymentMethodId: uuid, secureHash })
+  .openapi('RemoveSavedPaymentMethodRequest');
+
 /** GET /payment-methods: amount and currency, both required (else 4001). */
 export const paymentMethodsQuery = z.object({
   amount: z
@@ -128,6 +136,20 @@ export const paymentMethodsQuery = z.object({
     .transform((a) => Math.trunc(Number(a))),
   currency: z.string({ required_error: 'is required' }).regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as VND'),
 });
+
+/** A user's saved payment method: the card only masked, never its token. */
+export const savedMethodSchema = z
+  .object({
+    userPaymentMethodId: z.string(),
+    paymentMethodCode: z.string(),
+    type: z.string(),
+    provider: z.object({ id: z.string(), name: z.string(), code: z.string() }),
+    cardNo: z.string().openapi({ description: 'masked; never a full card number' }),
+    cardBrand: z.string(),
+    expiry: z.string().nullable().openapi({ description: 'MM/YY' }),
+    createdAt: z.string().openapi({ format: 'date-time' }),
+  })
+  .openapi('SavedPaymentMethod');
 
 export const paymentMethodSchema = z
   .object({
@@ -143,6 +165,10 @@ export const paymentMethodSchema = z
     sortOrder: z.number(),
     verificationAmount: z.number().nullable(),
     currencies: z.array(z.object({ currency: z.string(), minAmount: z.number(), maxAmount: z.number() })),
+    savedMethods: z.array(savedMethodSchema).optional().openapi({
+      description:
+        "Only with `X-MiniApp-User-ID` (an addition to the seed): the user's saved cards init can pay this amount with (`userPaymentMethodId`)",
+    }),
   })
   .openapi('PaymentMethodResponse');
 
@@ -168,6 +194,9 @@ export const initHeaders = z.object({
 });
 export const signedWriteHeaders = z.object({ ...signedHeaders, 'X-MiniApp-Id': z.string().optional() });
 export const keyHeader = z.object({ 'X-Payment-API-Key': signedHeaders['X-Payment-API-Key'] });
+const userHeader = z.string().openapi({ description: 'host-app user, enriched from identity (404 4302)' });
+export const savedMethodsHeaders = keyHeader.extend({ 'X-MiniApp-User-ID': userHeader });
+export const removeSavedMethodHeaders = signedWriteHeaders.extend({ 'X-MiniApp-User-ID': userHeader });
 
 // ---- answers ----
 

@@ -6,6 +6,7 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import {
+  methodSupportsHolding,
   transactionStatuses,
   paymentMethodTypes,
   type ConfiguredMethod,
@@ -122,6 +123,8 @@ const methodJson = (m: ConfiguredMethod) => ({
   requiresRedirect: m.requiresRedirect,
   verificationAmount: m.verificationAmount,
   sortOrder: m.sortOrder,
+  // Holding support follows the providers: every one of them must hold (docs/payments.md, "Payment methods").
+  supportsHolding: methodSupportsHolding(m),
   autoCapture: m.autoCapture,
   twoDMerchantId: m.twoDMerchantId ?? null,
   enabled: m.enabled,

@@ -31,6 +31,19 @@ export const providerCallbackBody = z
           .nullable(),
       })
       .nullable(),
+    tokenization: z
+      .object({
+        providerToken: z.string().min(1).max(256),
+        fingerprint: z.string().min(1).max(128),
+        cardNo: z.string().regex(/^[0-9]{6}\*+[0-9]{4}$/, 'must be masked (first 6, last 4 digits)'),
+        cardBrand: z.string().min(1).max(32),
+        expiry: z
+          .string()
+          .regex(/^(0[1-9]|1[0-2])\/[0-9]{2}$/, 'must be MM/YY')
+          .nullable(),
+      })
+      .nullish()
+      .openapi({ description: 'AUTHORIZED only: the token of a card the payer chose to save' }),
     sentAt: z.string(),
   })
   .openapi('ProviderCallback');
@@ -83,7 +96,8 @@ export const sandboxPageRoutes = {
     method: 'post',
     path: '/{transactionId}',
     operationId: 'sandboxPaymentAction',
-    summary: 'What the payer did on the page: pay with a card, the 3-D Secure OTP, approve, decline, cancel, simulate',
+    summary:
+      'What the payer did on the page: pay with a card (and save it), pay with a saved card, the 3-D Secure OTP, approve, decline, cancel, simulate',
     tags: [providersTag],
     request: {
       params: z.object({ transactionId: z.string() }),
@@ -93,8 +107,19 @@ export const sandboxPageRoutes = {
           'application/x-www-form-urlencoded': {
             schema: z.object({
               token: z.string(),
-              action: z.enum(['card', 'otp', 'approve', 'decline', 'cancel', 'transfer-received', 'scan-and-pay']),
+              action: z.enum([
+                'card',
+                'saved-card',
+                'otp',
+                'approve',
+                'decline',
+                'cancel',
+                'transfer-received',
+                'scan-and-pay',
+              ]),
               cardNumber: z.string().optional(),
+              expiry: z.string().optional(),
+              saveCard: z.enum(['yes']).optional(),
               otp: z.string().optional(),
             }),
           },

@@ -47,12 +47,21 @@ export function paymentPage(t: Transaction, token: string, qrDataUrl: string | n
   let body: string;
   switch (t.paymentMethod.type) {
     case 'CARD':
+      if (t.savedCardNo) {
+        // A saved card: nothing to enter; the payer confirms it and passes 3-D Secure.
+        body = form(
+          token,
+          `<p>Saved card <code id="saved-card">${escapeHtml(t.savedCardNo)}</code></p>
+<button type="submit" name="action" value="saved-card" id="pay-saved">Pay with this card</button> ${cancelButton}`,
+        );
+        break;
+      }
       body = form(
         token,
         `<label>Card number <input name="cardNumber" id="card-number" inputmode="numeric" autocomplete="off" required></label>
 <label>Expiry (MM/YY) <input name="expiry" id="expiry" value="12/30" required></label>
 <label>CVV <input name="cvv" id="cvv" value="123" required></label>
-<button type="submit" name="action" value="card" id="pay">Pay</button> ${cancelButton}`,
+${t.tokenizable ? '<label><input type="checkbox" name="saveCard" value="yes" id="save-card"> Save this card for next time</label>\n' : ''}<button type="submit" name="action" value="card" id="pay">Pay</button> ${cancelButton}`,
       );
       body += `<h2>Test cards</h2><table>${testCardRows}</table><p>3-D Secure OTP: <code>123456</code>.</p>`;
       break;
@@ -88,13 +97,22 @@ export function paymentPage(t: Transaction, token: string, qrDataUrl: string | n
   return layout(`Pay ${t.orderId}`, summary(t) + body);
 }
 
-export function threeDsPage(t: Transaction, token: string, cardNumber: string): string {
+/** The 3-D Secure step: of the card just entered (carried on, with the save choice), or of the saved card (null). */
+export function threeDsPage(
+  t: Transaction,
+  token: string,
+  entered: { cardNumber: string; saveCard: boolean; expiry: string } | null,
+): string {
+  const carried = entered
+    ? hidden('cardNumber', entered.cardNumber) +
+      (entered.saveCard ? hidden('saveCard', 'yes') + hidden('expiry', entered.expiry) : '')
+    : '';
   return layout(
     '3-D Secure',
     `${summary(t)}<h2 id="three-ds">3-D Secure</h2><p>Enter the one-time password sent to your phone (sandbox: <code>123456</code>).</p>
 ${form(
   token,
-  `${hidden('cardNumber', cardNumber)}<label>OTP <input name="otp" id="otp" autocomplete="one-time-code" required></label>
+  `${carried}<label>OTP <input name="otp" id="otp" autocomplete="one-time-code" required></label>
 <button type="submit" name="action" value="otp" id="confirm-otp">Confirm</button> ${cancelButton}`,
 )}`,
   );

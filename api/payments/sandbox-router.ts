@@ -9,6 +9,9 @@ import {
   afterAction,
   afterCardEntry,
   afterOtp,
+  afterSavedCardOtp,
+  digitsOnly,
+  type CardTokenization,
   type PaymentsServices,
   type SandboxOutcome,
 } from '../../application/payments/index.js';
@@ -86,20 +89,35 @@ export function sandboxRouter(deps: { services: PaymentsServices; logger: Logger
       const t = await sandbox.payment(req.params.transactionId ?? '', token);
       if (t.status !== 'PROCESSING') return { status: 200, html: resultPage(t) };
       const action = str(form.action);
+      const isCard = t.paymentMethod.type === 'CARD';
+      const saved = t.savedCardNo ?? null;
+      // "Save this card": offered only where the transaction is tokenizable (the page shows the box only then).
+      const saveCard = t.tokenizable === true && str(form.saveCard) === 'yes';
+      const expiry = str(form.expiry);
       let outcome: SandboxOutcome;
       if (action === 'cancel') outcome = afterAction('cancel');
-      else if (action === 'card' && t.paymentMethod.type === 'CARD') {
+      else if (action === 'card' && isCard && saved === null) {
         const entered = afterCardEntry(str(form.cardNumber), t.cardType);
-        if (entered.next === '3DS') return { status: 200, html: threeDsPage(t, token, entered.pan) };
+        if (entered.next === '3DS')
+          return { status: 200, html: threeDsPage(t, token, { cardNumber: entered.pan, saveCard, expiry }) };
         outcome = entered.outcome;
-      } else if (action === 'otp' && t.paymentMethod.type === 'CARD')
-        outcome = afterOtp(str(form.cardNumber), str(form.otp));
+      } else if (action === 'saved-card' && isCard && saved !== null)
+        return { status: 200, html: threeDsPage(t, token, null) };
+      else if (action === 'otp' && isCard)
+        outcome =
+          saved !== null ? afterSavedCardOtp(saved, str(form.otp)) : afterOtp(str(form.cardNumber), str(form.otp));
       else if (
         (walletActions[t.paymentMethod.type as keyof typeof walletActions] as string[] | undefined)?.includes(action)
       )
         outcome = afterAction(action as Parameters<typeof afterAction>[0]);
       else return { status: 400, html: resultPage(t) };
-      const after = await sandbox.report(t, outcome, `${req.protocol}://${req.get('host') ?? 'localhost'}`);
+      // The provider tokenizes the card it authorized; only the token, its fingerprint and the masked number travel.
+      const tokenization: CardTokenization | null =
+        saveCard && outcome.kind === 'AUTHORIZED'
+          ? sandbox.tokenize(t.provider.code, digitsOnly(str(form.cardNumber)), expiry)
+          : null;
+      const origin = `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+      const after = await sandbox.report(t, outcome, origin, tokenization);
       return after.returnUrl ? { redirect: after.returnUrl } : { status: 200, html: resultPage(after) };
     }),
   );

@@ -1,5 +1,10 @@
 /** Transactions as the payment hub answers them: the seed's Transaction fields and init's `data` (docs/payments.md). */
-import type { PaymentInfo, Transaction } from '../../application/payments/index.js';
+import type {
+  ListedPaymentMethod,
+  PaymentInfo,
+  SavedPaymentMethod,
+  Transaction,
+} from '../../application/payments/index.js';
 
 /** One `data.items[]` of GET /transactions. */
 export function transactionItemJson(t: Transaction) {
@@ -60,4 +65,23 @@ export function initPaymentJson({
       amount: p.amount,
     },
   };
+}
+
+/** A saved payment method as the hub shows it: the card masked, never its token or fingerprint. */
+export function savedMethodJson(m: SavedPaymentMethod) {
+  return {
+    userPaymentMethodId: m.userPaymentMethodId,
+    paymentMethodCode: m.paymentMethodCode,
+    type: m.methodType,
+    provider: { id: m.provider.id, name: m.provider.name, code: m.provider.code },
+    cardNo: m.cardNo,
+    cardBrand: m.cardBrand,
+    expiry: m.expiry,
+    createdAt: m.savedAt,
+  };
+}
+
+/** One `items[]` of GET /payment-methods (its saved cards, when listed, as savedMethodJson). */
+export function paymentMethodJson({ savedMethods, ...m }: ListedPaymentMethod) {
+  return savedMethods ? { ...m, savedMethods: savedMethods.map(savedMethodJson) } : m;
 }

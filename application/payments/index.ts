@@ -11,6 +11,8 @@ export * from './sandbox-outcomes.js';
 export * from './sandbox-providers.js';
 export * from './payment-method-listing.js';
 export * from './request-signatures.js';
+export * from './saved-card-reactor.js';
+export * from './saved-methods.js';
 export * from './transaction-init.js';
 export * from './transaction-listing.js';
 export * from './transaction-timers.js';
@@ -22,6 +24,7 @@ import type { PaymentMethodListing } from './payment-method-listing.js';
 import type { ProviderCallbacks } from './provider-callbacks.js';
 import type { RequestSignatures } from './request-signatures.js';
 import type { SandboxProviders } from './sandbox-providers.js';
+import type { SavedPaymentMethods } from './saved-methods.js';
 import type { TransactionListing } from './transaction-listing.js';
 import type { TransactionService } from './transactions.js';
 
@@ -34,6 +37,7 @@ export interface PaymentsServices {
   paymentMethods: PaymentMethodListing;
   providerCallbacks: ProviderCallbacks;
   sandbox: SandboxProviders;
+  savedMethods: SavedPaymentMethods;
   /** The operators' list, over a read model: absent where there is no database (the fast app). */
   transactionListing?: TransactionListing;
 }

@@ -3,7 +3,7 @@
  * result reaches it (a signed callback, provider-callbacks.ts). The sandbox providers implement it
  * (sandbox-providers.ts); a real provider's adapter replaces one by implementing the same port under its code.
  */
-import type { ProviderSession } from '../../domain/payments/index.js';
+import type { ProviderSession, TransactionPaymentDetails } from '../../domain/payments/index.js';
 
 /** What a provider is given to take a payment. */
 export interface ProviderPayment {
@@ -13,6 +13,27 @@ export interface ProviderPayment {
   currency: string;
   orderId: string;
   description: string;
+  /** Card payments: 3D (a 3-D Secure step) or 2D (none). Absent: 3D. */
+  cardType?: '2D' | '3D';
+  /** Paid with a saved card (init's userPaymentMethodId): the provider's token, decrypted, and the masked card. */
+  savedCard?: { providerToken: string; cardNo: string };
+}
+
+/** A provider's answer to a direct charge of a saved card. */
+export type SavedCardCharge =
+  | { result: 'AUTHORIZED'; payment: TransactionPaymentDetails }
+  | { result: 'DECLINED'; errorCode: string; errorMessage: string };
+
+/**
+ * What a provider answers, with the payment, when the payer chose to save the card: its token (a credential: the hub
+ * keeps it encrypted), its fingerprint of the card, and the card only masked.
+ */
+export interface CardTokenization {
+  providerToken: string;
+  fingerprint: string;
+  cardNo: string;
+  cardBrand: string;
+  expiry: string | null;
 }
 
 export interface PaymentProviderPort {
@@ -27,6 +48,11 @@ export interface PaymentProviderPort {
    * the provider's reference of the operation.
    */
   settle(settlement: ProviderSettlement): Promise<{ providerReference: string }>;
+  /**
+   * Charges a saved card without the payer (a 2D payment with a saved card: no page), after the transaction was
+   * appended PROCESSING with the session `start` answered (redirectUrl null). Idempotent by transactionId.
+   */
+  chargeSavedCard(payment: ProviderPayment & { providerTransactionId: string }): Promise<SavedCardCharge>;
 }
 
 export interface ProviderSettlement {

@@ -25,7 +25,10 @@ export const sandboxOtp = '123456';
 export const maskCard = (pan: string) =>
   `${pan.slice(0, 6)}${'*'.repeat(Math.max(0, pan.length - 10))}${pan.slice(-4)}`;
 
-const digitsOnly = (pan: string) => pan.replace(/[\s-]/g, '');
+export const digitsOnly = (pan: string) => pan.replace(/[\s-]/g, '');
+
+/** The scheme a card number names by its first digit, as a saved card shows it. */
+export const cardBrandOf = (pan: string) => ({ '4': 'VISA', '5': 'MASTERCARD', '3': 'AMEX' })[pan[0] ?? ''] ?? 'CARD';
 
 /**
  * After the card form: a 3-D Secure step, or at once an outcome (declined, an unknown card, or a 2D payment, which has
@@ -68,6 +71,13 @@ export function afterOtp(panInput: string, otp: string): SandboxOutcome {
       accountHolderName: 'SANDBOX CARDHOLDER',
       bankName: 'Sandbox Bank',
     };
+  return { kind: 'DECLINED', errorCode: '3DS_FAILED', errorMessage: '3-D Secure authentication failed' };
+}
+
+/** The 3-D Secure step of a saved card (its number is not re-entered): OTP 123456 approves, any other fails. */
+export function afterSavedCardOtp(cardNo: string, otp: string): SandboxOutcome {
+  if (otp === sandboxOtp)
+    return { kind: 'AUTHORIZED', cardNo, accountHolderName: 'SANDBOX CARDHOLDER', bankName: 'Sandbox Bank' };
   return { kind: 'DECLINED', errorCode: '3DS_FAILED', errorMessage: '3-D Secure authentication failed' };
 }
 

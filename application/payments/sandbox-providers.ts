@@ -14,8 +14,15 @@ import {
 } from '../../domain/payments/index.js';
 import type { Clock } from '../shared/clock.js';
 import { hmacSha256Hex, signatureMatches } from '../shared/signatures.js';
-import type { CallbackSender, PaymentProviderPort, ProviderPayment, ProviderSettlement } from './provider-port.js';
-import type { SandboxOutcome } from './sandbox-outcomes.js';
+import type {
+  CallbackSender,
+  CardTokenization,
+  PaymentProviderPort,
+  ProviderPayment,
+  ProviderSettlement,
+  SavedCardCharge,
+} from './provider-port.js';
+import { cardBrandOf, maskCard, type SandboxOutcome } from './sandbox-outcomes.js';
 import type { TransactionService } from './transactions.js';
 
 /** The callback a provider posts to /payment-providers/v1/{providerCode}/callbacks, signed over its raw bytes. */
@@ -27,6 +34,8 @@ export interface ProviderCallback {
   errorCode: string | null;
   errorMessage: string | null;
   payment: { bankName: string | null; accountHolderName: string | null; cardNo: string | null } | null;
+  /** AUTHORIZED only, when the payer chose to save the card: the provider's token of it. */
+  tokenization?: CardTokenization | null;
   sentAt: string;
 }
 
@@ -62,7 +71,11 @@ export class SandboxProviders {
     return new Map(
       providerCatalogue.map((p) => [
         p.code,
-        { start: (payment) => this.start(payment), settle: (settlement) => this.settle(settlement) },
+        {
+          start: (payment) => this.start(payment),
+          settle: (settlement) => this.settle(settlement),
+          chargeSavedCard: (payment) => this.chargeSavedCard(payment),
+        },
       ]),
     );
   }
@@ -71,9 +84,67 @@ export class SandboxProviders {
     return hmacSha256Hex(this.deps.keys.page, `sandbox-page|${transactionId}`).slice(0, 32);
   }
 
+  /** A saved card's token is one this provider issued (it keeps no vault: the token carries its own MAC). */
+  private assertOwnToken(providerCode: string, providerToken: string): void {
+    const [nonce, mac] = providerToken.replace(/^sbxtok_/, '').split('.');
+    if (
+      !providerToken.startsWith('sbxtok_') ||
+      !nonce ||
+      !mac ||
+      !signatureMatches(mac, this.tokenMac(providerCode, nonce))
+    )
+      throw paymentsError('INVALID_PAYMENT_REQUEST', `userPaymentMethodId: ${providerCode} does not know this card`, {
+        field: 'userPaymentMethodId',
+      });
+  }
+
+  private tokenMac(providerCode: string, nonce: string): string {
+    return hmacSha256Hex(this.deps.keys.provider(providerCode), `card-token|${nonce}`).slice(0, 32);
+  }
+
+  /**
+   * Takes a payment: its hosted page, except for a 2D payment with a saved card, which has no page (the hub then asks
+   * for a direct charge).
+   */
   async start(payment: ProviderPayment): Promise<ProviderSession> {
+    const providerTransactionId = `SBX-${payment.transactionId}`;
+    if (payment.savedCard) {
+      this.assertOwnToken(payment.providerCode, payment.savedCard.providerToken);
+      if (payment.cardType === '2D') return { providerTransactionId, providerInvoiceId: null, redirectUrl: null };
+    }
     const url = `${this.deps.baseUrl}${sandboxPagePath(payment.transactionId)}?token=${this.token(payment.transactionId)}`;
-    return { providerTransactionId: `SBX-${payment.transactionId}`, providerInvoiceId: null, redirectUrl: url };
+    return { providerTransactionId, providerInvoiceId: null, redirectUrl: url };
+  }
+
+  /**
+   * A direct charge of a saved card: approved, except an amount whose last two digits are 51 (the sandbox's way to
+   * show a declined token charge: insufficient funds). Pure, so a repeat answers the same.
+   */
+  async chargeSavedCard(payment: ProviderPayment & { providerTransactionId: string }): Promise<SavedCardCharge> {
+    if (!payment.savedCard) throw new Error('a direct charge without a saved card');
+    this.assertOwnToken(payment.providerCode, payment.savedCard.providerToken);
+    if (payment.amount % 100 === 51) return { result: 'DECLINED', errorCode: '51', errorMessage: 'Insufficient funds' };
+    return {
+      result: 'AUTHORIZED',
+      payment: { bankName: 'Sandbox Bank', accountHolderName: 'SANDBOX CARDHOLDER', cardNo: payment.savedCard.cardNo },
+    };
+  }
+
+  /**
+   * The token of a card the payer chose to save: a random nonce with the provider's MAC (so the provider recognises
+   * it later without keeping it), the provider's fingerprint of the card number (the same card twice is one saved
+   * method), and the card only masked. The card number goes no further.
+   */
+  tokenize(providerCode: string, pan: string, expiry: string): CardTokenization {
+    const nonce = randomUUID().replace(/-/g, '');
+    const key = this.deps.keys.provider(providerCode);
+    return {
+      providerToken: `sbxtok_${nonce}.${this.tokenMac(providerCode, nonce)}`,
+      fingerprint: hmacSha256Hex(key, `card-fingerprint|${pan}`).slice(0, 32),
+      cardNo: maskCard(pan),
+      cardBrand: cardBrandOf(pan),
+      expiry: /^(0[1-9]|1[0-2])\/[0-9]{2}$/.test(expiry) ? expiry : null,
+    };
   }
 
   /**
@@ -98,7 +169,12 @@ export class SandboxProviders {
   }
 
   /** Reports the outcome to the hub as a signed HTTP callback; answers the transaction as the hub then holds it. */
-  async report(transaction: Transaction, outcome: SandboxOutcome, requestOrigin: string): Promise<Transaction> {
+  async report(
+    transaction: Transaction,
+    outcome: SandboxOutcome,
+    requestOrigin: string,
+    tokenization: CardTokenization | null = null,
+  ): Promise<Transaction> {
     const callback: ProviderCallback = {
       callbackId: randomUUID(),
       transactionId: transaction.transactionId,
@@ -110,6 +186,7 @@ export class SandboxProviders {
         outcome.kind === 'AUTHORIZED'
           ? { bankName: outcome.bankName, accountHolderName: outcome.accountHolderName, cardNo: outcome.cardNo }
           : null,
+      ...(outcome.kind === 'AUTHORIZED' && tokenization && { tokenization }),
       sentAt: this.deps.clock.now().toISOString(),
     };
     const code = transaction.provider.code;

@@ -9,6 +9,7 @@ import {
   paymentsDecoders,
   paymentsError,
   paymentsEventDecoder,
+  providerByCode,
   providerById,
   streams,
   transactionDecider,
@@ -24,7 +25,8 @@ import { handleCommand } from '../shared/command-handler.js';
 import type { EventStore } from '../shared/event-store.js';
 import type { UserLookup } from '../shared/user-lookup.js';
 import type { PaymentCaller } from './merchant-directory.js';
-import type { PaymentProviderPort } from './provider-port.js';
+import type { PaymentProviderPort, ProviderPayment } from './provider-port.js';
+import { savedMethodOnTerminal, type SavedPaymentMethods } from './saved-methods.js';
 
 /** The init body and headers as the interface parsed them (forms checked; amounts already their integer part). */
 export interface InitPaymentRequest {
@@ -47,6 +49,7 @@ export interface InitPaymentRequest {
   miniAppUserId?: string;
   externalUserId?: string;
   miniAppId?: string;
+  authAudience?: string;
 }
 
 export interface PaymentInfo {
@@ -72,13 +75,13 @@ export interface InitDeps {
   /** The provider port of each provider code. */
   providers: ReadonlyMap<string, PaymentProviderPort>;
   abandonAfterSeconds: number;
+  savedMethods: SavedPaymentMethods;
+  /** Charges a saved card at its provider and records the result on the transaction (transactions.ts). */
+  chargeSavedCard: (t: Transaction, port: PaymentProviderPort, payment: ProviderPayment) => Promise<Transaction>;
 }
 
 /** The method and provider the request names on the caller's terminal, checked against its configuration. */
 function resolveMethod(merchant: PaymentMerchant, caller: PaymentCaller, req: InitPaymentRequest) {
-  if (req.userPaymentMethodId !== undefined)
-    // Saved payment methods (tokenization) are not kept by the hub yet: none can be named (docs/payments.md).
-    throw invalid('userPaymentMethodId', `no saved payment method ${req.userPaymentMethodId}`);
   if (req.paymentMethodCode === undefined) throw invalid('paymentMethodCode', 'is required');
   if (req.providerId === undefined) throw invalid('providerId', 'is required');
   const terminal = merchant.terminals.find((t) => t.terminalId === caller.terminalId)!;
@@ -95,6 +98,28 @@ function resolveMethod(merchant: PaymentMerchant, caller: PaymentCaller, req: In
   return { method, provider };
 }
 
+/**
+ * userPaymentMethodId wins over paymentMethodCode+providerId (the seed): the saved method of the X-MiniApp-User-ID
+ * user at this merchant names the method and the provider. Unknown, removed or another user's: 4001 naming it.
+ */
+async function resolveSavedMethod(
+  deps: InitDeps,
+  merchant: PaymentMerchant,
+  caller: PaymentCaller,
+  req: InitPaymentRequest,
+  userPaymentMethodId: string,
+  payer: TransactionPayer,
+) {
+  if (payer.kind !== 'MINIAPP_USER')
+    throw invalid('X-MiniApp-User-ID', "is required with userPaymentMethodId (a saved method is a host-app user's)");
+  const saved = await deps.savedMethods.find(merchant.merchantCode, payer.userId, userPaymentMethodId);
+  if (!saved) throw invalid('userPaymentMethodId', `the user has no saved payment method ${userPaymentMethodId} here`);
+  const method = savedMethodOnTerminal(merchant, caller, saved, req.amount, req.currency);
+  const provider = providerByCode(saved.provider.code)!;
+  const providerToken = deps.savedMethods.tokenOf(merchant.merchantCode, payer.userId, saved);
+  return { method, provider, saved, providerToken };
+}
+
 export async function initiateTransaction(
   deps: InitDeps,
   context: CommandContext,
@@ -102,23 +127,33 @@ export async function initiateTransaction(
   merchant: PaymentMerchant,
   req: InitPaymentRequest,
 ): Promise<{ transaction: Transaction; paymentInfo: PaymentInfo }> {
-  const { method, provider } = resolveMethod(merchant, caller, req);
+  // A saved method needs the payer first (it is the user's); otherwise the method is checked before the user lookup.
+  const { userPaymentMethodId } = req;
+  const named = userPaymentMethodId === undefined ? resolveMethod(merchant, caller, req) : null;
+  const payer = await payerOf(deps, req);
+  const { method, provider, saved, providerToken } =
+    userPaymentMethodId === undefined
+      ? { ...named!, saved: null, providerToken: null }
+      : await resolveSavedMethod(deps, merchant, caller, req, userPaymentMethodId, payer);
   // skipHolding: true captures at once, false holds (only where the provider can), absent follows the configuration.
   if (req.skipHolding === false && !provider.supportsHolding)
     throw invalid('skipHolding', `provider ${provider.code} cannot hold: send true or leave it out`);
   const skipHolding = req.skipHolding ?? method.autoCapture ?? true;
-  const payer = await payerOf(deps, req);
+  const cardType = effectiveCardType(method, req.paymentType);
   const transactionId = randomUUID();
   const port = deps.providers.get(provider.code);
   if (!port) throw new Error(`no provider port for ${provider.code}`);
-  const session = await port.start({
+  const payment: ProviderPayment = {
     transactionId,
     providerCode: provider.code,
     amount: req.amount,
     currency: req.currency,
     orderId: req.orderId,
     description: req.description,
-  });
+    cardType,
+    ...(saved && providerToken !== null && { savedCard: { providerToken, cardNo: saved.cardNo } }),
+  };
+  const session = await port.start(payment);
 
   const { state } = await handleCommand({ ...deps, decoder: paymentsEventDecoder }, context, {
     decider: transactionDecider,
@@ -137,9 +172,11 @@ export async function initiateTransaction(
         description: req.description,
         paymentMethod: { id: method.paymentMethodId, code: method.code, name: method.names.en, type: method.type },
         provider: { id: provider.id, code: provider.code, name: provider.name },
-        cardType: effectiveCardType(method, req.paymentType),
+        cardType,
         skipHolding,
-        userPaymentMethodId: null,
+        userPaymentMethodId: saved?.userPaymentMethodId ?? null,
+        savedCardNo: saved?.cardNo ?? null,
+        tokenizable: !saved && method.type === 'CARD' && method.supportsTokenization && payer.kind === 'MINIAPP_USER',
         sellerMerchantId: req.sellerMerchantId ?? null,
         businessUnitId: req.businessUnitId ?? null,
         branchId: req.branchId ?? null,
@@ -148,6 +185,7 @@ export async function initiateTransaction(
         orderInfo: req.orderInfo ?? null,
         payer,
         miniAppId: req.miniAppId ?? null,
+        authAudience: req.authAudience ?? null,
         expiresAt: new Date(Date.parse(now) + deps.abandonAfterSeconds * 1000).toISOString(),
         createdAt: now,
       };
@@ -181,15 +219,21 @@ export async function initiateTransaction(
       ),
   });
   if (state.status === 'NONE') throw new Error('an init answered without a transaction');
+  // A 2D payment with a saved card has no page: the provider charges the token now, once the transaction (and its
+  // orderId claim) is recorded, so a refused init never charged anything. A resend finds the charge recorded.
+  const final =
+    saved && session.redirectUrl === null && state.status === 'PROCESSING'
+      ? await deps.chargeSavedCard(state, port, { ...payment, transactionId: state.transactionId })
+      : state;
   return {
-    transaction: state,
+    transaction: final,
     paymentInfo: {
-      requiresRedirect: method.requiresRedirect,
-      redirectUrl: state.redirectUrl,
-      providerCode: state.provider.code,
-      providerId: state.provider.id,
-      providerTransaction: state.providerTransactionId,
-      amount: state.amount,
+      requiresRedirect: method.requiresRedirect && final.redirectUrl !== null,
+      redirectUrl: final.redirectUrl,
+      providerCode: final.provider.code,
+      providerId: final.provider.id,
+      providerTransaction: final.providerTransactionId,
+      amount: final.amount,
     },
   };
 }

@@ -16,6 +16,7 @@ import {
   type Transaction,
   type TransactionPaymentDetails,
   type TransactionReference,
+  type SavedCard,
 } from '../../domain/payments/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { CommandContext } from '../shared/command-context.js';
@@ -23,7 +24,10 @@ import { handleCommand, loadAggregate } from '../shared/command-handler.js';
 import type { EventStore } from '../shared/event-store.js';
 import type { UserLookup } from '../shared/user-lookup.js';
 import type { PaymentCaller, PaymentMerchantDirectory } from './merchant-directory.js';
-import type { PaymentProviderPort } from './provider-port.js';
+import { isDomainError } from '../shared/errors.js';
+import { nameBasedUuid } from '../shared/event-ids.js';
+import type { PaymentProviderPort, ProviderPayment } from './provider-port.js';
+import type { SavedPaymentMethods } from './saved-methods.js';
 import { initiateTransaction, orderStream, type InitPaymentRequest, type PaymentInfo } from './transaction-init.js';
 
 export interface TransactionSettings {
@@ -42,6 +46,7 @@ export class TransactionService {
       users: () => UserLookup;
       providers: ReadonlyMap<string, PaymentProviderPort>;
       settings: TransactionSettings;
+      savedMethods: SavedPaymentMethods;
     },
   ) {}
 
@@ -52,9 +57,17 @@ export class TransactionService {
   ): Promise<{ transaction: Transaction; paymentInfo: PaymentInfo }> {
     const merchant = await this.deps.directory.merchant(caller.merchantCode);
     if (!merchant) throw new Error(`the key of terminal ${caller.terminalId} names no merchant`);
-    const { store, clock, users, providers, settings } = this.deps;
+    const { store, clock, users, providers, settings, savedMethods } = this.deps;
     return initiateTransaction(
-      { store, clock, users, providers, abandonAfterSeconds: settings.abandonAfterSeconds },
+      {
+        store,
+        clock,
+        users,
+        providers,
+        abandonAfterSeconds: settings.abandonAfterSeconds,
+        savedMethods,
+        chargeSavedCard: (t, port, payment) => this.chargeSavedCard(t, port, payment),
+      },
       context,
       caller,
       merchant,
@@ -91,21 +104,50 @@ export class TransactionService {
     return this.run(context, transactionId, (now) => ({ type: 'StartProcessing', ...provider, now }));
   }
 
-  /** The provider authorized: HOLDING until the hold timeout, or COMPLETED when the hold is skipped. */
-  providerAuthorized(
+  /**
+   * The provider authorized: HOLDING until the hold timeout, or COMPLETED when the hold is skipped. With `savedCard`
+   * (the payer chose to save the card), the card is then saved for the payer (saved-methods.ts).
+   */
+  async providerAuthorized(
     context: CommandContext,
     transactionId: string,
     payment: TransactionPaymentDetails,
+    savedCard?: SavedCard,
   ): Promise<Transaction> {
     const holdSeconds = this.deps.settings.holdTimeoutSeconds;
-    return this.run(context, transactionId, (now, state) => ({
+    const t = await this.run(context, transactionId, (now, state) => ({
       type: 'RecordAuthorization',
       payment,
       holdExpiresAt: new Date(
         Date.parse(now) + (state.status === 'NONE' ? 0 : holdSeconds(state.provider.code)) * 1000,
       ).toISOString(),
+      ...(savedCard && { savedCard }),
       now,
     }));
+    await this.deps.savedMethods.saveFromPayment(t);
+    return t;
+  }
+
+  /**
+   * A 2D payment with a saved card: the provider charges the token (no page, no payer), and its answer is recorded as
+   * its callback would be. Named by the transaction: a resend of the init records nothing twice. When the transaction
+   * moved on meanwhile (the merchant cancelled it), the answer is what it holds.
+   */
+  async chargeSavedCard(t: Transaction, port: PaymentProviderPort, payment: ProviderPayment): Promise<Transaction> {
+    const charge = await port.chargeSavedCard({ ...payment, providerTransactionId: t.providerTransactionId ?? '' });
+    const context: CommandContext = {
+      commandId: nameBasedUuid(`payments/saved-card-charge/${t.transactionId}`),
+      correlationId: t.transactionId,
+      actor: { process: `provider:${t.provider.code}` },
+    };
+    try {
+      return charge.result === 'AUTHORIZED'
+        ? await this.providerAuthorized(context, t.transactionId, charge.payment)
+        : await this.providerDeclined(context, t.transactionId, charge);
+    } catch (error) {
+      if (isDomainError(error) && error.code === 'TRANSACTION_NOT_PROCESSABLE') return this.load(t.transactionId);
+      throw error;
+    }
   }
 
   providerDeclined(
@@ -113,7 +155,8 @@ export class TransactionService {
     transactionId: string,
     error: { errorCode: string; errorMessage: string },
   ): Promise<Transaction> {
-    return this.run(context, transactionId, (now) => ({ type: 'RecordDecline', ...error, now }));
+    const { errorCode, errorMessage } = error;
+    return this.run(context, transactionId, (now) => ({ type: 'RecordDecline', errorCode, errorMessage, now }));
   }
 
   /** The hold-timeout sweep: a hold past its end ends CANCELLED or TIMEOUT; a no-op when the transaction moved on. */

@@ -40,6 +40,8 @@ export const hubErrorCodes = [
   'STALE_TIMESTAMP',
   /** A used X-Request-ID with another request (raised by the command handler). */
   'IDEMPOTENCY_KEY_REUSED',
+  /** A saved payment method the user does not have (unknown, removed, or another user's): 404 4303. */
+  'SAVED_METHOD_NOT_FOUND',
   /** A transaction id handed out twice (a bug: answered as the hub's 5000). */
   'TRANSACTION_EXISTS',
 ] as const;

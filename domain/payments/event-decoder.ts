@@ -10,6 +10,7 @@ import type {
   PaymentOrderEvent,
   PaymentsEvent,
   TransactionEvent,
+  UserPaymentMethodsEvent,
 } from './events.js';
 
 const v1 = { version: 1 } as const;
@@ -35,6 +36,10 @@ const groups = {
     TransactionCancelled: v1,
     TransactionSettledAtProvider: v1,
   } satisfies EventSchemas<TransactionEvent>,
+  userMethods: {
+    UserPaymentMethodSaved: v1,
+    UserPaymentMethodRemoved: v1,
+  } satisfies EventSchemas<UserPaymentMethodsEvent>,
 };
 
 export const paymentsEventSchemas: EventSchemas<PaymentsEvent> = {
@@ -42,6 +47,7 @@ export const paymentsEventSchemas: EventSchemas<PaymentsEvent> = {
   ...groups.apiKey,
   ...groups.order,
   ...groups.transaction,
+  ...groups.userMethods,
 };
 
 export const paymentsEventDecoder: EventDecoder<PaymentsEvent> = eventDecoder(paymentsEventSchemas);
@@ -51,4 +57,5 @@ export const paymentsDecoders = {
   apiKey: paymentsEventDecoder.only(groups.apiKey),
   order: paymentsEventDecoder.only(groups.order),
   transaction: paymentsEventDecoder.only(groups.transaction),
+  userMethods: paymentsEventDecoder.only(groups.userMethods),
 };

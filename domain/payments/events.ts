@@ -8,11 +8,12 @@
  *   paymentApiKey-<sha256 of the key>      lookup guard of one paymentApiKey: its merchant and terminal, revocation
  *   paymentOrder-<sha256 of merchant,orderId>  guard: the orderId used once, and the transaction it went to
  *   transaction-<uuid>                     one transaction (transaction.ts)
+ *   paymentUserMethods-<sha256 of merchant,userId>  a host-app user's saved payment methods at a merchant (saved-methods.ts)
  * Times are ISO 8601 strings in UTC; amounts are integers in minor units.
  */
 import type { DomainEvent } from '../shared/decider.js';
-import type { PaymentMethodConfig } from './payment-methods.js';
-import type { TransactionDetails, TransactionPaymentDetails } from './transaction-details.js';
+import type { PaymentMethodConfig, PaymentMethodType } from './payment-methods.js';
+import type { SavedCard, TransactionDetails, TransactionPaymentDetails } from './transaction-details.js';
 
 // ---- paymentMerchant-<merchantCode> ----
 
@@ -133,7 +134,14 @@ export type TransactionProcessing = DomainEvent<
 >;
 export type TransactionHeld = DomainEvent<
   'TransactionHeld',
-  { transactionId: string; payment: TransactionPaymentDetails; holdExpiresAt: string; heldAt: string }
+  {
+    transactionId: string;
+    payment: TransactionPaymentDetails;
+    holdExpiresAt: string;
+    heldAt: string;
+    /** The card the payer chose to save (its provider token encrypted). Added with saved methods: optional. */
+    savedCard?: SavedCard | null;
+  }
 >;
 /** Captured: right after authorization (AUTO_CAPTURE) or by the merchant's confirm of a hold (CONFIRM). */
 export type TransactionCompleted = DomainEvent<
@@ -143,6 +151,8 @@ export type TransactionCompleted = DomainEvent<
     via: 'AUTO_CAPTURE' | 'CONFIRM';
     payment: TransactionPaymentDetails | null;
     completedAt: string;
+    /** As TransactionHeld's (AUTO_CAPTURE only). Added with saved methods: optional. */
+    savedCard?: SavedCard | null;
   }
 >;
 export type TransactionFailed = DomainEvent<
@@ -186,7 +196,35 @@ export type TransactionEvent =
   | TransactionFailed
   | TransactionCancelled;
 
-export type PaymentsEvent = PaymentMerchantEvent | PaymentApiKeyLookupEvent | PaymentOrderEvent | TransactionEvent;
+// ---- paymentUserMethods-<digest> ----
+
+/** A card a host-app user saved while paying (the provider's token, encrypted; the card number only masked). */
+export type UserPaymentMethodSaved = DomainEvent<
+  'UserPaymentMethodSaved',
+  {
+    merchantCode: string;
+    userId: string;
+    userPaymentMethodId: string;
+    paymentMethodCode: string;
+    methodType: PaymentMethodType;
+    provider: { id: string; code: string; name: string };
+    cardNo: string;
+    cardBrand: string;
+    expiry: string | null;
+    fingerprint: string;
+    encryptedToken: string;
+    sourceTransactionId: string;
+    savedAt: string;
+  }
+>;
+export type UserPaymentMethodRemoved = DomainEvent<
+  'UserPaymentMethodRemoved',
+  { merchantCode: string; userId: string; userPaymentMethodId: string; removedBy: string; removedAt: string }
+>;
+export type UserPaymentMethodsEvent = UserPaymentMethodSaved | UserPaymentMethodRemoved;
+
+export type PaymentsEvent =
+  PaymentMerchantEvent | PaymentApiKeyLookupEvent | PaymentOrderEvent | TransactionEvent | UserPaymentMethodsEvent;
 
 export const streams = {
   merchant: (merchantCode: string) => `paymentMerchant-${merchantCode}`,
@@ -194,4 +232,6 @@ export const streams = {
   /** `orderDigest`: sha256 hex of `${merchantCode}\n${orderId}` (the application hashes; any orderId fits a name). */
   order: (orderDigest: string) => `paymentOrder-${orderDigest}`,
   transaction: (transactionId: string) => `transaction-${transactionId}`,
+  /** `userDigest`: sha256 hex of `${merchantCode}\n${userId}` (the application hashes, as for orders). */
+  userMethods: (userDigest: string) => `paymentUserMethods-${userDigest}`,
 };

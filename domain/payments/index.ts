@@ -8,6 +8,7 @@ export * from './event-decoder.js';
 export * from './events.js';
 export * from './merchant.js';
 export * from './payment-methods.js';
+export * from './saved-methods.js';
 export * from './signing-strings.js';
 export * from './transaction-details.js';
 export * from './transaction.js';

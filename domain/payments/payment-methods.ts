@@ -145,6 +145,10 @@ export function assertMethodConsistent(config: PaymentMethodConfig): void {
   }
 }
 
+/** A method can hold (two-phase: HOLDING until confirm or cancel) only when every provider of it can. */
+export const methodSupportsHolding = (config: Pick<PaymentMethodConfig, 'providers'>): boolean =>
+  config.providers.every((p) => providerByCode(p.providerCode)?.supportsHolding === true);
+
 /**
  * The card type a payment gets: 2D only when asked, for a card method that is not an ATM card and has a 2D merchant
  * id; otherwise 3D (the seed's fallback).

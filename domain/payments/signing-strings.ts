@@ -49,3 +49,11 @@ export function cancelConfirmSigningString(ref: TransactionReference, timestamp:
     ? [ref.transactionId, timestamp].join('|')
     : [ref.orderId, ref.referenceId, timestamp].join('|');
 }
+
+/**
+ * Removing a saved payment method (an addition to the seed's table): userPaymentMethodId|X-MiniApp-User-ID|timestamp,
+ * so a signature names the user as well as the method.
+ */
+export function removeSavedMethodSigningString(userPaymentMethodId: string, userId: string, timestamp: string): string {
+  return [userPaymentMethodId, userId, timestamp].join('|');
+}

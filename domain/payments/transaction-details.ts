@@ -45,7 +45,15 @@ export interface TransactionDetails {
   readonly cardType: '2D' | '3D';
   /** Effective: capture at once (true) or hold until confirm or cancel (false). */
   readonly skipHolding: boolean;
+  /** The saved payment method the payment uses (saved-methods.ts), if any. */
   readonly userPaymentMethodId: string | null;
+  /** Paid with a saved card: its masked number (the provider's page shows it). Added with saved methods: optional. */
+  readonly savedCardNo?: string | null;
+  /**
+   * The payer may save the card at this payment: a CARD method that supports tokenization, a host-app user, not
+   * already a saved card. Added with saved methods: optional (absent: false).
+   */
+  readonly tokenizable?: boolean;
   readonly sellerMerchantId: string | null;
   readonly businessUnitId: string | null;
   readonly branchId: string | null;
@@ -54,6 +62,8 @@ export interface TransactionDetails {
   readonly orderInfo: OrderInfo | null;
   readonly payer: TransactionPayer;
   readonly miniAppId: string | null;
+  /** X-Auth-Audience as sent (the platform the payer came from), kept for trace. Added later: optional. */
+  readonly authAudience?: string | null;
   /** When an unfinished payment is abandoned (FAILED): createdAt + the abandonment delay. */
   readonly expiresAt: string;
   readonly createdAt: string;
@@ -64,4 +74,19 @@ export interface TransactionPaymentDetails {
   readonly bankName: string | null;
   readonly accountHolderName: string | null;
   readonly cardNo: string | null;
+}
+
+/**
+ * A card the payer chose to save while paying, as the hub keeps it: the provider's token encrypted (only the hub can
+ * read it back, to charge it), the provider's fingerprint of the card (the same card saved twice is one method), and
+ * the card only masked. docs/payments.md, "Saved payment methods".
+ */
+export interface SavedCard {
+  readonly userPaymentMethodId: string;
+  readonly encryptedToken: string;
+  readonly fingerprint: string;
+  readonly cardNo: string;
+  readonly cardBrand: string;
+  /** MM/YY, as the payer entered it; null when the provider did not say. */
+  readonly expiry: string | null;
 }

@@ -7,7 +7,7 @@
 import type { Decider } from '../shared/decider.js';
 import { paymentsError } from './errors.js';
 import type { TransactionEvent } from './events.js';
-import type { TransactionDetails, TransactionPaymentDetails } from './transaction-details.js';
+import type { SavedCard, TransactionDetails, TransactionPaymentDetails } from './transaction-details.js';
 
 export const transactionStatuses = [
   'PENDING',
@@ -32,6 +32,8 @@ export type Transaction = TransactionDetails & {
   readonly errorMessage: string | null;
   /** How the outcome was carried out at the provider (capture or void), once it was. */
   readonly settlement: { readonly action: 'CAPTURE' | 'VOID'; readonly providerReference: string } | null;
+  /** The card the payer chose to save at this payment (saved by saved-methods.ts), once authorized. */
+  readonly savedCard: SavedCard | null;
   readonly updatedAt: string;
 };
 
@@ -54,8 +56,17 @@ export type TransactionCommand =
   /** With `provider`: the provider took it at once (PENDING → PROCESSING in the same decision). */
   | { type: 'InitiateTransaction'; details: TransactionDetails; provider?: ProviderSession; now: string }
   | ({ type: 'StartProcessing'; now: string } & ProviderSession)
-  /** The provider authorized: hold or capture, as the transaction's skipHolding says. */
-  | { type: 'RecordAuthorization'; payment: TransactionPaymentDetails; holdExpiresAt: string; now: string }
+  /**
+   * The provider authorized: hold or capture, as the transaction's skipHolding says. `savedCard`: the payer chose to
+   * save the card (kept only where the transaction is tokenizable).
+   */
+  | {
+      type: 'RecordAuthorization';
+      payment: TransactionPaymentDetails;
+      holdExpiresAt: string;
+      savedCard?: SavedCard;
+      now: string;
+    }
   | { type: 'RecordDecline'; errorCode: string; errorMessage: string; now: string }
   | { type: 'ConfirmTransaction'; caller: TransactionCaller; now: string }
   | {
@@ -126,17 +137,33 @@ function decide(command: TransactionCommand, state: TransactionState): Transacti
       const t = existing(state);
       if (t.status !== 'PROCESSING') throw notProcessable(t, 'provider authorization');
       const { transactionId } = t;
+      // A token the payer was not offered to save (not a host-app user, a saved card already, no tokenization) is
+      // not kept: the provider's say-so does not make a saved method.
+      const saved = command.savedCard && t.tokenizable && t.payer.kind === 'MINIAPP_USER' ? command.savedCard : null;
+      const savedCard = saved ? { savedCard: saved } : {};
       if (t.skipHolding)
         return [
           {
             type: 'TransactionCompleted',
-            data: { transactionId, via: 'AUTO_CAPTURE', payment: command.payment, completedAt: command.now },
+            data: {
+              transactionId,
+              via: 'AUTO_CAPTURE',
+              payment: command.payment,
+              completedAt: command.now,
+              ...savedCard,
+            },
           },
         ];
       return [
         {
           type: 'TransactionHeld',
-          data: { transactionId, payment: command.payment, holdExpiresAt: command.holdExpiresAt, heldAt: command.now },
+          data: {
+            transactionId,
+            payment: command.payment,
+            holdExpiresAt: command.holdExpiresAt,
+            heldAt: command.now,
+            ...savedCard,
+          },
         },
       ];
     }
@@ -269,6 +296,7 @@ function evolve(state: TransactionState, event: TransactionEvent): TransactionSt
       errorCode: null,
       errorMessage: null,
       settlement: null,
+      savedCard: null,
       updatedAt: event.data.createdAt,
     };
   if (state.status === 'NONE') return state;
@@ -288,6 +316,7 @@ function evolve(state: TransactionState, event: TransactionEvent): TransactionSt
         status: 'HOLDING',
         payment: event.data.payment,
         holdExpiresAt: event.data.holdExpiresAt,
+        savedCard: event.data.savedCard ?? null,
         updatedAt: event.data.heldAt,
       };
     case 'TransactionCompleted':
@@ -295,6 +324,7 @@ function evolve(state: TransactionState, event: TransactionEvent): TransactionSt
         ...state,
         status: 'COMPLETED',
         payment: event.data.payment ?? state.payment,
+        savedCard: event.data.savedCard ?? state.savedCard,
         updatedAt: event.data.completedAt,
       };
     case 'TransactionFailed':

@@ -6,11 +6,13 @@
 import {
   paymentsTimerHandlers,
   providerSettlementReactor,
+  savedCardReactor,
   PaymentMerchantDirectory,
   PaymentMethodListing,
   PaymentOnboarding,
   ProviderCallbacks,
   SandboxProviders,
+  SavedPaymentMethods,
   type PaymentProviderPort,
   RequestSignatures,
   TransactionService,
@@ -49,7 +51,10 @@ export function buildPayments(deps: ContextDeps<PaymentsConfig, PaymentsSecrets>
     ...built,
     services: { ...built.services, transactionListing: new KnexTransactionListing(knex) },
     jobs: [timerJob({ table: paymentsTimersTable, handlers, knex, clock, logger })],
-    reactors: [providerSettlementReactor({ transactions: built.services.transactions, providers })],
+    reactors: [
+      providerSettlementReactor({ transactions: built.services.transactions, providers }),
+      savedCardReactor(built.services),
+    ],
   };
 }
 
@@ -68,6 +73,18 @@ function assemble(deps: CommandDeps): BuiltContext<PaymentsServices> & { provide
     secrets.PAYMENTS_SECRETS_OLD_KEYS,
   );
   const directory = new PaymentMerchantDirectory({ store, clock });
+  // Saved cards' provider tokens: encrypted under the same key, for their own purpose (a text of one use never opens
+  // as the other).
+  const savedMethods = new SavedPaymentMethods({
+    store,
+    clock,
+    cipher: new AesGcmSecretCipher(
+      'payments-card-token',
+      secrets.PAYMENTS_SECRETS_KEY,
+      secrets.PAYMENTS_SECRETS_OLD_KEYS,
+    ),
+    users: () => ports.get('users'),
+  });
   // The sandbox's keys derive from the hub's encryption key under their own labels: no further secret to manage.
   const keys = {
     page: hmacSha256Hex(secrets.PAYMENTS_SECRETS_KEY, 'sandbox-page-key'),
@@ -82,6 +99,7 @@ function assemble(deps: CommandDeps): BuiltContext<PaymentsServices> & { provide
     // The identity context's directory, reached while serving (never while building).
     users: () => ports.get('users'),
     providers,
+    savedMethods,
     settings: {
       abandonAfterSeconds: config.PAYMENTS_ABANDON_AFTER_SECONDS,
       holdTimeoutSeconds: (code) =>
@@ -117,7 +135,8 @@ function assemble(deps: CommandDeps): BuiltContext<PaymentsServices> & { provide
       }),
       transactions,
       sandbox,
-      providerCallbacks: new ProviderCallbacks({ keys, transactions }),
+      savedMethods,
+      providerCallbacks: new ProviderCallbacks({ keys, transactions, savedMethods }),
     },
     jobs: [],
     stop: async () => {},

@@ -51,6 +51,9 @@ describe('Payment hub onboarding (operator API, PostgreSQL)', () => {
       createdAt: '2026-03-01T10:00:00.000Z',
     });
     expect((terminal.paymentMethods as Json[]).map((p) => p.code)).to.have.members(['WALLET', 'CREDIT_CARD']);
+    // Holding support per method, as its providers allow: the wallet holds, the card gateway cannot.
+    const holding = Object.fromEntries((terminal.paymentMethods as Json[]).map((p) => [p.code, p.supportsHolding]));
+    expect(holding).to.deep.equal({ WALLET: true, CREDIT_CARD: false });
   });
 
   it('refuses a resend of a key issue under its X-Idempotency-Key: a key is shown once (409)', async () => {

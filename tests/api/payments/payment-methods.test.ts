@@ -71,6 +71,13 @@ describe('Payment hub payment methods (HTTP, PostgreSQL)', () => {
     const small = (await list('?amount=5000&currency=VND', { 'Accept-Language': 'en-US,en;q=0.9' }))
       .body as unknown as Listed;
     expect(small.items.map((i) => [i.code, i.name])).to.deep.equal([['WALLET', 'E-wallet']]);
+    // By weight, not by order; a weight of 0 refuses a language.
+    const byWeight = (await list('?amount=5000&currency=VND', { 'Accept-Language': 'vi;q=0.3, en;q=0.8' }))
+      .body as unknown as Listed;
+    expect(byWeight.items.map((i) => i.name)).to.deep.equal(['E-wallet']);
+    const refused = (await list('?amount=5000&currency=VND', { 'Accept-Language': 'en;q=0, fr' }))
+      .body as unknown as Listed;
+    expect(refused.items.map((i) => i.name)).to.deep.equal(['Ví điện tử']);
     const usd = (await list('?amount=5000&currency=USD')).body as unknown as Listed;
     expect(usd.items).to.deep.equal([]);
   });

@@ -1,7 +1,17 @@
 import { expect } from 'chai';
 import { hmacSha256Hex } from '../../../application/shared/signatures.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
-import { cardProviderId, expectHubOk, hub, hubHeaders, initBody, onboardMerchant, type Onboarded } from './support.js';
+import {
+  cardProviderId,
+  configureTwoDCard,
+  expectHubOk,
+  hub,
+  hubHeaders,
+  initBody,
+  onboardMerchant,
+  sandboxPages,
+  type Onboarded,
+} from './support.js';
 
 interface InitData {
   transaction: { id: string; status: string };
@@ -64,21 +74,7 @@ describe('Payment hub sandbox providers (HTTP, PostgreSQL)', () => {
     ) as InitData;
   }
 
-  /** The page at redirectUrl, as served by this app. */
-  const pageUrl = (redirectUrl: string) => {
-    const url = new URL(redirectUrl);
-    return { url: `${app.baseUrl}${url.pathname}`, token: url.searchParams.get('token')! };
-  };
-  const open = async (redirectUrl: string) => {
-    const { url, token } = pageUrl(redirectUrl);
-    const res = await fetch(`${url}?token=${token}`);
-    return { status: res.status, text: await res.text(), headers: res.headers };
-  };
-  const submit = async (redirectUrl: string, form: Record<string, string>) => {
-    const { url, token } = pageUrl(redirectUrl);
-    const res = await fetch(url, { method: 'POST', body: new URLSearchParams({ token, ...form }), redirect: 'manual' });
-    return { status: res.status, text: await res.text(), location: res.headers.get('location') };
-  };
+  const { pageUrl, open, submit } = sandboxPages(() => app.baseUrl);
   const status = async (id: string) => (await app.container.services.payments.transactions.load(id)).status;
 
   it('card: a test card, the 3-D Secure OTP, COMPLETED (the card gateway cannot hold), back to returnURL', async () => {
@@ -107,30 +103,7 @@ describe('Payment hub sandbox providers (HTTP, PostgreSQL)', () => {
   });
 
   it('card 2D (a 2D merchant id configured): signed with paymentType, no 3-D Secure step, COMPLETED', async () => {
-    const put = await fetch(
-      `${app.baseUrl}/operator/v1/payment-merchants/sandbox/terminals/T2/payment-methods/CREDIT_CARD`,
-      {
-        method: 'PUT',
-        headers: { Authorization: 'Bearer alice-operator-token-0123456789', 'Content-Type': 'application/json' },
-        body: JSON.stringify({
-          type: 'CARD',
-          category: 'CREDIT',
-          names: { vi: 'Thẻ', en: 'Card' },
-          iconUrl: 'https://cdn.example/card.png',
-          requiresRedirect: true,
-          sortOrder: 1,
-          twoDMerchantId: 'SBX-2D-001',
-          providers: [
-            {
-              providerCode: 'SANDBOX_CARD',
-              priority: 1,
-              currencies: [{ currency: 'VND', minAmount: 1, maxAmount: 100_000_000 }],
-            },
-          ],
-        }),
-      },
-    );
-    expect(put.status).to.equal(200);
+    await configureTwoDCard(app.baseUrl, 'sandbox', 'T2');
     const body = initBody(m.secretKey, 'SB-2D', {
       paymentMethodCode: 'CREDIT_CARD',
       providerId: cardProviderId,

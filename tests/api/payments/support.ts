@@ -160,3 +160,54 @@ export function expectHubOk(res: { status: number; body: unknown; text: string }
   expect(body.message).to.equal('Success');
   return body.data;
 }
+
+/**
+ * CREDIT_CARD on a terminal through the sandbox card gateway, with tokenization and a 2D merchant id (a 2D payment
+ * there has no 3-D Secure step).
+ */
+export async function configureTwoDCard(baseUrl: string, merchantCode: string, terminalId: string): Promise<void> {
+  expectOk(
+    await op(baseUrl, 'PUT', `/payment-merchants/${merchantCode}/terminals/${terminalId}/payment-methods/CREDIT_CARD`, {
+      type: 'CARD',
+      category: 'CREDIT',
+      names: { vi: 'Thẻ', en: 'Card' },
+      iconUrl: 'https://cdn.example/card.png',
+      supportsTokenization: true,
+      requiresRedirect: true,
+      sortOrder: 1,
+      twoDMerchantId: 'SBX-2D-001',
+      providers: [
+        {
+          providerCode: 'SANDBOX_CARD',
+          priority: 1,
+          currencies: [{ currency: 'VND', minAmount: 1, maxAmount: 100_000_000 }],
+        },
+      ],
+    }),
+  );
+}
+
+/** The sandbox page at a redirectUrl as the app at `baseUrl()` serves it: opened, and its forms posted as a browser would. */
+export function sandboxPages(baseUrl: () => string) {
+  const pageUrl = (redirectUrl: string) => {
+    const url = new URL(redirectUrl);
+    return { url: `${baseUrl()}${url.pathname}`, token: url.searchParams.get('token')! };
+  };
+  return {
+    pageUrl,
+    async open(redirectUrl: string) {
+      const { url, token } = pageUrl(redirectUrl);
+      const res = await fetch(`${url}?token=${token}`);
+      return { status: res.status, text: await res.text(), headers: res.headers };
+    },
+    async submit(redirectUrl: string, form: Record<string, string>) {
+      const { url, token } = pageUrl(redirectUrl);
+      const res = await fetch(url, {
+        method: 'POST',
+        body: new URLSearchParams({ token, ...form }),
+        redirect: 'manual',
+      });
+      return { status: res.status, text: await res.text(), location: res.headers.get('location') };
+    },
+  };
+}

@@ -94,6 +94,24 @@ describe('Payment hub lookup, cancel and confirm (HTTP, PostgreSQL)', () => {
         403,
         4200,
       );
+      // Another terminal of the same merchant (same secretKey) may neither confirm nor cancel.
+      for (const path of ['/transactions/confirm', '/transactions/cancel'])
+        expectHubError(
+          await hub(s.app.baseUrl, 'PUT', path, hubHeaders(key(s.m1, 'T2'), ts()), signedById(s.m1, id)),
+          403,
+          4200,
+        );
+      expectHubError(
+        await hub(s.app.baseUrl, 'PUT', '/transactions/confirm', hubHeaders(key(s.m2), ts()), signedById(s.m2, id)),
+        403,
+        4200,
+      );
+      // By the pair: another terminal of the merchant is refused; another merchant's pair names none of its own.
+      const byPair = (m: typeof s.m1, t = 'T1') =>
+        hub(s.app.baseUrl, 'GET', '/transactions?orderId=ORD-O&referenceId=REF-ORD-O', hubHeaders(key(m, t), ts()));
+      expectHubError(await byPair(s.m1, 'T2'), 403, 4200);
+      expectHubError(await byPair(s.m2), 404, 4301);
+      expect((await s.app.container.services.payments.transactions.load(id)).status).to.equal('HOLDING');
     });
   });
 

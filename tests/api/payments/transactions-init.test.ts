@@ -25,7 +25,7 @@ describe('Payment hub init and signed requests (HTTP, PostgreSQL)', () => {
           s.m1,
           'ORD-1',
           { returnURL: 'https://shop-one.example/orders/ORD-1/REF-ORD-1' },
-          { 'X-External-User-ID': 'ext-42' },
+          { 'X-External-User-ID': 'ext-42', 'X-MiniApp-Id': 'mini-7', 'X-Auth-Audience': 'HOSTAPP_IOS' },
         ),
       ) as InitData;
       expect(data.transaction).to.deep.equal({
@@ -56,6 +56,7 @@ describe('Payment hub init and signed requests (HTTP, PostgreSQL)', () => {
       );
       const stored = await s.app.container.services.payments.transactions.load(data.transaction.id);
       expect(stored.payer).to.deep.equal({ kind: 'EXTERNAL_USER', externalUserId: 'ext-42' });
+      expect(stored).to.deep.include({ miniAppId: 'mini-7', authAudience: 'HOSTAPP_IOS' });
       expect(stored.returnUrl).to.equal('https://shop-one.example/orders/ORD-1/REF-ORD-1');
     });
 
@@ -110,6 +111,9 @@ describe('Payment hub init and signed requests (HTTP, PostgreSQL)', () => {
       );
       expect(expectHubError(await init(s.m1, 'ORD-K', {}, { 'X-Timestamp': 'yesterday' }), 400, 4001)).to.match(
         /X-Timestamp/,
+      );
+      expect(expectHubError(await init(s.m1, 'ORD-K', {}, { 'X-Auth-Audience': 'two words' }), 400, 4001)).to.match(
+        /X-Auth-Audience/,
       );
       const raw = await fetch(`${s.app.baseUrl}/api/payments/v1/transactions`, {
         method: 'POST',

@@ -1,7 +1,8 @@
 /**
- * A pending hold timer survives kill -9 (docs/payments.md, "Timers"): main.ts holds a sandbox wallet payment, its
- * hold-expiry timer is stored, the process is killed with SIGKILL before it is due, and a new process on the same
- * database fires it: the transaction ends CANCELLED by the hold timeout.
+ * Pending timers survive kill -9 (docs/payments.md, "Timers"): main.ts holds a sandbox wallet payment and leaves
+ * another unpaid, their hold-expiry and abandonment timers are stored, the process is killed with SIGKILL before
+ * either is due, and a new process on the same database fires both: the held transaction ends CANCELLED by the hold
+ * timeout, the unpaid one FAILED as abandoned.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -44,6 +45,8 @@ describe('payment hub: a pending hold timer after kill -9 (main.ts, PostgreSQL)'
       PORT: '0',
       SEED_DEMO: 'true',
       PAYMENTS_HOLD_TIMEOUT_SECONDS: '12',
+      // The smallest abandonment delay the configuration takes.
+      PAYMENTS_ABANDON_AFTER_SECONDS: '60',
     });
     services.push(s);
     return s;
@@ -58,7 +61,7 @@ describe('payment hub: a pending hold timer after kill -9 (main.ts, PostgreSQL)'
     }
   };
 
-  it('fires the hold timeout in the next process', async () => {
+  it('fires the hold timeout and the abandonment in the next process', async () => {
     const first = await start();
     // The demo seed runs after the start line: wait for its credentials.
     const creds = await until('the demo credentials', () => {
@@ -107,6 +110,19 @@ describe('payment hub: a pending hold timer after kill -9 (main.ts, PostgreSQL)'
       return rows.length === 1 ? rows[0] : undefined;
     });
 
+    // A second payment nobody pays: its abandonment timer is pending too.
+    const unpaidHash = hmacSha256Hex(creds.payments.secretKey, 'KILL-9-B|REF-KILL-9-B|150000|VND|1772359200000');
+    const unpaid = await fetch(`${base}/api/payments/v1/transactions`, {
+      method: 'POST',
+      headers: { ...headers, 'X-Request-ID': `kill-9-b-${Date.now()}` },
+      body: JSON.stringify({ ...body, orderId: 'KILL-9-B', referenceId: 'REF-KILL-9-B', secureHash: unpaidHash }),
+    });
+    const unpaidId = ((await unpaid.json()) as { data: { transaction: { id: string } } }).data.transaction.id;
+    await until('the stored abandonment timer', async () => {
+      const rows = await query('SELECT fired_at FROM payments_timers WHERE timer_id = $1', [`${unpaidId}:abandon`]);
+      return rows.length === 1 ? rows[0] : undefined;
+    });
+
     first.child.kill('SIGKILL');
     expect((await first.exited).signal).to.equal('SIGKILL');
     const before = await query('SELECT type FROM events WHERE stream_name = $1 ORDER BY revision', [
@@ -131,5 +147,22 @@ describe('payment hub: a pending hold timer after kill -9 (main.ts, PostgreSQL)'
       60_000,
     );
     expect(ended.status).to.equal('CANCELLED');
+    const abandoned = await until(
+      'the abandonment in the new process',
+      async () => {
+        const res = await fetch(
+          `http://127.0.0.1:${second.port}/api/payments/v1/transactions?transactionId=${unpaidId}`,
+          { headers },
+        );
+        const item = ((await res.json()) as { data?: { items: { status: string }[] } }).data?.items[0];
+        return item?.status === 'FAILED' ? item : undefined;
+      },
+      90_000,
+    );
+    expect(abandoned.status).to.equal('FAILED');
+    const events = await query('SELECT data FROM events WHERE stream_name = $1 ORDER BY revision', [
+      `transaction-${unpaidId}`,
+    ]);
+    expect(events.at(-1)!.data).to.deep.include({ reason: 'ABANDONED', errorCode: 'ABANDONED' });
   });
 });

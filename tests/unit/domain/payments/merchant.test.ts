@@ -3,6 +3,7 @@ import { paymentMerchantDecider, usableSecrets } from '../../../../domain/paymen
 import {
   chooseProvider,
   effectiveCardType,
+  methodSupportsHolding,
   type PaymentMethodConfig,
 } from '../../../../domain/payments/payment-methods.js';
 import { fold } from '../../../../domain/shared/decider.js';
@@ -232,6 +233,14 @@ describe('payment merchant decider (onboarding)', () => {
       expect(effectiveCardType(card, '2D')).to.equal('3D');
       expect(effectiveCardType({ ...with2d, category: 'ATM' }, '2D')).to.equal('3D');
       expect(effectiveCardType({ ...wallet(null), twoDMerchantId: 'M2D-1' }, '2D')).to.equal('3D');
+    });
+    it('a method supports holding only when every provider of it can hold', () => {
+      expect(methodSupportsHolding(wallet(null))).to.equal(true);
+      expect(methodSupportsHolding(wallet(null, 'SANDBOX_CARD'))).to.equal(false);
+      const both = {
+        providers: [...wallet(null).providers, { ...wallet(null).providers[0]!, providerCode: 'SANDBOX_QR' }],
+      };
+      expect(methodSupportsHolding(both)).to.equal(false);
     });
     it('refuses an unknown provider, a provider of another method type, equal priorities, min above max', () => {
       configure(wallet(null, 'NOPE')).thenRejects('INVALID_PAYMENT_SETUP', { field: 'providers[0].providerCode' });

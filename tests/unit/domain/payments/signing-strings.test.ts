@@ -1,6 +1,10 @@
 import { expect } from 'chai';
 import { hmacSha256Hex } from '../../../../application/shared/signatures.js';
-import { cancelConfirmSigningString, initSigningString } from '../../../../domain/payments/signing-strings.js';
+import {
+  cancelConfirmSigningString,
+  initSigningString,
+  removeSavedMethodSigningString,
+} from '../../../../domain/payments/signing-strings.js';
 
 /**
  * The published vectors of docs/payments-signing.md: strings written by hand from the seed's signing table, hashes
@@ -69,6 +73,12 @@ const vectors: { name: string; built: string; raw: string; hash: string }[] = [
     built: cancelConfirmSigningString({ orderId: 'ORD-1001', referenceId: 'REF-1001' }, '1772359200'),
     raw: 'ORD-1001|REF-1001|1772359200',
     hash: '3f50e4ea298f9fda39da8e66314b5821bcb8612c39f74016b05b4faa46fbbdb1',
+  },
+  {
+    name: 'remove a saved payment method (an addition)',
+    built: removeSavedMethodSigningString('5d1c0f3e-8a7b-5c2d-9e4f-1a2b3c4d5e6f', 'u-100', '1772359200'),
+    raw: '5d1c0f3e-8a7b-5c2d-9e4f-1a2b3c4d5e6f|u-100|1772359200',
+    hash: 'f54d1a906f35a3b0fa9db856776e988dc42e7df6d305d02a62740b8c67f8777a',
   },
 ];
 

@@ -137,6 +137,47 @@ describe('transaction decider (the seed state machine)', () => {
     given([initiated(true), processing])
       .when(authorize)
       .then([completed('AUTO_CAPTURE')]));
+  describe('a card the payer chose to save (saved payment methods)', () => {
+    const savedCard = {
+      userPaymentMethodId: 'a1b2c3d4-0000-5000-8000-000000000001',
+      encryptedToken: 'k1.key.sealed',
+      fingerprint: 'fp-1',
+      cardNo: '411111******1111',
+      cardBrand: 'VISA',
+      expiry: '12/30',
+    };
+    const tokenizable = (skipHolding: boolean, payer: TransactionDetails['payer']): TransactionEvent => ({
+      type: 'TransactionInitiated',
+      data: { ...details(skipHolding), tokenizable: true, payer },
+    });
+    const user = { kind: 'MINIAPP_USER', userId: 'u-1', name: null } as const;
+    it('is kept on the capture of a tokenizable payment of a host-app user', () =>
+      given([tokenizable(true, user), processing])
+        .when({ ...authorize, savedCard } as TransactionCommand)
+        .then([
+          {
+            type: 'TransactionCompleted',
+            data: { transactionId: id, via: 'AUTO_CAPTURE', payment, completedAt: t2, savedCard },
+          },
+        ]));
+    it('is kept on a hold too', () =>
+      given([tokenizable(false, user), processing])
+        .when({ ...authorize, savedCard } as TransactionCommand)
+        .then([
+          {
+            type: 'TransactionHeld',
+            data: { transactionId: id, payment, holdExpiresAt: holdEnd, heldAt: t2, savedCard },
+          },
+        ]));
+    it('is dropped where the payer was not offered saving (not tokenizable, or no host-app user)', () => {
+      given([initiated(true), processing])
+        .when({ ...authorize, savedCard } as TransactionCommand)
+        .then([completed('AUTO_CAPTURE')]);
+      given([tokenizable(true, { kind: 'EXTERNAL_USER', externalUserId: 'x-1' }), processing])
+        .when({ ...authorize, savedCard } as TransactionCommand)
+        .then([completed('AUTO_CAPTURE')]);
+    });
+  });
   it('an authorization before processing or after an outcome is refused', () => {
     given([initiated()]).when(authorize).thenRejects('TRANSACTION_NOT_PROCESSABLE', { status: 'PENDING' });
     given([initiated(), processing, cancelledBy(t1)])
