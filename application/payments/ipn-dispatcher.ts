@@ -5,6 +5,7 @@
  * domain/payments/ipn-delivery.ts's decision. Sends run side by side up to `concurrency`, at most `perMerchant` per
  * merchant, so a slow or dead partner holds only its own slots and never delays the others.
  */
+import { setMaxListeners } from 'node:events';
 import {
   ipnDeliveryDecider,
   ipnVerificationString,
@@ -62,6 +63,7 @@ export class IpnDispatcher {
   private pumping = false;
   private again = false;
   private stopped = true;
+  private stopping = new AbortController();
 
   constructor(
     private readonly deps: {
@@ -83,11 +85,18 @@ export class IpnDispatcher {
 
   start(): void {
     this.stopped = false;
+    this.stopping = new AbortController();
+    // Every POST in flight listens on it.
+    setMaxListeners(this.deps.settings.concurrency + 10, this.stopping.signal);
   }
 
-  /** Stops claiming and waits for the sends in flight (each records its result). */
+  /**
+   * Stops claiming, cuts the POSTs in flight short and waits until each recorded its attempt (a network error: the
+   * retry follows the stored schedule), so a stop takes no longer than a database write.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopping.abort();
     await Promise.all(this.inFlight.values());
   }
 
@@ -182,6 +191,7 @@ export class IpnDispatcher {
           'X-IPN-Attempt': String(c.attemptNo),
         },
         this.deps.settings.timeoutMs,
+        this.stopping.signal,
       );
       outcome =
         post.kind === 'RESPONSE'
@@ -210,7 +220,8 @@ export class IpnDispatcher {
       url: url instanceof URL ? url.toString() : merchant.ipnUrl,
       httpStatus: post?.kind === 'RESPONSE' ? post.httpStatus : null,
       latencyMs: post ? post.latencyMs : null,
-      responseHead: post?.kind === 'RESPONSE' ? post.body.slice(0, responseHeadBytes) : null,
+      // PostgreSQL text holds no NUL: a binary answer is kept without them.
+      responseHead: post?.kind === 'RESPONSE' ? post.body.slice(0, responseHeadBytes).replace(/\u0000/g, '') : null,
       partnerStatus: outcome.kind === 'RESPONSE' ? outcome.partnerStatus : null,
       error:
         outcome.kind === 'TIMEOUT'

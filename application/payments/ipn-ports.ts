@@ -111,6 +111,9 @@ export type PostResult =
   | { kind: 'NETWORK_ERROR'; message: string; latencyMs: number };
 
 export interface IpnSender {
-  /** POSTs `body` (JSON) to `url`, never following a redirect, reading at most a small part of the answer. */
-  post(url: URL, body: string, headers: Record<string, string>, timeoutMs: number): Promise<PostResult>;
+  /**
+   * POSTs `body` (JSON) to `url`, never following a redirect, reading at most a small part of the answer; `signal`
+   * cuts it short (a NETWORK_ERROR) when the dispatcher stops.
+   */
+  post(url: URL, body: string, headers: Record<string, string>, timeoutMs: number, signal?: AbortSignal): Promise<PostResult>;
 }

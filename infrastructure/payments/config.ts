@@ -56,6 +56,11 @@ export const paymentsConfig = {
   PAYMENTS_IPN_PER_MERCHANT: z.coerce.number().int().min(1).max(100).default(4),
   /** IPN: how often the dispatcher looks for due notifications (it also looks whenever a send ends). */
   PAYMENTS_IPN_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
+  /**
+   * Demo only (`npm start` with the demo seed): the port of the sample partner receiver (examples/ipn-receiver) that
+   * the demo merchant's postback URL points at, so its IPNs arrive and are logged; 0: none.
+   */
+  PAYMENTS_DEMO_RECEIVER_PORT: z.coerce.number().int().min(0).max(65535).default(4000),
 };
 
 export type PaymentsConfig = z.infer<z.ZodObject<typeof paymentsConfig>>;

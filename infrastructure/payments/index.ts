@@ -41,7 +41,7 @@ import type { PaymentsSecrets } from './secrets.js';
 
 export { paymentsConfig, type PaymentsConfig } from './config.js';
 export { paymentsSecrets, type PaymentsSecrets } from './secrets.js';
-export { seedPaymentsDemo, type PaymentsDemoData } from './demo-seed.js';
+export { demoIpnUrl, seedPaymentsDemo, type PaymentsDemoData } from './demo-seed.js';
 
 type CommandDeps = Pick<
   ContextDeps<PaymentsConfig, PaymentsSecrets>,

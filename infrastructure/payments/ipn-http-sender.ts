@@ -14,7 +14,13 @@ export class HttpIpnSender implements IpnSender {
 
   constructor(private readonly maxBodyBytes = 4096) {}
 
-  post(url: URL, body: string, headers: Record<string, string>, timeoutMs: number): Promise<PostResult> {
+  post(
+    url: URL,
+    body: string,
+    headers: Record<string, string>,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<PostResult> {
     const started = performance.now();
     const latency = () => Math.round(performance.now() - started);
     const transport = url.protocol === 'https:' ? https : http;
@@ -30,6 +36,7 @@ export class HttpIpnSender implements IpnSender {
         method: 'POST',
         agent: url.protocol === 'https:' ? this.httpsAgent : this.httpAgent,
         headers: { ...headers, 'Content-Length': Buffer.byteLength(body) },
+        signal,
       });
       const timer = setTimeout(() => {
         settle({ kind: 'TIMEOUT', latencyMs: latency() });

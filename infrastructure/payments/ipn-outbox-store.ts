@@ -66,96 +66,97 @@ export class PostgresIpnOutbox implements IpnOutbox {
   async claim(owner: string, now: Date, options: ClaimOptions): Promise<ClaimedNotification[]> {
     const at = now.toISOString();
     const leaseUntil = new Date(now.getTime() + options.leaseMs).toISOString();
-    return this.knex.transaction(async (trx) => {
-      // Candidates: due, lease free, the earliest open notification of its transaction (so those due together go in
-      // processedAt order), ranked per merchant and limited by what the merchant has in flight already.
-      const { rows } = (await trx.raw(
-        `WITH busy AS (
-           SELECT merchant_code, count(*)::int AS n FROM ${table}
-           WHERE status = 'PENDING' AND lease_until > :at GROUP BY merchant_code
-         ), due AS (
-           SELECT n.notification_id, n.merchant_code, n.next_attempt_at,
-                  row_number() OVER (PARTITION BY n.merchant_code ORDER BY n.next_attempt_at, n.position) AS rank
-           FROM ${table} n
-           WHERE n.status = 'PENDING' AND n.next_attempt_at <= :at AND (n.lease_until IS NULL OR n.lease_until <= :at)
-             AND NOT EXISTS (
-               SELECT 1 FROM ${table} e
-               WHERE e.transaction_id = n.transaction_id AND e.status = 'PENDING' AND e.position < n.position
-                 AND (e.next_attempt_at <= :at OR e.lease_until > :at))
-         ), picked AS (
-           SELECT d.notification_id FROM due d LEFT JOIN busy b USING (merchant_code)
-           WHERE d.rank <= :perMerchant - coalesce(b.n, 0)
-           ORDER BY d.rank, d.next_attempt_at LIMIT :limit
-         )
+    // One statement (one round trip): candidates are due, their lease free, the earliest open notification of their
+    // transaction (so those due together go in processedAt order), ranked per merchant and limited by what the
+    // merchant has in flight already; the UPDATE re-checks the lease under the row lock, so a row two dispatchers
+    // both picked goes to one. An attempt a dead dispatcher began and never finished is marked INTERRUPTED, and the
+    // new attempt's row is written with the claim.
+    const { rows } = (await this.knex.raw(
+      `WITH busy AS (
+         SELECT merchant_code, count(*)::int AS n FROM ${table}
+         WHERE status = 'PENDING' AND lease_until > :at GROUP BY merchant_code
+       ), due AS (
+         SELECT n.notification_id, n.merchant_code, n.next_attempt_at,
+                row_number() OVER (PARTITION BY n.merchant_code ORDER BY n.next_attempt_at, n.position) AS rank
+         FROM ${table} n
+         WHERE n.status = 'PENDING' AND n.next_attempt_at <= :at AND (n.lease_until IS NULL OR n.lease_until <= :at)
+           AND NOT EXISTS (
+             SELECT 1 FROM ${table} e
+             WHERE e.transaction_id = n.transaction_id AND e.status = 'PENDING' AND e.position < n.position
+               AND (e.next_attempt_at <= :at OR e.lease_until > :at))
+       ), picked AS (
+         SELECT d.notification_id FROM due d LEFT JOIN busy b USING (merchant_code)
+         WHERE d.rank <= :perMerchant - coalesce(b.n, 0)
+         ORDER BY d.rank, d.next_attempt_at LIMIT :limit
+       ), claimed AS (
          UPDATE ${table} t
          SET lease_owner = :owner, lease_until = :leaseUntil, fence = t.fence + 1, attempts = t.attempts + 1
          FROM picked
          WHERE t.notification_id = picked.notification_id AND t.status = 'PENDING'
            AND (t.lease_until IS NULL OR t.lease_until <= :at)
-         RETURNING t.notification_id, t.merchant_code, t.transaction_id, t.payload, t.attempts, t.round_start, t.fence`,
-        { at, leaseUntil, owner, perMerchant: options.perMerchant, limit: options.limit },
-      )) as { rows: NotificationRow[] };
-      if (rows.length === 0) return [];
-      // An attempt a dead dispatcher began and never finished: interrupted (the new claim is the next attempt).
-      await trx(attemptsTable)
-        .whereIn(
-          ['notification_id', 'attempt_no'],
-          rows.map((r) => [r.notification_id, r.attempts - 1]),
-        )
-        .whereNull('verdict')
-        .update({ verdict: 'INTERRUPTED', error: 'its dispatcher stopped before the answer', finished_at: at });
-      await trx(attemptsTable).insert(
-        rows.map((r) => ({
-          notification_id: r.notification_id,
-          attempt_no: r.attempts,
-          merchant_code: r.merchant_code,
-          transaction_id: r.transaction_id,
-          dispatcher: owner,
-          started_at: at,
-        })),
-      );
-      return rows.map((r) => ({
-        notificationId: r.notification_id,
-        merchantCode: r.merchant_code,
-        transactionId: r.transaction_id,
-        content: (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload) as ClaimedNotification['content'],
-        attemptNo: r.attempts,
-        roundStart: r.round_start,
-        fence: Number(r.fence),
-      }));
-    });
+         RETURNING t.notification_id, t.merchant_code, t.transaction_id, t.payload, t.attempts, t.round_start, t.fence
+       ), interrupted AS (
+         UPDATE ${attemptsTable} a
+         SET verdict = 'INTERRUPTED', error = 'its dispatcher stopped before the answer', finished_at = :at
+         FROM claimed c
+         WHERE a.notification_id = c.notification_id AND a.attempt_no = c.attempts - 1 AND a.verdict IS NULL
+       ), started AS (
+         INSERT INTO ${attemptsTable} (notification_id, attempt_no, merchant_code, transaction_id, dispatcher, started_at)
+         SELECT notification_id, attempts, merchant_code, transaction_id, :owner, :at FROM claimed
+       )
+       SELECT * FROM claimed`,
+      { at, leaseUntil, owner, perMerchant: options.perMerchant, limit: options.limit },
+    )) as { rows: NotificationRow[] };
+    return rows.map((r) => ({
+      notificationId: r.notification_id,
+      merchantCode: r.merchant_code,
+      transactionId: r.transaction_id,
+      content: (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload) as ClaimedNotification['content'],
+      attemptNo: r.attempts,
+      roundStart: r.round_start,
+      fence: Number(r.fence),
+    }));
   }
 
   async record(result: AttemptResult, now: Date): Promise<boolean> {
     const at = now.toISOString();
-    return this.knex.transaction(async (trx) => {
-      const finished = result.status !== 'PENDING';
-      const updated = await trx(table)
-        .where({ notification_id: result.notificationId, fence: result.fence, attempts: result.attemptNo })
-        .update({
-          status: result.status,
-          next_attempt_at: result.nextAttemptAt,
-          lease_owner: null,
-          lease_until: null,
-          last_http_status: result.httpStatus,
-          last_error: result.verdict === 'DELIVERED' ? null : (result.error ?? result.partnerStatus ?? `HTTP ${result.httpStatus}`),
-          finished_at: finished ? at : null,
-        });
-      if (updated !== 1) return false;
-      await trx(attemptsTable)
-        .where({ notification_id: result.notificationId, attempt_no: result.attemptNo })
-        .update({
-          url: result.url,
-          http_status: result.httpStatus,
-          latency_ms: result.latencyMs,
-          response_head: result.responseHead,
-          partner_status: result.partnerStatus,
-          error: result.error,
-          verdict: result.verdict,
-          finished_at: at,
-        });
-      return true;
-    });
+    const finished = result.status !== 'PENDING';
+    const lastError =
+      result.verdict === 'DELIVERED' ? null : (result.error ?? result.partnerStatus ?? `HTTP ${result.httpStatus}`);
+    // One statement: the notification moves only while the claim's fence holds, and the attempt is recorded with it.
+    const { rows } = (await this.knex.raw(
+      `WITH moved AS (
+         UPDATE ${table}
+         SET status = :status, next_attempt_at = :nextAttemptAt, lease_owner = NULL, lease_until = NULL,
+             last_http_status = :httpStatus, last_error = :lastError, finished_at = :finishedAt
+         WHERE notification_id = :id AND fence = :fence AND attempts = :attemptNo
+         RETURNING notification_id
+       ), attempt AS (
+         UPDATE ${attemptsTable} a
+         SET url = :url, http_status = :httpStatus, latency_ms = :latencyMs, response_head = :responseHead,
+             partner_status = :partnerStatus, error = :error, verdict = :verdict, finished_at = :at
+         FROM moved WHERE a.notification_id = moved.notification_id AND a.attempt_no = :attemptNo
+       )
+       SELECT count(*)::int AS n FROM moved`,
+      {
+        status: result.status,
+        nextAttemptAt: result.nextAttemptAt,
+        httpStatus: result.httpStatus,
+        lastError,
+        finishedAt: finished ? at : null,
+        id: result.notificationId,
+        fence: result.fence,
+        attemptNo: result.attemptNo,
+        url: result.url,
+        latencyMs: result.latencyMs,
+        responseHead: result.responseHead,
+        partnerStatus: result.partnerStatus,
+        error: result.error,
+        verdict: result.verdict,
+        at,
+      },
+    )) as { rows: { n: number }[] };
+    return rows[0]!.n === 1;
   }
 
   async release(notificationId: string, fence: number): Promise<void> {

@@ -1,0 +1,170 @@
+/**
+ * npm run bench:ipn — the IPN dispatcher (docs/ipn.md, "Benchmark"): N completed payments appended at RATE per second
+ * for MERCHANTS healthy merchants and one dead one (its postback port refuses connections; DEAD_SHARE of the
+ * payments are its), all through the ipn role (relay, outbox projector, dispatcher) of one process. The healthy
+ * receivers (node:http, in this process) answer 5xx 10 % of the time and hang past the shortened timeout (TIMEOUT_MS)
+ * 1 % of the time. Measured: first_attempt_p99_ms, the p99 of a first POST's duration as the dispatcher recorded it
+ * (hangs excluded: they end at the timeout by design); healthy_merchant_delay_p99_ms, the p99 from a healthy
+ * merchant's payment appended to its first POST arriving, while the dead merchant's queue grows; deliveries_per_s,
+ * healthy notifications delivered per second of the run. lost: healthy notifications not DELIVERED when all settled;
+ * duplicates_beyond_retries: POSTs a receiver got twice for the same attempt (notification id and attempt number); a
+ * retry after a timeout the receiver had in fact answered is the at-least-once the seed allows, not counted. Last line:
+ * ipn: sent=<n> delivered=<d> lost=0 duplicates_beyond_retries=<k> deliveries_per_s=<x> first_attempt_p99_ms=<y> healthy_merchant_delay_p99_ms=<z>
+ *
+ * Env: N (20000), RATE (600), MERCHANTS (20), DEAD_SHARE (0.05), TIMEOUT_MS (300), DATABASE_URL (else embedded).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import { newCommandContext } from '../application/shared/command-context.js';
+import { buildContainer, loadConfig } from '../container.js';
+import { createLogger } from '../infrastructure/shared/logger.js';
+import { benchSecrets } from './bench-secrets.js';
+import { createBenchDatabase } from './database.js';
+import { benchGatewayEnvironment } from './gateway-party.js';
+import { percentile } from './load.js';
+
+const n = Number(process.env.N ?? 20_000);
+const rate = Number(process.env.RATE ?? 600);
+const merchantCount = Number(process.env.MERCHANTS ?? 20);
+const deadShare = Number(process.env.DEAD_SHARE ?? 0.05);
+const timeoutMs = Number(process.env.TIMEOUT_MS ?? 300);
+
+async function main(): Promise<void> {
+  const db = await createBenchDatabase('bench_ipn');
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    DATABASE_URL: db.url,
+    ROLES: 'relay,ipn',
+    GATEWAY_ENVIRONMENT: benchGatewayEnvironment,
+    PAYMENTS_IPN_TIMEOUT_MS: String(timeoutMs),
+    PAYMENTS_IPN_FIRST_RETRY_MS: '500',
+    PAYMENTS_IPN_CONCURRENCY: '200',
+    PAYMENTS_IPN_PER_MERCHANT: '16',
+    PAYMENTS_IPN_POLL_MS: '20',
+  });
+  const c = await buildContainer({ config, databaseUrl: db.url, secrets: benchSecrets(), logger: createLogger('error') });
+
+  // The healthy merchants' receiver: 10 % 5xx, 1 % hang past the timeout; counts attempts it got twice.
+  const received = new Set<string>();
+  const firstArrival = new Map<string, number>();
+  let duplicates = 0;
+  const server = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+    req.on('end', () => {
+      const attempt = `${String(req.headers['x-ipn-notification-id'])}#${String(req.headers['x-ipn-attempt'])}`;
+      const tx = (JSON.parse(raw) as { transactionId: string }).transactionId;
+      if (!firstArrival.has(tx)) firstArrival.set(tx, performance.now());
+      // A retry after an answer the dispatcher did not wait for (a timeout) is at-least-once; the same attempt twice is not.
+      if (received.has(attempt)) duplicates++;
+      received.add(attempt);
+      const roll = Math.random();
+      if (roll < 0.01) return; // hangs: the dispatcher's timeout ends it
+      if (roll < 0.11) {
+        res.writeHead(503).end();
+        return;
+      }
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"status":"SUCCESS","message":"ok"}');
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  // The dead merchant: a port that was listening and is closed now (connection refused).
+  const gone = http.createServer();
+  await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
+  const deadPort = (gone.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => gone.close(() => resolve()));
+
+  const { onboarding } = c.services.payments;
+  const asBench = () => newCommandContext({ actor: { operator: 'bench' } });
+  const merchants = Array.from({ length: merchantCount }, (_, i) => `bench-ipn-${i}`);
+  for (const m of merchants)
+    await onboarding.onboard(asBench(), { merchantCode: m, name: m, ipnUrl: `http://127.0.0.1:${port}/ipn`, maxIpnRetries: 10 });
+  await onboarding.onboard(asBench(), {
+    merchantCode: 'bench-ipn-dead',
+    name: 'dead',
+    ipnUrl: `http://127.0.0.1:${deadPort}/ipn`,
+    maxIpnRetries: 10,
+  });
+  await c.startBackground();
+
+  const appendedAt = new Map<string, number>();
+  const healthy = new Set<string>();
+  const started = performance.now();
+  const batch = Math.max(1, Math.round(rate / 20));
+  for (let i = 0; i < n; i += batch) {
+    const due = started + (i / rate) * 1000;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const writes = [];
+    for (let j = i; j < Math.min(n, i + batch); j++) {
+      const dead = Math.random() < deadShare;
+      const merchantCode = dead ? 'bench-ipn-dead' : merchants[j % merchants.length]!;
+      const transactionId = randomUUID();
+      if (!dead) healthy.add(transactionId);
+      writes.push({ streamName: `transaction-${transactionId}`, expectedVersion: 'no_stream' as const, events: paid(transactionId, merchantCode, j) });
+      appendedAt.set(transactionId, performance.now());
+    }
+    await c.store.appendMany(writes);
+  }
+
+  // Settled: every healthy notification delivered (or a deadline: what is left is lost).
+  const deadline = Date.now() + 120_000 + (n / rate) * 1000;
+  let deliveredCount = 0;
+  let lastDelivery = performance.now();
+  for (;;) {
+    const [{ d }] = (await c.knex('payments_ipn_notifications').whereNot('merchant_code', 'bench-ipn-dead').where({ status: 'DELIVERED' }).count({ d: '*' })) as { d: string }[];
+    if (Number(d) > deliveredCount) lastDelivery = performance.now();
+    deliveredCount = Number(d);
+    if (deliveredCount >= healthy.size || Date.now() > deadline) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const [{ s }] = (await c.knex('payments_ipn_notifications').count({ s: '*' })) as { s: string }[];
+  const [{ q }] = (await c.knex('payments_ipn_notifications').where({ merchant_code: 'bench-ipn-dead', status: 'PENDING' }).count({ q: '*' })) as { q: string }[];
+  const firstLatencies = (
+    (await c.knex('payments_ipn_attempts').where({ attempt_no: 1 }).whereNot('merchant_code', 'bench-ipn-dead').whereNotNull('http_status').select('latency_ms')) as { latency_ms: number }[]
+  ).map((r) => r.latency_ms);
+  const lag = (await c.knex.raw(
+    `SELECT percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM a.started_at - n.created_at) * 1000) AS claim_p99
+     FROM payments_ipn_attempts a JOIN payments_ipn_notifications n USING (notification_id) WHERE a.attempt_no = 1`,
+  )) as { rows: { claim_p99: number }[] };
+  const delays = [...healthy].filter((t) => firstArrival.has(t)).map((t) => firstArrival.get(t)! - appendedAt.get(t)!);
+  const seconds = (lastDelivery - started) / 1000;
+  const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+  console.log(`healthy=${healthy.size} dead_queue_pending=${q} duration_s=${seconds.toFixed(1)} load_avg=${load} cpus=${os.cpus().length} created_to_first_claim_p99_ms=${Math.round(lag.rows[0]!.claim_p99)}`);
+  console.log(
+    `ipn: sent=${s} delivered=${deliveredCount} lost=${healthy.size - deliveredCount} duplicates_beyond_retries=${duplicates} deliveries_per_s=${Math.round(deliveredCount / seconds)} first_attempt_p99_ms=${Math.round(percentile(firstLatencies, 99))} healthy_merchant_delay_p99_ms=${Math.round(percentile(delays, 99))}`,
+  );
+  await c.stop();
+  server.closeAllConnections();
+  server.close();
+  await db.drop();
+}
+
+/** A payment's events as the hub records them: initiated, processing, completed at once (auto-capture). */
+function paid(transactionId: string, merchantCode: string, i: number) {
+  const now = new Date().toISOString();
+  const metadata = { occurredAt: now, actor: { process: 'bench' } };
+  const orderId = `BENCH-${i}-${transactionId.slice(0, 8)}`;
+  const data = {
+    transactionId, merchantCode, merchantName: merchantCode, terminalId: 'T1', orderId, referenceId: `REF-${orderId}`,
+    amount: 150000, currency: 'VND', description: 'bench', paymentMethod: { id: 'm', code: 'CREDIT_CARD', name: 'Card', type: 'CARD' },
+    provider: { id: 'p', code: 'SANDBOX_CARD', name: 'Sandbox card' }, cardType: '3D', skipHolding: true,
+    userPaymentMethodId: null, sellerMerchantId: null, businessUnitId: null, branchId: null, returnUrl: null,
+    providerData: null, orderInfo: { orderCreatedAt: 1772359200000 }, payer: { kind: 'NONE' }, miniAppId: null,
+    expiresAt: now, createdAt: now,
+  };
+  return [
+    { id: randomUUID(), type: 'TransactionInitiated', data, metadata },
+    { id: randomUUID(), type: 'TransactionProcessing', data: { transactionId, providerTransactionId: `P-${i}`, providerInvoiceId: null, redirectUrl: null, processingAt: now }, metadata },
+    { id: randomUUID(), type: 'TransactionCompleted', data: { transactionId, via: 'AUTO_CAPTURE', payment: { bankName: null, accountHolderName: 'BENCH', cardNo: '411111******1111' }, completedAt: now }, metadata },
+  ];
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
