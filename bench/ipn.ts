@@ -13,7 +13,9 @@
  *
  * Env: N (20000), RATE (600), MERCHANTS (20), DEAD_SHARE (0.05), TIMEOUT_MS (300), DATABASE_URL (else embedded).
  */
+import { fork } from 'node:child_process';
 import http from 'node:http';
+import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
@@ -46,32 +48,13 @@ async function main(): Promise<void> {
   });
   const c = await buildContainer({ config, databaseUrl: db.url, secrets: benchSecrets(), logger: createLogger('error') });
 
-  // The healthy merchants' receiver: 10 % 5xx, 1 % hang past the timeout; counts attempts it got twice.
-  const received = new Set<string>();
-  const firstArrival = new Map<string, number>();
-  let duplicates = 0;
-  const server = http.createServer((req, res) => {
-    let raw = '';
-    req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
-    req.on('end', () => {
-      const attempt = `${String(req.headers['x-ipn-notification-id'])}#${String(req.headers['x-ipn-attempt'])}`;
-      const tx = (JSON.parse(raw) as { transactionId: string }).transactionId;
-      if (!firstArrival.has(tx)) firstArrival.set(tx, performance.now());
-      // A retry after an answer the dispatcher did not wait for (a timeout) is at-least-once; the same attempt twice is not.
-      if (received.has(attempt)) duplicates++;
-      received.add(attempt);
-      const roll = Math.random();
-      if (roll < 0.01) return; // hangs: the dispatcher's timeout ends it
-      if (roll < 0.11) {
-        res.writeHead(503).end();
-        return;
-      }
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"status":"SUCCESS","message":"ok"}');
-    });
+  // The healthy merchants' receivers, in their own process (bench/ipn-receiver.ts).
+  const origin = Date.now();
+  const receiver = fork(fileURLToPath(new URL('./ipn-receiver.ts', import.meta.url)), [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, ORIGIN_MS: String(origin) },
   });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  const port = await new Promise<number>((resolve) => receiver.once('message', (m) => resolve((m as { port: number }).port)));
   // The dead merchant: a port that was listening and is closed now (connection refused).
   const gone = http.createServer();
   await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
@@ -106,7 +89,7 @@ async function main(): Promise<void> {
       const transactionId = randomUUID();
       if (!dead) healthy.add(transactionId);
       writes.push({ streamName: `transaction-${transactionId}`, expectedVersion: 'no_stream' as const, events: paid(transactionId, merchantCode, j) });
-      appendedAt.set(transactionId, performance.now());
+      appendedAt.set(transactionId, Date.now() - origin);
     }
     await c.store.appendMany(writes);
   }
@@ -131,16 +114,27 @@ async function main(): Promise<void> {
     `SELECT percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM a.started_at - n.created_at) * 1000) AS claim_p99
      FROM payments_ipn_attempts a JOIN payments_ipn_notifications n USING (notification_id) WHERE a.attempt_no = 1`,
   )) as { rows: { claim_p99: number }[] };
+  const report = await new Promise<{ firstArrival: Record<string, number>; duplicates: number }>((resolve) => {
+    receiver.once('message', (m) => resolve(m as { firstArrival: Record<string, number>; duplicates: number }));
+    receiver.send('report');
+  });
+  const firstArrival = new Map(Object.entries(report.firstArrival));
+  const duplicates = report.duplicates;
+  const created = (await c.knex('payments_ipn_notifications').select('transaction_id', 'created_at')) as {
+    transaction_id: string;
+    created_at: Date;
+  }[];
+  const outboxLag = created
+    .filter((r) => healthy.has(r.transaction_id))
+    .map((r) => r.created_at.getTime() - origin - appendedAt.get(r.transaction_id)!);
   const delays = [...healthy].filter((t) => firstArrival.has(t)).map((t) => firstArrival.get(t)! - appendedAt.get(t)!);
   const seconds = (lastDelivery - started) / 1000;
   const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
-  console.log(`healthy=${healthy.size} dead_queue_pending=${q} duration_s=${seconds.toFixed(1)} load_avg=${load} cpus=${os.cpus().length} created_to_first_claim_p99_ms=${Math.round(lag.rows[0]!.claim_p99)}`);
+  console.log(`healthy=${healthy.size} dead_queue_pending=${q} duration_s=${seconds.toFixed(1)} load_avg=${load} cpus=${os.cpus().length} appended_to_outbox_p99_ms=${Math.round(percentile(outboxLag, 99))} created_to_first_claim_p99_ms=${Math.round(lag.rows[0]!.claim_p99)}`);
   console.log(
     `ipn: sent=${s} delivered=${deliveredCount} lost=${healthy.size - deliveredCount} duplicates_beyond_retries=${duplicates} deliveries_per_s=${Math.round(deliveredCount / seconds)} first_attempt_p99_ms=${Math.round(percentile(firstLatencies, 99))} healthy_merchant_delay_p99_ms=${Math.round(percentile(delays, 99))}`,
   );
   await c.stop();
-  server.closeAllConnections();
-  server.close();
   await db.drop();
 }
 
