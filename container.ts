@@ -258,7 +258,9 @@ export async function buildContainer(options: {
             ipn: {
               feeds: await dispatchFeeds.status(),
               dispatchers: await Promise.all(
-                jobs.filter((j) => j.role === 'ipn' && j.status).map(async (j) => ({ job: j.name, ...(await j.status!()) })),
+                jobs
+                  .filter((j) => j.role === 'ipn' && j.status)
+                  .map(async (j) => ({ job: j.name, ...(await j.status!()) })),
               ),
             },
           }

@@ -46,7 +46,12 @@ async function main(): Promise<void> {
     PAYMENTS_IPN_PER_MERCHANT: '16',
     PAYMENTS_IPN_POLL_MS: '20',
   });
-  const c = await buildContainer({ config, databaseUrl: db.url, secrets: benchSecrets(), logger: createLogger('error') });
+  const c = await buildContainer({
+    config,
+    databaseUrl: db.url,
+    secrets: benchSecrets(),
+    logger: createLogger('error'),
+  });
 
   // The healthy merchants' receivers, in their own process (bench/ipn-receiver.ts).
   const origin = Date.now();
@@ -54,7 +59,9 @@ async function main(): Promise<void> {
     execArgv: ['--import', 'tsx'],
     env: { ...process.env, ORIGIN_MS: String(origin) },
   });
-  const port = await new Promise<number>((resolve) => receiver.once('message', (m) => resolve((m as { port: number }).port)));
+  const port = await new Promise<number>((resolve) =>
+    receiver.once('message', (m) => resolve((m as { port: number }).port)),
+  );
   // The dead merchant: a port that was listening and is closed now (connection refused).
   const gone = http.createServer();
   await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
@@ -65,7 +72,12 @@ async function main(): Promise<void> {
   const asBench = () => newCommandContext({ actor: { operator: 'bench' } });
   const merchants = Array.from({ length: merchantCount }, (_, i) => `bench-ipn-${i}`);
   for (const m of merchants)
-    await onboarding.onboard(asBench(), { merchantCode: m, name: m, ipnUrl: `http://127.0.0.1:${port}/ipn`, maxIpnRetries: 10 });
+    await onboarding.onboard(asBench(), {
+      merchantCode: m,
+      name: m,
+      ipnUrl: `http://127.0.0.1:${port}/ipn`,
+      maxIpnRetries: 10,
+    });
   await onboarding.onboard(asBench(), {
     merchantCode: 'bench-ipn-dead',
     name: 'dead',
@@ -88,7 +100,11 @@ async function main(): Promise<void> {
       const merchantCode = dead ? 'bench-ipn-dead' : merchants[j % merchants.length]!;
       const transactionId = randomUUID();
       if (!dead) healthy.add(transactionId);
-      writes.push({ streamName: `transaction-${transactionId}`, expectedVersion: 'no_stream' as const, events: paid(transactionId, merchantCode, j) });
+      writes.push({
+        streamName: `transaction-${transactionId}`,
+        expectedVersion: 'no_stream' as const,
+        events: paid(transactionId, merchantCode, j),
+      });
       appendedAt.set(transactionId, Date.now() - origin);
     }
     await c.store.appendMany(writes);
@@ -99,16 +115,28 @@ async function main(): Promise<void> {
   let deliveredCount = 0;
   let lastDelivery = performance.now();
   for (;;) {
-    const [{ d }] = (await c.knex('payments_ipn_notifications').whereNot('merchant_code', 'bench-ipn-dead').where({ status: 'DELIVERED' }).count({ d: '*' })) as { d: string }[];
+    const [{ d }] = (await c
+      .knex('payments_ipn_notifications')
+      .whereNot('merchant_code', 'bench-ipn-dead')
+      .where({ status: 'DELIVERED' })
+      .count({ d: '*' })) as { d: string }[];
     if (Number(d) > deliveredCount) lastDelivery = performance.now();
     deliveredCount = Number(d);
     if (deliveredCount >= healthy.size || Date.now() > deadline) break;
     await new Promise((r) => setTimeout(r, 200));
   }
   const [{ s }] = (await c.knex('payments_ipn_notifications').count({ s: '*' })) as { s: string }[];
-  const [{ q }] = (await c.knex('payments_ipn_notifications').where({ merchant_code: 'bench-ipn-dead', status: 'PENDING' }).count({ q: '*' })) as { q: string }[];
+  const [{ q }] = (await c
+    .knex('payments_ipn_notifications')
+    .where({ merchant_code: 'bench-ipn-dead', status: 'PENDING' })
+    .count({ q: '*' })) as { q: string }[];
   const firstLatencies = (
-    (await c.knex('payments_ipn_attempts').where({ attempt_no: 1 }).whereNot('merchant_code', 'bench-ipn-dead').whereNotNull('http_status').select('latency_ms')) as { latency_ms: number }[]
+    (await c
+      .knex('payments_ipn_attempts')
+      .where({ attempt_no: 1 })
+      .whereNot('merchant_code', 'bench-ipn-dead')
+      .whereNotNull('http_status')
+      .select('latency_ms')) as { latency_ms: number }[]
   ).map((r) => r.latency_ms);
   const lag = (await c.knex.raw(
     `SELECT percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM a.started_at - n.created_at) * 1000) AS claim_p99
@@ -129,8 +157,13 @@ async function main(): Promise<void> {
     .map((r) => r.created_at.getTime() - origin - appendedAt.get(r.transaction_id)!);
   const delays = [...healthy].filter((t) => firstArrival.has(t)).map((t) => firstArrival.get(t)! - appendedAt.get(t)!);
   const seconds = (lastDelivery - started) / 1000;
-  const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
-  console.log(`healthy=${healthy.size} dead_queue_pending=${q} duration_s=${seconds.toFixed(1)} load_avg=${load} cpus=${os.cpus().length} appended_to_outbox_p99_ms=${Math.round(percentile(outboxLag, 99))} created_to_first_claim_p99_ms=${Math.round(lag.rows[0]!.claim_p99)}`);
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+  console.log(
+    `healthy=${healthy.size} dead_queue_pending=${q} duration_s=${seconds.toFixed(1)} load_avg=${load} cpus=${os.cpus().length} appended_to_outbox_p99_ms=${Math.round(percentile(outboxLag, 99))} created_to_first_claim_p99_ms=${Math.round(lag.rows[0]!.claim_p99)}`,
+  );
   console.log(
     `ipn: sent=${s} delivered=${deliveredCount} lost=${healthy.size - deliveredCount} duplicates_beyond_retries=${duplicates} deliveries_per_s=${Math.round(deliveredCount / seconds)} first_attempt_p99_ms=${Math.round(percentile(firstLatencies, 99))} healthy_merchant_delay_p99_ms=${Math.round(percentile(delays, 99))}`,
   );
@@ -144,17 +177,56 @@ function paid(transactionId: string, merchantCode: string, i: number) {
   const metadata = { occurredAt: now, actor: { process: 'bench' } };
   const orderId = `BENCH-${i}-${transactionId.slice(0, 8)}`;
   const data = {
-    transactionId, merchantCode, merchantName: merchantCode, terminalId: 'T1', orderId, referenceId: `REF-${orderId}`,
-    amount: 150000, currency: 'VND', description: 'bench', paymentMethod: { id: 'm', code: 'CREDIT_CARD', name: 'Card', type: 'CARD' },
-    provider: { id: 'p', code: 'SANDBOX_CARD', name: 'Sandbox card' }, cardType: '3D', skipHolding: true,
-    userPaymentMethodId: null, sellerMerchantId: null, businessUnitId: null, branchId: null, returnUrl: null,
-    providerData: null, orderInfo: { orderCreatedAt: 1772359200000 }, payer: { kind: 'NONE' }, miniAppId: null,
-    expiresAt: now, createdAt: now,
+    transactionId,
+    merchantCode,
+    merchantName: merchantCode,
+    terminalId: 'T1',
+    orderId,
+    referenceId: `REF-${orderId}`,
+    amount: 150000,
+    currency: 'VND',
+    description: 'bench',
+    paymentMethod: { id: 'm', code: 'CREDIT_CARD', name: 'Card', type: 'CARD' },
+    provider: { id: 'p', code: 'SANDBOX_CARD', name: 'Sandbox card' },
+    cardType: '3D',
+    skipHolding: true,
+    userPaymentMethodId: null,
+    sellerMerchantId: null,
+    businessUnitId: null,
+    branchId: null,
+    returnUrl: null,
+    providerData: null,
+    orderInfo: { orderCreatedAt: 1772359200000 },
+    payer: { kind: 'NONE' },
+    miniAppId: null,
+    expiresAt: now,
+    createdAt: now,
   };
   return [
     { id: randomUUID(), type: 'TransactionInitiated', data, metadata },
-    { id: randomUUID(), type: 'TransactionProcessing', data: { transactionId, providerTransactionId: `P-${i}`, providerInvoiceId: null, redirectUrl: null, processingAt: now }, metadata },
-    { id: randomUUID(), type: 'TransactionCompleted', data: { transactionId, via: 'AUTO_CAPTURE', payment: { bankName: null, accountHolderName: 'BENCH', cardNo: '411111******1111' }, completedAt: now }, metadata },
+    {
+      id: randomUUID(),
+      type: 'TransactionProcessing',
+      data: {
+        transactionId,
+        providerTransactionId: `P-${i}`,
+        providerInvoiceId: null,
+        redirectUrl: null,
+        processingAt: now,
+      },
+      metadata,
+    },
+    {
+      id: randomUUID(),
+      type: 'TransactionCompleted',
+      data: {
+        transactionId,
+        via: 'AUTO_CAPTURE',
+        payment: { bankName: null, accountHolderName: 'BENCH', cardNo: '411111******1111' },
+        completedAt: now,
+      },
+      metadata,
+    },
   ];
 }
 

@@ -44,7 +44,6 @@ export const ipnAttemptQuery = z
   })
   .strict();
 
-
 const m = { merchantCode: z.string() };
 const route = (spec: Parameters<typeof operatorRoute>[1]) => operatorRoute(paymentIpnTag, spec);
 const badCode = badOperatorParam('a path code is not 1 to 64 letters, digits, "_" or "-"');
@@ -56,23 +55,49 @@ export const paymentIpnRoutes = {
     path: '/payment-merchants/{merchantCode}/ipn-notifications',
     operationId: 'listPaymentIpnNotifications',
     summary: "The merchant's IPN notifications, newest first, with their delivery state",
-    description: 'Filters: `status` (PENDING, DELIVERED, REJECTED, EXHAUSTED), `transactionId`; `limit` 1 to 500 (default 50).',
-    request: { params: z.object(m), query: z.object({ status: z.string().optional(), transactionId: z.string().optional(), limit: z.string().optional() }) },
+    description:
+      'Filters: `status` (PENDING, DELIVERED, REJECTED, EXHAUSTED), `transactionId`; `limit` 1 to 500 (default 50).',
+    request: {
+      params: z.object(m),
+      query: z.object({
+        status: z.string().optional(),
+        transactionId: z.string().optional(),
+        limit: z.string().optional(),
+      }),
+    },
     responses: {
       200: successResponse('The notifications', list('PaymentIpnNotification')),
-      ...operatorErrorResponses(...operatorBaseErrors, badCode, badOperatorParam('a filter is malformed'), operatorNotFound('payment merchant')),
+      ...operatorErrorResponses(
+        ...operatorBaseErrors,
+        badCode,
+        badOperatorParam('a filter is malformed'),
+        operatorNotFound('payment merchant'),
+      ),
     },
   }),
   listAttempts: route({
     method: 'get',
     path: '/payment-merchants/{merchantCode}/ipn-attempts',
     operationId: 'listPaymentIpnAttempts',
-    summary: "The merchant's IPN attempts, newest first: time, URL, HTTP status, latency, the answer's first bytes, error",
+    summary:
+      "The merchant's IPN attempts, newest first: time, URL, HTTP status, latency, the answer's first bytes, error",
     description: 'Filters: `transactionId`, `notificationId`; `limit` 1 to 500 (default 50).',
-    request: { params: z.object(m), query: z.object({ transactionId: z.string().optional(), notificationId: z.string().optional(), limit: z.string().optional() }) },
+    request: {
+      params: z.object(m),
+      query: z.object({
+        transactionId: z.string().optional(),
+        notificationId: z.string().optional(),
+        limit: z.string().optional(),
+      }),
+    },
     responses: {
       200: successResponse('The attempts', list('PaymentIpnAttempt')),
-      ...operatorErrorResponses(...operatorBaseErrors, badCode, badOperatorParam('a filter is malformed'), operatorNotFound('payment merchant')),
+      ...operatorErrorResponses(
+        ...operatorBaseErrors,
+        badCode,
+        badOperatorParam('a filter is malformed'),
+        operatorNotFound('payment merchant'),
+      ),
     },
   }),
   resend: route({

@@ -122,7 +122,9 @@ export function paymentsOperatorRouter(deps: { services: PaymentsServices; logge
       const { transactionId, notificationId, limit } = query(ipnAttemptQuery, req);
       return ok({ items: await ipn.attempts(code, { transactionId, notificationId, limit: limit ?? 50 }) });
     });
-    route(paymentIpnRoutes.resendExhausted, async (req, res) => ok(await ipn.resendExhausted(commandOf(req, res), merchantOf(req))));
+    route(paymentIpnRoutes.resendExhausted, async (req, res) =>
+      ok(await ipn.resendExhausted(commandOf(req, res), merchantOf(req))),
+    );
     route(paymentIpnRoutes.resend, async (req, res) => {
       const code = merchantOf(req);
       const notificationId = param(req, 'notificationId', uuidPattern);

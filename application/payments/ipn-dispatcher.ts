@@ -179,7 +179,10 @@ export class IpnDispatcher {
     if (typeof url === 'string') outcome = { kind: 'URL_REFUSED', message: url };
     else {
       const secret = merchant.secrets.find((s) => s.validUntil === null)!;
-      const key = this.deps.cipher.decrypt(secret.encryptedSecret, secretBinding(merchant.merchantCode, secret.secretId));
+      const key = this.deps.cipher.decrypt(
+        secret.encryptedSecret,
+        secretBinding(merchant.merchantCode, secret.secretId),
+      );
       const body = JSON.stringify(signIpn(c.content, key));
       post = await this.deps.sender.post(
         url,
@@ -201,7 +204,12 @@ export class IpnDispatcher {
             : { kind: 'NETWORK_ERROR', message: post.message };
     }
     const now = this.deps.clock.now().toISOString();
-    const state = { status: 'PENDING' as const, attempts: c.attemptNo - 1, roundStart: c.roundStart, nextAttemptAt: now };
+    const state = {
+      status: 'PENDING' as const,
+      attempts: c.attemptNo - 1,
+      roundStart: c.roundStart,
+      nextAttemptAt: now,
+    };
     const [decided] = ipnDeliveryDecider.decide(
       {
         type: 'RecordAttempt',
@@ -221,7 +229,7 @@ export class IpnDispatcher {
       httpStatus: post?.kind === 'RESPONSE' ? post.httpStatus : null,
       latencyMs: post ? post.latencyMs : null,
       // PostgreSQL text holds no NUL: a binary answer is kept without them.
-      responseHead: post?.kind === 'RESPONSE' ? post.body.slice(0, responseHeadBytes).replace(/\u0000/g, '') : null,
+      responseHead: post?.kind === 'RESPONSE' ? post.body.slice(0, responseHeadBytes).replaceAll('\u0000', '') : null,
       partnerStatus: outcome.kind === 'RESPONSE' ? outcome.partnerStatus : null,
       error:
         outcome.kind === 'TIMEOUT'

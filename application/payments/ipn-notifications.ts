@@ -31,9 +31,13 @@ export class IpnNotifications {
     const by = operatorOf(context);
     const view = await this.deps.outbox.resend(merchantCode, notificationId, by, this.deps.clock.now());
     if (!view)
-      throw paymentsError('IPN_NOTIFICATION_NOT_FOUND', `merchant ${merchantCode} has no notification ${notificationId}`, {
-        notificationId,
-      });
+      throw paymentsError(
+        'IPN_NOTIFICATION_NOT_FOUND',
+        `merchant ${merchantCode} has no notification ${notificationId}`,
+        {
+          notificationId,
+        },
+      );
     this.deps.logger.info('IPN resend asked', { merchantCode, notificationId, by });
     return view;
   }

@@ -115,5 +115,11 @@ export interface IpnSender {
    * POSTs `body` (JSON) to `url`, never following a redirect, reading at most a small part of the answer; `signal`
    * cuts it short (a NETWORK_ERROR) when the dispatcher stops.
    */
-  post(url: URL, body: string, headers: Record<string, string>, timeoutMs: number, signal?: AbortSignal): Promise<PostResult>;
+  post(
+    url: URL,
+    body: string,
+    headers: Record<string, string>,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<PostResult>;
 }

@@ -85,8 +85,17 @@ export interface IpnTransactionFacts {
 }
 
 /** The IPN verification string of the seed: orderId|transactionId|transactionType|amount|status|processedAt. */
-export function ipnVerificationString(p: Pick<IpnContent, 'orderId' | 'transactionId' | 'transactionType' | 'amount' | 'status' | 'processedAt'>): string {
-  return [p.orderId, p.transactionId, p.transactionType, integerPart(p.amount), p.status, integerPart(p.processedAt)].join('|');
+export function ipnVerificationString(
+  p: Pick<IpnContent, 'orderId' | 'transactionId' | 'transactionType' | 'amount' | 'status' | 'processedAt'>,
+): string {
+  return [
+    p.orderId,
+    p.transactionId,
+    p.transactionType,
+    integerPart(p.amount),
+    p.status,
+    integerPart(p.processedAt),
+  ].join('|');
 }
 
 /** The facts an initiated transaction starts with. */
@@ -140,7 +149,13 @@ interface Outcome {
 function outcomeOf(event: TransactionEvent): Outcome | null {
   switch (event.type) {
     case 'TransactionHeld':
-      return { transactionType: 'PAYMENT', status: 'HOLDING', at: event.data.heldAt, errorCode: null, errorMessage: null };
+      return {
+        transactionType: 'PAYMENT',
+        status: 'HOLDING',
+        at: event.data.heldAt,
+        errorCode: null,
+        errorMessage: null,
+      };
     case 'TransactionCompleted':
       return {
         transactionType: 'PAYMENT',
@@ -174,7 +189,12 @@ function outcomeOf(event: TransactionEvent): Outcome | null {
 }
 
 /** The event types that notify the partner. */
-export const ipnEventTypes = new Set(['TransactionHeld', 'TransactionCompleted', 'TransactionFailed', 'TransactionCancelled']);
+export const ipnEventTypes = new Set([
+  'TransactionHeld',
+  'TransactionCompleted',
+  'TransactionFailed',
+  'TransactionCancelled',
+]);
 
 /** The notification `event` sends about the transaction of `facts` (as of that event), or null. */
 export function ipnContentFor(facts: IpnTransactionFacts, event: TransactionEvent): IpnContent | null {

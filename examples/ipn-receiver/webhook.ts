@@ -47,7 +47,10 @@ export function ipnWebhookApp(options: ReceiverOptions): Express {
     const known = latest.get(p.transactionId);
     if (!known || known.processedAt < p.processedAt)
       latest.set(p.transactionId, { processedAt: p.processedAt, status: p.status });
-    return answer('SUCCESS', known && known.processedAt > p.processedAt ? 'older than what the order shows' : 'recorded');
+    return answer(
+      'SUCCESS',
+      known && known.processedAt > p.processedAt ? 'older than what the order shows' : 'recorded',
+    );
   });
   return app;
 }

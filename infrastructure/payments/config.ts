@@ -49,7 +49,12 @@ export const paymentsConfig = {
   /** IPN: the wait before the first retry; each next one doubles (2 s, 4 s, 8 s, …), plus up to 10 % jitter. */
   PAYMENTS_IPN_FIRST_RETRY_MS: z.coerce.number().int().min(10).max(3_600_000).default(2_000),
   /** IPN: no wait between two attempts longer than this (the doubling stops there). */
-  PAYMENTS_IPN_MAX_RETRY_WAIT_SECONDS: z.coerce.number().int().min(1).max(7 * 86_400).default(3_600),
+  PAYMENTS_IPN_MAX_RETRY_WAIT_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 86_400)
+    .default(3_600),
   /** IPN: POSTs in flight per dispatcher process. */
   PAYMENTS_IPN_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(64),
   /** IPN: POSTs in flight per merchant across dispatchers: a slow or dead partner holds no more than these. */

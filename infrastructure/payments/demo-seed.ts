@@ -82,8 +82,7 @@ export const demoPaymentMethods: PaymentMethodConfig[] = [
 ];
 
 /** The demo merchant's postback URL: the sample receiver `npm start` runs (main.ts), or none. */
-export const demoIpnUrl = (receiverPort: number) =>
-  `http://127.0.0.1:${receiverPort || 4000}/api/v1/payment-webhook`;
+export const demoIpnUrl = (receiverPort: number) => `http://127.0.0.1:${receiverPort || 4000}/api/v1/payment-webhook`;
 
 export async function seedPaymentsDemo(
   services: PaymentsServices,

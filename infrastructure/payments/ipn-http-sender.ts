@@ -43,7 +43,11 @@ export class HttpIpnSender implements IpnSender {
         req.destroy();
       }, timeoutMs);
       req.on('error', (err: NodeJS.ErrnoException) =>
-        settle({ kind: 'NETWORK_ERROR', message: err.code ? `${err.code}: ${err.message}` : err.message, latencyMs: latency() }),
+        settle({
+          kind: 'NETWORK_ERROR',
+          message: err.code ? `${err.code}: ${err.message}` : err.message,
+          latencyMs: latency(),
+        }),
       );
       req.on('response', (res) => {
         const chunks: Buffer[] = [];
@@ -72,7 +76,9 @@ export class HttpIpnSender implements IpnSender {
         });
         res.on('end', done);
         res.on('error', (err) => settle({ kind: 'NETWORK_ERROR', message: err.message, latencyMs: latency() }));
-        res.on('aborted', () => settle({ kind: 'NETWORK_ERROR', message: 'the answer was cut off', latencyMs: latency() }));
+        res.on('aborted', () =>
+          settle({ kind: 'NETWORK_ERROR', message: 'the answer was cut off', latencyMs: latency() }),
+        );
       });
       req.end(body);
     });

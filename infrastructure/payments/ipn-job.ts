@@ -24,8 +24,7 @@ export function ipnDispatcherJob(options: {
     counts = await outbox.countByStatus();
     for (const [status, n] of Object.entries(counts)) ipnNotifications.set({ status }, n);
   };
-  const tick = () =>
-    dispatcher.pump().catch((err: unknown) => logger.error('IPN dispatcher poll failed', { err }));
+  const tick = () => dispatcher.pump().catch((err: unknown) => logger.error('IPN dispatcher poll failed', { err }));
 
   return {
     name: 'payments-ipn-dispatcher',

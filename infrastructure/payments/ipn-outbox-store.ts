@@ -15,7 +15,10 @@ import type {
   NotificationFilter,
   NotificationView,
 } from '../../application/payments/index.js';
-import { paymentsIpnAttemptsTable as attemptsTable, paymentsIpnNotificationsTable as table } from '../../projections/payments/index.js';
+import {
+  paymentsIpnAttemptsTable as attemptsTable,
+  paymentsIpnNotificationsTable as table,
+} from '../../projections/payments/index.js';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
@@ -160,11 +163,17 @@ export class PostgresIpnOutbox implements IpnOutbox {
   }
 
   async release(notificationId: string, fence: number): Promise<void> {
-    await this.knex(table).where({ notification_id: notificationId, fence }).update({ lease_until: null, lease_owner: null });
+    await this.knex(table)
+      .where({ notification_id: notificationId, fence })
+      .update({ lease_until: null, lease_owner: null });
   }
 
   async list(filter: NotificationFilter): Promise<NotificationView[]> {
-    const q = this.knex<NotificationRow>(table).select().orderBy('created_at', 'desc').orderBy('position', 'desc').limit(filter.limit);
+    const q = this.knex<NotificationRow>(table)
+      .select()
+      .orderBy('created_at', 'desc')
+      .orderBy('position', 'desc')
+      .limit(filter.limit);
     if (filter.merchantCode) q.where('merchant_code', filter.merchantCode);
     if (filter.transactionId) q.where('transaction_id', filter.transactionId);
     if (filter.status) q.where('status', filter.status);
@@ -172,7 +181,11 @@ export class PostgresIpnOutbox implements IpnOutbox {
   }
 
   async attempts(filter: Omit<NotificationFilter, 'status'> & { notificationId?: string }): Promise<AttemptView[]> {
-    const q = this.knex(attemptsTable).select().orderBy('started_at', 'desc').orderBy('attempt_no', 'desc').limit(filter.limit);
+    const q = this.knex(attemptsTable)
+      .select()
+      .orderBy('started_at', 'desc')
+      .orderBy('attempt_no', 'desc')
+      .limit(filter.limit);
     if (filter.merchantCode) q.where('merchant_code', filter.merchantCode);
     if (filter.transactionId) q.where('transaction_id', filter.transactionId);
     if (filter.notificationId) q.where('notification_id', filter.notificationId);

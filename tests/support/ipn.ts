@@ -133,24 +133,52 @@ export async function appendTransaction(
     },
     {
       type: 'TransactionProcessing',
-      data: { transactionId, providerTransactionId: `PTX-${orderId}`, providerInvoiceId: null, redirectUrl: null, processingAt: at(1) },
+      data: {
+        transactionId,
+        providerTransactionId: `PTX-${orderId}`,
+        providerInvoiceId: null,
+        redirectUrl: null,
+        processingAt: at(1),
+      },
     },
   ];
   if (ending === 'COMPLETED')
-    events.push({ type: 'TransactionCompleted', data: { transactionId, via: 'AUTO_CAPTURE', payment, completedAt: at(2) } });
+    events.push({
+      type: 'TransactionCompleted',
+      data: { transactionId, via: 'AUTO_CAPTURE', payment, completedAt: at(2) },
+    });
   if (ending === 'DECLINED')
     events.push({
       type: 'TransactionFailed',
-      data: { transactionId, reason: 'DECLINED', errorCode: 'USER_CANCELLED', errorMessage: 'cancelled', failedAt: at(2) },
+      data: {
+        transactionId,
+        reason: 'DECLINED',
+        errorCode: 'USER_CANCELLED',
+        errorMessage: 'cancelled',
+        failedAt: at(2),
+      },
     });
   if (ending === 'HELD' || ending === 'HELD_THEN_COMPLETED' || ending === 'CANCELLED')
-    events.push({ type: 'TransactionHeld', data: { transactionId, payment, holdExpiresAt: at(7 * 86_400_000), heldAt: at(2) } });
+    events.push({
+      type: 'TransactionHeld',
+      data: { transactionId, payment, holdExpiresAt: at(7 * 86_400_000), heldAt: at(2) },
+    });
   if (ending === 'HELD_THEN_COMPLETED')
-    events.push({ type: 'TransactionCompleted', data: { transactionId, via: 'CONFIRM', payment: null, completedAt: at(3) } });
+    events.push({
+      type: 'TransactionCompleted',
+      data: { transactionId, via: 'CONFIRM', payment: null, completedAt: at(3) },
+    });
   if (ending === 'CANCELLED')
     events.push({
       type: 'TransactionCancelled',
-      data: { transactionId, by: 'HOLD_TIMEOUT', status: 'CANCELLED', reason: 'hold expired', requestedBy: null, cancelledAt: at(3) },
+      data: {
+        transactionId,
+        by: 'HOLD_TIMEOUT',
+        status: 'CANCELLED',
+        reason: 'hold expired',
+        requestedBy: null,
+        cancelledAt: at(3),
+      },
     });
   await store.append(
     `transaction-${transactionId}`,

@@ -75,11 +75,34 @@ describe('payment hub: IPN delivery to real receivers (PostgreSQL)', function ()
     expect(r.received).to.have.length(1);
     const body = r.received[0]!.body;
     expect(Object.keys(body)).to.include.members([
-      'orderId', 'transactionId', 'providerTransactionId', 'providerInvoiceId', 'referenceId', 'transactionType',
-      'amount', 'currency', 'status', 'processedAt', 'paymentMethod', 'paymentProvider', 'bankName',
-      'accountHolderName', 'cardNo', 'fees', 'orderInfo', 'secureHash', 'errorCode', 'errorMessage',
+      'orderId',
+      'transactionId',
+      'providerTransactionId',
+      'providerInvoiceId',
+      'referenceId',
+      'transactionType',
+      'amount',
+      'currency',
+      'status',
+      'processedAt',
+      'paymentMethod',
+      'paymentProvider',
+      'bankName',
+      'accountHolderName',
+      'cardNo',
+      'fees',
+      'orderInfo',
+      'secureHash',
+      'errorCode',
+      'errorMessage',
     ]);
-    expect(body).to.include({ orderId, transactionId, transactionType: 'PAYMENT', status: 'COMPLETED', amount: 150000 });
+    expect(body).to.include({
+      orderId,
+      transactionId,
+      transactionType: 'PAYMENT',
+      status: 'COMPLETED',
+      amount: 150000,
+    });
     expect(body.cardNo).to.equal('411111******1111');
     expect(body.orderInfo).to.deep.equal({
       customerName: 'Nguyen Van A',
@@ -92,7 +115,13 @@ describe('payment hub: IPN delivery to real receivers (PostgreSQL)', function ()
     expect(verifyIpn({ ...body, amount: 150001 } as never, secretKey)).to.equal(false);
     expect(r.received[0]!.headers['content-type']).to.equal('application/json');
     const [a] = await attempts(transactionId);
-    expect(a).to.include({ attempt_no: 1, url: r.url, http_status: 200, partner_status: 'SUCCESS', verdict: 'DELIVERED' });
+    expect(a).to.include({
+      attempt_no: 1,
+      url: r.url,
+      http_status: 200,
+      partner_status: 'SUCCESS',
+      verdict: 'DELIVERED',
+    });
     expect(a!.latency_ms).to.be.a('number');
     expect(a!.response_head).to.include('SUCCESS');
   });
@@ -149,7 +178,7 @@ describe('payment hub: IPN delivery to real receivers (PostgreSQL)', function ()
   });
 
   it('ends on the partner statuses and 4xx as docs/ipn.md says, and follows no redirect', async () => {
-    const cases: [string, (typeof success), string][] = [
+    const cases: [string, typeof success, string][] = [
       ['duplicate', partner('DUPLICATE'), 'DELIVERED'],
       ['invalid-hash', partner('INVALID_HASH'), 'REJECTED'],
       ['order-not-found', partner('ORDER_NOT_FOUND'), 'REJECTED'],
@@ -193,7 +222,10 @@ describe('payment hub: IPN delivery to real receivers (PostgreSQL)', function ()
     expect(cancels[0]!.body).to.include({ status: 'CANCELLED', errorCode: 'HOLD_TIMEOUT' });
     const base = `/operator/v1/payment-merchants/${merchant}`;
     const listed = await call<{ items: { status: string; notificationId: string }[] }>(
-      app.baseUrl, 'GET', `${base}/ipn-notifications?status=EXHAUSTED`, { headers: operatorHeaders() },
+      app.baseUrl,
+      'GET',
+      `${base}/ipn-notifications?status=EXHAUSTED`,
+      { headers: operatorHeaders() },
     );
     expect(listed.status).to.equal(200);
     expect(listed.body!.data!.items.map((i) => i.status)).to.deep.equal(['EXHAUSTED', 'EXHAUSTED']);
@@ -201,9 +233,14 @@ describe('payment hub: IPN delivery to real receivers (PostgreSQL)', function ()
     expect(metrics).to.match(/ipn_attempts_total\{verdict="EXHAUSTED"\} [1-9]/);
     up = true;
     const cancel = rows[1]!.notification_id;
-    const one = await call<{ status: string; resentBy: string }>(app.baseUrl, 'POST', `${base}/ipn-notifications/${cancel}/resend`, {
-      headers: operatorHeaders(),
-    });
+    const one = await call<{ status: string; resentBy: string }>(
+      app.baseUrl,
+      'POST',
+      `${base}/ipn-notifications/${cancel}/resend`,
+      {
+        headers: operatorHeaders(),
+      },
+    );
     expect(one.body!.data).to.include({ status: 'PENDING', resentBy: 'alice' });
     await until('the resent CANCEL delivered', async () =>
       (await notification(transactionId))[1]!.status === 'DELIVERED' ? true : undefined,
@@ -215,10 +252,16 @@ describe('payment hub: IPN delivery to real receivers (PostgreSQL)', function ()
     const after = await ended(transactionId, 'DELIVERED');
     expect(after.map((x) => x.attempts)).to.deep.equal([4, 4]);
     const history = await call<{ items: { attemptNo: number; verdict: string }[] }>(
-      app.baseUrl, 'GET', `${base}/ipn-attempts?notificationId=${cancel}`, { headers: operatorHeaders() },
+      app.baseUrl,
+      'GET',
+      `${base}/ipn-attempts?notificationId=${cancel}`,
+      { headers: operatorHeaders() },
     );
     expect(history.body!.data!.items.map((i) => [i.attemptNo, i.verdict])).to.deep.equal([
-      [4, 'DELIVERED'], [3, 'EXHAUSTED'], [2, 'RETRY'], [1, 'RETRY'],
+      [4, 'DELIVERED'],
+      [3, 'EXHAUSTED'],
+      [2, 'RETRY'],
+      [1, 'RETRY'],
     ]);
     const bad = await call(app.baseUrl, 'GET', `${base}/ipn-notifications?status=LOST`, { headers: operatorHeaders() });
     expect(bad.status).to.equal(400);
@@ -242,7 +285,11 @@ describe('payment hub: IPN delivery to real receivers (PostgreSQL)', function ()
     for (const t of txs) await ended(t.transactionId, 'DELIVERED', 5_000);
     expect(Date.now() - started).to.be.below(3_000);
     // The dead merchant never had more than its 2 slots hanging at once.
-    const inFlight = await app.db.knex('payments_ipn_attempts').where({ merchant_code: deadMerchant }).whereNull('verdict').count({ n: '*' });
+    const inFlight = await app.db
+      .knex('payments_ipn_attempts')
+      .where({ merchant_code: deadMerchant })
+      .whereNull('verdict')
+      .count({ n: '*' });
     expect(Number(inFlight[0]!.n)).to.be.at.most(2);
   });
 });

@@ -65,9 +65,9 @@ describe('payment hub: IPN dispatcher processes (kill -9, two dispatchers, NATS 
   const rows = (where: Record<string, string>) =>
     app.db.knex('payments_ipn_notifications').where(where).select('notification_id', 'status', 'attempts');
   const retried = async (transactionId: string, n: number) =>
-    ((await app.db.knex('payments_ipn_attempts').where({ transaction_id: transactionId, verdict: 'RETRY' })).length >= n
+    (await app.db.knex('payments_ipn_attempts').where({ transaction_id: transactionId, verdict: 'RETRY' })).length >= n
       ? true
-      : undefined);
+      : undefined;
 
   it('after kill -9 between retries, the next process sends attempt 3 when its stored backoff says', async () => {
     const r = await receiver((_req, i) => (i <= 2 ? { answer: 500 } : success));
@@ -109,7 +109,10 @@ describe('payment hub: IPN dispatcher processes (kill -9, two dispatchers, NATS 
     await until(
       'every notification delivered',
       async () => {
-        const found = await app.db.knex('payments_ipn_notifications').whereIn('transaction_id', txs).whereNot('status', 'DELIVERED');
+        const found = await app.db
+          .knex('payments_ipn_notifications')
+          .whereIn('transaction_id', txs)
+          .whereNot('status', 'DELIVERED');
         const all = await app.db.knex('payments_ipn_notifications').whereIn('transaction_id', txs).count({ n: '*' });
         return found.length === 0 && Number(all[0]!.n) === txs.length ? true : undefined;
       },
@@ -138,7 +141,10 @@ describe('payment hub: IPN dispatcher processes (kill -9, two dispatchers, NATS 
     await until(
       'all 60 delivered after the NATS restart',
       async () => {
-        const delivered = await app.db.knex('payments_ipn_notifications').whereIn('transaction_id', txs).where({ status: 'DELIVERED' });
+        const delivered = await app.db
+          .knex('payments_ipn_notifications')
+          .whereIn('transaction_id', txs)
+          .where({ status: 'DELIVERED' });
         return delivered.length === txs.length ? true : undefined;
       },
       120_000,

@@ -24,7 +24,13 @@ const failed = (attemptNo: number, retryAt: string): IpnDeliveryEvent => ({
 });
 const http = (httpStatus: number, partnerStatus: string | null = null): AttemptOutcome =>
   ({ kind: 'RESPONSE', httpStatus, partnerStatus }) as AttemptOutcome;
-const attempt = (attemptNo: number, outcome: AttemptOutcome, now = t0, jitter = 0, maxRetries = 5): IpnDeliveryCommand => ({
+const attempt = (
+  attemptNo: number,
+  outcome: AttemptOutcome,
+  now = t0,
+  jitter = 0,
+  maxRetries = 5,
+): IpnDeliveryCommand => ({
   type: 'RecordAttempt',
   attemptNo,
   outcome,
@@ -37,7 +43,9 @@ const attempt = (attemptNo: number, outcome: AttemptOutcome, now = t0, jitter = 
 describe('IPN delivery (decider)', () => {
   describe('the backoff schedule', () => {
     it('waits 2 s after a first failed attempt (no jitter drawn)', () =>
-      given([created]).when(attempt(1, http(500))).then([failed(1, plus(2000))]));
+      given([created])
+        .when(attempt(1, http(500)))
+        .then([failed(1, plus(2000))]));
 
     it('doubles: 4 s after the second, 8 s after the third, counted from the clock of each attempt', () => {
       given([created, failed(1, plus(2000))])
@@ -49,8 +57,12 @@ describe('IPN delivery (decider)', () => {
     });
 
     it('adds at most 10 % jitter', () => {
-      given([created]).when(attempt(1, http(503), t0, 0.5)).then([failed(1, plus(2100))]);
-      expect(retryWaitMs(policy, 4, 0.999)).to.be.below(16_000 * 1.1).and.at.least(16_000);
+      given([created])
+        .when(attempt(1, http(503), t0, 0.5))
+        .then([failed(1, plus(2100))]);
+      expect(retryWaitMs(policy, 4, 0.999))
+        .to.be.below(16_000 * 1.1)
+        .and.at.least(16_000);
     });
 
     it('never waits longer than the maximum', () => {
@@ -76,7 +88,9 @@ describe('IPN delivery (decider)', () => {
     });
 
     it('ignores the result of an attempt it does not expect (a late answer after a lost lease)', () =>
-      given([created, failed(1, plus(2000))]).when(attempt(1, http(200, 'SUCCESS'))).then([]));
+      given([created, failed(1, plus(2000))])
+        .when(attempt(1, http(200, 'SUCCESS')))
+        .then([]));
   });
 
   describe('answers and partner statuses', () => {
@@ -84,32 +98,55 @@ describe('IPN delivery (decider)', () => {
     const rejected: IpnDeliveryEvent[] = [{ type: 'IpnRejected', data: { attemptNo: 1, at: t0 } }];
 
     it('SUCCESS and DUPLICATE deliver it', () => {
-      given([created]).when(attempt(1, http(200, 'SUCCESS'))).then(delivered());
-      given([created]).when(attempt(1, http(200, 'DUPLICATE'))).then(delivered());
+      given([created])
+        .when(attempt(1, http(200, 'SUCCESS')))
+        .then(delivered());
+      given([created])
+        .when(attempt(1, http(200, 'DUPLICATE')))
+        .then(delivered());
     });
 
     it('a 2xx without a readable status (not JSON) delivers it: the partner has it', () =>
-      given([created]).when(attempt(1, http(204))).then(delivered()));
+      given([created])
+        .when(attempt(1, http(204)))
+        .then(delivered()));
 
     it('FAILED, INVALID_HASH and ORDER_NOT_FOUND reject it: not retried, listed for the operator', () => {
       for (const status of ['FAILED', 'INVALID_HASH', 'ORDER_NOT_FOUND'])
-        given([created]).when(attempt(1, http(200, status))).then(rejected);
+        given([created])
+          .when(attempt(1, http(200, status)))
+          .then(rejected);
     });
 
     it('4xx rejects it, except 408 and 429, which are retried', () => {
-      given([created]).when(attempt(1, http(404))).then(rejected);
-      given([created]).when(attempt(1, http(408))).then([failed(1, plus(2000))]);
-      given([created]).when(attempt(1, http(429))).then([failed(1, plus(2000))]);
+      given([created])
+        .when(attempt(1, http(404)))
+        .then(rejected);
+      given([created])
+        .when(attempt(1, http(408)))
+        .then([failed(1, plus(2000))]);
+      given([created])
+        .when(attempt(1, http(429)))
+        .then([failed(1, plus(2000))]);
     });
 
     it('a redirect is an answer, never followed: rejected', () =>
-      given([created]).when(attempt(1, http(302))).then(rejected));
+      given([created])
+        .when(attempt(1, http(302)))
+        .then(rejected));
 
     it('a URL that is not http(s) is rejected without a POST', () =>
-      given([created]).when(attempt(1, { kind: 'URL_REFUSED', message: 'not http' })).then(rejected));
+      given([created])
+        .when(attempt(1, { kind: 'URL_REFUSED', message: 'not http' }))
+        .then(rejected));
 
     it('500 to 599, a timeout and a network error are retried', () => {
-      for (const outcome of [http(500), http(599), { kind: 'TIMEOUT' } as const, { kind: 'NETWORK_ERROR', message: 'x' } as const])
+      for (const outcome of [
+        http(500),
+        http(599),
+        { kind: 'TIMEOUT' } as const,
+        { kind: 'NETWORK_ERROR', message: 'x' } as const,
+      ])
         expect(verdictOf(outcome)).to.equal('RETRY');
     });
   });

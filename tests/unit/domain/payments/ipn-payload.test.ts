@@ -55,7 +55,12 @@ describe('IPN payload and signing', () => {
   it('the hub signs a COMPLETED notification exactly as the vector', () => {
     const content = ipnContentFor(facts, {
       type: 'TransactionCompleted',
-      data: { transactionId: vector.transactionId, via: 'AUTO_CAPTURE', payment: null, completedAt: '2026-03-01T10:01:00.123Z' },
+      data: {
+        transactionId: vector.transactionId,
+        via: 'AUTO_CAPTURE',
+        payment: null,
+        completedAt: '2026-03-01T10:01:00.123Z',
+      },
     })!;
     expect(content.processedAt).to.equal(1772359260123);
     expect(content).to.include({ transactionType: 'PAYMENT', status: 'COMPLETED', paymentMethod: 'E_WALLET' });
@@ -67,25 +72,48 @@ describe('IPN payload and signing', () => {
     expect(
       ipnContentFor(facts, {
         type: 'TransactionHeld',
-        data: { transactionId: id, payment: { bankName: null, accountHolderName: 'A', cardNo: null }, holdExpiresAt: '2026-03-08T00:00:00.000Z', heldAt: '2026-03-01T00:00:00.000Z' },
+        data: {
+          transactionId: id,
+          payment: { bankName: null, accountHolderName: 'A', cardNo: null },
+          holdExpiresAt: '2026-03-08T00:00:00.000Z',
+          heldAt: '2026-03-01T00:00:00.000Z',
+        },
       }),
     ).to.include({ transactionType: 'PAYMENT', status: 'HOLDING', accountHolderName: 'A' });
     expect(
       ipnContentFor(facts, {
         type: 'TransactionFailed',
-        data: { transactionId: id, reason: 'ABANDONED', errorCode: 'ABANDONED', errorMessage: 'no result', failedAt: '2026-03-01T04:00:00.000Z' },
+        data: {
+          transactionId: id,
+          reason: 'ABANDONED',
+          errorCode: 'ABANDONED',
+          errorMessage: 'no result',
+          failedAt: '2026-03-01T04:00:00.000Z',
+        },
       }),
     ).to.include({ transactionType: 'PAYMENT', status: 'FAILED', errorCode: 'ABANDONED' });
     expect(
       ipnContentFor(facts, {
         type: 'TransactionCancelled',
-        data: { transactionId: id, by: 'HOLD_TIMEOUT', status: 'TIMEOUT', reason: 'hold expired', requestedBy: null, cancelledAt: '2026-03-08T00:00:00.000Z' },
+        data: {
+          transactionId: id,
+          by: 'HOLD_TIMEOUT',
+          status: 'TIMEOUT',
+          reason: 'hold expired',
+          requestedBy: null,
+          cancelledAt: '2026-03-08T00:00:00.000Z',
+        },
       }),
     ).to.include({ transactionType: 'CANCEL', status: 'CANCELLED', errorCode: 'HOLD_TIMEOUT' });
     expect(
       ipnContentFor(facts, {
         type: 'TransactionProcessing',
-        data: { transactionId: id, providerTransactionId: 'P', providerInvoiceId: null, processingAt: '2026-03-01T00:00:00.000Z' },
+        data: {
+          transactionId: id,
+          providerTransactionId: 'P',
+          providerInvoiceId: null,
+          processingAt: '2026-03-01T00:00:00.000Z',
+        },
       }),
     ).to.equal(null);
   });
