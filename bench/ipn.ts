@@ -26,6 +26,7 @@ import { benchSecrets } from './bench-secrets.js';
 import { createBenchDatabase } from './database.js';
 import { benchGatewayEnvironment } from './gateway-party.js';
 import { percentile } from './load.js';
+import { transactionEvents } from '../tests/support/ipn.js';
 
 const n = Number(process.env.N ?? 20_000);
 const rate = Number(process.env.RATE ?? 600);
@@ -103,7 +104,7 @@ async function main(): Promise<void> {
       writes.push({
         streamName: `transaction-${transactionId}`,
         expectedVersion: 'no_stream' as const,
-        events: paid(transactionId, merchantCode, j),
+        events: transactionEvents(transactionId, merchantCode, `BENCH-${j}`),
       });
       appendedAt.set(transactionId, Date.now() - origin);
     }
@@ -169,65 +170,6 @@ async function main(): Promise<void> {
   );
   await c.stop();
   await db.drop();
-}
-
-/** A payment's events as the hub records them: initiated, processing, completed at once (auto-capture). */
-function paid(transactionId: string, merchantCode: string, i: number) {
-  const now = new Date().toISOString();
-  const metadata = { occurredAt: now, actor: { process: 'bench' } };
-  const orderId = `BENCH-${i}-${transactionId.slice(0, 8)}`;
-  const data = {
-    transactionId,
-    merchantCode,
-    merchantName: merchantCode,
-    terminalId: 'T1',
-    orderId,
-    referenceId: `REF-${orderId}`,
-    amount: 150000,
-    currency: 'VND',
-    description: 'bench',
-    paymentMethod: { id: 'm', code: 'CREDIT_CARD', name: 'Card', type: 'CARD' },
-    provider: { id: 'p', code: 'SANDBOX_CARD', name: 'Sandbox card' },
-    cardType: '3D',
-    skipHolding: true,
-    userPaymentMethodId: null,
-    sellerMerchantId: null,
-    businessUnitId: null,
-    branchId: null,
-    returnUrl: null,
-    providerData: null,
-    orderInfo: { orderCreatedAt: 1772359200000 },
-    payer: { kind: 'NONE' },
-    miniAppId: null,
-    expiresAt: now,
-    createdAt: now,
-  };
-  return [
-    { id: randomUUID(), type: 'TransactionInitiated', data, metadata },
-    {
-      id: randomUUID(),
-      type: 'TransactionProcessing',
-      data: {
-        transactionId,
-        providerTransactionId: `P-${i}`,
-        providerInvoiceId: null,
-        redirectUrl: null,
-        processingAt: now,
-      },
-      metadata,
-    },
-    {
-      id: randomUUID(),
-      type: 'TransactionCompleted',
-      data: {
-        transactionId,
-        via: 'AUTO_CAPTURE',
-        payment: { bankName: null, accountHolderName: 'BENCH', cardNo: '411111******1111' },
-        completedAt: now,
-      },
-      metadata,
-    },
-  ];
 }
 
 main().catch((err: unknown) => {

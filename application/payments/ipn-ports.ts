@@ -92,8 +92,6 @@ export interface IpnOutbox {
   claim(owner: string, now: Date, options: ClaimOptions): Promise<ClaimedNotification[]>;
   /** Records an attempt's result, if the claim's fence still holds (else false: another dispatcher took it over). */
   record(result: AttemptResult, now: Date): Promise<boolean>;
-  /** Gives up a lease without an attempt result (this process is stopping): due again at once. */
-  release(notificationId: string, fence: number): Promise<void>;
   list(filter: NotificationFilter): Promise<NotificationView[]>;
   attempts(filter: Omit<NotificationFilter, 'status'> & { notificationId?: string }): Promise<AttemptView[]>;
   /** Sends one notification again (a new round of retries); null: no such notification of the merchant. */

@@ -162,12 +162,6 @@ export class PostgresIpnOutbox implements IpnOutbox {
     return rows[0]!.n === 1;
   }
 
-  async release(notificationId: string, fence: number): Promise<void> {
-    await this.knex(table)
-      .where({ notification_id: notificationId, fence })
-      .update({ lease_until: null, lease_owner: null });
-  }
-
   async list(filter: NotificationFilter): Promise<NotificationView[]> {
     const q = this.knex<NotificationRow>(table)
       .select()
@@ -210,34 +204,31 @@ export class PostgresIpnOutbox implements IpnOutbox {
 
   async resend(merchantCode: string, notificationId: string, by: string, now: Date): Promise<NotificationView | null> {
     if (!/^[0-9a-f-]{36}$/i.test(notificationId)) return null;
-    const at = now.toISOString();
-    // A finished one starts a new round of retries; a pending one is made due now (its lease, if any, stays).
     const rows = (await this.knex(table)
       .where({ notification_id: notificationId, merchant_code: merchantCode })
-      .update({
-        status: 'PENDING',
-        round_start: this.knex.raw(`CASE WHEN status = 'PENDING' THEN round_start ELSE attempts END`),
-        next_attempt_at: at,
-        finished_at: null,
-        resent_by: by,
-        resent_at: at,
-      })
+      // A finished one starts a new round of retries; a pending one is made due now (its lease, if any, stays).
+      .update(this.resent(`CASE WHEN status = 'PENDING' THEN round_start ELSE attempts END`, by, now))
       .returning('*')) as NotificationRow[];
     return rows[0] ? viewOf(rows[0]) : null;
   }
 
   async resendExhausted(merchantCode: string, by: string, now: Date): Promise<number> {
-    const at = now.toISOString();
     return this.knex(table)
       .where({ merchant_code: merchantCode, status: 'EXHAUSTED' })
-      .update({
-        status: 'PENDING',
-        round_start: this.knex.raw('attempts'),
-        next_attempt_at: at,
-        finished_at: null,
-        resent_by: by,
-        resent_at: at,
-      });
+      .update(this.resent('attempts', by, now));
+  }
+
+  /** The change a resend makes: due now, PENDING, retries counted from `roundStart` (SQL), attributed to `by`. */
+  private resent(roundStart: string, by: string, now: Date) {
+    const at = now.toISOString();
+    return {
+      status: 'PENDING',
+      round_start: this.knex.raw(roundStart),
+      next_attempt_at: at,
+      finished_at: null,
+      resent_by: by,
+      resent_at: at,
+    };
   }
 
   async countByStatus(): Promise<Record<IpnDeliveryStatus, number>> {

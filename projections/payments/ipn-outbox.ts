@@ -20,6 +20,7 @@ import {
   type TransactionEvent,
 } from '../../domain/payments/index.js';
 import { physical, type PhysicalNames, type Projected, type Projector } from '../shared/projector.js';
+import { transactionLifecycleEvents } from './transactions.js';
 
 export const paymentsIpnFactsTable = 'payments_ipn_facts';
 /** Created by migration 0006 (infrastructure/shared/migrations), with the attempts table and the origin. */
@@ -36,14 +37,7 @@ interface FactsRow {
 export const paymentsIpnOutboxProjector: Projector<PaymentsEvent> = {
   name: 'payments-ipn-outbox',
   version: 1,
-  eventTypes: new Set<TransactionEvent['type']>([
-    'TransactionInitiated',
-    'TransactionProcessing',
-    'TransactionHeld',
-    'TransactionCompleted',
-    'TransactionFailed',
-    'TransactionCancelled',
-  ]),
+  eventTypes: transactionLifecycleEvents,
   decoder: paymentsEventDecoder,
   tables: [
     {

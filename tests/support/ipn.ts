@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { PaymentsServices } from '../../application/payments/index.js';
 import { newCommandContext } from '../../application/shared/command-context.js';
-import type { EventStore } from '../../application/shared/event-store.js';
+import type { EventStore, EventToAppend } from '../../application/shared/event-store.js';
 
 export interface ReceivedRequest {
   body: Record<string, unknown>;
@@ -88,16 +88,13 @@ export async function onboardIpnMerchant(
 
 export type Ending = 'COMPLETED' | 'DECLINED' | 'HELD' | 'HELD_THEN_COMPLETED' | 'CANCELLED';
 
-const meta = () => ({ occurredAt: new Date().toISOString(), actor: { process: 'ipn-test' } });
-
-/** Appends a transaction's events as the hub's deciders would: initiated and processing, then `ending`. */
-export async function appendTransaction(
-  store: EventStore,
+/** A transaction's events as the hub's deciders would record them: initiated and processing, then `ending`. */
+export function transactionEvents(
+  transactionId: string,
   merchantCode: string,
+  orderId: string,
   ending: Ending = 'COMPLETED',
-  orderId = `ORD-${randomUUID().slice(0, 8)}`,
-): Promise<{ transactionId: string; orderId: string }> {
-  const transactionId = randomUUID();
+): EventToAppend[] {
   const t0 = Date.now();
   const at = (ms: number) => new Date(t0 + ms).toISOString();
   const payment = { bankName: 'Sandbox Bank', accountHolderName: 'NGUYEN VAN A', cardNo: '411111******1111' };
@@ -180,9 +177,21 @@ export async function appendTransaction(
         cancelledAt: at(3),
       },
     });
+  const metadata = { occurredAt: at(0), actor: { process: 'ipn-test' } };
+  return events.map((e) => ({ id: randomUUID(), ...e, metadata }));
+}
+
+/** Appends a transaction's events (transactionEvents) to its stream. */
+export async function appendTransaction(
+  store: EventStore,
+  merchantCode: string,
+  ending: Ending = 'COMPLETED',
+  orderId = `ORD-${randomUUID().slice(0, 8)}`,
+): Promise<{ transactionId: string; orderId: string }> {
+  const transactionId = randomUUID();
   await store.append(
     `transaction-${transactionId}`,
-    events.map((e) => ({ id: randomUUID(), ...e, metadata: meta() })),
+    transactionEvents(transactionId, merchantCode, orderId, ending),
     'no_stream',
   );
   return { transactionId, orderId };
