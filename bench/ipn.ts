@@ -2,11 +2,13 @@
  * npm run bench:ipn — the IPN dispatcher (docs/ipn.md, "Benchmark"): N completed payments appended at RATE per second
  * for MERCHANTS healthy merchants and one dead one (its postback port refuses connections; DEAD_SHARE of the
  * payments are its), all through the ipn role (relay, outbox projector, dispatcher) of one process. The healthy
- * receivers (node:http, in this process) answer 5xx 10 % of the time and hang past the shortened timeout (TIMEOUT_MS)
- * 1 % of the time. Measured: first_attempt_p99_ms, the p99 of a first POST's duration as the dispatcher recorded it
- * (hangs excluded: they end at the timeout by design); healthy_merchant_delay_p99_ms, the p99 from a healthy
- * merchant's payment appended to its first POST arriving, while the dead merchant's queue grows; deliveries_per_s,
- * healthy notifications delivered per second of the run. lost: healthy notifications not DELIVERED when all settled;
+ * receivers (node:http, a process of their own: bench/ipn-receiver.ts) answer 5xx 10 % of the time and hang past the
+ * shortened timeout (TIMEOUT_MS) 1 % of the time. Measured: first_attempt_p99_ms, the p99 of a first POST's duration
+ * as the dispatcher recorded it (hangs excluded: they end at the timeout by design); healthy_merchant_delay_p99_ms,
+ * the p99 from a healthy merchant's notification entering the outbox to its first POST arriving, while the dead
+ * merchant's queue grows (the dispatcher's part; the line before the last also gives the whole way from the append,
+ * relay and outbox projector included, and each part); deliveries_per_s, healthy notifications delivered per second
+ * of the run, retries' tail included. lost: healthy notifications not DELIVERED when all settled;
  * duplicates_beyond_retries: POSTs a receiver got twice for the same attempt (notification id and attempt number); a
  * retry after a timeout the receiver had in fact answered is the at-least-once the seed allows, not counted. Last line:
  * ipn: sent=<n> delivered=<d> lost=0 duplicates_beyond_retries=<k> deliveries_per_s=<x> first_attempt_p99_ms=<y> healthy_merchant_delay_p99_ms=<z>
@@ -153,17 +155,18 @@ async function main(): Promise<void> {
     transaction_id: string;
     created_at: Date;
   }[];
-  const outboxLag = created
-    .filter((r) => healthy.has(r.transaction_id))
-    .map((r) => r.created_at.getTime() - origin - appendedAt.get(r.transaction_id)!);
-  const delays = [...healthy].filter((t) => firstArrival.has(t)).map((t) => firstArrival.get(t)! - appendedAt.get(t)!);
+  const createdAt = new Map(created.map((r) => [r.transaction_id, r.created_at.getTime() - origin]));
+  const arrived = [...healthy].filter((t) => firstArrival.has(t) && createdAt.has(t));
+  const outboxLag = arrived.map((t) => createdAt.get(t)! - appendedAt.get(t)!);
+  const endToEnd = arrived.map((t) => firstArrival.get(t)! - appendedAt.get(t)!);
+  const delays = arrived.map((t) => firstArrival.get(t)! - createdAt.get(t)!);
   const seconds = (lastDelivery - started) / 1000;
   const load = os
     .loadavg()
     .map((l) => l.toFixed(2))
     .join(' ');
   console.log(
-    `healthy=${healthy.size} dead_queue_pending=${q} duration_s=${seconds.toFixed(1)} load_avg=${load} cpus=${os.cpus().length} appended_to_outbox_p99_ms=${Math.round(percentile(outboxLag, 99))} created_to_first_claim_p99_ms=${Math.round(lag.rows[0]!.claim_p99)}`,
+    `healthy=${healthy.size} dead_queue_pending=${q} duration_s=${seconds.toFixed(1)} load_avg=${load} cpus=${os.cpus().length} appended_to_outbox_p99_ms=${Math.round(percentile(outboxLag, 99))} appended_to_first_arrival_p99_ms=${Math.round(percentile(endToEnd, 99))} outbox_to_first_claim_p99_ms=${Math.round(lag.rows[0]!.claim_p99)}`,
   );
   console.log(
     `ipn: sent=${s} delivered=${deliveredCount} lost=${healthy.size - deliveredCount} duplicates_beyond_retries=${duplicates} deliveries_per_s=${Math.round(deliveredCount / seconds)} first_attempt_p99_ms=${Math.round(percentile(firstLatencies, 99))} healthy_merchant_delay_p99_ms=${Math.round(percentile(delays, 99))}`,
