@@ -5,6 +5,9 @@
  */
 import { expect } from 'chai';
 import { verifyIpn } from '../../../examples/ipn-receiver/verify-ipn.js';
+import { ipnWebhookApp } from '../../../examples/ipn-receiver/webhook.js';
+import { listen } from '../../../api/shared/http-app.js';
+import { newCommandContext } from '../../../application/shared/command-context.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
 import { until } from '../../support/main-process.js';
 import {
@@ -124,6 +127,44 @@ describe('payment hub: IPN delivery to real receivers (PostgreSQL)', function ()
     });
     expect(a!.latency_ms).to.be.a('number');
     expect(a!.response_head).to.include('SUCCESS');
+  });
+
+  it('delivers to the example partner route (examples/ipn-receiver), which verifies it; a resend is its DUPLICATE', async () => {
+    const got: { status: string; answered: string }[] = [];
+    const merchant = code();
+    const secretKey = await onboardIpnMerchant(payments(), merchant, 'http://127.0.0.1:9/not-yet');
+    const server = await listen(
+      ipnWebhookApp({
+        secretKey,
+        onReceived: ({ payload, answer }) => got.push({ status: String(payload.status), answered: answer.status }),
+      }),
+      0,
+      '127.0.0.1',
+    );
+    try {
+      await payments().onboarding.changeIpn(newCommandContext({ actor: { operator: 'ipn-test' } }), merchant, {
+        ipnUrl: `http://127.0.0.1:${server.port}/api/v1/payment-webhook`,
+      });
+      const { transactionId } = await appendTransaction(app.container.store, merchant, 'COMPLETED');
+      const [row] = await ended(transactionId, 'DELIVERED');
+      expect(got).to.deep.equal([{ status: 'COMPLETED', answered: 'SUCCESS' }]);
+      const resent = await call(
+        app.baseUrl,
+        'POST',
+        `/operator/v1/payment-merchants/${merchant}/ipn-notifications/${row!.notification_id}/resend`,
+        {
+          headers: operatorHeaders(),
+        },
+      );
+      expect(resent.status).to.equal(200);
+      await until('the resend answered', () => (got.length === 2 ? true : undefined));
+      await ended(transactionId, 'DELIVERED');
+      expect(got[1]).to.deep.equal({ status: 'COMPLETED', answered: 'DUPLICATE' });
+      const rows = await attempts(transactionId);
+      expect(rows.map((a) => a.partner_status)).to.deep.equal(['SUCCESS', 'DUPLICATE']);
+    } finally {
+      await server.close(100);
+    }
   });
 
   it('retries 500s with growing waits, then delivers: three attempts recorded', async () => {
