@@ -92,6 +92,10 @@ export interface IpnOutbox {
   claim(owner: string, now: Date, options: ClaimOptions): Promise<ClaimedNotification[]>;
   /** Records an attempt's result, if the claim's fence still holds (else false: another dispatcher took it over). */
   record(result: AttemptResult, now: Date): Promise<boolean>;
+  /** The dispatchers holding leases now. */
+  leaseHolders(now: Date): Promise<string[]>;
+  /** Ends at once the leases of `owners` (dispatchers known to be dead): their notifications can be claimed. */
+  expireLeases(owners: readonly string[], now: Date): Promise<number>;
   list(filter: NotificationFilter): Promise<NotificationView[]>;
   attempts(filter: Omit<NotificationFilter, 'status'> & { notificationId?: string }): Promise<AttemptView[]>;
   /** Sends one notification again (a new round of retries); null: no such notification of the merchant. */

@@ -88,6 +88,7 @@ export function buildPayments(deps: ContextDeps<PaymentsConfig, PaymentsSecrets>
     dispatcher,
     outbox,
     logger,
+    clock,
     pollMs: config.PAYMENTS_IPN_POLL_MS,
     onStop: () => sender.close(),
   });

@@ -162,6 +162,23 @@ export class PostgresIpnOutbox implements IpnOutbox {
     return rows[0]!.n === 1;
   }
 
+  async leaseHolders(now: Date): Promise<string[]> {
+    const rows = (await this.knex(table)
+      .distinct('lease_owner')
+      .where({ status: 'PENDING' })
+      .where('lease_until', '>', now.toISOString())) as { lease_owner: string }[];
+    return rows.map((r) => r.lease_owner);
+  }
+
+  async expireLeases(owners: readonly string[], now: Date): Promise<number> {
+    if (owners.length === 0) return 0;
+    return this.knex(table)
+      .where({ status: 'PENDING' })
+      .whereIn('lease_owner', [...owners])
+      .where('lease_until', '>', now.toISOString())
+      .update({ lease_until: now.toISOString() });
+  }
+
   async list(filter: NotificationFilter): Promise<NotificationView[]> {
     const q = this.knex<NotificationRow>(table)
       .select()

@@ -96,6 +96,42 @@ describe('payment hub: IPN dispatcher processes (kill -9, two dispatchers, NATS 
     expect(r.received[2]!.at - r.received[1]!.at).to.be.at.least(3000);
   });
 
+  it('after kill -9 mid-request, the next process takes the lease at once, marks the attempt INTERRUPTED, sends attempt 2', async () => {
+    const r = await receiver((_req, i) => (i === 1 ? { hang: true } : success));
+    const merchant = `ipn-midreq-${process.pid}`;
+    await onboardIpnMerchant(app.container.services.payments, merchant, r.url);
+    // A 30 s timeout: the lease would last 40 s; the dead owner's lease is ended long before.
+    const env = { PAYMENTS_IPN_TIMEOUT_MS: '30000', PAYMENTS_IPN_FIRST_RETRY_MS: '1000' };
+    const first = await dispatcher(env);
+    const { transactionId } = await appendTransaction(app.container.store, merchant);
+    await until('the first POST hanging', () => (r.received.length === 1 ? true : undefined), 30_000);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const killedAt = Date.now();
+    // Every other dispatcher of this run stops first: only the new one may take it over.
+    for (const p of processes.slice(0, -1))
+      if (p.child.exitCode === null && p.child.signalCode === null) {
+        p.child.kill('SIGTERM');
+        await p.exited;
+      }
+    await dispatcher(env);
+    await until(
+      'attempt 2 delivered',
+      async () => ((await rows({ transaction_id: transactionId }))[0]?.status === 'DELIVERED' ? true : undefined),
+      60_000,
+    );
+    expect(Date.now() - killedAt).to.be.below(30_000);
+    const attempts = (await app.db
+      .knex('payments_ipn_attempts')
+      .where({ transaction_id: transactionId })
+      .orderBy('attempt_no')) as { attempt_no: number; verdict: string }[];
+    expect(attempts.map((a) => [a.attempt_no, a.verdict])).to.deep.equal([
+      [1, 'INTERRUPTED'],
+      [2, 'DELIVERED'],
+    ]);
+    expect(r.received.map((x) => x.headers['x-ipn-attempt'])).to.deep.equal(['1', '2']);
+  });
+
   it('with two dispatchers, sends no attempt of any notification twice, and delivers every one', async () => {
     const merchants = [0, 1, 2, 3].map((i) => `ipn-two-${process.pid}-${i}`);
     // Every fifth request fails, so retries race too.
