@@ -15,23 +15,18 @@ import {
 } from '../shared/operator-openapi.js';
 import type { RouteSpec } from '../shared/route-spec.js';
 import { matching } from '../shared/input-schemas.js';
+import { listLimit } from './operator-schemas.js';
 
 export const paymentIpnTag = 'Operator: payment IPN';
 
 export const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const limit = z
-  .string()
-  .regex(/^[1-9][0-9]{0,2}$/, 'must be an integer from 1 to 500')
-  .transform(Number)
-  .refine((n) => n <= 500, 'must be an integer from 1 to 500')
-  .optional();
 
 /** GET …/ipn-notifications: filters. */
 export const ipnNotificationQuery = z
   .object({
     status: z.enum(ipnDeliveryStatuses).optional(),
     transactionId: matching(uuidPattern, 'a transaction id (UUID)').optional(),
-    limit,
+    limit: listLimit,
   })
   .strict();
 
@@ -40,7 +35,7 @@ export const ipnAttemptQuery = z
   .object({
     transactionId: matching(uuidPattern, 'a transaction id (UUID)').optional(),
     notificationId: matching(uuidPattern, 'a notification id (UUID)').optional(),
-    limit,
+    limit: listLimit,
   })
   .strict();
 
