@@ -272,6 +272,20 @@ describe('payment hub: IPN delivery to real receivers (PostgreSQL)', function ()
     expect(listed.body!.data!.items.map((i) => i.status)).to.deep.equal(['EXHAUSTED', 'EXHAUSTED']);
     const metrics = await (await fetch(`${app.baseUrl}/metrics`)).text();
     expect(metrics).to.match(/ipn_attempts_total\{verdict="EXHAUSTED"\} [1-9]/);
+    // The outbox counts, refreshed every 5 s by the ipn role.
+    await until(
+      'the exhausted ones counted at /metrics',
+      async () =>
+        (await (await fetch(`${app.baseUrl}/metrics`)).text()).match(/ipn_notifications\{status="EXHAUSTED"\} [1-9]/)
+          ? true
+          : undefined,
+      15_000,
+    );
+    const ready = (await (await fetch(`${app.baseUrl}/ready`)).json()) as {
+      roles: { ipn: { feeds: { projector: string; applying: boolean }[]; dispatchers: { sending: number }[] } };
+    };
+    expect(ready.roles.ipn.feeds.map((f) => [f.projector, f.applying])).to.deep.equal([['payments-ipn-outbox', true]]);
+    expect(ready.roles.ipn.dispatchers[0]!.sending).to.be.a('number');
     up = true;
     const cancel = rows[1]!.notification_id;
     const one = await call<{ status: string; resentBy: string }>(
