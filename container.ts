@@ -228,7 +228,14 @@ export async function buildContainer(options: {
     logger,
     clock,
   });
+  // The ipn role's own runner: the outbox projectors whose rows its dispatcher delivers (docs/ipn.md), on consumers
+  // of their own, so the IPN fan-out scales and fails apart from the read models'.
+  const dispatchFeeds = new ProjectionRunner(
+    { knex, store, bus, projectors: [...built.values()].flatMap((b) => b.dispatchProjectors ?? []), logger, clock },
+    { consumerPrefix: 'ipn-' },
+  );
 
+  const jobs: BackgroundJob[] = [...built.values()].flatMap((b) => b.jobs);
   /**
    * Readiness and what this process's roles report (docs/operations.md, "Health"): the database, NATS where there is
    * one, the relay's lease, each projector's lag. Served by the API and, in a process without it, by its own port.
@@ -246,6 +253,18 @@ export async function buildContainer(options: {
     const roles = {
       ...(config.ROLES.includes('relay') ? { relay: { active: relay.active, blocked: relay.blocked } } : {}),
       ...(config.ROLES.includes('projector') ? { projectors: await projections.status() } : {}),
+      ...(config.ROLES.includes('ipn')
+        ? {
+            ipn: {
+              feeds: await dispatchFeeds.status(),
+              dispatchers: await Promise.all(
+                jobs
+                  .filter((j) => j.role === 'ipn' && j.status)
+                  .map(async (j) => ({ job: j.name, ...(await j.status!()) })),
+              ),
+            },
+          }
+        : {}),
     };
     // A relay that refuses to publish (the stream is ahead of the log) stops the whole fan-out: not ready.
     return { ready: database && broker && !relay.blocked, checks, roles };
@@ -289,7 +308,6 @@ export async function buildContainer(options: {
   // The caller's address the gateway's IP allowlist checks: the socket's, or X-Forwarded-For's through trusted proxies.
   app.set('trust proxy', config.GATEWAY_TRUST_PROXY);
 
-  const jobs: BackgroundJob[] = [...built.values()].flatMap((b) => b.jobs);
   const started: BackgroundJob[] = [];
   return {
     config,
@@ -304,6 +322,7 @@ export async function buildContainer(options: {
     async startBackground() {
       // Projectors first, so a rebuild on start finishes before the relay feeds them.
       if (config.ROLES.includes('projector')) await projections.start();
+      if (config.ROLES.includes('ipn')) await dispatchFeeds.start();
       if (config.ROLES.includes('relay')) relay.start();
       for (const job of jobs) {
         if (!config.ROLES.includes(job.role)) continue;
@@ -316,6 +335,7 @@ export async function buildContainer(options: {
       for (const b of [...built.values()].reverse()) await b.stop();
       await relay.stop();
       await projections.stop();
+      await dispatchFeeds.stop();
       await bus.close();
       await store.close();
       await changes.stop();

@@ -22,7 +22,33 @@ import { seedCheckoutDemo } from './infrastructure/checkout/index.js';
 import { seedDemo } from './infrastructure/shop/demo-seed.js';
 import { seedIdentityDemo } from './infrastructure/identity/index.js';
 import { seedOrdersDemo } from './infrastructure/orders/index.js';
-import { seedPaymentsDemo } from './infrastructure/payments/index.js';
+import { demoIpnUrl, seedPaymentsDemo } from './infrastructure/payments/index.js';
+import { ipnWebhookApp } from './examples/ipn-receiver/webhook.js';
+import type { Logger } from './application/shared/logger.js';
+
+/**
+ * The sample partner receiver of the demo merchant (examples/ipn-receiver; docs/ipn.md, "A receiver"): it verifies
+ * each IPN and logs it, so a newcomer sees notifications arrive. Not started with port 0, or when the port is taken.
+ */
+async function startDemoReceiver(port: number, secretKey: string, logger: Logger) {
+  if (port === 0) return undefined;
+  const app = ipnWebhookApp({
+    secretKey,
+    onReceived: ({ payload, answer }) =>
+      logger.info('IPN received by the demo receiver', {
+        orderId: payload.orderId,
+        transactionId: payload.transactionId,
+        transactionType: payload.transactionType,
+        status: payload.status,
+        processedAt: payload.processedAt,
+        answered: answer.status,
+      }),
+  });
+  return listen(app, port, '127.0.0.1').catch((err: unknown) => {
+    logger.warn('demo IPN receiver not started (is the port taken?)', { port, err });
+    return undefined;
+  });
+}
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -80,6 +106,7 @@ async function main(): Promise<void> {
   });
 
   let stopping = false;
+  let demoReceiver: Awaited<ReturnType<typeof startDemoReceiver>>;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
@@ -91,6 +118,7 @@ async function main(): Promise<void> {
     timer.unref();
     await server?.close(config.SHUTDOWN_TIMEOUT_MS);
     await healthServer?.close(config.SHUTDOWN_TIMEOUT_MS);
+    await demoReceiver?.close(1000);
     await apiWorkers?.stop();
     await container.stop();
     await embedded?.stop();
@@ -116,7 +144,13 @@ async function main(): Promise<void> {
       const webhooks =
         port === undefined ? undefined : { baseUrl: `http://127.0.0.1:${port}`, gateway: gateway.orders };
       const orders = await seedOrdersDemo(container.services.orders, config.DATA_DIR, webhooks);
-      const payments = await seedPaymentsDemo(container.services.payments, config.DATA_DIR);
+      const payments = await seedPaymentsDemo(
+        container.services.payments,
+        config.DATA_DIR,
+        config.PAYMENTS_DEMO_RECEIVER_PORT,
+      );
+      const receiver = await startDemoReceiver(config.PAYMENTS_DEMO_RECEIVER_PORT, payments.secretKey, logger);
+      demoReceiver = receiver;
       return { demo, gateway, identity, checkout, orders, payments };
     })().catch((error: unknown) => {
       if (stopping) return undefined;
@@ -152,6 +186,7 @@ async function main(): Promise<void> {
           `  merchant:             ${payments.merchantCode}  secretKey ${payments.secretKey}`,
           ...payments.terminals.map((t) => `  ${`${t.terminalId}:`.padEnd(22)}X-Payment-API-Key ${t.paymentApiKey}`),
           `  methods:              CREDIT_CARD, WALLET (holds), BANK_TRANSFER, QR_CODE; API ${base}/api/payments/v1`,
+          `  IPN postback:         ${demoIpnUrl(config.PAYMENTS_DEMO_RECEIVER_PORT)} (sample receiver, logs "IPN received"; docs/ipn.md)`,
           '',
         ].join('\n'),
       );

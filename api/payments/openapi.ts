@@ -3,6 +3,7 @@ import type { OpenApiRegistrar } from '../shared/openapi.js';
 import { registerOperatorRoutes } from '../shared/operator-openapi.js';
 import { registerRoutes } from '../shared/route-spec.js';
 import { hubRoutes, hubTag, paymentsBasePath } from './hub-routes.js';
+import { paymentIpnRoutes, paymentIpnTag } from './ipn-operator-routes.js';
 import { paymentMerchantsTag, paymentsOperatorRoutes } from './operator-routes.js';
 import {
   providerCallbackRoutes,
@@ -29,4 +30,6 @@ export function registerPaymentsOpenApi({ registry, tag }: OpenApiRegistrar): vo
 export function registerPaymentsOperatorOpenApi({ registry, tag }: OpenApiRegistrar): void {
   tag(paymentMerchantsTag, 'Onboarding of the payment hub: merchants, terminals, keys, secrets, payment methods');
   registerOperatorRoutes(registry, paymentsOperatorRoutes);
+  tag(paymentIpnTag, 'Notifications to partners (IPN): deliveries, attempts, resends (docs/ipn.md)');
+  registerOperatorRoutes(registry, paymentIpnRoutes);
 }

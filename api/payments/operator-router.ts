@@ -25,6 +25,17 @@ import {
   transactionListQuery,
 } from './operator-schemas.js';
 import { issueField, issueMessage } from '../shared/validation.js';
+import { ipnAttemptQuery, ipnNotificationQuery, paymentIpnRoutes, uuidPattern } from './ipn-operator-routes.js';
+import type { z } from 'zod';
+
+/** A query parsed by its schema, or the operator API's 400 naming the field. */
+function query<T extends z.ZodTypeAny>(schema: T, req: Request): z.infer<T> {
+  const parsed = schema.safeParse(req.query);
+  if (parsed.success) return parsed.data as z.infer<T>;
+  const issue = parsed.error.issues[0]!;
+  const field = issueField(issue);
+  throw new HttpError(400, 'OPS-REQ-001', issueMessage(issue, field), { field });
+}
 
 const { invalid, notFound, conflict } = operatorStatus;
 
@@ -35,6 +46,7 @@ export const paymentsOperatorErrors = operatorErrors<OnboardingErrorCode>('payme
   TERMINAL_NOT_FOUND: notFound,
   TERMINAL_EXISTS: conflict,
   PAYMENT_API_KEY_NOT_FOUND: notFound,
+  IPN_NOTIFICATION_NOT_FOUND: notFound,
   CREDENTIAL_SHOWN_ONCE: conflict,
   IDEMPOTENCY_KEY_REUSED: conflict,
 });
@@ -93,16 +105,32 @@ export function paymentsOperatorRouter(deps: { services: PaymentsServices; logge
   if (listing)
     route(routes.listTransactions, async (req) => {
       const code = merchantOf(req);
-      const parsed = transactionListQuery.safeParse(req.query);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0]!;
-        const field = issueField(issue);
-        throw new HttpError(400, 'OPS-REQ-001', issueMessage(issue, field), { field });
-      }
-      const { status, terminalId, limit } = parsed.data;
+      const { status, terminalId, limit } = query(transactionListQuery, req);
       await onboarding.get(code); // an unknown merchant is a 404, not an empty list
       return ok({ items: await listing.list(code, { status, terminalId, limit: limit ?? 50 }) });
     });
+
+  const ipn = deps.services.ipn;
+  if (ipn) {
+    route(paymentIpnRoutes.listNotifications, async (req) => {
+      const code = merchantOf(req);
+      const { status, transactionId, limit } = query(ipnNotificationQuery, req);
+      return ok({ items: await ipn.list(code, { status, transactionId, limit: limit ?? 50 }) });
+    });
+    route(paymentIpnRoutes.listAttempts, async (req) => {
+      const code = merchantOf(req);
+      const { transactionId, notificationId, limit } = query(ipnAttemptQuery, req);
+      return ok({ items: await ipn.attempts(code, { transactionId, notificationId, limit: limit ?? 50 }) });
+    });
+    route(paymentIpnRoutes.resendExhausted, async (req, res) =>
+      ok(await ipn.resendExhausted(commandOf(req, res), merchantOf(req))),
+    );
+    route(paymentIpnRoutes.resend, async (req, res) => {
+      const code = merchantOf(req);
+      const notificationId = param(req, 'notificationId', uuidPattern);
+      return ok(await ipn.resend(commandOf(req, res), code, notificationId));
+    });
+  }
 
   router.use(interfaceErrorHandler(paymentsOperatorErrors, deps.logger));
   return router;

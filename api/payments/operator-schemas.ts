@@ -167,16 +167,19 @@ export function merchantJson(m: PaymentMerchant) {
 /** Documented loosely: the answers are the JSON built above (merchantJson). */
 export const merchantSchema = z.record(z.unknown()).openapi('PaymentMerchant');
 
+/** `limit` of the operators' lists: 1 to 500 (each list says its default). */
+export const listLimit = z
+  .string()
+  .regex(/^[1-9][0-9]{0,2}$/, 'must be an integer from 1 to 500')
+  .transform(Number)
+  .refine((n) => n <= 500, 'must be an integer from 1 to 500')
+  .optional();
+
 /** GET …/transactions: filters of the operators' list. */
 export const transactionListQuery = z
   .object({
     status: z.enum(transactionStatuses).optional(),
     terminalId: matching(codePattern, 'a terminal id').optional(),
-    limit: z
-      .string()
-      .regex(/^[1-9][0-9]{0,2}$/, 'must be an integer from 1 to 500')
-      .transform(Number)
-      .refine((n) => n <= 500, 'must be an integer from 1 to 500')
-      .optional(),
+    limit: listLimit,
   })
   .strict();

@@ -2,6 +2,9 @@
  * The payment hub's application layer, as the API and the composition root see it: its services and their views.
  * Import this file from outside application/payments (docs/conventions.md, "Modules").
  */
+export * from './ipn-dispatcher.js';
+export * from './ipn-notifications.js';
+export * from './ipn-ports.js';
 export * from './merchant-directory.js';
 export * from './onboarding.js';
 export * from './provider-callbacks.js';
@@ -18,6 +21,7 @@ export * from './transaction-listing.js';
 export * from './transaction-timers.js';
 export * from './transactions.js';
 
+import type { IpnNotifications } from './ipn-notifications.js';
 import type { PaymentMerchantDirectory } from './merchant-directory.js';
 import type { PaymentOnboarding } from './onboarding.js';
 import type { PaymentMethodListing } from './payment-method-listing.js';
@@ -40,6 +44,8 @@ export interface PaymentsServices {
   savedMethods: SavedPaymentMethods;
   /** The operators' list, over a read model: absent where there is no database (the fast app). */
   transactionListing?: TransactionListing;
+  /** The operators' view of the IPN outbox (docs/ipn.md): absent where there is no database (the fast app). */
+  ipn?: IpnNotifications;
 }
 
 // The domain's vocabulary the interfaces need reaches them through this file: api/ imports application/ only.

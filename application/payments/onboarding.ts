@@ -241,7 +241,7 @@ export class PaymentOnboarding {
 }
 
 /** The operator named by the request (every onboarding command is an operator's). */
-function operatorOf(context: CommandContext): string {
+export function operatorOf(context: CommandContext): string {
   const actor = context.actor as { operator?: unknown };
   return typeof actor.operator === 'string' ? actor.operator : 'system';
 }

@@ -16,6 +16,8 @@ export const onboardingErrorCodes = [
   'PAYMENT_API_KEY_NOT_FOUND',
   /** A resend of a command that generated a key or secret: it is shown once only. */
   'CREDENTIAL_SHOWN_ONCE',
+  /** No IPN notification of that id for the merchant (the operators' IPN routes). */
+  'IPN_NOTIFICATION_NOT_FOUND',
   /** A different request under a used X-Idempotency-Key (raised by the command handler). */
   'IDEMPOTENCY_KEY_REUSED',
 ] as const;

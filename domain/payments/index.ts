@@ -6,6 +6,8 @@ export * from './api-key-lookup.js';
 export * from './errors.js';
 export * from './event-decoder.js';
 export * from './events.js';
+export * from './ipn.js';
+export * from './ipn-delivery.js';
 export * from './merchant.js';
 export * from './payment-methods.js';
 export * from './saved-methods.js';

@@ -44,6 +44,28 @@ export const paymentsConfig = {
   PAYMENTS_SANDBOX_BASE_URL: z.string().url().optional(),
   /** Where the sandbox providers post their callbacks; default the origin the page was requested on. */
   PAYMENTS_SANDBOX_CALLBACK_BASE_URL: z.string().url().optional(),
+  /** IPN: how long the hub waits for a partner's answer to one POST (the seed: 15 s); docs/ipn.md. */
+  PAYMENTS_IPN_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  /** IPN: the wait before the first retry; each next one doubles (2 s, 4 s, 8 s, …), plus up to 10 % jitter. */
+  PAYMENTS_IPN_FIRST_RETRY_MS: z.coerce.number().int().min(10).max(3_600_000).default(2_000),
+  /** IPN: no wait between two attempts longer than this (the doubling stops there). */
+  PAYMENTS_IPN_MAX_RETRY_WAIT_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 86_400)
+    .default(3_600),
+  /** IPN: POSTs in flight per dispatcher process. */
+  PAYMENTS_IPN_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(64),
+  /** IPN: POSTs in flight per merchant across dispatchers: a slow or dead partner holds no more than these. */
+  PAYMENTS_IPN_PER_MERCHANT: z.coerce.number().int().min(1).max(100).default(4),
+  /** IPN: how often the dispatcher looks for due notifications (it also looks whenever a send ends). */
+  PAYMENTS_IPN_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
+  /**
+   * Demo only (`npm start` with the demo seed): the port of the sample partner receiver (examples/ipn-receiver) that
+   * the demo merchant's postback URL points at, so its IPNs arrive and are logged; 0: none.
+   */
+  PAYMENTS_DEMO_RECEIVER_PORT: z.coerce.number().int().min(0).max(65535).default(4000),
 };
 
 export type PaymentsConfig = z.infer<z.ZodObject<typeof paymentsConfig>>;

@@ -81,7 +81,14 @@ export const demoPaymentMethods: PaymentMethodConfig[] = [
   },
 ];
 
-export async function seedPaymentsDemo(services: PaymentsServices, dataDir: string): Promise<PaymentsDemoData> {
+/** The demo merchant's postback URL: the sample receiver `npm start` runs (main.ts), or none. */
+export const demoIpnUrl = (receiverPort: number) => `http://127.0.0.1:${receiverPort || 4000}/api/v1/payment-webhook`;
+
+export async function seedPaymentsDemo(
+  services: PaymentsServices,
+  dataDir: string,
+  receiverPort = 4000,
+): Promise<PaymentsDemoData> {
   const file = path.resolve(dataDir, 'demo-credentials.json');
   const read = () =>
     fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
@@ -94,12 +101,15 @@ export async function seedPaymentsDemo(services: PaymentsServices, dataDir: stri
     const onboarded = await onboarding.onboard(asSeed(), {
       merchantCode,
       name: 'Demo Shop – Cửa hàng mẫu',
-      ipnUrl: 'http://localhost:4000/api/v1/payment-webhook',
+      ipnUrl: demoIpnUrl(receiverPort),
       maxIpnRetries: 5,
     });
     merchant = onboarded.merchant;
     secretKey = onboarded.secret.secretKey;
   }
+  // An older demo database, or another receiver port: the postback follows the sample receiver.
+  if (merchant.ipnUrl !== demoIpnUrl(receiverPort))
+    merchant = await onboarding.changeIpn(asSeed(), merchantCode, { ipnUrl: demoIpnUrl(receiverPort) });
   const terminals: PaymentsDemoData['terminals'] = [];
   for (const terminalId of terminalIds) {
     if (!merchant.terminals.some((t) => t.terminalId === terminalId))

@@ -4,6 +4,8 @@
  * (docs/conventions.md, "Modules").
  */
 import {
+  IpnDispatcher,
+  IpnNotifications,
   paymentsTimerHandlers,
   providerSettlementReactor,
   savedCardReactor,
@@ -18,7 +20,17 @@ import {
   TransactionService,
   type PaymentsServices,
 } from '../../application/payments/index.js';
-import { abandonmentTimer, holdExpiryTimer, paymentsTimersTable } from '../../projections/payments/index.js';
+import {
+  abandonmentTimer,
+  holdExpiryTimer,
+  paymentsIpnOutboxProjector,
+  paymentsTimersTable,
+} from '../../projections/payments/index.js';
+import { defaultLeaseOwner } from '../shared/messaging/lease.js';
+import { ipnAttemptDuration, ipnAttempts } from '../shared/metrics.js';
+import { HttpIpnSender } from './ipn-http-sender.js';
+import { ipnDispatcherJob } from './ipn-job.js';
+import { PostgresIpnOutbox } from './ipn-outbox-store.js';
 import type { BuiltContext, ContextDeps } from '../shared/context.js';
 import { AesGcmSecretCipher } from '../shared/secret-cipher.js';
 import { timerJob } from '../shared/timer-job.js';
@@ -31,7 +43,7 @@ import type { PaymentsSecrets } from './secrets.js';
 
 export { paymentsConfig, type PaymentsConfig } from './config.js';
 export { paymentsSecrets, type PaymentsSecrets } from './secrets.js';
-export { seedPaymentsDemo, type PaymentsDemoData } from './demo-seed.js';
+export { demoIpnUrl, seedPaymentsDemo, type PaymentsDemoData } from './demo-seed.js';
 
 type CommandDeps = Pick<
   ContextDeps<PaymentsConfig, PaymentsSecrets>,
@@ -40,32 +52,71 @@ type CommandDeps = Pick<
 
 /** The hub with its stored timers' job (docs/payments.md, "Timers"), which polls payments_timers. */
 export function buildPayments(deps: ContextDeps<PaymentsConfig, PaymentsSecrets>): BuiltContext<PaymentsServices> {
-  const { providers, ...built } = assemble(deps);
+  const { providers, cipher, ...built } = assemble(deps);
   const handlers = paymentsTimerHandlers({
     transactions: built.services.transactions,
     holdExpiryStatus: deps.config.PAYMENTS_HOLD_EXPIRY_STATUS,
     kinds: { holdExpiry: holdExpiryTimer, abandonment: abandonmentTimer },
   });
-  const { knex, clock, logger } = deps;
+  const { knex, clock, logger, config } = deps;
+  const outbox = new PostgresIpnOutbox(knex);
+  const sender = new HttpIpnSender();
+  const dispatcher = new IpnDispatcher({
+    outbox,
+    sender,
+    directory: built.services.directory,
+    cipher,
+    clock,
+    logger,
+    owner: defaultLeaseOwner(),
+    settings: {
+      timeoutMs: config.PAYMENTS_IPN_TIMEOUT_MS,
+      policy: {
+        firstWaitMs: config.PAYMENTS_IPN_FIRST_RETRY_MS,
+        maxWaitMs: config.PAYMENTS_IPN_MAX_RETRY_WAIT_SECONDS * 1000,
+        jitterRatio: 0.1,
+      },
+      concurrency: config.PAYMENTS_IPN_CONCURRENCY,
+      perMerchant: config.PAYMENTS_IPN_PER_MERCHANT,
+      // Longer than any POST (the timeout bounds it), so a live dispatcher never loses a lease mid-request.
+      leaseMs: config.PAYMENTS_IPN_TIMEOUT_MS + 10_000,
+    },
+    onAttempt: (result) => {
+      ipnAttempts.inc({ verdict: result.verdict });
+      if (result.latencyMs !== null) ipnAttemptDuration.observe(result.latencyMs / 1000);
+    },
+  });
+  const ipnJob = ipnDispatcherJob({
+    dispatcher,
+    outbox,
+    logger,
+    clock,
+    pollMs: config.PAYMENTS_IPN_POLL_MS,
+    onStop: () => sender.close(),
+  });
+  const ipn = new IpnNotifications({ outbox, onboarding: built.services.onboarding, clock, logger });
   return {
     ...built,
-    services: { ...built.services, transactionListing: new KnexTransactionListing(knex) },
-    jobs: [timerJob({ table: paymentsTimersTable, handlers, knex, clock, logger })],
+    services: { ...built.services, transactionListing: new KnexTransactionListing(knex), ipn },
+    jobs: [timerJob({ table: paymentsTimersTable, handlers, knex, clock, logger }), ipnJob],
     reactors: [
       providerSettlementReactor({ transactions: built.services.transactions, providers }),
       savedCardReactor(built.services),
     ],
+    dispatchProjectors: [paymentsIpnOutboxProjector],
   };
 }
 
 /** The command side only: the event store's adapters (so fast tests build it on an in-memory store too). */
 export function buildPaymentsCommands(deps: CommandDeps): BuiltContext<PaymentsServices> {
-  const { providers: _providers, ...built } = assemble(deps);
+  const { providers: _providers, cipher: _cipher, ...built } = assemble(deps);
   return built;
 }
 
 /** The services, and the provider ports they use (the settlement reactor calls them too). */
-function assemble(deps: CommandDeps): BuiltContext<PaymentsServices> & { providers: Map<string, PaymentProviderPort> } {
+function assemble(
+  deps: CommandDeps,
+): BuiltContext<PaymentsServices> & { providers: Map<string, PaymentProviderPort>; cipher: AesGcmSecretCipher } {
   const { config, secrets, store, clock, ports } = deps;
   const cipher = new AesGcmSecretCipher(
     'payments-merchant-secret',
@@ -141,5 +192,6 @@ function assemble(deps: CommandDeps): BuiltContext<PaymentsServices> & { provide
     jobs: [],
     stop: async () => {},
     providers,
+    cipher,
   };
 }

@@ -6,7 +6,7 @@ export const bool = z
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 /** What a process can run; ROLES picks them. */
-export const roles = ['api', 'relay', 'projector'] as const;
+export const roles = ['api', 'relay', 'projector', 'ipn'] as const;
 export type Role = (typeof roles)[number];
 
 /**
@@ -40,10 +40,10 @@ export const configSchema = z.object({
     .default('events'),
   /** EventStoreDB connection string; unset: the PostgreSQL event store. */
   EVENTSTORE_URL: z.string().optional(),
-  /** Which roles this process runs (comma separated): api, relay, projector. */
+  /** Which roles this process runs (comma separated): api, relay, projector, ipn (the payment hub's IPN dispatcher). */
   ROLES: z
     .string()
-    .default('api,relay,projector')
+    .default('api,relay,projector,ipn')
     .transform((s) => s.split(',').map((r) => r.trim()))
     .pipe(z.array(z.enum(roles))),
   /** Processes serving the api role (node:cluster workers of this process, which keeps the other roles); 1: this process serves it. */

@@ -11,6 +11,7 @@ import type { NumericIdGenerator } from '../../application/shared/ids.js';
 import type { Logger } from '../../application/shared/logger.js';
 import type { PortDirectory, SharedPorts } from '../../application/shared/ports.js';
 import type { Reactor } from '../../application/shared/reactor.js';
+import type { Projector } from '../../projections/shared/projector.js';
 import type { Config, Role } from './config.js';
 import type { PostgresChangeFeed } from './read-model-changes.js';
 
@@ -40,6 +41,8 @@ export interface BackgroundJob {
   readonly role: Role;
   start(): void | Promise<void>;
   stop(): Promise<void>;
+  /** What it reports in /ready under its role (e.g. the IPN dispatcher's sends in flight and outbox counts). */
+  status?(): Promise<Record<string, unknown>>;
 }
 
 export interface BuiltContext<S> {
@@ -51,6 +54,11 @@ export interface BuiltContext<S> {
   provides?: Partial<SharedPorts>;
   /** Its process managers (application/shared/reactor.ts), run by the projector role's projection runner. */
   reactors?: readonly Reactor[];
+  /**
+   * Projectors that fill an outbox the `ipn` role delivers (the payment hub's IPN outbox, docs/ipn.md): run by that
+   * role's own projection runner (durable consumers `ipn-<name>`), never by the projector role's.
+   */
+  dispatchProjectors?: readonly Projector[];
 }
 
 /** The ports the contexts provide, filled in as the composition root builds them. */

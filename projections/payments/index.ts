@@ -4,6 +4,7 @@
  * the hub's stored schedule (transaction-timers.ts). Import this file from outside projections/payments
  * (docs/conventions.md, "Modules").
  */
+export * from './ipn-outbox.js';
 export * from './transaction-timers.js';
 export * from './transactions.js';
 

@@ -9,17 +9,20 @@ import { physical, type PhysicalNames, type Projected, type Projector } from '..
 
 export const paymentsTransactionsTable = 'payments_transactions';
 
+/** The transaction events that change what a transaction is (all but the provider's settlement record). */
+export const transactionLifecycleEvents: ReadonlySet<string> = new Set<TransactionEvent['type']>([
+  'TransactionInitiated',
+  'TransactionProcessing',
+  'TransactionHeld',
+  'TransactionCompleted',
+  'TransactionFailed',
+  'TransactionCancelled',
+]);
+
 export const paymentsTransactionsProjector: Projector<PaymentsEvent> = {
   name: 'payments-transactions',
   version: 1,
-  eventTypes: new Set<TransactionEvent['type']>([
-    'TransactionInitiated',
-    'TransactionProcessing',
-    'TransactionHeld',
-    'TransactionCompleted',
-    'TransactionFailed',
-    'TransactionCancelled',
-  ]),
+  eventTypes: transactionLifecycleEvents,
   decoder: paymentsEventDecoder,
   tables: [
     {

@@ -69,7 +69,7 @@ export const appendStatement = `
          (SELECT coalesce(array_agg(transaction_sequence::text ORDER BY transaction_sequence), '{}') FROM appended) AS sequences
   FROM checked`;
 
-/** SQLSTATE of the error appendStatement raises when an expected version does not hold (migration 0006). */
+/** SQLSTATE of the error appendStatement raises when an expected version does not hold (migration 0007). */
 export const appendConflictCode = 'ES409';
 
 /** What the ES409 error's detail holds. */

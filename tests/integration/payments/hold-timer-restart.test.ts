@@ -11,12 +11,8 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { hmacSha256Hex } from '../../../application/shared/signatures.js';
 import { startMain, until, type MainProcess } from '../../support/main-process.js';
+import { demoCredentials, demoHubHeaders, holdDemoWalletPayment } from '../../support/payments-demo.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
-
-interface DemoCredentials {
-  gateway: { payments: { clientId: string; clientSecret: string } };
-  payments: { secretKey: string; terminals: { paymentApiKey: string }[] };
-}
 
 describe('payment hub: a pending hold timer after kill -9 (main.ts, PostgreSQL)', function () {
   this.timeout(180_000);
@@ -63,48 +59,12 @@ describe('payment hub: a pending hold timer after kill -9 (main.ts, PostgreSQL)'
 
   it('fires the hold timeout and the abandonment in the next process', async () => {
     const first = await start();
-    // The demo seed runs after the start line: wait for its credentials.
-    const creds = await until('the demo credentials', () => {
-      const file = path.join(dataDir, 'demo-credentials.json');
-      if (!fs.existsSync(file)) return undefined;
-      const c = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<DemoCredentials>;
-      return c.payments && c.gateway?.payments ? (c as DemoCredentials) : undefined;
-    });
+    const creds = await demoCredentials(dataDir);
     const base = `http://127.0.0.1:${first.port}`;
-    const headers = {
-      client_id: creds.gateway.payments.clientId,
-      client_secret: creds.gateway.payments.clientSecret,
-      'X-Payment-API-Key': creds.payments.terminals[0]!.paymentApiKey,
-      'X-Request-ID': `kill-9-${Date.now()}`,
-      'X-Timestamp': String(Math.floor(Date.now() / 1000)),
-      'Content-Type': 'application/json',
-    };
-    const body = {
-      orderId: 'KILL-9',
-      referenceId: 'REF-KILL-9',
-      amount: 150000,
-      currency: 'VND',
-      description: 'held across kill -9',
-      paymentMethodCode: 'WALLET',
-      providerId: '3f0c9a52-6f0e-5b8e-9a51-0c5a9b1d2e02',
-      orderInfo: { orderCreatedAt: 1772359200000 },
-    };
-    const secureHash = hmacSha256Hex(creds.payments.secretKey, 'KILL-9|REF-KILL-9|150000|VND|1772359200000');
-    const init = await fetch(`${base}/api/payments/v1/transactions`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ ...body, secureHash }),
-    });
-    const data = (
-      (await init.json()) as { data: { transaction: { id: string }; paymentInfo: { redirectUrl: string } } }
-    ).data;
-    const id = data.transaction.id;
-    const page = new URL(data.paymentInfo.redirectUrl);
-    const approved = await fetch(`${base}${page.pathname}`, {
-      method: 'POST',
-      body: new URLSearchParams({ token: page.searchParams.get('token')!, action: 'approve' }),
-    });
-    expect(await approved.text()).to.include('<strong id="status">HOLDING</strong>');
+    const headers = demoHubHeaders(creds, `kill-9-${Date.now()}`);
+    const held = await holdDemoWalletPayment(base, creds, 'KILL-9', 'held across kill -9');
+    const id = held.transactionId;
+    expect(held.page).to.include('<strong id="status">HOLDING</strong>');
     await until('the stored hold timer', async () => {
       const rows = await query('SELECT fired_at FROM payments_timers WHERE timer_id = $1', [`${id}:hold-expiry`]);
       return rows.length === 1 ? rows[0] : undefined;
@@ -115,7 +75,17 @@ describe('payment hub: a pending hold timer after kill -9 (main.ts, PostgreSQL)'
     const unpaid = await fetch(`${base}/api/payments/v1/transactions`, {
       method: 'POST',
       headers: { ...headers, 'X-Request-ID': `kill-9-b-${Date.now()}` },
-      body: JSON.stringify({ ...body, orderId: 'KILL-9-B', referenceId: 'REF-KILL-9-B', secureHash: unpaidHash }),
+      body: JSON.stringify({
+        orderId: 'KILL-9-B',
+        referenceId: 'REF-KILL-9-B',
+        amount: 150000,
+        currency: 'VND',
+        description: 'left unpaid across kill -9',
+        paymentMethodCode: 'WALLET',
+        providerId: '3f0c9a52-6f0e-5b8e-9a51-0c5a9b1d2e02',
+        orderInfo: { orderCreatedAt: 1772359200000 },
+        secureHash: unpaidHash,
+      }),
     });
     const unpaidId = ((await unpaid.json()) as { data: { transaction: { id: string } } }).data.transaction.id;
     await until('the stored abandonment timer', async () => {

@@ -9,7 +9,7 @@ describe('configuration', () => {
   it('given no variables, when loaded, then every default applies', () => {
     const config = loadConfig({});
     expect(config.PORT).to.equal(3000);
-    expect(config.ROLES).to.deep.equal(['api', 'relay', 'projector']);
+    expect(config.ROLES).to.deep.equal(['api', 'relay', 'projector', 'ipn']);
     expect(config.SHOP_IDEMPOTENCY_MODE).to.equal('replay');
     expect(config.SHOP_RESERVATION_AUTO_EXPIRY).to.equal(false);
     expect(config.SHOP_DAY_UTC_OFFSET_MINUTES).to.equal(420);
