@@ -12,7 +12,8 @@
  * Last line: orders: webhooks=<n> ingest_per_s=<x> webhook_p99_ms=<y> lost=<k> my_orders_p95_ms=<z> portal_p95_ms=<w>
  *
  * Env: WEBHOOKS (5000), MERCHANTS (20), CONNECTIONS (16), WARM_UP (600), HISTORY (20000), HISTORY_BATCH (5000),
- * QUERIES (1000), QUERY_CONNECTIONS (4), CATCH_UP_SECONDS (300), DATABASE_URL (else embedded), NATS_URL (optional).
+ * QUERIES (1000), QUERY_CONNECTIONS (4), CATCH_UP_SECONDS (300), DATABASE_URL (else embedded), NATS_URL (optional),
+ * KEEP_DATABASE (set: the database is kept for EXPLAIN ANALYZE, its URL printed; needs DATABASE_URL).
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
@@ -191,7 +192,8 @@ async function main(): Promise<void> {
   roles?.child.kill('SIGTERM');
   await roles?.exited;
   if (natsUrl) await deleteStream(natsUrl, `BENCH_${tag}`);
-  await db.drop();
+  if (process.env.KEEP_DATABASE) console.log(`  database kept: ${db.url}`);
+  else await db.drop();
   console.log(
     `orders: webhooks=${run.statuses.get(200) ?? 0} ingest_per_s=${Math.round(ingestPerS)} webhook_p99_ms=${round1(percentile(run.latenciesMs, 99))} lost=${lost} my_orders_p95_ms=${round1(percentile(mine.latenciesMs, 95))} portal_p95_ms=${round1(percentile(portal.latenciesMs, 95))}`,
   );

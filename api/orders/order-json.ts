@@ -1,5 +1,5 @@
 /**
- * Orders as the order view answers them (docs/orders.md, "Read models"), in its snake_case. The order's extension
+ * Orders as the order view answers them (docs/orders-read-models.md, "Read models"), in its snake_case. The order's extension
  * maps are embedded as the exact JSON text the sender sent: the answer is serialised with a placeholder where each
  * goes, then the text put in its place, so it never passes through a parse.
  */

@@ -1,6 +1,6 @@
 /**
  * The portal's and analysts' order queries in the operator API (routes in portal-routes.ts): projections, answered
- * in the operator envelope. docs/orders.md, "Read models".
+ * in the operator envelope. docs/orders-read-models.md, "Read models".
  */
 import { Router, type Request } from 'express';
 import type { OrderQueries } from '../../application/orders/index.js';

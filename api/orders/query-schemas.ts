@@ -1,5 +1,5 @@
 /**
- * The order view's query parameters and answers as zod schemas (docs/orders.md, "Read models"): the customer's
+ * The order view's query parameters and answers as zod schemas (docs/orders-read-models.md, "Read models"): the customer's
  * listing, the portal's listing and daily statistics. Parsed parameters are the typed filters of
  * application/orders/order-queries.ts.
  */

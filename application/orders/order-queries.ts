@@ -1,5 +1,5 @@
 /**
- * What the customer app and the portal read of the order view (docs/orders.md, "Read models"): projections, so
+ * What the customer app and the portal read of the order view (docs/orders-read-models.md, "Read models"): projections, so
  * eventually consistent with the webhooks (projector lag at /metrics). A customer sees only orders whose
  * customer.customer_id is the user of their access token; another's order is answered as not found.
  */

@@ -1,6 +1,6 @@
 /**
  * The order view's read model adapter (application/orders/order-queries.ts): knex over the tables its projector owns
- * (projections/orders; docs/orders.md, "Read models"). Listings are keyset-friendly (ordered_at, order_id) and
+ * (projections/orders; docs/orders-read-models.md, "Read models"). Listings are keyset-friendly (ordered_at, order_id) and
  * indexed by customer and merchant; the daily statistics are rows the projector keeps, never a scan of orders.
  */
 import type { Knex } from 'knex';

@@ -1,5 +1,5 @@
 /**
- * The order view's read-model tables (docs/orders.md, "Read models"), with the comments analysts read: the orders as
+ * The order view's read-model tables (docs/orders-read-models.md, "Read models"), with the comments analysts read: the orders as
  * they show now, each order's history of events, and orders and GMV per day kept by the projector.
  */
 import type { Knex } from 'knex';

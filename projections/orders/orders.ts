@@ -1,5 +1,5 @@
 /**
- * The order view's read models (docs/orders.md, "Read models"): the orders as they show now, their history, and
+ * The order view's read models (docs/orders-read-models.md, "Read models"): the orders as they show now, their history, and
  * orders and GMV per day, merchant, type and status, moved between status rows as orders change. Each order's row
  * keeps the position of the last event applied to it; an event at or before it changes nothing (history rows are
  * keyed by event id), so redelivery is harmless. A run of consecutive OrderCreated events (a catch-up, a rebuild, the

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createdBody, updatedBody } from '../../../../api/orders/webhook-schemas.js';
 import { issueField } from '../../../../api/shared/validation.js';
 
-/** Every field rule of the seed's tables (docs/orders.md, "Field rules"), accepted and refused. */
+/** Every field rule of the seed's tables (docs/orders-fields.md, "Field rules"), accepted and refused. */
 const valid = () => ({
   secure_hash: 'a'.repeat(64),
   event_timestamp: 1_767_225_600_000,
@@ -159,7 +159,7 @@ const cases: [string, (b: Body) => void, string | null][] = [
   ['a field sent as null', (b) => Object.assign(b.order, { order_name: null }), 'order.order_name'],
 ];
 
-describe('webhook field rules (docs/orders.md, "Field rules")', () => {
+describe('webhook field rules (docs/orders-fields.md, "Field rules")', () => {
   for (const [what, change, field] of cases) {
     it(`order.created: ${what} → ${field === null ? 'accepted' : `refused naming ${field}`}`, () => {
       const body = valid();

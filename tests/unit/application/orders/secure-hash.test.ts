@@ -6,7 +6,7 @@ import {
   type SignedWebhook,
 } from '../../../../application/orders/secure-hash.js';
 
-/** Vectors computed with openssl (docs/orders.md, "Signing"): printf '%s' "$STRING" | openssl dgst -sha256 -hmac "$KEY". */
+/** Vectors computed with openssl (docs/orders-signing.md, "Signing"): printf '%s' "$STRING" | openssl dgst -sha256 -hmac "$KEY". */
 const key = 'vector-secret-key-0123456789abcdef';
 const source = { created_by: 'u1', platform_code: 'HOSTAPP', miniapp_id: 'car-mini' };
 const amounts = { currency: 'VND', total_amount: 10_000_000, grand_total: 9_500_000 };
@@ -81,7 +81,7 @@ const vectors: [string, SignedWebhook, string, string][] = [
   ],
 ];
 
-describe('webhook secure_hash (docs/orders.md, "Signing")', () => {
+describe('webhook secure_hash (docs/orders-signing.md, "Signing")', () => {
   for (const [what, webhook, string, hash] of vectors) {
     it(`${what}: ${string}`, () => {
       expect(stringToSign(webhook)).to.equal(string);
