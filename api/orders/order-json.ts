@@ -33,6 +33,7 @@ export const pageJson = (p: OrderPage, page: number, size: number) => ({
   size,
   total: p.total,
   counts_by_status: p.countsByStatus,
+  counts_exact: p.countsExact,
 });
 
 /** The order's fields with each extension map (JSON text) swapped for a placeholder, and the texts by placeholder. */

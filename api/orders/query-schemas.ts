@@ -92,8 +92,19 @@ export const orderPageSchema = z
     orders: z.array(orderSummarySchema),
     page: z.number().int(),
     size: z.number().int(),
-    total: z.number().int(),
-    counts_by_status: z.record(z.number().int()),
+    total: z
+      .number()
+      .int()
+      .describe('orders matching: exact when counts_exact, else a lower bound (more match than the count limit)'),
+    counts_by_status: z
+      .record(z.number().int())
+      .nullable()
+      .describe('matches per status, the status filter left out; null when not exact'),
+    counts_exact: z
+      .boolean()
+      .describe(
+        'exact up to the count limit (10 000 by default), beyond it when merchant, type, status and whole UTC days are the only filters',
+      ),
   })
   .openapi('OrderPage');
 

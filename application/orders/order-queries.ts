@@ -50,9 +50,15 @@ export interface Paging {
 
 export interface OrderPage {
   orders: OrderSummary[];
+  /** How many orders match: exact when `countsExact`, else a lower bound (the count limit). */
   total: number;
-  /** How many of the matching orders are in each status. */
-  countsByStatus: Record<string, number>;
+  /** How many of the orders matching the filter without its status are in each status; null when not exact. */
+  countsByStatus: Record<string, number> | null;
+  /**
+   * Whether `total` and `countsByStatus` are exact: always up to the count limit, beyond it when the daily statistics
+   * answer the filter (docs/orders-read-models.md, "Counts at scale").
+   */
+  countsExact: boolean;
 }
 
 export interface PortalFilter {
@@ -95,11 +101,28 @@ export interface OrderReadModel {
   dailyStats(filter: DailyStatsFilter): Promise<DailyStat[]>;
 }
 
+/** How deep a listing pages: beyond, each page would skip more rows than a query should read. */
+export const maxListDepth = 10_000;
+
+function checkDepth(paging: Paging): void {
+  if (paging.page * paging.size > maxListDepth)
+    throw ordersError(
+      'INVALID_ORDER_QUERY',
+      `page × size must be at most ${maxListDepth}: narrow the filter (a date range) to reach older orders`,
+      { field: 'page' },
+    );
+}
+
 export class OrderQueries {
   constructor(private readonly readModel: OrderReadModel) {}
 
   /** The customer's own orders, newest first. */
-  myOrders(customerId: string, filter: { status?: string; orderType?: string }, paging: Paging): Promise<OrderPage> {
+  async myOrders(
+    customerId: string,
+    filter: { status?: string; orderType?: string },
+    paging: Paging,
+  ): Promise<OrderPage> {
+    checkDepth(paging);
     return this.readModel.list({ ...filter, customerId }, paging);
   }
 
@@ -111,7 +134,10 @@ export class OrderQueries {
   }
 
   /** The portal's listing: any filter, newest first, with counts. */
-  portalOrders(filter: PortalFilter, paging: Paging): Promise<OrderPage> {
+  async portalOrders(filter: PortalFilter, paging: Paging): Promise<OrderPage> {
+    checkDepth(paging);
+    if (filter.from !== undefined && filter.to !== undefined && filter.from > filter.to)
+      throw ordersError('INVALID_ORDER_QUERY', 'from must not be after to', { field: 'from' });
     return this.readModel.list(filter, paging);
   }
 

@@ -148,5 +148,7 @@ export async function createOrderTables(knex: Knex, names: PhysicalNames): Promi
     b.bigInteger('order_count').notNullable();
     b.decimal('gmv', 24, 4).notNullable();
     b.primary(['day', 'merchant_id', 'order_type', 'status', 'currency']);
+    // A merchant's days: the listings' counts beyond the count limit sum these rows (docs/orders-read-models.md).
+    b.index(['merchant_id', 'day'], `${daily}_merchant`);
   });
 }

@@ -25,7 +25,8 @@ const eventNames = { OrderCreated: 'order.created', OrderUpdated: 'order.updated
 
 export const ordersProjector: Projector = {
   name: 'order-view-orders',
-  version: 1,
+  // 2: order_view_daily_stats indexed by merchant and day.
+  version: 2,
   eventTypes: new Set<OrderEvent['type']>(['OrderCreated', 'OrderUpdated', 'OrderCancelled']),
   decoder: ordersEventDecoder,
   tables: orderReadModelTables,

@@ -9,7 +9,8 @@ import { createdBody, expectOrders, merchantWithKey, sendWebhook, sign, type Mer
 interface Page {
   orders: { merchant_id: string; order_id: string; status: string; customer_id: string; order_type_known: boolean }[];
   total: number;
-  counts_by_status: Record<string, number>;
+  counts_by_status: Record<string, number> | null;
+  counts_exact: boolean;
 }
 
 /** The read models over the whole app (projector running), through the customer's and the portal's queries. */
@@ -74,6 +75,7 @@ describe('Order view read models (HTTP, PostgreSQL, projector)', () => {
     ]);
     expect(page.total).to.equal(4);
     expect(page.counts_by_status).to.deep.equal({ CANCELLED: 1, CREATED: 2, DELIVERED: 1 });
+    expect(page.counts_exact).to.equal(true);
     expect(expectOrders(await mine('cust-1', '?status=CANCELLED'), 200, 0).orders.map((o) => o.order_id)).to.deep.equal(
       ['o1'],
     );
@@ -86,6 +88,9 @@ describe('Order view read models (HTTP, PostgreSQL, projector)', () => {
       expectOrders(await mine('cust-2'), 200, 0).orders.map((o) => [o.order_id, o.order_type_known]),
     ).to.deep.equal([['o1', false]]);
     expect(expectOrders(await mine('cust-1', '?size=500'), 400, 4001)).to.deep.equal({ field: 'size' });
+    expect(expectOrders(await mine('cust-1', '?page=101&size=100'), 400, 4001, /page × size/)).to.deep.equal({
+      field: 'page',
+    });
   });
 
   it("an order's detail: the late update kept in history but not shown, early one applied after the created", async () => {
@@ -160,6 +165,8 @@ describe('Order view read models (HTTP, PostgreSQL, projector)', () => {
     const to = new Date(base + 3000).toISOString();
     expect(await ids(`?from=${from}&to=${to}`)).to.deep.equal(['RM_B/o1', 'RM_A/o2']);
     expect(expectEnvelope(await portal('?from=yesterday'), 400, 'OPS-REQ-001')).to.deep.equal({ field: 'from' });
+    expect(expectEnvelope(await portal(`?from=${to}&to=${from}`), 400, 'OPS-REQ-001')).to.deep.equal({ field: 'from' });
+    expect(expectEnvelope(await portal('?page=201&size=50'), 400, 'OPS-REQ-001')).to.deep.equal({ field: 'page' });
     expectEnvelope(
       await call(app.baseUrl, 'GET', '/operator/v1/orders/RM_A/nope', { headers: operatorHeaders() }),
       404,
