@@ -91,7 +91,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 /** The portal's filters, in turn: one page of 50 with its counts each. */
 export function portalFilters(shape: HistoryShape, i: number): string {
   const m = i % shape.merchants;
-  const day = shape.now - (1 + (i % (shape.days - 1))) * 86_400_000;
+  // A whole UTC day, as the portal's date picker sends it.
+  const day = (Math.floor(shape.now / 86_400_000) - 1 - (i % (shape.days - 1))) * 86_400_000;
   const filters = [
     { merchant_id: historyMerchant(m) },
     { merchant_id: historyMerchant(m), status: historyStatuses[i % historyStatuses.length] },
