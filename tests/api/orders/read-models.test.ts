@@ -45,7 +45,12 @@ describe('Order view read models (HTTP, PostgreSQL, projector)', () => {
         order_type: 'BILLING_PAYMENT',
         amounts: { currency: 'VND', total_amount: 500, grand_total: 500 },
       }),
-      await created(b, 'o1', 'cust-2', base + 2000, { order_type: 'TAXI', business_unit_id: 'BU-9' }),
+      await created(b, 'o1', 'cust-2', base + 2000, {
+        order_type: 'TAXI',
+        business_unit_id: 'BU-9',
+        branch_id: 'BR-9',
+        seller_merchant_id: 'SELLER-3',
+      }),
       await created(a, 'o3', 'cust-1', base + 3000),
     ])
       expectOrders(r, 200, 0);
@@ -157,6 +162,17 @@ describe('Order view read models (HTTP, PostgreSQL, projector)', () => {
     expect(await ids('?merchant_id=RM_B')).to.deep.equal(['RM_B/o1']);
     expect(await ids('?business_unit_id=BU-9')).to.deep.equal(['RM_B/o1']);
     expect(await ids('?merchant_id=RM_A&payment_status=PAID')).to.deep.equal(['RM_A/o1']);
+    expect(await ids('?branch_id=BR-9')).to.deep.equal(['RM_B/o1']);
+    expect(await ids('?seller_merchant_id=SELLER-3')).to.deep.equal(['RM_B/o1']);
+    expect(await ids('?customer_id=cust-2')).to.deep.equal(['RM_B/o1']);
+    expect(await ids('?order_type=BILLING_PAYMENT')).to.deep.equal(['RM_A/o2']);
+    expect(await ids('?branch_id=BR-07&status=CANCELLED')).to.deep.equal(['RM_A/o1']);
+    // Counts by status leave the status filter out (other tests add RM_A orders of status CREATED).
+    const counted = expectOk(await portal('?merchant_id=RM_A&status=CANCELLED'));
+    expect(counted.orders.map((o) => o.order_id)).to.deep.equal(['o1']);
+    expect(counted.total).to.equal(1);
+    expect(counted.counts_exact).to.equal(true);
+    expect(counted.counts_by_status).to.include({ CANCELLED: 1, DELIVERED: 1 });
     expect(await ids(`?merchant_id=RM_A&status=CREATED&to=${new Date(base + 10_000).toISOString()}`)).to.deep.equal([
       'RM_A/o3',
       'RM_A/o2',
