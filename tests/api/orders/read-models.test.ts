@@ -136,11 +136,52 @@ describe('Order view read models (HTTP, PostgreSQL, projector)', () => {
     expectOrders(res, 401, 4102);
   });
 
-  it('extension maps come back byte for byte in the answer', async () => {
-    const body = createdBody('raw-1', { event_timestamp: base + 30_000 }, customer('cust-3'));
+  it('extension maps come back byte for byte in the answer, at every place the seed has them', async () => {
+    // Each map's raw text stands where a placeholder string was; the signature does not cover them.
+    const maps: Record<string, string> = {
+      '@order-metadata@': '{"z" : 1.50, "a":"\\u00e9 $& x", "list":[ 1,2 ]}',
+      '@order-attributes@': '{ "pickup" : "Hà Nội" }',
+      '@item-attributes@': '{"color":"đỏ",  "n":1e3}',
+      '@sub-item-attributes@': '{}',
+      '@fee-metadata@': '{"b":2,"a":1}',
+      '@extra-data@': '{"nested":{"x":[null, false]}, "u":"\\ud83d\\ude00"}',
+    };
+    const body = createdBody(
+      'raw-1',
+      { event_timestamp: base + 30_000 },
+      {
+        ...customer('cust-3'),
+        metadata: '@order-metadata@',
+        attributes: '@order-attributes@',
+        items: [
+          {
+            item_id: 'i1',
+            name: 'Deposit',
+            quantity: 1,
+            unit_price: 10_000_000,
+            total_price: 10_000_000,
+            currency: 'VND',
+            attributes: '@item-attributes@',
+            sub_items: [
+              {
+                sub_item_id: 's1',
+                name: 'Mat',
+                quantity: 1,
+                unit_price: 0,
+                total_price: 0,
+                currency: 'VND',
+                attributes: '@sub-item-attributes@',
+              },
+            ],
+          },
+        ],
+        fees: [{ fee_code: 'SHIP', amount: 0, metadata: '@fee-metadata@' }],
+        promotion_infos: [{ voucher_code: 'V1', discount_amount: 500_000, extra_data: '@extra-data@' }],
+      },
+    );
     const signed = { secure_hash: sign(a.secretKey, 'created', body), ...body };
-    const metadata = '{"z" : 1.50, "a":"\\u00e9 $& x", "list":[ 1,2 ]}';
-    const text = JSON.stringify(signed).replace('"order":{', () => `"order":{"metadata":${metadata},`);
+    let text = JSON.stringify(signed);
+    for (const [placeholder, raw] of Object.entries(maps)) text = text.replace(`"${placeholder}"`, () => raw);
     expectOrders(await sendWebhook(app, 'created', body, { keys: a, rawBody: text }), 200, 0);
     const res = await eventually(async () => {
       const r = await call(app.baseUrl, 'GET', '/order/cov/app/v1/orders/RM_A/raw-1', {
@@ -149,11 +190,18 @@ describe('Order view read models (HTTP, PostgreSQL, projector)', () => {
       expect(r.status).to.equal(200);
       return r;
     });
-    expect(res.text).to.include(`"metadata":${metadata}`);
     const portalDetail = await call(app.baseUrl, 'GET', '/operator/v1/orders/RM_A/raw-1', {
       headers: operatorHeaders(),
     });
-    expect(portalDetail.text).to.include(`"metadata":${metadata}`);
+    for (const answer of [res.text, portalDetail.text]) {
+      expect(answer).to.include(`"metadata":${maps['@order-metadata@']}`);
+      expect(answer).to.include(`"attributes":${maps['@order-attributes@']}`);
+      expect(answer).to.include(`"attributes":${maps['@item-attributes@']}`);
+      expect(answer).to.include(`"attributes":${maps['@sub-item-attributes@']}`);
+      expect(answer).to.include(`"metadata":${maps['@fee-metadata@']}`);
+      expect(answer).to.include(`"extra_data":${maps['@extra-data@']}`);
+      expect(answer).not.to.include('@');
+    }
     expect(expectOk(portalDetail)).to.include({ order_id: 'raw-1' });
   });
 
