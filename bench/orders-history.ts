@@ -1,21 +1,20 @@
 /**
  * bench:orders' history (docs/orders-read-models.md, "Benchmark"): HISTORY orders bulk-loaded into the order view's
  * read model through its projector. Each order is an order.created decided by the order's own decider (the events the
- * webhook would have appended), stored as the event store records them (id, stream, position) and applied by the
- * projector's own code (applyStored: decoded by the context's decoder, then ordersProjector.apply) in batches of
- * BATCH events per transaction, into the tables the live projector writes. They are not appended to the event store:
- * there the relay would publish them and every other projector read them, an hour of work on this machine for rows
- * those projectors ignore; the rows are what projecting those events makes (a rebuild would drop them: the bench's
- * database is thrown away).
+ * webhook would have appended; tests/support/order-events.ts), as the event store records them (id, stream,
+ * position) and applied by the projector's own code (applyStored: decoded by the context's decoder, then
+ * ordersProjector.apply) in batches of BATCH events per transaction, into the tables the live projector writes. They
+ * are not appended to the event store: there the relay would publish a million events through NATS and every other
+ * context's projector would read and skip them, minutes of work on this shared machine unrelated to the order view;
+ * the rows are what projecting those events makes (a rebuild would drop them: the bench's database is thrown away).
  */
-import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { webhookFingerprint } from '../application/orders/index.js';
-import { orderDecider, type OrderChanges, type OrderCreated, type OrderSource } from '../domain/orders/index.js';
+import type { OrderChanges, OrderSource } from '../domain/orders/index.js';
 import { formatPosition } from '../infrastructure/shared/eventstore/positions.js';
 import { physicalNames, readCheckpoint } from '../infrastructure/shared/projection-slots.js';
 import { ordersProjector } from '../projections/orders/index.js';
 import { applyStored, type ProjectedEvent } from '../projections/shared/projector.js';
+import { recordedCreated } from '../tests/support/order-events.js';
 
 export interface HistoryShape {
   orders: number;
@@ -107,41 +106,15 @@ export function historyEvent(shape: HistoryShape, i: number): ProjectedEvent {
     amounts: { currency: 'VND', total_amount: o.totalAmount, grand_total: o.grandTotal },
     metadata: `{"channel":"bench","n":${i}}`,
   };
-  const receivedAt = new Date(o.eventTimestamp + 150).toISOString();
-  const [event] = orderDecider.decide(
-    {
-      type: 'ReceiveOrderWebhook',
-      kind: 'CREATED',
-      merchantId: o.merchantId,
-      orderId: o.orderId,
-      eventTimestamp: o.eventTimestamp,
-      fingerprint: webhookFingerprint({
-        kind: 'CREATED',
-        eventTimestamp: o.eventTimestamp,
-        orderId: o.orderId,
-        source,
-        order,
-      }),
-      requestId: randomUUID(),
-      order,
-      source,
-      now: receivedAt,
-      earlyWindowMs: 72 * 3_600_000,
-      maxEarlyEvents: 100,
-    },
-    orderDecider.initialState,
-  ) as [OrderCreated];
-  return {
-    id: randomUUID(),
-    streamName: `order-${o.merchantId}-${o.orderId}`,
-    type: event.type,
-    schemaVersion: 1,
-    data: event.data,
-    metadata: { occurredAt: receivedAt, requestId: event.data.requestId },
-    revision: 0,
+  return recordedCreated({
+    merchantId: o.merchantId,
+    orderId: o.orderId,
+    eventTimestamp: o.eventTimestamp,
+    order,
+    source,
     position: formatPosition(0n, BigInt(i + 1)),
-    recordedAt: receivedAt,
-  };
+    receivedAt: new Date(o.eventTimestamp + 150).toISOString(),
+  });
 }
 
 /**

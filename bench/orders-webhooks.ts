@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { sign } from '../tests/api/orders/support.js';
 import { benchGatewayHeaders } from './gateway-party.js';
-import type { LoadRequest } from './load.js';
+import { seeded, type LoadRequest } from './load.js';
 
 export interface BenchMerchant {
   merchantId: string;
@@ -28,16 +28,6 @@ export interface PlannedWebhook {
   kind: 'created' | 'updated' | 'cancelled';
   /** Index of the distinct webhook this one repeats, else undefined. */
   repeatOf?: number;
-}
-
-/** A seeded uniform generator in [0, 1) (mulberry32), so a plan repeats run to run. */
-function seeded(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const events = { created: 'order.created', updated: 'order.updated', cancelled: 'order.cancelled' };

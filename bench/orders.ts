@@ -15,20 +15,17 @@
  * QUERIES (1000), QUERY_CONNECTIONS (4), CATCH_UP_SECONDS (300), DATABASE_URL (else embedded), NATS_URL (optional),
  * KEEP_DATABASE (set: the database is kept for EXPLAIN ANALYZE, its URL printed; needs DATABASE_URL).
  */
-import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { listen } from '../api/shared/http-app.js';
 import { newCommandContext } from '../application/shared/command-context.js';
-import { buildContainer, loadConfig, loadSecrets } from '../container.js';
+import { buildContainer } from '../container.js';
+import { startBenchDeployment } from './deployment.js';
 import { createLogger } from '../infrastructure/shared/logger.js';
 import { orderTables } from '../projections/orders/index.js';
-import { startMain } from '../tests/support/main-process.js';
-import { benchSecretsEnv } from './bench-secrets.js';
 import { createBenchDatabase } from './database.js';
-import { benchGatewayEnvironment, registerBenchParty } from './gateway-party.js';
+import { registerBenchParty } from './gateway-party.js';
 import { loadInOwnProcess } from './load-process.js';
 import { percentile } from './load.js';
-import { deleteStream } from './nats-streams.js';
 import { bulkLoadHistory, type HistoryShape } from './orders-history.js';
 import { customerTokens, myOrdersRequests, portalRequests, sampledCustomers } from './orders-queries.js';
 import { planWebhooks, type BenchMerchant, type PlannedWebhook } from './orders-webhooks.js';
@@ -53,28 +50,16 @@ const load = () =>
 
 async function main(): Promise<void> {
   const db = await createBenchDatabase('bench_orders');
-  const natsUrl = process.env.NATS_URL;
-  const tag = randomBytes(4).toString('hex');
-  const baseEnv: Record<string, string> = {
-    NODE_ENV: 'production',
-    DATABASE_URL: db.url,
-    GATEWAY_ENVIRONMENT: benchGatewayEnvironment,
-    // The host app's stand-in issues the authorization codes the customers' access tokens are exchanged for.
-    IDENTITY_SANDBOX: 'true',
-    ...(natsUrl && { NATS_URL: natsUrl, NATS_STREAM: `BENCH_${tag}`, NATS_SUBJECT_PREFIX: `bench${tag}` }),
-    ...benchSecretsEnv(),
-  };
-  const config = loadConfig({ ...baseEnv, ROLES: natsUrl ? 'api' : 'api,relay,projector' });
-  const secrets = loadSecrets(config, baseEnv);
-  const roles = natsUrl ? await startMain({ ...baseEnv, ROLES: 'relay,projector', HEALTH_PORT: '0' }) : undefined;
-  process.once('exit', () => roles?.child.kill('SIGKILL')); // a failed run must not leave the roles' process behind
+  // The host app's stand-in issues the authorization codes the customers' access tokens are exchanged for.
+  const deployment = await startBenchDeployment(db.url, { IDENTITY_SANDBOX: 'true' });
+  const { config, secrets, tag } = deployment;
   const c = await buildContainer({ config, databaseUrl: db.url, secrets, logger: createLogger('error') });
   await c.startBackground();
   await registerBenchParty(c.services.gateway);
   const server = await listen(c.app, 0, '127.0.0.1');
   const base = `http://127.0.0.1:${server.port}`;
   console.log(
-    `orders: ${natsUrl ? 'api in this process, relay and projectors in another (NATS)' : 'every role in this process'}; cores=${os.cpus().length}; load average ${load()}`,
+    `orders: ${deployment.nats ? 'api in this process, relay and projectors in another (NATS)' : 'every role in this process'}; cores=${os.cpus().length}; load average ${load()}`,
   );
 
   // 1. The history, through the projector.
@@ -189,9 +174,7 @@ async function main(): Promise<void> {
 
   await server.close(1000);
   await c.stop();
-  roles?.child.kill('SIGTERM');
-  await roles?.exited;
-  if (natsUrl) await deleteStream(natsUrl, `BENCH_${tag}`);
+  await deployment.stop();
   if (process.env.KEEP_DATABASE) console.log(`  database kept: ${db.url}`);
   else await db.drop();
   console.log(

@@ -146,6 +146,7 @@ describe('Order view read models (HTTP, PostgreSQL, projector)', () => {
       '@fee-metadata@': '{"b":2,"a":1}',
       '@extra-data@': '{"nested":{"x":[null, false]}, "u":"\\ud83d\\ude00"}',
     };
+    const [deposit] = createdBody('x').order.items as Record<string, unknown>[];
     const body = createdBody(
       'raw-1',
       { event_timestamp: base + 30_000 },
@@ -155,24 +156,9 @@ describe('Order view read models (HTTP, PostgreSQL, projector)', () => {
         attributes: '@order-attributes@',
         items: [
           {
-            item_id: 'i1',
-            name: 'Deposit',
-            quantity: 1,
-            unit_price: 10_000_000,
-            total_price: 10_000_000,
-            currency: 'VND',
+            ...deposit,
             attributes: '@item-attributes@',
-            sub_items: [
-              {
-                sub_item_id: 's1',
-                name: 'Mat',
-                quantity: 1,
-                unit_price: 0,
-                total_price: 0,
-                currency: 'VND',
-                attributes: '@sub-item-attributes@',
-              },
-            ],
+            sub_items: [{ ...deposit, item_id: undefined, sub_item_id: 's1', attributes: '@sub-item-attributes@' }],
           },
         ],
         fees: [{ fee_code: 'SHIP', amount: 0, metadata: '@fee-metadata@' }],

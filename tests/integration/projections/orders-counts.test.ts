@@ -1,17 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { OrderQueries, webhookFingerprint, type PortalFilter } from '../../../application/orders/index.js';
-import {
-  orderDecider,
-  ordersEventDecoder,
-  type OrderChanges,
-  type OrderSource,
-  type OrdersEvent,
-} from '../../../domain/orders/index.js';
+import { OrderQueries, type PortalFilter } from '../../../application/orders/index.js';
+import { ordersEventDecoder, type OrderChanges, type OrdersEvent } from '../../../domain/orders/index.js';
 import { formatPosition } from '../../../infrastructure/shared/eventstore/positions.js';
 import { PostgresOrderReadModel } from '../../../infrastructure/orders/order-read-model.js';
 import { orderTables, ordersProjector } from '../../../projections/orders/index.js';
 import type { PhysicalNames, Projected } from '../../../projections/shared/projector.js';
+import { recordedCreated } from '../../support/order-events.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 
 /**
@@ -32,7 +26,6 @@ describe('orders read model: counts beyond the count limit', () => {
     const type = n % 3 === 0 ? 'CAR_PURCHASE' : 'AFTER_SALES';
     const bu = n % 2 === 0 ? 'BU-1' : 'BU-2';
     orders.push({ merchantId, bu, type, status, at });
-    const source: OrderSource = { created_by: 'u', platform_code: 'HOSTAPP', miniapp_id: 'mini' };
     const order: OrderChanges = {
       order_type: type,
       status,
@@ -42,35 +35,10 @@ describe('orders read model: counts beyond the count limit', () => {
       customer: { customer_id: `c-${n % 7}`, name: 'N' },
       amounts: { currency: 'VND', total_amount: 100, grand_total: 90 },
     };
-    const orderId = `O-${n}`;
-    const [event] = orderDecider.decide(
-      {
-        type: 'ReceiveOrderWebhook',
-        kind: 'CREATED',
-        merchantId,
-        orderId,
-        eventTimestamp: at,
-        fingerprint: webhookFingerprint({ kind: 'CREATED', eventTimestamp: at, orderId, source, order }),
-        requestId: randomUUID(),
-        order,
-        source,
-        now: new Date(at).toISOString(),
-        earlyWindowMs: 3_600_000,
-        maxEarlyEvents: 10,
-      },
-      orderDecider.initialState,
-    );
-    return ordersEventDecoder.decode({
-      id: randomUUID(),
-      streamName: `order-${merchantId}-${orderId}`,
-      type: event!.type,
-      schemaVersion: 1,
-      data: event!.data,
-      metadata: { occurredAt: new Date(at).toISOString() },
-      revision: 0,
-      position: formatPosition(1n, BigInt(n + 1)),
-      recordedAt: new Date(at).toISOString(),
-    }) as Projected<OrdersEvent>;
+    const position = formatPosition(1n, BigInt(n + 1));
+    return ordersEventDecoder.decode(
+      recordedCreated({ merchantId, orderId: `O-${n}`, eventTimestamp: at, order, position }),
+    ) as Projected<OrdersEvent>;
   }
 
   /** Counts by status of the orders `keep` selects, by hand. */

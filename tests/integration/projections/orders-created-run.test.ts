@@ -1,16 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { webhookFingerprint } from '../../../application/orders/index.js';
-import {
-  orderDecider,
-  ordersEventDecoder,
-  type OrderChanges,
-  type OrderSource,
-  type OrdersEvent,
-} from '../../../domain/orders/index.js';
+import { ordersEventDecoder, type OrderChanges, type OrdersEvent } from '../../../domain/orders/index.js';
 import { formatPosition } from '../../../infrastructure/shared/eventstore/positions.js';
 import { orderTables, ordersProjector } from '../../../projections/orders/index.js';
 import type { PhysicalNames, Projected, ProjectedEvent } from '../../../projections/shared/projector.js';
+import { recordedCreated } from '../../support/order-events.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 
 /**
@@ -28,7 +21,6 @@ describe('orders projector: a run of creates in one call equals one by one', () 
   let position = 0;
   function created(merchantId: string, orderId: string, day: number, status: string, grandTotal: number) {
     const eventTimestamp = Date.UTC(2026, 0, 1 + day, 3, position % 60);
-    const source: OrderSource = { created_by: 'u', platform_code: 'HOSTAPP', miniapp_id: 'mini' };
     const order: OrderChanges = {
       order_type: position % 3 === 0 ? 'CAR_PURCHASE' : 'SOMETHING_NEW',
       status,
@@ -39,35 +31,15 @@ describe('orders projector: a run of creates in one call equals one by one', () 
       amounts: { currency: 'VND', total_amount: grandTotal + 1, grand_total: grandTotal },
       metadata: '{"b": 1,  "a":[2]}',
     };
-    const [event] = orderDecider.decide(
-      {
-        type: 'ReceiveOrderWebhook',
-        kind: 'CREATED',
-        merchantId,
-        orderId,
-        eventTimestamp,
-        fingerprint: webhookFingerprint({ kind: 'CREATED', eventTimestamp, orderId, source, order }),
-        requestId: randomUUID(),
-        order,
-        source,
-        now: new Date(eventTimestamp + 10).toISOString(),
-        earlyWindowMs: 3_600_000,
-        maxEarlyEvents: 10,
-      },
-      orderDecider.initialState,
-    );
     position += 1;
-    return {
-      id: randomUUID(),
-      streamName: `order-${merchantId}-${orderId}`,
-      type: event!.type,
-      schemaVersion: 1,
-      data: event!.data,
-      metadata: { occurredAt: new Date(eventTimestamp).toISOString() },
-      revision: 0,
+    return recordedCreated({
+      merchantId,
+      orderId,
+      eventTimestamp,
+      order,
       position: formatPosition(1000n, BigInt(position)),
-      recordedAt: new Date(eventTimestamp).toISOString(),
-    } satisfies ProjectedEvent;
+      receivedAt: new Date(eventTimestamp + 10).toISOString(),
+    });
   }
 
   const decoded = (events: ProjectedEvent[]) =>
