@@ -43,7 +43,7 @@ export function orderPortalRouter(deps: { queries: OrderQueries; logger: Logger 
         from: q.from,
         to: q.to,
       },
-      { page: q.page, size: q.size },
+      { page: q.page, size: q.size, ...(q.after && { after: q.after }) },
     );
     return ok(pageJson(page, q.page, q.size));
   });

@@ -43,9 +43,18 @@ export interface OrderDetail extends OrderSummary {
   history: OrderHistoryEntry[];
 }
 
+/** Where an order stands in a listing (newest ordered_at first, then merchant and order id): a keyset cursor. */
+export interface ListPosition {
+  orderedAt: string;
+  merchantId: string;
+  orderId: string;
+}
+
 export interface Paging {
   page: number;
   size: number;
+  /** Keyset paging: the orders after this one (then `page` is 1); reaches any depth at the cost of one page. */
+  after?: ListPosition;
 }
 
 export interface OrderPage {
@@ -59,6 +68,8 @@ export interface OrderPage {
    * answer the filter (docs/orders-read-models.md, "Counts at scale").
    */
   countsExact: boolean;
+  /** The last order of a full page, to ask for the next page with (`after`); null when the page is not full. */
+  next: ListPosition | null;
 }
 
 export interface PortalFilter {
@@ -105,10 +116,14 @@ export interface OrderReadModel {
 export const maxListDepth = 10_000;
 
 function checkDepth(paging: Paging): void {
+  if (paging.after !== undefined && paging.page !== 1)
+    throw ordersError('INVALID_ORDER_QUERY', 'page goes with after only as 1: after names the page already', {
+      field: 'page',
+    });
   if (paging.page * paging.size > maxListDepth)
     throw ordersError(
       'INVALID_ORDER_QUERY',
-      `page × size must be at most ${maxListDepth}: narrow the filter (a date range) to reach older orders`,
+      `page × size must be at most ${maxListDepth}: page on with after (next_cursor), or narrow the filter`,
       { field: 'page' },
     );
 }

@@ -135,6 +135,26 @@ export class PostgresOrderReadModel implements OrderReadModel {
           { column: 'merchant_id', order: 'asc' },
           { column: 'order_id', order: 'asc' },
         ])
+        .modify((q) => {
+          const after = paging.after;
+          // After a position in (ordered_at desc, merchant_id asc, order_id asc): the index on ordered_at bounds it.
+          if (after)
+            void q.andWhere((b) =>
+              b
+                .where('ordered_at', '<', after.orderedAt)
+                .orWhere((same) =>
+                  same
+                    .where('ordered_at', '=', after.orderedAt)
+                    .andWhere((next) =>
+                      next
+                        .where('merchant_id', '>', after.merchantId)
+                        .orWhere((m) =>
+                          m.where('merchant_id', '=', after.merchantId).andWhere('order_id', '>', after.orderId),
+                        ),
+                    ),
+                ),
+            );
+        })
         .limit(paging.size)
         .offset((paging.page - 1) * paging.size) as Promise<OrderRow[]>,
       capped as Promise<{ status: string | null; n: string }[]>,
@@ -152,7 +172,11 @@ export class PostgresOrderReadModel implements OrderReadModel {
       : filter.status === undefined
         ? Object.values(countsByStatus).reduce((a, b) => a + b, 0)
         : (countsByStatus[filter.status] ?? 0);
-    return { orders: rows.map(summaryOf), total, countsByStatus, countsExact };
+    const last = rows.length === paging.size ? rows[rows.length - 1] : undefined;
+    const next = last
+      ? { orderedAt: last.ordered_at.toISOString(), merchantId: last.merchant_id, orderId: last.order_id }
+      : null;
+    return { orders: rows.map(summaryOf), total, countsByStatus, countsExact, next };
   }
 
   /**

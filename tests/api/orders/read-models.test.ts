@@ -11,6 +11,7 @@ interface Page {
   total: number;
   counts_by_status: Record<string, number> | null;
   counts_exact: boolean;
+  next_cursor: string | null;
 }
 
 /** The read models over the whole app (projector running), through the customer's and the portal's queries. */
@@ -89,6 +90,17 @@ describe('Order view read models (HTTP, PostgreSQL, projector)', () => {
     ).to.deep.equal(['o2']);
     const second = expectOrders(await mine('cust-1', '?page=2&size=3'), 200, 0);
     expect(second.orders.map((o) => o.order_id)).to.deep.equal(['o1']);
+    expect(second.next_cursor).to.equal(null);
+    const first = expectOrders(await mine('cust-1', '?size=3'), 200, 0);
+    const after = expectOrders(await mine('cust-1', `?size=3&after=${first.next_cursor}`), 200, 0);
+    expect(after.orders.map((o) => o.order_id)).to.deep.equal(['o1']);
+    expect(after.total).to.equal(4);
+    expect(expectOrders(await mine('cust-1', '?after=bm90IGEgY3Vyc29y'), 400, 4001, /next_cursor/)).to.deep.equal({
+      field: 'after',
+    });
+    expect(expectOrders(await mine('cust-1', `?page=2&after=${first.next_cursor}`), 400, 4001)).to.deep.equal({
+      field: 'page',
+    });
     expect(
       expectOrders(await mine('cust-2'), 200, 0).orders.map((o) => [o.order_id, o.order_type_known]),
     ).to.deep.equal([['o1', false]]);

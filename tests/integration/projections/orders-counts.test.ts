@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { OrderQueries, type PortalFilter } from '../../../application/orders/index.js';
+import { OrderQueries, type Paging, type PortalFilter } from '../../../application/orders/index.js';
 import { ordersEventDecoder, type OrderChanges, type OrdersEvent } from '../../../domain/orders/index.js';
 import { formatPosition } from '../../../infrastructure/shared/eventstore/positions.js';
 import { PostgresOrderReadModel } from '../../../infrastructure/orders/order-read-model.js';
@@ -53,10 +53,12 @@ describe('orders read model: counts beyond the count limit', () => {
     db = await createTestDatabase();
     const names: PhysicalNames = Object.fromEntries(Object.values(orderTables).map((t) => [t, t]));
     await ordersProjector.createTables(db.knex, names);
-    // M1: 250 orders over 5 days; M2: 60 orders. 7 hours apart within a merchant.
+    // M1: 250 orders over 5 days; M2: 60 orders an hour apart.
     const events = [
       ...Array.from({ length: 250 }, (_, n) => created(n, 'M1', day0 + n * 7 * 3_600_000 * 0.068)),
       ...Array.from({ length: 60 }, (_, n) => created(1000 + n, 'M2', day0 + n * 3_600_000)),
+      // Twelve orders at one instant, of two merchants: keyset paging must break the tie.
+      ...Array.from({ length: 12 }, (_, n) => created(2000 + n, n % 2 ? 'M2' : 'M3', day0 + 10 * 86_400_000)),
     ];
     await db.knex.transaction((trx) => ordersProjector.apply(trx, events, names));
     readModel = new PostgresOrderReadModel(db.knex, { countLimit: 100 });
@@ -67,9 +69,13 @@ describe('orders read model: counts beyond the count limit', () => {
 
   it('up to the limit: exact, from the orders themselves', async () => {
     const page = await list({ merchantId: 'M2' });
-    expect(page).to.include({ total: 60, countsExact: true });
+    expect(page).to.include({ total: 66, countsExact: true });
     expect(page.countsByStatus).to.deep.equal(byHand((o) => o.merchantId === 'M2'));
-    expect(page.orders.map((o) => o.orderId)).to.deep.equal(Array.from({ length: 10 }, (_, i) => `O-${1059 - i}`));
+    // Newest first; the six at one instant by order id.
+    expect(page.orders.map((o) => o.orderId)).to.deep.equal([
+      ...['O-2001', 'O-2003', 'O-2005', 'O-2007', 'O-2009', 'O-2011'],
+      ...['O-1059', 'O-1058', 'O-1057', 'O-1056'],
+    ]);
   });
 
   it('beyond it, a merchant (and type, status, whole days): exact, from the daily statistics', async () => {
@@ -109,12 +115,52 @@ describe('orders read model: counts beyond the count limit', () => {
     expect(withStatus.orders.every((o) => o.status === 'PAID')).to.equal(true);
   });
 
+  it('keyset paging (after): every order once, in the order of the offset pages, at any depth', async () => {
+    for (const filter of [{}, { merchantId: 'M1', status: 'PAID' }, { businessUnitId: 'BU-2' }] as PortalFilter[]) {
+      const byOffset = (await readModel.list(filter, { page: 1, size: 100 })).orders.map((o) => o.orderId);
+      const seen: string[] = [];
+      let after: Paging['after'];
+      for (let pages = 0; pages < 100; pages++) {
+        const page = await readModel.list(filter, { page: 1, size: 7, ...(after && { after }) });
+        seen.push(...page.orders.map((o) => o.orderId));
+        if (!page.next) break;
+        after = page.next;
+      }
+      const all = orders.length; // at most 310: the first 100 compared with the offset page, all counted once
+      expect(seen.slice(0, 100), JSON.stringify(filter)).to.deep.equal(byOffset);
+      expect(new Set(seen).size).to.equal(seen.length);
+      expect(seen.length).to.be.at.most(all);
+      const expected = byHand((o) =>
+        filter.merchantId
+          ? o.merchantId === filter.merchantId
+          : filter.businessUnitId
+            ? o.bu === filter.businessUnitId
+            : true,
+      );
+      expect(seen.length).to.equal(
+        filter.status ? expected[filter.status] : Object.values(expected).reduce((a, b) => a + b, 0),
+      );
+    }
+  });
+
   it('pages no deeper than 10 000 rows, and a range must not end before it starts (INVALID_ORDER_QUERY naming the field)', async () => {
     const queries = new OrderQueries(readModel);
     await queries.portalOrders({}, { page: 100, size: 100 });
+    await queries.portalOrders(
+      {},
+      { page: 1, size: 100, after: { orderedAt: iso(day0), merchantId: 'M1', orderId: 'O-1' } },
+    );
     for (const [call, field] of [
       [() => queries.portalOrders({}, { page: 101, size: 100 }), 'page'],
       [() => queries.myOrders('c-1', {}, { page: 501, size: 20 }), 'page'],
+      [
+        () =>
+          queries.portalOrders(
+            {},
+            { page: 2, size: 10, after: { orderedAt: iso(day0), merchantId: 'M1', orderId: 'O-1' } },
+          ),
+        'page',
+      ],
       [() => queries.portalOrders({ from: iso(day0 + 1), to: iso(day0) }, { page: 1, size: 10 }), 'from'],
     ] as const) {
       const error = await call().then(
