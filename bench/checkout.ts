@@ -17,14 +17,11 @@ import { gatewayGuard } from '../api/gateway/index.js';
 import { createHttpApp, listen } from '../api/shared/http-app.js';
 import { on } from '../api/shared/route.js';
 import { newCommandContext } from '../application/shared/command-context.js';
-import { randomBytes } from 'node:crypto';
-import { buildContainer, loadConfig, loadSecrets } from '../container.js';
-import { startMain } from '../tests/support/main-process.js';
-import { deleteStream } from './nats-streams.js';
+import { buildContainer } from '../container.js';
+import { startBenchDeployment } from './deployment.js';
 import { createLogger } from '../infrastructure/shared/logger.js';
 import { httpRequestDuration, metricsRegistry } from '../infrastructure/shared/metrics.js';
 import { flowsInOwnProcess, type FlowResult } from './checkout-flows.js';
-import { benchSecretsEnv } from './bench-secrets.js';
 import { createBenchDatabase } from './database.js';
 import { benchGatewayEnvironment, benchGatewayHeaders, registerBenchParty } from './gateway-party.js';
 import { loadInOwnProcess } from './load-process.js';
@@ -46,22 +43,8 @@ async function main(): Promise<void> {
     throw new Error(`USERS too few: one per flow, warm-up included`);
   const db = await createBenchDatabase('bench');
   const logger = createLogger('error');
-  // As deployed: with NATS, the relay and the projectors run in a process of their own (ROLES), so this process
-  // serves the api alone; without NATS every role runs here on the in-process bus.
-  const natsUrl = process.env.NATS_URL;
-  const tag = randomBytes(4).toString('hex');
-  const env: Record<string, string> = {
-    NODE_ENV: 'production',
-    DATABASE_URL: db.url,
-    GATEWAY_ENVIRONMENT: benchGatewayEnvironment,
-    ...(natsUrl && { NATS_URL: natsUrl, NATS_STREAM: `BENCH_${tag}`, NATS_SUBJECT_PREFIX: `bench${tag}` }),
-    ...benchSecretsEnv(),
-  };
-  const config = loadConfig({ ...env, ROLES: natsUrl ? 'api' : 'api,relay,projector' });
-  const secrets = loadSecrets(config, env);
-  const roles = natsUrl ? await startMain({ ...env, ROLES: 'relay,projector', HEALTH_PORT: '0' }) : undefined;
-  // A failed run must not leave the roles' process behind.
-  process.once('exit', () => roles?.child.kill('SIGKILL'));
+  const deployment = await startBenchDeployment(db.url);
+  const { config, secrets } = deployment;
   const c = await buildContainer({ config, databaseUrl: db.url, secrets, logger });
   await c.startBackground();
   await registerBenchParty(c.services.gateway);
@@ -134,7 +117,7 @@ async function main(): Promise<void> {
     'x-promotion-api-key': merchant.apiKey.key,
   };
   console.log(
-    `checkout: ${natsUrl ? 'api in this process, relay and projectors in another (NATS)' : 'every role in this process'}; ${users + 1} wallets issued and projected in ${Math.round((performance.now() - setup) / 1000)} s; ` +
+    `checkout: ${deployment.nats ? 'api in this process, relay and projectors in another (NATS)' : 'every role in this process'}; ${users + 1} wallets issued and projected in ${Math.round((performance.now() - setup) / 1000)} s; ` +
       `${rounds} rounds of ${seconds} s at ${rate} req/s (${flowsPerRound} flows of applicable → reserve → confirm each, open loop), then the baseline and a race of ${race}`,
   );
   let nextUser = 1; // user-0 is the race's
@@ -215,9 +198,7 @@ async function main(): Promise<void> {
   await baselineServer.close(1000);
   await server.close(1000);
   await c.stop();
-  roles?.child.kill('SIGTERM');
-  await roles?.exited;
-  if (natsUrl) await deleteStream(natsUrl, `BENCH_${tag}`);
+  await deployment.stop();
   await db.drop();
   console.log(
     `checkout: users=${users} rate=${rate} reserve_confirm_p99_ms=${round1(rcP99)} applicable_p95_ms=${round1(appP95)} race_winners=${winners}`,

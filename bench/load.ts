@@ -30,7 +30,7 @@ export interface LoadResult {
 }
 
 /** Mulberry32: a small seeded generator of uniform numbers in [0, 1). */
-function seeded(seed: number): () => number {
+export function seeded(seed: number): () => number {
   return () => {
     seed = (seed + 0x6d2b79f5) | 0;
     let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);

@@ -1,5 +1,5 @@
 /**
- * The customer queries' authentication (docs/orders.md, "Read models"): `Authorization: Bearer <access token>`,
+ * The customer queries' authentication (docs/orders-read-models.md, "Read models"): `Authorization: Bearer <access token>`,
  * checked by the identity context's verifier; the customer is the token's user (res.locals.customerId).
  */
 import type { RequestHandler, Response } from 'express';

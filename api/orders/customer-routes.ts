@@ -1,5 +1,5 @@
 /**
- * The customer app's queries of the order view (docs/orders.md, "Read models"), under /order/cov/app/v1 behind the
+ * The customer app's queries of the order view (docs/orders-read-models.md, "Read models"), under /order/cov/app/v1 behind the
  * gateway, for the user of a bearer access token: declared once for the router and the OpenAPI document.
  */
 import { z } from 'zod';

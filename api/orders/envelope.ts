@@ -1,5 +1,5 @@
 /**
- * The order view's envelope (docs/orders.md, "Answers and codes"): `{code, message, data}` with a numeric code, 0 on
+ * The order view's envelope (docs/orders-responses.md, "Answers and codes"): `{code, message, data}` with a numeric code, 0 on
  * success, as the seed's other envelopes of document 002 (user info) have it.
  */
 import type { Response } from 'express';

@@ -1,5 +1,5 @@
 /**
- * The order view interface's codes and errors (docs/orders.md, "Answers and codes"): the typed codes of the webhooks
+ * The order view interface's codes and errors (docs/orders-responses.md, "Answers and codes"): the typed codes of the webhooks
  * and queries → HTTP status and numeric code, through tables that do not compile with a code left out; its codes for
  * the headers, malformed requests, unknown endpoints, the gateway's refusals and the 500.
  */

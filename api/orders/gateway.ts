@@ -1,5 +1,5 @@
 /**
- * What the order view interface tells the gateway in front of it (api/shared/gateway-front.ts; docs/orders.md,
+ * What the order view interface tells the gateway in front of it (api/shared/gateway-front.ts; docs/orders-signing.md,
  * "Headers"): its routes for per-endpoint rate limits, the `env` header optional (the seed's webhook headers do not
  * list it), and every gateway refusal in the order view's envelope.
  */

@@ -13,7 +13,7 @@ import { ordersBasePath, webhookRoutes, webhooksTag } from './webhook-routes.js'
 export function registerOrdersOpenApi(api: OpenApiRegistrar): void {
   api.tag(
     webhooksTag,
-    'order.created, order.updated, order.cancelled from the business units, signed (docs/orders.md)',
+    'order.created, order.updated, order.cancelled from the business units, signed (docs/orders-signing.md)',
   );
   api.tag(orderMerchantsTag, 'Merchants of the order view and the webhook keys they sign with');
   api.tag(customerTag, "The customer app's orders: the token's user's own, from the read models");

@@ -1,6 +1,6 @@
 /**
  * The order view's operator endpoints (/operator/v1): merchants and their webhook keys (routes in
- * operator-routes.ts). Each write runs one command as the authenticated operator (commandOf). docs/orders.md.
+ * operator-routes.ts). Each write runs one command as the authenticated operator (commandOf). docs/orders-keys.md.
  */
 import { Router, type Request } from 'express';
 import type { OrdersServices } from '../../application/orders/index.js';

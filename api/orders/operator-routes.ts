@@ -1,6 +1,6 @@
 /**
  * The order view's operator routes (/operator/v1): merchants and their webhook keys, declared once: operator-router.ts
- * mounts them and openapi.ts documents them. docs/orders.md, "Merchant keys".
+ * mounts them and openapi.ts documents them. docs/orders-keys.md, "Merchant keys".
  */
 import { z } from 'zod';
 import { successResponse, type ErrorCase } from '../shared/openapi.js';

@@ -1,7 +1,7 @@
 /**
  * The order view's operator bodies and answers (merchants and their webhook keys) as zod schemas, in the order view's
  * snake_case. Forms are checked here (400 OPS-REQ-001 naming the field), the rules of the keys stay with the decider.
- * docs/orders.md, "Merchant keys".
+ * docs/orders-keys.md, "Merchant keys".
  */
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';

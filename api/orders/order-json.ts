@@ -1,10 +1,16 @@
 /**
- * Orders as the order view answers them (docs/orders.md, "Read models"), in its snake_case. The order's extension
+ * Orders as the order view answers them (docs/orders-read-models.md, "Read models"), in its snake_case. The order's extension
  * maps are embedded as the exact JSON text the sender sent: the answer is serialised with a placeholder where each
  * goes, then the text put in its place, so it never passes through a parse.
  */
 import { randomUUID } from 'node:crypto';
-import type { OrderChanges, OrderDetail, OrderPage, OrderSummary } from '../../application/orders/index.js';
+import type {
+  ListPosition,
+  OrderChanges,
+  OrderDetail,
+  OrderPage,
+  OrderSummary,
+} from '../../application/orders/index.js';
 
 export const summaryJson = (o: OrderSummary) => ({
   merchant_id: o.merchantId,
@@ -27,12 +33,31 @@ export const summaryJson = (o: OrderSummary) => ({
   cancelled: o.cancelled,
 });
 
+/** A listing position as the opaque `next_cursor` / `after` the API hands out. */
+export const cursorOf = (p: ListPosition): string =>
+  Buffer.from(JSON.stringify([p.orderedAt, p.merchantId, p.orderId]), 'utf8').toString('base64url');
+
+/** The position a cursor names, or undefined when it is not one this API handed out. */
+export function positionOf(cursor: string): ListPosition | undefined {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (!Array.isArray(value) || value.length !== 3 || !value.every((v) => typeof v === 'string')) return undefined;
+    const [orderedAt, merchantId, orderId] = value as [string, string, string];
+    if (Number.isNaN(Date.parse(orderedAt)) || new Date(orderedAt).toISOString() !== orderedAt) return undefined;
+    return { orderedAt, merchantId, orderId };
+  } catch {
+    return undefined;
+  }
+}
+
 export const pageJson = (p: OrderPage, page: number, size: number) => ({
   orders: p.orders.map(summaryJson),
   page,
   size,
   total: p.total,
   counts_by_status: p.countsByStatus,
+  counts_exact: p.countsExact,
+  next_cursor: p.next ? cursorOf(p.next) : null,
 });
 
 /** The order's fields with each extension map (JSON text) swapped for a placeholder, and the texts by placeholder. */

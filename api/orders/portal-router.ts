@@ -1,6 +1,6 @@
 /**
  * The portal's and analysts' order queries in the operator API (routes in portal-routes.ts): projections, answered
- * in the operator envelope. docs/orders.md, "Read models".
+ * in the operator envelope. docs/orders-read-models.md, "Read models".
  */
 import { Router, type Request } from 'express';
 import type { OrderQueries } from '../../application/orders/index.js';
@@ -43,7 +43,7 @@ export function orderPortalRouter(deps: { queries: OrderQueries; logger: Logger 
         from: q.from,
         to: q.to,
       },
-      { page: q.page, size: q.size },
+      { page: q.page, size: q.size, ...(q.after && { after: q.after }) },
     );
     return ok(pageJson(page, q.page, q.size));
   });

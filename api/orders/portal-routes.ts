@@ -1,5 +1,5 @@
 /**
- * The internal portal's and analysts' queries of the order view in the operator API (docs/orders.md, "Read models"),
+ * The internal portal's and analysts' queries of the order view in the operator API (docs/orders-read-models.md, "Read models"),
  * declared once for portal-router.ts and the OpenAPI document. They read projections: eventually consistent.
  */
 import { z } from 'zod';

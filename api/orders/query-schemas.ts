@@ -1,10 +1,11 @@
 /**
- * The order view's query parameters and answers as zod schemas (docs/orders.md, "Read models"): the customer's
+ * The order view's query parameters and answers as zod schemas (docs/orders-read-models.md, "Read models"): the customer's
  * listing, the portal's listing and daily statistics. Parsed parameters are the typed filters of
  * application/orders/order-queries.ts.
  */
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import { positionOf } from './order-json.js';
 
 extendZodWithOpenApi(z);
 
@@ -13,6 +14,16 @@ const instant = z.string().openapi({ format: 'date-time' });
 
 const paging = {
   page: z.coerce.number().int('must be an integer').min(1, 'must be >= 1').max(10_000).default(1),
+  after: z
+    .string()
+    .max(1024, 'must be a next_cursor of an earlier page')
+    .transform((cursor, ctx) => {
+      const position = positionOf(cursor);
+      if (!position) ctx.addIssue({ code: 'custom', message: 'must be a next_cursor of an earlier page' });
+      return position ?? z.NEVER;
+    })
+    .optional()
+    .openapi({ type: 'string', description: "an earlier page's next_cursor: the orders after it (page stays 1)" }),
   size: z.coerce
     .number()
     .int('must be an integer')
@@ -92,8 +103,23 @@ export const orderPageSchema = z
     orders: z.array(orderSummarySchema),
     page: z.number().int(),
     size: z.number().int(),
-    total: z.number().int(),
-    counts_by_status: z.record(z.number().int()),
+    total: z
+      .number()
+      .int()
+      .describe('orders matching: exact when counts_exact, else a lower bound (more match than the count limit)'),
+    counts_by_status: z
+      .record(z.number().int())
+      .nullable()
+      .describe('matches per status, the status filter left out; null when not exact'),
+    counts_exact: z
+      .boolean()
+      .describe(
+        'exact up to the count limit (10 000 by default), beyond it when merchant, type, status and whole UTC days are the only filters',
+      ),
+    next_cursor: z
+      .string()
+      .nullable()
+      .describe('the page after this one: pass it as after; null when this page is not full'),
   })
   .openapi('OrderPage');
 

@@ -1,5 +1,5 @@
 /**
- * The JSON text of chosen values of a request body, exactly as sent (docs/orders.md, "Extension maps"): the seed's
+ * The JSON text of chosen values of a request body, exactly as sent (docs/orders-fields.md, "Extension maps"): the seed's
  * extension maps are stored and answered byte for byte, which a parse and re-serialisation would not keep (key
  * order, number spelling, escapes). Walks text that JSON.parse accepted already, so it checks nothing itself; a key
  * given twice keeps its last value, as JSON.parse does.

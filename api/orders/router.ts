@@ -31,7 +31,7 @@ export function ordersRouter(deps: OrdersServices & { logger: Logger }): Router 
     const page = await deps.queries.myOrders(
       customerOf(res),
       { status: q.status, orderType: q.order_type },
-      { page: q.page, size: q.size },
+      { page: q.page, size: q.size, ...(q.after && { after: q.after }) },
     );
     return ordersOk(pageJson(page, q.page, q.size));
   });

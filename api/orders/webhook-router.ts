@@ -1,5 +1,5 @@
 /**
- * The order view's webhooks (docs/orders.md) under /order/cov/webhook/v1/orders: behind the gateway (client_id,
+ * The order view's webhooks (docs/orders-signing.md, docs/orders-fields.md) under /order/cov/webhook/v1/orders: behind the gateway (client_id,
  * client_secret), each checks X-API-Key, X-Request-Id, the body's field rules and its secure_hash, in that order,
  * then records the event on the order's aggregate. Every refusal is the interface's envelope.
  */
@@ -72,7 +72,7 @@ export function mountWebhooks(router: Router, services: OrdersServices): void {
         throw new HttpError(
           401,
           ordersCodes.secureHashMismatch,
-          'secure_hash does not match: HMAC-SHA256 with the secretKey over the fields of docs/orders.md, "Signing"',
+          'secure_hash does not match: HMAC-SHA256 with the secretKey over the fields of docs/orders-signing.md, "Signing"',
           { field: 'secure_hash' },
         );
 

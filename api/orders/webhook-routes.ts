@@ -117,7 +117,7 @@ const webhook = (
   operationId,
   summary,
   description:
-    'Signed with `secure_hash` (docs/orders.md, "Signing"). Late, early and repeated events are accepted (docs/orders.md, "Ordering").',
+    'Signed with `secure_hash` (docs/orders-signing.md, "Signing"). Late, early and repeated events are accepted (docs/orders-ordering.md, "Ordering").',
   request: { headers, body: { required: true, content: jsonContent(body) } },
   responses: responses(...cases),
 });

@@ -1,5 +1,5 @@
 /**
- * The three webhooks' bodies as zod schemas (spec 002 part A, "Resources"; docs/orders.md, "Field rules"): every rule
+ * The three webhooks' bodies as zod schemas (spec 002 part A, "Resources"; docs/orders-fields.md, "Field rules"): every rule
  * of the seed's tables, in the sender's snake_case. Text is taken as sent (never trimmed: it is signed). Unknown
  * fields are ignored. Extension maps are checked to be objects here and replaced by their raw text afterwards
  * (raw-json.ts). A body parsed by its schema is the typed webhook (application/orders, OrderWebhook).
@@ -25,7 +25,7 @@ const unixMs = z
   .min(0, 'must be >= 0')
   .max(Number.MAX_SAFE_INTEGER, 'must be at most 9007199254740991');
 const quantity = z.number().int('must be an integer').min(1, 'must be >= 1').max(1_000_000_000);
-/** A key-value object, stored and answered as the JSON text sent (docs/orders.md, "Extension maps"). */
+/** A key-value object, stored and answered as the JSON text sent (docs/orders-fields.md, "Extension maps"). */
 const extension = z
   .record(z.unknown(), { invalid_type_error: 'must be a JSON object' })
   .openapi({ description: 'free-form key-value object, stored and answered byte for byte as sent' });

@@ -1,5 +1,5 @@
 /**
- * Operators' merchants of the order view and their webhook key pairs (stream orderMerchant-<id>; docs/orders.md,
+ * Operators' merchants of the order view and their webhook key pairs (stream orderMerchant-<id>; docs/orders-keys.md,
  * "Merchant keys"), through the command handler. The apiKey `ak_{live|test}_{32 characters}` and the secretKey are
  * generated here and answered once: the apiKey is stored as its sha256, the secretKey encrypted under the context's
  * key (bound to the merchant and key id). Every issue, rotation and revocation also writes the key's lookup stream

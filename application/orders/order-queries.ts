@@ -1,5 +1,5 @@
 /**
- * What the customer app and the portal read of the order view (docs/orders.md, "Read models"): projections, so
+ * What the customer app and the portal read of the order view (docs/orders-read-models.md, "Read models"): projections, so
  * eventually consistent with the webhooks (projector lag at /metrics). A customer sees only orders whose
  * customer.customer_id is the user of their access token; another's order is answered as not found.
  */
@@ -43,16 +43,33 @@ export interface OrderDetail extends OrderSummary {
   history: OrderHistoryEntry[];
 }
 
+/** Where an order stands in a listing (newest ordered_at first, then merchant and order id): a keyset cursor. */
+export interface ListPosition {
+  orderedAt: string;
+  merchantId: string;
+  orderId: string;
+}
+
 export interface Paging {
   page: number;
   size: number;
+  /** Keyset paging: the orders after this one (then `page` is 1); reaches any depth at the cost of one page. */
+  after?: ListPosition;
 }
 
 export interface OrderPage {
   orders: OrderSummary[];
+  /** How many orders match: exact when `countsExact`, else a lower bound (the count limit). */
   total: number;
-  /** How many of the matching orders are in each status. */
-  countsByStatus: Record<string, number>;
+  /** How many of the orders matching the filter without its status are in each status; null when not exact. */
+  countsByStatus: Record<string, number> | null;
+  /**
+   * Whether `total` and `countsByStatus` are exact: always up to the count limit, beyond it when the daily statistics
+   * answer the filter (docs/orders-read-models.md, "Counts at scale").
+   */
+  countsExact: boolean;
+  /** The last order of a full page, to ask for the next page with (`after`); null when the page is not full. */
+  next: ListPosition | null;
 }
 
 export interface PortalFilter {
@@ -95,11 +112,32 @@ export interface OrderReadModel {
   dailyStats(filter: DailyStatsFilter): Promise<DailyStat[]>;
 }
 
+/** How deep a listing pages: beyond, each page would skip more rows than a query should read. */
+export const maxListDepth = 10_000;
+
+function checkDepth(paging: Paging): void {
+  if (paging.after !== undefined && paging.page !== 1)
+    throw ordersError('INVALID_ORDER_QUERY', 'page goes with after only as 1: after names the page already', {
+      field: 'page',
+    });
+  if (paging.page * paging.size > maxListDepth)
+    throw ordersError(
+      'INVALID_ORDER_QUERY',
+      `page × size must be at most ${maxListDepth}: page on with after (next_cursor), or narrow the filter`,
+      { field: 'page' },
+    );
+}
+
 export class OrderQueries {
   constructor(private readonly readModel: OrderReadModel) {}
 
   /** The customer's own orders, newest first. */
-  myOrders(customerId: string, filter: { status?: string; orderType?: string }, paging: Paging): Promise<OrderPage> {
+  async myOrders(
+    customerId: string,
+    filter: { status?: string; orderType?: string },
+    paging: Paging,
+  ): Promise<OrderPage> {
+    checkDepth(paging);
     return this.readModel.list({ ...filter, customerId }, paging);
   }
 
@@ -111,7 +149,10 @@ export class OrderQueries {
   }
 
   /** The portal's listing: any filter, newest first, with counts. */
-  portalOrders(filter: PortalFilter, paging: Paging): Promise<OrderPage> {
+  async portalOrders(filter: PortalFilter, paging: Paging): Promise<OrderPage> {
+    checkDepth(paging);
+    if (filter.from !== undefined && filter.to !== undefined && filter.from > filter.to)
+      throw ordersError('INVALID_ORDER_QUERY', 'from must not be after to', { field: 'from' });
     return this.readModel.list(filter, paging);
   }
 

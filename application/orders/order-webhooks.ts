@@ -1,5 +1,5 @@
 /**
- * The three webhooks as commands on the order's aggregate (stream order-<merchantId>-<orderId>; docs/orders.md,
+ * The three webhooks as commands on the order's aggregate (stream order-<merchantId>-<orderId>; docs/orders-ordering.md,
  * "Ordering"), through the command handler with the sender's X-Request-Id as the idempotency key (unique per
  * merchant): an identical resend gets the first answer, another request under the id is refused. The answer is
  * built from the events the command appended, never from a read model.

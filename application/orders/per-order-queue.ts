@@ -1,5 +1,5 @@
 /**
- * One command at a time per order within a process (docs/orders.md, "Concurrency"): webhooks of one order arriving
+ * One command at a time per order within a process (docs/orders-ordering.md, "Concurrency"): webhooks of one order arriving
  * together would otherwise collide on the stream's expected version and spend the command handler's retries. Across
  * processes the handler's bounded retry on a version conflict still decides who goes first.
  */

@@ -1,5 +1,5 @@
 /**
- * The webhooks' secure_hash (spec 002 part A, "Authentication"; docs/orders.md, "Signing", with test vectors):
+ * The webhooks' secure_hash (spec 002 part A, "Authentication"; docs/orders-signing.md, "Signing", with test vectors):
  * lowercase hex of HMAC-SHA256(secretKey, string_to_sign), where string_to_sign joins the values of a fixed list of
  * fields with `|`, in alphabetical order of the field names. Fields marked "only if present" enter only when the
  * webhook carries them; amounts enter as their integer part. Compared in constant time.

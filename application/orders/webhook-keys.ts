@@ -1,5 +1,5 @@
 /**
- * The order view's own credential behind the gateway (docs/orders.md, "Headers"): the X-API-Key of a merchant, found by
+ * The order view's own credential behind the gateway (docs/orders-signing.md, "Headers"): the X-API-Key of a merchant, found by
  * its sha256 (the lookup stream's name, so no stored key is compared byte by byte), kept a few seconds per process,
  * and the merchant's secretKey decrypted to check the secure_hash. Keys are never logged.
  */

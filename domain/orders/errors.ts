@@ -1,5 +1,5 @@
 /**
- * Why an order-view command was refused: the orders context's typed codes (docs/orders.md, "Answers and codes").
+ * Why an order-view command was refused: the orders context's typed codes (docs/orders-responses.md, "Answers and codes").
  * Each interface maps them through its own table (api/orders/*): a code added here does not compile until every
  * table that can receive it maps it.
  */

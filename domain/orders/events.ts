@@ -1,7 +1,7 @@
 /**
  * Events of the central order view: the contract between its deciders, its projectors and auditors who replay them.
  * Change them only by adding optional fields or new events (anything else: a new schema version and an upcaster in
- * event-decoder.ts, docs/event-store.md#schema-versions-and-upcasting). docs/orders.md explains each.
+ * event-decoder.ts, docs/event-store.md#schema-versions-and-upcasting). docs/orders-ordering.md explains each.
  *
  * Streams:
  *   orderMerchant-<merchantId>          a merchant (accounting partner code) and its webhook keys (order-merchant.ts)
@@ -71,7 +71,7 @@ interface Received {
   orderId: string;
   /** The sender's event_timestamp (Unix ms). */
   eventTimestamp: number;
-  /** sha256 of what the webhook says (docs/orders.md, "Ordering"): tells a repeat from a new event. */
+  /** sha256 of what the webhook says (docs/orders-ordering.md, "Ordering"): tells a repeat from a new event. */
   fingerprint: string;
   /** The sender's X-Request-Id. */
   requestId: string;

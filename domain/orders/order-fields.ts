@@ -1,7 +1,7 @@
 /**
  * The order as the business unit's backend sends it (spec 002 part A, "Resources"), in the sender's snake_case: the
  * snapshot and changes the order events carry. Extension maps (`metadata`, `attributes`, `extra_data`, fee
- * `metadata`) are kept as the JSON text the sender sent, byte for byte (docs/orders.md, "Extension maps").
+ * `metadata`) are kept as the JSON text the sender sent, byte for byte (docs/orders-fields.md, "Extension maps").
  */
 
 /** JSON text exactly as it was sent (an object), never re-serialised. */

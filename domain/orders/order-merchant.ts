@@ -1,5 +1,5 @@
 /**
- * A merchant of the order view (one per accounting partner code) and its webhook key pairs (docs/orders.md,
+ * A merchant of the order view (one per accounting partner code) and its webhook key pairs (docs/orders-keys.md,
  * "Merchant keys"): at most one active pair per environment; a rotation issues the successor and lets the old pair
  * work until the end of the overlap window; a revocation stops a pair at once. The raw apiKey and secretKey never
  * reach the domain: the application passes the key's digest and the secret encrypted.

@@ -1,5 +1,5 @@
 /**
- * One order of the order view (stream order-<merchantId>-<orderId>), as its webhooks tell it (docs/orders.md,
+ * One order of the order view (stream order-<merchantId>-<orderId>), as its webhooks tell it (docs/orders-ordering.md,
  * "Ordering"). Late, early and repeated webhooks are normal:
  * - every field the order shows keeps the sender's event_timestamp that set it, and a later-arriving event sets only
  *   the fields it is newer for (ties: the greater fingerprint), so any delivery order ends in the same order;

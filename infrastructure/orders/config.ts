@@ -17,6 +17,11 @@ export const ordersConfig = {
   ORDERS_EVENT_MAX_AGE_HOURS: count(1, 24 * 365, 24 * 30),
   /** ...and this many seconds ahead of this service's clock (senders' clock skew). */
   ORDERS_EVENT_MAX_FUTURE_SECONDS: count(0, 86_400, 300),
+  /**
+   * Listings count their matches exactly up to this many; beyond it the counts come from the daily statistics when the
+   * filter allows, else the answer says "more than this" (docs/orders-read-models.md, "Counts at scale").
+   */
+  ORDERS_LIST_COUNT_LIMIT: count(100, 1_000_000, 10_000),
   /** Largest webhook body, in bytes. */
   ORDERS_WEBHOOK_MAX_BYTES: count(1024, 16 * 1024 * 1024, 1024 * 1024),
 };

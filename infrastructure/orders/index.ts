@@ -67,7 +67,9 @@ export function buildOrders(
   return {
     services: {
       ...buildOrderCommands(deps),
-      queries: new OrderQueries(new PostgresOrderReadModel(deps.knex)),
+      queries: new OrderQueries(
+        new PostgresOrderReadModel(deps.knex, { countLimit: deps.config.ORDERS_LIST_COUNT_LIMIT }),
+      ),
       accessTokens: deps.accessTokens,
     },
     jobs: [],

@@ -1,7 +1,8 @@
 /**
  * The order view's read model adapter (application/orders/order-queries.ts): knex over the tables its projector owns
- * (projections/orders; docs/orders.md, "Read models"). Listings are keyset-friendly (ordered_at, order_id) and
- * indexed by customer and merchant; the daily statistics are rows the projector keeps, never a scan of orders.
+ * (projections/orders; docs/orders-read-models.md, "Read models"). Listings are indexed by customer, merchant and the
+ * other filters, newest first; their counts read at most the count limit's matches, beyond it the daily statistics
+ * (rows the projector keeps) or nothing ("Counts at scale").
  */
 import type { Knex } from 'knex';
 import type {
@@ -83,8 +84,21 @@ const summaryColumns = [
   'cancelled',
 ];
 
+/** The daily statistics can count a filter made only of these, with whole UTC days as its range. */
+const dailyDimensions = new Set(['merchantId', 'orderType', 'status', 'from', 'to']);
+const midnight = (iso: string | undefined) => iso === undefined || iso.endsWith('T00:00:00.000Z');
+/** Without a merchant, a range of at most this many days keeps the sum over the daily rows small. */
+const dailyMaxDaysAcrossMerchants = 31;
+
 export class PostgresOrderReadModel implements OrderReadModel {
-  constructor(private readonly knex: Knex) {}
+  private readonly countLimit: number;
+
+  constructor(
+    private readonly knex: Knex,
+    options: { countLimit?: number } = {},
+  ) {
+    this.countLimit = options.countLimit ?? 10_000;
+  }
 
   async list(filter: PortalFilter, paging: Paging): Promise<OrderPage> {
     const where = (q: Knex.QueryBuilder) => {
@@ -104,6 +118,16 @@ export class PostgresOrderReadModel implements OrderReadModel {
     };
     const table = orderTables.orders;
     const withStatus = (q: Knex.QueryBuilder) => (filter.status === undefined ? q : q.where('status', filter.status));
+    // Counted over at most countLimit + 1 matches, so a count costs at most that many index entries whatever matches.
+    const capped = this.knex
+      .select('status')
+      .count({ n: '*' })
+      .from(
+        where(this.knex(table).select('status'))
+          .limit(this.countLimit + 1)
+          .as('matches'),
+      )
+      .groupBy('status');
     const [rows, counts] = await Promise.all([
       withStatus(where(this.knex(table).select(summaryColumns)))
         .orderBy([
@@ -111,18 +135,68 @@ export class PostgresOrderReadModel implements OrderReadModel {
           { column: 'merchant_id', order: 'asc' },
           { column: 'order_id', order: 'asc' },
         ])
+        .modify((q) => {
+          const after = paging.after;
+          // After a position in (ordered_at desc, merchant_id asc, order_id asc): the index on ordered_at bounds it.
+          if (after)
+            void q.andWhere((b) =>
+              b
+                .where('ordered_at', '<', after.orderedAt)
+                .orWhere((same) =>
+                  same
+                    .where('ordered_at', '=', after.orderedAt)
+                    .andWhere((next) =>
+                      next
+                        .where('merchant_id', '>', after.merchantId)
+                        .orWhere((m) =>
+                          m.where('merchant_id', '=', after.merchantId).andWhere('order_id', '>', after.orderId),
+                        ),
+                    ),
+                ),
+            );
+        })
         .limit(paging.size)
         .offset((paging.page - 1) * paging.size) as Promise<OrderRow[]>,
-      where(this.knex(table).select('status').count({ n: '*' }).groupBy('status')) as Promise<
-        { status: string | null; n: string }[]
-      >,
+      capped as Promise<{ status: string | null; n: string }[]>,
     ]);
-    const countsByStatus = Object.fromEntries(counts.map((c) => [c.status ?? '', Number(c.n)]));
-    const total =
-      filter.status === undefined
+    let countsByStatus: Record<string, number> | null = Object.fromEntries(
+      counts.map((c) => [c.status ?? '', Number(c.n)]),
+    );
+    let countsExact = Object.values(countsByStatus).reduce((a, b) => a + b, 0) <= this.countLimit;
+    if (!countsExact) {
+      countsByStatus = await this.dailyCounts(filter);
+      countsExact = countsByStatus !== null;
+    }
+    const total = !countsByStatus
+      ? this.countLimit
+      : filter.status === undefined
         ? Object.values(countsByStatus).reduce((a, b) => a + b, 0)
         : (countsByStatus[filter.status] ?? 0);
-    return { orders: rows.map(summaryOf), total, countsByStatus };
+    const last = rows.length === paging.size ? rows[rows.length - 1] : undefined;
+    const next = last
+      ? { orderedAt: last.ordered_at.toISOString(), merchantId: last.merchant_id, orderId: last.order_id }
+      : null;
+    return { orders: rows.map(summaryOf), total, countsByStatus, countsExact, next };
+  }
+
+  /**
+   * The counts by status from the daily statistics the projector keeps, when the filter is theirs: merchant, type,
+   * status and a range of whole UTC days (ordered_at's day), with a merchant or over at most a month; else null.
+   */
+  private async dailyCounts(filter: PortalFilter): Promise<Record<string, number> | null> {
+    const used = Object.entries(filter).filter(([, v]) => v !== undefined);
+    if (!used.every(([k]) => dailyDimensions.has(k)) || !midnight(filter.from) || !midnight(filter.to)) return null;
+    if (filter.merchantId === undefined) {
+      if (filter.from === undefined || filter.to === undefined) return null;
+      if (Date.parse(filter.to) - Date.parse(filter.from) > dailyMaxDaysAcrossMerchants * 86_400_000) return null;
+    }
+    const q = this.knex(orderTables.daily).select('status').sum({ n: 'order_count' }).groupBy('status');
+    if (filter.merchantId !== undefined) void q.where('merchant_id', filter.merchantId);
+    if (filter.orderType !== undefined) void q.where('order_type', filter.orderType);
+    if (filter.from !== undefined) void q.where('day', '>=', filter.from.slice(0, 10));
+    if (filter.to !== undefined) void q.where('day', '<', filter.to.slice(0, 10));
+    const rows = (await q) as { status: string; n: string }[];
+    return Object.fromEntries(rows.filter((r) => Number(r.n) !== 0).map((r) => [r.status, Number(r.n)]));
   }
 
   async detail(merchantId: string, orderId: string): Promise<OrderDetail | undefined> {

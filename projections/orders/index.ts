@@ -1,5 +1,5 @@
 /**
- * The order view's read models: its projector and its tables (docs/orders.md, "Read models"). Import this file from
+ * The order view's read models: its projector and its tables (docs/orders-read-models.md, "Read models"). Import this file from
  * outside projections/orders (docs/conventions.md, "Modules").
  */
 export { orderTables } from './order-tables.js';

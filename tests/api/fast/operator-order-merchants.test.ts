@@ -12,7 +12,7 @@ import {
 import { buildFastApp } from '../../support/fast-app.js';
 import { operatorHeaders } from '../support.js';
 
-/** The order view's merchant keys over the operator API, in memory (docs/orders.md, "Merchant keys"). */
+/** The order view's merchant keys over the operator API, in memory (docs/orders-keys.md, "Merchant keys"). */
 const now = '2026-03-01T10:00:00.000Z';
 const given = apiSpecification({ app: buildFastApp, now, lastIds: { orderMerchantKey: 6 } });
 const post = (path: string, json: unknown): ApiRequest => ({

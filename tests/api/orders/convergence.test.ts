@@ -6,7 +6,7 @@ import { createdBody, expectOrders, merchantWithKey, sendWebhook, type MerchantK
 type Kind = 'created' | 'updated' | 'cancelled';
 
 /**
- * Out-of-order and repeated webhooks converge to the same read model in any delivery order (docs/orders.md,
+ * Out-of-order and repeated webhooks converge to the same read model in any delivery order (docs/orders-ordering.md,
  * "Ordering"): the same webhooks, shuffled (seeded) and each sent twice, to one order per permutation.
  */
 describe('Order view: any delivery order, the same read model (HTTP, PostgreSQL, projector)', () => {

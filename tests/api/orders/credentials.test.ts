@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../../support/app.js';
 import { call, expectEnvelope, expectOk, operatorHeaders } from '../support.js';
 import { createdBody, expectOrders, issueKey, merchantWithKey, sendWebhook } from './support.js';
 
-/** Merchants' webhook keys through the operator API, and what the webhooks make of them (docs/orders.md, "Merchant keys"). */
+/** Merchants' webhook keys through the operator API, and what the webhooks make of them (docs/orders-keys.md, "Merchant keys"). */
 describe('Order view merchant keys (operator API, PostgreSQL)', () => {
   let app: TestApp;
   before(async () => {

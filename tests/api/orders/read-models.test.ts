@@ -9,7 +9,9 @@ import { createdBody, expectOrders, merchantWithKey, sendWebhook, sign, type Mer
 interface Page {
   orders: { merchant_id: string; order_id: string; status: string; customer_id: string; order_type_known: boolean }[];
   total: number;
-  counts_by_status: Record<string, number>;
+  counts_by_status: Record<string, number> | null;
+  counts_exact: boolean;
+  next_cursor: string | null;
 }
 
 /** The read models over the whole app (projector running), through the customer's and the portal's queries. */
@@ -44,7 +46,12 @@ describe('Order view read models (HTTP, PostgreSQL, projector)', () => {
         order_type: 'BILLING_PAYMENT',
         amounts: { currency: 'VND', total_amount: 500, grand_total: 500 },
       }),
-      await created(b, 'o1', 'cust-2', base + 2000, { order_type: 'TAXI', business_unit_id: 'BU-9' }),
+      await created(b, 'o1', 'cust-2', base + 2000, {
+        order_type: 'TAXI',
+        business_unit_id: 'BU-9',
+        branch_id: 'BR-9',
+        seller_merchant_id: 'SELLER-3',
+      }),
       await created(a, 'o3', 'cust-1', base + 3000),
     ])
       expectOrders(r, 200, 0);
@@ -74,6 +81,7 @@ describe('Order view read models (HTTP, PostgreSQL, projector)', () => {
     ]);
     expect(page.total).to.equal(4);
     expect(page.counts_by_status).to.deep.equal({ CANCELLED: 1, CREATED: 2, DELIVERED: 1 });
+    expect(page.counts_exact).to.equal(true);
     expect(expectOrders(await mine('cust-1', '?status=CANCELLED'), 200, 0).orders.map((o) => o.order_id)).to.deep.equal(
       ['o1'],
     );
@@ -82,10 +90,24 @@ describe('Order view read models (HTTP, PostgreSQL, projector)', () => {
     ).to.deep.equal(['o2']);
     const second = expectOrders(await mine('cust-1', '?page=2&size=3'), 200, 0);
     expect(second.orders.map((o) => o.order_id)).to.deep.equal(['o1']);
+    expect(second.next_cursor).to.equal(null);
+    const first = expectOrders(await mine('cust-1', '?size=3'), 200, 0);
+    const after = expectOrders(await mine('cust-1', `?size=3&after=${first.next_cursor}`), 200, 0);
+    expect(after.orders.map((o) => o.order_id)).to.deep.equal(['o1']);
+    expect(after.total).to.equal(4);
+    expect(expectOrders(await mine('cust-1', '?after=bm90IGEgY3Vyc29y'), 400, 4001, /next_cursor/)).to.deep.equal({
+      field: 'after',
+    });
+    expect(expectOrders(await mine('cust-1', `?page=2&after=${first.next_cursor}`), 400, 4001)).to.deep.equal({
+      field: 'page',
+    });
     expect(
       expectOrders(await mine('cust-2'), 200, 0).orders.map((o) => [o.order_id, o.order_type_known]),
     ).to.deep.equal([['o1', false]]);
     expect(expectOrders(await mine('cust-1', '?size=500'), 400, 4001)).to.deep.equal({ field: 'size' });
+    expect(expectOrders(await mine('cust-1', '?page=101&size=100'), 400, 4001, /page × size/)).to.deep.equal({
+      field: 'page',
+    });
   });
 
   it("an order's detail: the late update kept in history but not shown, early one applied after the created", async () => {
@@ -126,11 +148,38 @@ describe('Order view read models (HTTP, PostgreSQL, projector)', () => {
     expectOrders(res, 401, 4102);
   });
 
-  it('extension maps come back byte for byte in the answer', async () => {
-    const body = createdBody('raw-1', { event_timestamp: base + 30_000 }, customer('cust-3'));
+  it('extension maps come back byte for byte in the answer, at every place the seed has them', async () => {
+    // Each map's raw text stands where a placeholder string was; the signature does not cover them.
+    const maps: Record<string, string> = {
+      '@order-metadata@': '{"z" : 1.50, "a":"\\u00e9 $& x", "list":[ 1,2 ]}',
+      '@order-attributes@': '{ "pickup" : "Hà Nội" }',
+      '@item-attributes@': '{"color":"đỏ",  "n":1e3}',
+      '@sub-item-attributes@': '{}',
+      '@fee-metadata@': '{"b":2,"a":1}',
+      '@extra-data@': '{"nested":{"x":[null, false]}, "u":"\\ud83d\\ude00"}',
+    };
+    const [deposit] = createdBody('x').order.items as Record<string, unknown>[];
+    const body = createdBody(
+      'raw-1',
+      { event_timestamp: base + 30_000 },
+      {
+        ...customer('cust-3'),
+        metadata: '@order-metadata@',
+        attributes: '@order-attributes@',
+        items: [
+          {
+            ...deposit,
+            attributes: '@item-attributes@',
+            sub_items: [{ ...deposit, item_id: undefined, sub_item_id: 's1', attributes: '@sub-item-attributes@' }],
+          },
+        ],
+        fees: [{ fee_code: 'SHIP', amount: 0, metadata: '@fee-metadata@' }],
+        promotion_infos: [{ voucher_code: 'V1', discount_amount: 500_000, extra_data: '@extra-data@' }],
+      },
+    );
     const signed = { secure_hash: sign(a.secretKey, 'created', body), ...body };
-    const metadata = '{"z" : 1.50, "a":"\\u00e9 $& x", "list":[ 1,2 ]}';
-    const text = JSON.stringify(signed).replace('"order":{', () => `"order":{"metadata":${metadata},`);
+    let text = JSON.stringify(signed);
+    for (const [placeholder, raw] of Object.entries(maps)) text = text.replace(`"${placeholder}"`, () => raw);
     expectOrders(await sendWebhook(app, 'created', body, { keys: a, rawBody: text }), 200, 0);
     const res = await eventually(async () => {
       const r = await call(app.baseUrl, 'GET', '/order/cov/app/v1/orders/RM_A/raw-1', {
@@ -139,11 +188,18 @@ describe('Order view read models (HTTP, PostgreSQL, projector)', () => {
       expect(r.status).to.equal(200);
       return r;
     });
-    expect(res.text).to.include(`"metadata":${metadata}`);
     const portalDetail = await call(app.baseUrl, 'GET', '/operator/v1/orders/RM_A/raw-1', {
       headers: operatorHeaders(),
     });
-    expect(portalDetail.text).to.include(`"metadata":${metadata}`);
+    for (const answer of [res.text, portalDetail.text]) {
+      expect(answer).to.include(`"metadata":${maps['@order-metadata@']}`);
+      expect(answer).to.include(`"attributes":${maps['@order-attributes@']}`);
+      expect(answer).to.include(`"attributes":${maps['@item-attributes@']}`);
+      expect(answer).to.include(`"attributes":${maps['@sub-item-attributes@']}`);
+      expect(answer).to.include(`"metadata":${maps['@fee-metadata@']}`);
+      expect(answer).to.include(`"extra_data":${maps['@extra-data@']}`);
+      expect(answer).not.to.include('@');
+    }
     expect(expectOk(portalDetail)).to.include({ order_id: 'raw-1' });
   });
 
@@ -152,6 +208,17 @@ describe('Order view read models (HTTP, PostgreSQL, projector)', () => {
     expect(await ids('?merchant_id=RM_B')).to.deep.equal(['RM_B/o1']);
     expect(await ids('?business_unit_id=BU-9')).to.deep.equal(['RM_B/o1']);
     expect(await ids('?merchant_id=RM_A&payment_status=PAID')).to.deep.equal(['RM_A/o1']);
+    expect(await ids('?branch_id=BR-9')).to.deep.equal(['RM_B/o1']);
+    expect(await ids('?seller_merchant_id=SELLER-3')).to.deep.equal(['RM_B/o1']);
+    expect(await ids('?customer_id=cust-2')).to.deep.equal(['RM_B/o1']);
+    expect(await ids('?order_type=BILLING_PAYMENT')).to.deep.equal(['RM_A/o2']);
+    expect(await ids('?branch_id=BR-07&status=CANCELLED')).to.deep.equal(['RM_A/o1']);
+    // Counts by status leave the status filter out (other tests add RM_A orders of status CREATED).
+    const counted = expectOk(await portal('?merchant_id=RM_A&status=CANCELLED'));
+    expect(counted.orders.map((o) => o.order_id)).to.deep.equal(['o1']);
+    expect(counted.total).to.equal(1);
+    expect(counted.counts_exact).to.equal(true);
+    expect(counted.counts_by_status).to.include({ CANCELLED: 1, DELIVERED: 1 });
     expect(await ids(`?merchant_id=RM_A&status=CREATED&to=${new Date(base + 10_000).toISOString()}`)).to.deep.equal([
       'RM_A/o3',
       'RM_A/o2',
@@ -160,6 +227,8 @@ describe('Order view read models (HTTP, PostgreSQL, projector)', () => {
     const to = new Date(base + 3000).toISOString();
     expect(await ids(`?from=${from}&to=${to}`)).to.deep.equal(['RM_B/o1', 'RM_A/o2']);
     expect(expectEnvelope(await portal('?from=yesterday'), 400, 'OPS-REQ-001')).to.deep.equal({ field: 'from' });
+    expect(expectEnvelope(await portal(`?from=${to}&to=${from}`), 400, 'OPS-REQ-001')).to.deep.equal({ field: 'from' });
+    expect(expectEnvelope(await portal('?page=201&size=50'), 400, 'OPS-REQ-001')).to.deep.equal({ field: 'page' });
     expectEnvelope(
       await call(app.baseUrl, 'GET', '/operator/v1/orders/RM_A/nope', { headers: operatorHeaders() }),
       404,

@@ -28,7 +28,7 @@ const mostlyValidAmount = fc.oneof(
 const anyMap = fc.dictionary(anyText, fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 });
 
 /**
- * Signed webhooks whose fields hold anything (docs/orders.md, "Field rules"): correctly signed, so they pass the
+ * Signed webhooks whose fields hold anything (docs/orders-fields.md, "Field rules"): correctly signed, so they pass the
  * credentials and reach the field rules, the hash and the aggregate. Every answer is a 200 or a 4xx in the order
  * view's envelope, never a 5xx or a stack trace, and an accepted one stored its maps exactly as sent.
  */

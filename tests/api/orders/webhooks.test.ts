@@ -5,7 +5,7 @@ import { gatewayHeaders } from '../../support/gateway.js';
 import { call } from '../support.js';
 import { createdBody, expectOrders, merchantWithKey, sendWebhook, sign, type MerchantKeys } from './support.js';
 
-/** The three webhooks over HTTP, behind the gateway, on PostgreSQL (docs/orders.md, "Answers and codes"). */
+/** The three webhooks over HTTP, behind the gateway, on PostgreSQL (docs/orders-responses.md, "Answers and codes"). */
 describe('Order view webhooks (HTTP, PostgreSQL)', () => {
   let app: TestApp;
   let keys: MerchantKeys;

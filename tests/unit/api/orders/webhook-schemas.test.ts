@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { createdBody, updatedBody } from '../../../../api/orders/webhook-schemas.js';
+import { cancelledBody, createdBody, updatedBody } from '../../../../api/orders/webhook-schemas.js';
 import { issueField } from '../../../../api/shared/validation.js';
 
-/** Every field rule of the seed's tables (docs/orders.md, "Field rules"), accepted and refused. */
+/** Every field rule of the seed's tables (docs/orders-fields.md, "Field rules"), accepted and refused. */
 const valid = () => ({
   secure_hash: 'a'.repeat(64),
   event_timestamp: 1_767_225_600_000,
@@ -157,9 +157,58 @@ const cases: [string, (b: Body) => void, string | null][] = [
   ['order metadata an array', (b) => Object.assign(b.order, { metadata: [] }), 'order.metadata'],
   ['order attributes null', (b) => Object.assign(b.order, { attributes: null }), 'order.attributes'],
   ['a field sent as null', (b) => Object.assign(b.order, { order_name: null }), 'order.order_name'],
+  ['platform_code missing', (b) => delete (b as Partial<Body>).platform_code, 'platform_code'],
+  [
+    'pnl_order_status missing',
+    (b) => delete (b.order as Partial<Body['order']>).pnl_order_status,
+    'order.pnl_order_status',
+  ],
+  [
+    'total_amount missing',
+    (b) => delete (b.order.amounts as { total_amount?: number }).total_amount,
+    'order.amounts.total_amount',
+  ],
+  [
+    'grand_total missing',
+    (b) => delete (b.order.amounts as { grand_total?: number }).grand_total,
+    'order.amounts.grand_total',
+  ],
+  ['total_amount above 2^53 - 1', (b) => (b.order.amounts.total_amount = 2 ** 53), 'order.amounts.total_amount'],
+  [
+    'total_amount a string',
+    (b) => Object.assign(b.order.amounts, { total_amount: '10' }),
+    'order.amounts.total_amount',
+  ],
+  ['email of 254', (b) => (b.order.customer.email = `${x(243)}@example.vn`), null],
+  ['email of 255', (b) => (b.order.customer.email = `${x(244)}@example.vn`), 'order.customer.email'],
+  ['description of 4096', (b) => Object.assign(b.order, { description: x(4096) }), null],
+  ['description of 4097', (b) => Object.assign(b.order, { description: x(4097) }), 'order.description'],
+  [
+    'image_url not http(s)',
+    (b) => Object.assign(b.order, { image_url: 'ftp://cdn.example.vn/a.png' }),
+    'order.image_url',
+  ],
+  ['deeplink empty', (b) => Object.assign(b.order, { deeplink: '' }), 'order.deeplink'],
+  ['item_type of 65', (b) => Object.assign(b.order.items[0]!, { item_type: x(65) }), 'order.items[0].item_type'],
+  [
+    'item attributes a string',
+    (b) => Object.assign(b.order.items[0]!, { attributes: '{}' }),
+    'order.items[0].attributes',
+  ],
+  [
+    'sub_item attributes an array',
+    (b) => Object.assign(b.order.items[0]!.sub_items[0]!, { attributes: [] }),
+    'order.items[0].sub_items[0].attributes',
+  ],
+  [
+    'promotion extra_data a number',
+    (b) => Object.assign(b.order.promotion_infos[0]!, { extra_data: 1 }),
+    'order.promotion_infos[0].extra_data',
+  ],
+  ['transaction amount negative', (b) => (b.order.transactions[0]!.amount = -0.01), 'order.transactions[0].amount'],
 ];
 
-describe('webhook field rules (docs/orders.md, "Field rules")', () => {
+describe('webhook field rules (docs/orders-fields.md, "Field rules")', () => {
   for (const [what, change, field] of cases) {
     it(`order.created: ${what} → ${field === null ? 'accepted' : `refused naming ${field}`}`, () => {
       const body = valid();
@@ -185,5 +234,29 @@ describe('webhook field rules (docs/orders.md, "Field rules")', () => {
     expect(update({ amounts: { grand_total: 7, total_amount: 6 } }).success).to.equal(false);
     const noId = updatedBody.safeParse({ secure_hash: 'a'.repeat(64), event_timestamp: 1, order: {} });
     expect(issueField(noId.error!.issues[0]!)).to.equal('order.order_id');
+  });
+
+  it('order.updated and order.cancelled: the fields they carry follow the same rules', () => {
+    for (const schema of [updatedBody, cancelledBody]) {
+      const field = (order: Record<string, unknown>) => {
+        const parsed = schema.safeParse({
+          secure_hash: 'a'.repeat(64),
+          event_timestamp: 1,
+          order: { order_id: 'o1', ...order },
+        });
+        return parsed.success ? null : issueField(parsed.error.issues[0]!);
+      };
+      expect(field({})).to.equal(null);
+      expect(field({ status: 'CANCELLED', business_unit_id: 'BU-1' })).to.equal(null);
+      expect(field({ customer: { customer_id: 'u1', name: 'An', phone: '090123' } })).to.equal('order.customer.phone');
+      expect(field({ items: [] })).to.equal('order.items');
+      expect(
+        field({ items: [{ item_id: 'i', name: 'n', quantity: 0, unit_price: 1, total_price: 1, currency: 'VND' }] }),
+      ).to.equal('order.items[0].quantity');
+      expect(field({ amounts: { paid_amount: -1 } })).to.equal('order.amounts.paid_amount');
+      expect(field({ metadata: 'x' })).to.equal('order.metadata');
+      expect(field({ status: x(65) })).to.equal('order.status');
+      expect(field({ order_id: x(65) })).to.equal('order.order_id');
+    }
   });
 });

@@ -6,7 +6,7 @@ import {
   type SignedWebhook,
 } from '../../../../application/orders/secure-hash.js';
 
-/** Vectors computed with openssl (docs/orders.md, "Signing"): printf '%s' "$STRING" | openssl dgst -sha256 -hmac "$KEY". */
+/** Vectors computed with openssl (docs/orders-signing.md, "Signing"): printf '%s' "$STRING" | openssl dgst -sha256 -hmac "$KEY". */
 const key = 'vector-secret-key-0123456789abcdef';
 const source = { created_by: 'u1', platform_code: 'HOSTAPP', miniapp_id: 'car-mini' };
 const amounts = { currency: 'VND', total_amount: 10_000_000, grand_total: 9_500_000 };
@@ -50,6 +50,24 @@ const vectors: [string, SignedWebhook, string, string][] = [
     'c3013c330bb2cee3eb140dde35f1fb5bc0488e5996cd00e4b4d0a5fbb9d8c2cc',
   ],
   [
+    'created with branch_id and business_unit_id, without seller_merchant_id',
+    created({ branch_id: 'BR-07', business_unit_id: 'BU-01' }),
+    'BR-07|BU-01|1767225600000|9500000|car-mini|ORD-1|HOSTAPP|10000000',
+    '9c385432541b66c39513b41d9d7b34c3056389070d746b55e5722ce443176442',
+  ],
+  [
+    'created with business_unit_id and seller_merchant_id, without branch_id',
+    created({ business_unit_id: 'BU-01', seller_merchant_id: 'SELLER-9' }),
+    'BU-01|1767225600000|9500000|car-mini|ORD-1|HOSTAPP|SELLER-9|10000000',
+    '74e090e82625d338130628cdc02ab94b726a88bc54b4b9d89920b6be3e0ddd33',
+  ],
+  [
+    'created with branch_id and seller_merchant_id, without business_unit_id',
+    created({ branch_id: 'BR-07', seller_merchant_id: 'SELLER-9' }),
+    'BR-07|1767225600000|9500000|car-mini|ORD-1|HOSTAPP|SELLER-9|10000000',
+    '82bde3606be2b257c79ea57d66eaea487b6f20e42b873a2ce5fb39612dc91589',
+  ],
+  [
     'created with fractional amounts: their integer parts',
     created({ amounts: { currency: 'VND', total_amount: 10_000_000.75, grand_total: 9_500_000.99 } }),
     '1767225600000|9500000|car-mini|ORD-1|HOSTAPP|10000000',
@@ -81,7 +99,7 @@ const vectors: [string, SignedWebhook, string, string][] = [
   ],
 ];
 
-describe('webhook secure_hash (docs/orders.md, "Signing")', () => {
+describe('webhook secure_hash (docs/orders-signing.md, "Signing")', () => {
   for (const [what, webhook, string, hash] of vectors) {
     it(`${what}: ${string}`, () => {
       expect(stringToSign(webhook)).to.equal(string);

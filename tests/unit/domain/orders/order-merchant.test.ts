@@ -27,7 +27,7 @@ const issued = (keyId: number, rotatedFrom: number | null = null): OrderMerchant
   data: { merchantId: 'P001', ...key(keyId), rotatedFrom, issuedAt: now },
 });
 
-describe('order merchant decider (docs/orders.md, "Merchant keys")', () => {
+describe('order merchant decider (docs/orders-keys.md, "Merchant keys")', () => {
   it('registers a merchant once', () => {
     given([]).when({ type: 'RegisterOrderMerchant', merchantId: 'P001', name: 'Ô tô', now }).then([registered]);
     given([registered])

@@ -57,7 +57,7 @@ const paid = webhook('UPDATED', t0 + 2000, 'fp', { payment_status: 'PAID', amoun
 const shipped = webhook('UPDATED', t0 + 1000, 'fs', { status: 'SHIPPING', payment_status: 'UNPAID' });
 const cancel = webhook('CANCELLED', t0 + 3000, 'fx', {});
 
-describe('order decider (docs/orders.md, "Ordering")', () => {
+describe('order decider (docs/orders-ordering.md, "Ordering")', () => {
   it('given nothing, when created, then OrderCreated with the snapshot and source', () => {
     given([]).when(create).then([created]);
   });
