@@ -102,18 +102,19 @@ describe('payment hub: IPN dispatcher processes (kill -9, two dispatchers, NATS 
     await onboardIpnMerchant(app.container.services.payments, merchant, r.url);
     // A 30 s timeout: the lease would last 40 s; the dead owner's lease is ended long before.
     const env = { PAYMENTS_IPN_TIMEOUT_MS: '30000', PAYMENTS_IPN_FIRST_RETRY_MS: '1000' };
+    // The earlier tests' dispatchers (1 s timeouts) stop first: the first POST is this test's first process's, and
+    // only the next one may take it over (one left running claimed it, timed out and recorded a RETRY under load).
+    for (const p of processes)
+      if (p.child.exitCode === null && p.child.signalCode === null) {
+        p.child.kill('SIGTERM');
+        await p.exited;
+      }
     const first = await dispatcher(env);
     const { transactionId } = await appendTransaction(app.container.store, merchant);
     await until('the first POST hanging', () => (r.received.length === 1 ? true : undefined), 30_000);
     first.child.kill('SIGKILL');
     await first.exited;
     const killedAt = Date.now();
-    // Every other dispatcher of this run stops first: only the new one may take it over.
-    for (const p of processes.slice(0, -1))
-      if (p.child.exitCode === null && p.child.signalCode === null) {
-        p.child.kill('SIGTERM');
-        await p.exited;
-      }
     await dispatcher(env);
     await until(
       'attempt 2 delivered',
