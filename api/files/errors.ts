@@ -6,7 +6,7 @@
 import type { ErrorRequestHandler } from 'express';
 import type { DownloadErrorCode, UploadErrorCode } from '../../application/files/index.js';
 import type { Logger } from '../../application/shared/logger.js';
-import type { GatewayRefusal } from '../shared/gateway-front.js';
+import { gatewayRefusalsOf } from '../shared/gateway-front.js';
 import { interfaceErrorHandler, type ErrorTable, type InterfaceErrors } from '../shared/interface-errors.js';
 import { sendFilesError } from './envelope.js';
 
@@ -43,15 +43,7 @@ export const filesErrorTable: ErrorTable<FilesInterfaceErrorCode> = {
 };
 
 /** The gateway's refusals in the files envelope (api/shared/gateway-front.ts). */
-export const filesGatewayRefusals: { readonly [R in GatewayRefusal]: readonly [number, string] } = {
-  CREDENTIALS_MISSING: [401, filesCodes.gatewayCredentialsMissing],
-  CREDENTIALS_INVALID: [401, filesCodes.gatewayCredentialsInvalid],
-  ENVIRONMENT_MISSING: [400, filesCodes.environmentMissing],
-  ENVIRONMENT_MISMATCH: [400, filesCodes.environmentMismatch],
-  INTERFACE_NOT_GRANTED: [403, filesCodes.interfaceNotGranted],
-  IP_NOT_ALLOWED: [403, filesCodes.ipNotAllowed],
-  RATE_LIMITED: [429, filesCodes.rateLimited],
-};
+export const filesGatewayRefusals = gatewayRefusalsOf(filesCodes);
 
 /** The domain's details a refusal shows: the limit passed, the type detected, the field named. */
 const shownDetails: ReadonlySet<string> = new Set(['limit', 'kind', 'detected', 'field']);

@@ -4,7 +4,7 @@
  * the headers, malformed requests, unknown endpoints, the gateway's refusals and the 500.
  */
 import type { OrderQueryErrorCode, WebhookErrorCode } from '../../application/orders/index.js';
-import type { GatewayRefusal } from '../shared/gateway-front.js';
+import { gatewayRefusalsOf } from '../shared/gateway-front.js';
 import type { ErrorTable, InterfaceErrors } from '../shared/interface-errors.js';
 import { sendOrdersError } from './envelope.js';
 
@@ -49,15 +49,7 @@ export const orderQueryErrorTable: ErrorTable<OrderQueryErrorCode> = {
 };
 
 /** The gateway's refusals in the order view's envelope (api/shared/gateway-front.ts). */
-export const ordersGatewayRefusals: { readonly [R in GatewayRefusal]: readonly [number, string] } = {
-  CREDENTIALS_MISSING: [401, ordersCodes.gatewayCredentialsMissing],
-  CREDENTIALS_INVALID: [401, ordersCodes.gatewayCredentialsInvalid],
-  ENVIRONMENT_MISSING: [400, ordersCodes.environmentMissing],
-  ENVIRONMENT_MISMATCH: [400, ordersCodes.environmentMismatch],
-  INTERFACE_NOT_GRANTED: [403, ordersCodes.interfaceNotGranted],
-  IP_NOT_ALLOWED: [403, ordersCodes.ipNotAllowed],
-  RATE_LIMITED: [429, ordersCodes.rateLimited],
-};
+export const ordersGatewayRefusals = gatewayRefusalsOf(ordersCodes);
 
 /** The domain's details a refusal shows: the field named, the limit passed. */
 const shown: ReadonlySet<string> = new Set(['field', 'limit']);

@@ -32,3 +32,25 @@ export interface GatewayFront {
   /** Writes the interface's envelope (its InterfaceErrors' send). */
   send(res: Response, status: number, code: string, message: string, data: unknown): void;
 }
+
+/** An interface's codes for the gateway's refusals, one each (the order view's and the files interface's). */
+export interface GatewayRefusalCodes {
+  gatewayCredentialsMissing: string;
+  gatewayCredentialsInvalid: string;
+  environmentMissing: string;
+  environmentMismatch: string;
+  interfaceNotGranted: string;
+  ipNotAllowed: string;
+  rateLimited: string;
+}
+
+/** The refusals table of an interface with a code per refusal, at the gateway's usual statuses. */
+export const gatewayRefusalsOf = (codes: GatewayRefusalCodes): GatewayFront['refusals'] => ({
+  CREDENTIALS_MISSING: [401, codes.gatewayCredentialsMissing],
+  CREDENTIALS_INVALID: [401, codes.gatewayCredentialsInvalid],
+  ENVIRONMENT_MISSING: [400, codes.environmentMissing],
+  ENVIRONMENT_MISMATCH: [400, codes.environmentMismatch],
+  INTERFACE_NOT_GRANTED: [403, codes.interfaceNotGranted],
+  IP_NOT_ALLOWED: [403, codes.ipNotAllowed],
+  RATE_LIMITED: [429, codes.rateLimited],
+});
