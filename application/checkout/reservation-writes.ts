@@ -22,7 +22,6 @@ import {
   type PromotionUsageCommand,
   type ReservedPromotion,
 } from '../../domain/checkout/index.js';
-import { fold } from '../../domain/shared/decider.js';
 import type { Clock } from '../shared/clock.js';
 import type { CommandContext } from '../shared/command-context.js';
 import { expectedVersionOf, handleCommand, loadAggregate, type Loaded } from '../shared/command-handler.js';
@@ -113,14 +112,10 @@ export async function writeReservation(
   for (let attempt = 1; ; attempt++) {
     const now = deps.clock.now().toISOString();
     // Read once: the command handler decides on these same events rather than reading the stream again.
-    const recorded = write.fresh && attempt === 1 ? [] : await deps.store.readStream(streamName);
-    const loaded: Loaded<CheckoutReservationState> = {
-      state: fold(
-        checkoutReservationDecider,
-        recorded.map((e) => checkoutDecoders.checkoutReservation.decode(e)),
-      ),
-      revision: recorded.at(-1)?.revision ?? -1,
-    };
+    const loaded =
+      write.fresh && attempt === 1
+        ? { state: checkoutReservationDecider.initialState, revision: -1, recorded: [] }
+        : await loadAggregate(deps.store, checkoutReservationDecider, checkoutDecoders.checkoutReservation, streamName);
     // Deciding here first (the command handler decides again on what it reads) tells which other streams to load.
     // A reserve under an idempotency key the caller found used goes to the command handler directly (its replay).
     const planned = checkoutReservationDecider.decide(write.command(now), loaded.state);
@@ -133,7 +128,7 @@ export async function writeReservation(
           decider: checkoutReservationDecider,
           decoder: checkoutDecoders.checkoutReservation,
           streamName,
-          recorded,
+          recorded: loaded.recorded,
           command: () => write.command(now),
           sideWrites: (events) => {
             if (events.map((e) => e.type).join() !== planned.map((e) => e.type).join()) throw new Moved();

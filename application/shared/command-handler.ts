@@ -40,15 +40,19 @@ export interface Loaded<S> {
   revision: number;
 }
 
-/** Folds a stream's events, read through the context's decoder (upcast to their current shapes), into state. */
+/**
+ * Folds a stream's events, read through the context's decoder (upcast to their current shapes), into state; with the
+ * events as read, which a command on the stream may be handed (CommandSpec.recorded).
+ */
 export async function loadAggregate<S, E extends DomainEvent>(
   store: EventStore,
   decider: Pick<Decider<unknown, S, E>, 'evolve' | 'initialState'>,
   decoder: EventDecoder<E>,
   streamName: string,
-): Promise<Loaded<S>> {
+): Promise<Loaded<S> & { recorded: readonly RecordedEvent[] }> {
   const events = await store.readStream(streamName);
   return {
+    recorded: events,
     state: fold(
       decider,
       events.map((e) => decoder.decode(e)),
