@@ -18,7 +18,7 @@ import { createHttpApp, listen } from '../api/shared/http-app.js';
 import { on } from '../api/shared/route.js';
 import { newCommandContext } from '../application/shared/command-context.js';
 import { buildContainer, projectors } from '../container.js';
-import { projectionsCaughtUp } from './caught-up.js';
+import { checkpointsCaughtUp } from '../tests/support/projections-caught-up.js';
 import { startBenchDeployment } from './deployment.js';
 import { createLogger } from '../infrastructure/shared/logger.js';
 import { httpRequestDuration, metricsRegistry } from '../infrastructure/shared/metrics.js';
@@ -87,7 +87,7 @@ async function main(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   // Nor does any projector still work through the setup (timers, uses) while the first round is measured.
-  await projectionsCaughtUp(c.knex, projectors.length);
+  await checkpointsCaughtUp(c.knex, projectors.length, 300_000);
   const server = await listen(c.app, 0, '127.0.0.1');
 
   // The baseline: the same stack in front of a handler that does nothing.

@@ -2,12 +2,10 @@
  * Helpers for the catalog API tests: waiting for the projections, the
  * catalog GET calls, and the operator steps that set a catalog up.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
-import { expect } from 'chai';
 import type { ShopCampaignResponse, ShopVoucherResponse, Page } from '../../../application/shop/catalog-queries.js';
 import { shopCampaignSchema, shopPage, shopVoucherSchema } from '../../../api/shop/catalog-schemas.js';
-import { formatPosition } from '../../../infrastructure/shared/eventstore/positions.js';
 import type { TestApp } from '../../support/app.js';
+import { checkpointsCaughtUp } from '../../support/projections-caught-up.js';
 import {
   call,
   campaignInput,
@@ -30,30 +28,7 @@ export type CampaignPage = Page<ShopCampaignResponse>;
  * something. Times out after `timeoutMs`.
  */
 export async function projectionsCaughtUp(app: TestApp, timeoutMs = 30_000): Promise<void> {
-  const { knex } = app.container;
-  const head = await knex('events')
-    .orderBy([
-      { column: 'transaction_id', order: 'desc' },
-      { column: 'transaction_sequence', order: 'desc' },
-    ])
-    .first<{ transaction_id: string; transaction_sequence: number } | undefined>(
-      'transaction_id',
-      'transaction_sequence',
-    );
-  if (!head) return;
-  const target = formatPosition(head.transaction_id, String(head.transaction_sequence));
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const rows: { projector: string; position: string | null }[] = await knex('projection_checkpoints').select(
-      'projector',
-      'position',
-    );
-    const behind = rows.filter((r) => r.position === null || r.position < target);
-    if (rows.length > 0 && behind.length === 0) return;
-    if (Date.now() > deadline)
-      expect.fail(`projections not caught up with ${target} within ${timeoutMs} ms: ${JSON.stringify(behind)}`);
-    await sleep(20);
-  }
+  await checkpointsCaughtUp(app.container.knex, 1, timeoutMs);
 }
 
 /** The catalog's GET endpoints as one merchant (and optionally one user) calls them. */

@@ -1,11 +1,12 @@
 import type { Knex } from 'knex';
-import { formatPosition } from '../infrastructure/shared/eventstore/positions.js';
+import { formatPosition } from '../../infrastructure/shared/eventstore/positions.js';
 
 /**
- * Resolves once every projector's checkpoint is at or past the last event stored now (the setup's backlog, which a
- * measured round would otherwise compete with); gives up after `timeoutMs`.
+ * Resolves once every projector's checkpoint (at least `projectorCount` of them) is at or past the last event stored
+ * now, so a read after it sees all earlier commands (a test), or a measured round does not compete with the setup's
+ * backlog (a benchmark); gives up after `timeoutMs`.
  */
-export async function projectionsCaughtUp(knex: Knex, projectorCount: number, timeoutMs = 300_000): Promise<void> {
+export async function checkpointsCaughtUp(knex: Knex, projectorCount = 1, timeoutMs = 30_000): Promise<void> {
   const head = await knex('events')
     .orderBy([
       { column: 'transaction_id', order: 'desc' },
@@ -22,6 +23,6 @@ export async function projectionsCaughtUp(knex: Knex, projectorCount: number, ti
     const rows: { position: string | null }[] = await knex('projection_checkpoints').select('position');
     if (rows.length >= projectorCount && rows.every((r) => r.position !== null && r.position >= target)) return;
     if (Date.now() > deadline) throw new Error(`projections not caught up with ${target} in ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
