@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import type pg from 'pg';
 import {
   DuplicateEventIdError,
   WrongExpectedVersionError,
@@ -26,7 +25,10 @@ import { formatPosition, parsePosition } from './positions.js';
 import { assertValidWrites, expectedVersionHolds } from './write-validation.js';
 
 export interface PostgresEventStoreOptions {
-  /** How long a subscriber waits for a notification before it reads the log anyway (ms). */
+  /**
+   * How often a caught-up subscriber reads the log again (ms; default 250). An append through this same store wakes
+   * its subscribers at once; appends by other processes are seen by this poll.
+   */
   pollIntervalMs?: number;
   /** Most events a subscriber reads per round trip. */
   subscriptionBatchSize?: number;
@@ -49,7 +51,12 @@ interface EventRow {
 const eventColumns = `id, stream_name, revision, type, schema_version, data, metadata, recorded_at,
   transaction_id::text AS transaction_id, transaction_sequence::text AS transaction_sequence`;
 
-const notifyChannel = 'events_appended';
+/**
+ * A named (prepared) statement: each pooled connection parses and plans it once, where an unnamed one is planned at
+ * every call. For the append statement planning cost about 0.4 ms of PostgreSQL's CPU per append, more than
+ * executing it (docs/event-store.md, "Appending"). Each name must always go with the same SQL text.
+ */
+const prepared = (name: string) => ({ name });
 
 function toRecordedEvent(row: EventRow): RecordedEvent {
   return {
@@ -100,12 +107,14 @@ export class PostgresEventStore implements EventStore {
   private readonly batchSize: number;
   private readonly logger: SubscriptionLogger;
   private readonly subscriptions = new Set<Subscription>();
+  /** Caught-up subscribers of this store, woken by its appends. */
+  private readonly wakeUps = new Set<WakeUp>();
 
   constructor(
     private readonly knex: Knex,
     options: PostgresEventStoreOptions = {},
   ) {
-    this.pollIntervalMs = options.pollIntervalMs ?? 1000;
+    this.pollIntervalMs = options.pollIntervalMs ?? 250;
     this.batchSize = options.subscriptionBatchSize ?? 500;
     this.logger = options.logger ?? createLogger();
   }
@@ -126,6 +135,7 @@ export class PostgresEventStore implements EventStore {
         const written = pending.length > 0 ? await this.writeAtomically(pending.map((p) => p.write)) : [];
         const results = new Map(retried);
         pending.forEach(({ index }, i) => results.set(index, written[i]!));
+        for (const wakeUp of this.wakeUps) wakeUp.ring();
         return writes.map((_, index) => results.get(index)!);
       } catch (error) {
         if (!(error instanceof WrongExpectedVersionError) && !isDuplicateEventId(error)) throw error;
@@ -143,7 +153,9 @@ export class PostgresEventStore implements EventStore {
   private async writeAtomically(writes: StreamWrite[]): Promise<AppendResult[]> {
     let rows: AppendRow[];
     try {
-      ({ rows } = await this.knex.raw<{ rows: AppendRow[] }>(appendStatement, appendParameters(writes)));
+      ({ rows } = await this.knex
+        .raw<{ rows: AppendRow[] }>(appendStatement, appendParameters(writes))
+        .options(prepared('event_store_append')));
     } catch (error) {
       const e = error as { code?: string; detail?: string };
       if (e.code !== appendConflictCode) throw error;
@@ -208,10 +220,12 @@ export class PostgresEventStore implements EventStore {
     const fromRevision = options.fromRevision ?? 0;
     if (!Number.isSafeInteger(fromRevision) || fromRevision < 0)
       throw new RangeError(`invalid fromRevision: ${fromRevision}`);
-    const { rows } = await this.knex.raw<{ rows: EventRow[] }>(
-      `SELECT ${eventColumns} FROM events WHERE stream_name = ? AND revision >= ? ORDER BY revision`,
-      [streamName, fromRevision],
-    );
+    const { rows } = await this.knex
+      .raw<{ rows: EventRow[] }>(
+        `SELECT ${eventColumns} FROM events WHERE stream_name = ? AND revision >= ? ORDER BY revision`,
+        [streamName, fromRevision],
+      )
+      .options(prepared('event_store_read_stream'));
     return rows.map(toRecordedEvent);
   }
 
@@ -220,14 +234,16 @@ export class PostgresEventStore implements EventStore {
     const after = checkpoint === null ? null : parsePosition(checkpoint);
     // Rows of transactions at or above the snapshot's xmin may still be joined
     // by a lower, uncommitted transaction: read only below it.
-    const { rows } = await this.knex.raw<{ rows: EventRow[] }>(
-      `SELECT ${eventColumns} FROM events
+    const { rows } = await this.knex
+      .raw<{ rows: EventRow[] }>(
+        `SELECT ${eventColumns} FROM events
        WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
          AND (transaction_id, transaction_sequence) > (?::text::xid8, ?::bigint)
        ORDER BY events.transaction_id, events.transaction_sequence -- the columns, not the text aliases
        LIMIT ?`,
-      [String(after?.major ?? 0n), String(after?.minor ?? -1n), limit],
-    );
+        [String(after?.major ?? 0n), String(after?.minor ?? -1n), limit],
+      )
+      .options(prepared('event_store_read_all'));
     return rows.map(toRecordedEvent);
   }
 
@@ -242,12 +258,11 @@ export class PostgresEventStore implements EventStore {
     signal: AbortSignal,
   ): Promise<void> {
     const wakeUp = new WakeUp();
-    let listener: Listener | undefined;
+    this.wakeUps.add(wakeUp);
     try {
       let position = checkpoint;
       let failures = 0;
       while (!signal.aborted) {
-        if (!listener || listener.broken) listener = await this.relisten(listener, () => wakeUp.ring());
         wakeUp.reset();
         let events: RecordedEvent[];
         try {
@@ -265,65 +280,13 @@ export class PostgresEventStore implements EventStore {
         if (events.length < this.batchSize) await wakeUp.wait(this.pollIntervalMs, signal);
       }
     } finally {
-      await listener?.close();
+      this.wakeUps.delete(wakeUp);
     }
-  }
-
-  /** A fresh LISTEN in place of a lost one; polling alone carries on while none can be had. */
-  private async relisten(previous: Listener | undefined, onNotify: () => void): Promise<Listener | undefined> {
-    await previous?.close();
-    try {
-      return await this.listen(onNotify);
-    } catch (error) {
-      this.logger.warn('event store subscriber cannot LISTEN; polling only', { error: String(error) });
-      return undefined;
-    }
-  }
-
-  /** LISTENs on a connection of its own, borrowed from the knex pool. */
-  private async listen(onNotify: () => void): Promise<Listener> {
-    const client = this.knex.client as {
-      acquireConnection(): Promise<pg.Client>;
-      releaseConnection(c: pg.Client): Promise<void>;
-    };
-    const connection = await client.acquireConnection();
-    const onNotification = (message: pg.Notification) => {
-      if (message.channel === notifyChannel) onNotify();
-    };
-    const listener = {
-      broken: false,
-      close: async () => {
-        connection.removeListener('notification', onNotification);
-        connection.removeListener('error', onLost);
-        connection.removeListener('end', onLost);
-        if (!listener.broken) await connection.query(`UNLISTEN ${notifyChannel}`).catch(() => undefined);
-        await client.releaseConnection(connection);
-      },
-    };
-    const onLost = () => {
-      listener.broken = true;
-    };
-    connection.on('notification', onNotification);
-    connection.on('error', onLost);
-    connection.on('end', onLost);
-    try {
-      await connection.query(`LISTEN ${notifyChannel}`);
-    } catch (error) {
-      await listener.close();
-      throw error;
-    }
-    return listener;
   }
 
   async close(): Promise<void> {
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
   }
-}
-
-interface Listener {
-  /** The connection was lost: no notification will come through it any more. */
-  readonly broken: boolean;
-  close(): Promise<void>;
 }
 
 /** A wake-up call that is not lost when it rings before anyone waits. */

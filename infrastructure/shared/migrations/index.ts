@@ -286,6 +286,18 @@ export const migrations: Migration[] = [
         COMMENT ON FUNCTION event_append_conflict(integer, bigint[]) IS 'Raises SQLSTATE ES409 (detail: the first write whose expected version failed, 1-based, and each write''s revision before it): aborts an append statement as a whole.';`);
     },
   },
+  {
+    // A NOTIFY makes its transaction take PostgreSQL's one notification-queue lock at commit and hold it until the
+    // commit record is flushed, so with this trigger every append on the server committed one at a time (the biggest
+    // wait under load, docs/event-store.md, "Subscriptions"). Nothing in the service listened: the relay polls, and a
+    // store's subscribers are woken by its own appends.
+    name: '0008_append_without_notify',
+    async up(knex) {
+      await knex.raw(`
+        DROP TRIGGER events_appended ON events;
+        DROP FUNCTION events_notify_appended();`);
+    },
+  },
 ];
 
 export async function migrate(knex: Knex, list: Migration[] = migrations): Promise<void> {
