@@ -18,6 +18,8 @@ export interface BenchDeployment {
   nats: boolean;
   /** A tag unique to the run. */
   tag: string;
+  /** The roles' process (relay and projectors), when they run in one of their own. */
+  rolesPid?: number;
   stop(): Promise<void>;
 }
 
@@ -45,6 +47,7 @@ export async function startBenchDeployment(
     secrets,
     nats: natsUrl !== undefined,
     tag,
+    ...(roles?.child.pid !== undefined && { rolesPid: roles.child.pid }),
     async stop() {
       roles?.child.kill('SIGTERM');
       await roles?.exited;

@@ -22,6 +22,7 @@ import { buildContainer } from '../container.js';
 import { startBenchDeployment } from './deployment.js';
 import { createLogger } from '../infrastructure/shared/logger.js';
 import { orderTables } from '../projections/orders/index.js';
+import { measureCpu } from './cpu-use.js';
 import { createBenchDatabase } from './database.js';
 import { registerBenchParty } from './gateway-party.js';
 import { loadInOwnProcess } from './load-process.js';
@@ -93,11 +94,17 @@ async function main(): Promise<void> {
   console.log(
     `  webhooks: ${webhooks} (${plan.orders} orders of ${merchantCount} merchants, ${plan.repeats} repeats, ${plan.swapped} out of order) over ${connections} connections; load average ${load()}`,
   );
+  const cpu = await measureCpu({
+    api: process.pid,
+    ...(deployment.rolesPid !== undefined && { roles: deployment.rolesPid }),
+    knex: c.knex,
+  });
   const run = await loadInOwnProcess(
     server.port,
     plan.webhooks.map((w) => w.request),
     connections,
   );
+  const cpuIngesting = await cpu.end(webhooks);
   const ingestPerS = webhooks / (run.elapsedMs / 1000);
   const outcomes = new Map<string, number>();
   for (const b of run.bodies) {
@@ -154,6 +161,10 @@ async function main(): Promise<void> {
         ? `all there ${round1((performance.now() - caughtUpFrom) / 1000)} s after the last answer`
         : `${lost} missing after ${catchUpSeconds} s (e.g. ${missingExample})`),
   );
+  // Until the projectors caught up, the fan-out's and the projections' work for these webhooks included (and the
+  // read model checks above, a little).
+  console.log(`  cpu per webhook while answering: ${cpuIngesting}`);
+  console.log(`  cpu per webhook until caught up: ${await cpu.end(webhooks)}`);
 
   // 4. Queries at the history's size.
   const tokens = await customerTokens(base, sampledCustomers(shape, 50));
