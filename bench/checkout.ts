@@ -23,7 +23,9 @@ import { startBenchDeployment } from './deployment.js';
 import { createLogger } from '../infrastructure/shared/logger.js';
 import { httpRequestDuration, metricsRegistry } from '../infrastructure/shared/metrics.js';
 import { flowsInOwnProcess, type FlowResult } from './checkout-flows.js';
+import { measureCpu } from './cpu-use.js';
 import { createBenchDatabase } from './database.js';
+import { watchGcPauses } from './gc-pauses.js';
 import { benchGatewayEnvironment, benchGatewayHeaders, registerBenchParty } from './gateway-party.js';
 import { loadInOwnProcess } from './load-process.js';
 import { percentile } from './load.js';
@@ -140,6 +142,12 @@ async function main(): Promise<void> {
   });
   const results: FlowResult[] = [];
   for (let r = 0; r < rounds; r++) {
+    const gc = watchGcPauses();
+    const cpu = await measureCpu({
+      api: process.pid,
+      ...(deployment.rolesPid !== undefined && { roles: deployment.rolesPid }),
+      knex: c.knex,
+    });
     const result = await flowsInOwnProcess({
       port: server.port,
       rate,
@@ -155,6 +163,7 @@ async function main(): Promise<void> {
         `achieved ${Math.round((3 * flowsPerRound) / (result.elapsedMs / 1000))} req/s, generator lag ≤ ${round1(result.maxStartLagMs)} ms` +
         (Object.keys(result.failures).length ? `, failures ${JSON.stringify(result.failures)}` : ''),
     );
+    console.log(`    api ${gc.stop()}; cpu per flow: ${await cpu.end(flowsPerRound)}`);
   }
   const baseline = await flowsInOwnProcess({
     port: baselineServer.port,
