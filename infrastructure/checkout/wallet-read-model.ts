@@ -5,6 +5,7 @@
 import type { Knex } from 'knex';
 import type { WalletEntry, WalletReadModel } from '../../application/checkout/index.js';
 import { totalCounter, usesTable, walletTable } from '../../projections/checkout/index.js';
+import { preparedRows } from '../shared/prepared-query.js';
 
 const masters = 'checkout_promotion_masters';
 
@@ -40,26 +41,28 @@ interface Row {
   user_uses: string;
 }
 
-export class PostgresWalletReadModel implements WalletReadModel {
-  constructor(private readonly knex: Knex) {}
+const id = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
-  async entries(userId: string, limit: number): Promise<WalletEntry[]> {
-    const { rows } = await this.knex.raw<{ rows: Row[] }>(
-      `SELECT w.promotion_id, w.promotion_master_id, w.status, w.encrypted_code, w.encrypted_pin, w.valid_from,
+/** A prepared statement (infrastructure/shared/prepared-query.ts): planning it cost more than running it. */
+const walletQuery = `SELECT w.promotion_id, w.promotion_master_id, w.status, w.encrypted_code, w.encrypted_pin, w.valid_from,
               w.valid_until, m.title, m.short_title, m.promotion_type, m.code_type, m.discount_type,
               m.discount_percentage, m.max_discount, m.discount_amount, m.min_order_value, m.scope, m.merchant_id,
               m.categories, m.valid_from AS m_valid_from, m.valid_until AS m_valid_until, m.per_user_limit,
               m.total_quota, m.pin_required, m.logo_url, m.banner_url, m.status AS m_status,
-              (SELECT count(*) FROM ?? u WHERE u.promotion_master_id = w.promotion_master_id AND u.counter = ?)
+              (SELECT count(*) FROM ${id(usesTable)} u WHERE u.promotion_master_id = w.promotion_master_id AND u.counter = ?)
                 AS total_uses,
-              (SELECT count(*) FROM ?? u WHERE u.promotion_master_id = w.promotion_master_id AND u.counter = w.user_id)
+              (SELECT count(*) FROM ${id(usesTable)} u WHERE u.promotion_master_id = w.promotion_master_id AND u.counter = w.user_id)
                 AS user_uses
-         FROM ?? w JOIN ?? m ON m.promotion_master_id = w.promotion_master_id
+         FROM ${id(walletTable)} w JOIN ${id(masters)} m ON m.promotion_master_id = w.promotion_master_id
         WHERE w.user_id = ? AND w.status IN ('ISSUED', 'RESERVED', 'EXPIRED')
         ORDER BY w.valid_until DESC, w.promotion_id
-        LIMIT ?`,
-      [usesTable, totalCounter, usesTable, walletTable, masters, userId, limit],
-    );
+        LIMIT ?`;
+
+export class PostgresWalletReadModel implements WalletReadModel {
+  constructor(private readonly knex: Knex) {}
+
+  async entries(userId: string, limit: number): Promise<WalletEntry[]> {
+    const rows = await preparedRows<Row>(this.knex, walletQuery, [totalCounter, userId, limit]);
     return rows.map(entryOf);
   }
 }

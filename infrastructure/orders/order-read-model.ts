@@ -5,6 +5,7 @@
  * (rows the projector keeps) or nothing ("Counts at scale").
  */
 import type { Knex } from 'knex';
+import { preparedBuilderRows } from '../shared/prepared-query.js';
 import type {
   DailyStat,
   DailyStatsFilter,
@@ -129,35 +130,38 @@ export class PostgresOrderReadModel implements OrderReadModel {
       )
       .groupBy('status');
     const [rows, counts] = await Promise.all([
-      withStatus(where(this.knex(table).select(summaryColumns)))
-        .orderBy([
-          { column: 'ordered_at', order: 'desc' },
-          { column: 'merchant_id', order: 'asc' },
-          { column: 'order_id', order: 'asc' },
-        ])
-        .modify((q) => {
-          const after = paging.after;
-          // After a position in (ordered_at desc, merchant_id asc, order_id asc): the index on ordered_at bounds it.
-          if (after)
-            void q.andWhere((b) =>
-              b
-                .where('ordered_at', '<', after.orderedAt)
-                .orWhere((same) =>
-                  same
-                    .where('ordered_at', '=', after.orderedAt)
-                    .andWhere((next) =>
-                      next
-                        .where('merchant_id', '>', after.merchantId)
-                        .orWhere((m) =>
-                          m.where('merchant_id', '=', after.merchantId).andWhere('order_id', '>', after.orderId),
-                        ),
-                    ),
-                ),
-            );
-        })
-        .limit(paging.size)
-        .offset((paging.page - 1) * paging.size) as Promise<OrderRow[]>,
-      capped as Promise<{ status: string | null; n: string }[]>,
+      preparedBuilderRows<OrderRow>(
+        this.knex,
+        withStatus(where(this.knex(table).select(summaryColumns)))
+          .orderBy([
+            { column: 'ordered_at', order: 'desc' },
+            { column: 'merchant_id', order: 'asc' },
+            { column: 'order_id', order: 'asc' },
+          ])
+          .modify((q) => {
+            const after = paging.after;
+            // After a position in (ordered_at desc, merchant_id asc, order_id asc): the index on ordered_at bounds it.
+            if (after)
+              void q.andWhere((b) =>
+                b
+                  .where('ordered_at', '<', after.orderedAt)
+                  .orWhere((same) =>
+                    same
+                      .where('ordered_at', '=', after.orderedAt)
+                      .andWhere((next) =>
+                        next
+                          .where('merchant_id', '>', after.merchantId)
+                          .orWhere((m) =>
+                            m.where('merchant_id', '=', after.merchantId).andWhere('order_id', '>', after.orderId),
+                          ),
+                      ),
+                  ),
+              );
+          })
+          .limit(paging.size)
+          .offset((paging.page - 1) * paging.size),
+      ),
+      preparedBuilderRows<{ status: string | null; n: string }>(this.knex, capped),
     ]);
     let countsByStatus: Record<string, number> | null = Object.fromEntries(
       counts.map((c) => [c.status ?? '', Number(c.n)]),
@@ -200,15 +204,12 @@ export class PostgresOrderReadModel implements OrderReadModel {
   }
 
   async detail(merchantId: string, orderId: string): Promise<OrderDetail | undefined> {
-    const row = (await this.knex(orderTables.orders).where({ merchant_id: merchantId, order_id: orderId }).first()) as
-      OrderRow | undefined;
+    const [row] = await preparedBuilderRows<OrderRow>(
+      this.knex,
+      this.knex(orderTables.orders).where({ merchant_id: merchantId, order_id: orderId }).limit(1),
+    );
     if (!row) return undefined;
-    const history = (await this.knex(orderTables.history)
-      .where({ merchant_id: merchantId, order_id: orderId })
-      .orderBy([
-        { column: 'event_timestamp', order: 'asc' },
-        { column: 'position', order: 'asc' },
-      ])) as {
+    const history = await preparedBuilderRows<{
       event: string;
       event_timestamp: string;
       status: string | null;
@@ -217,7 +218,15 @@ export class PostgresOrderReadModel implements OrderReadModel {
       stale_fields: string[];
       early: boolean;
       received_at: Date;
-    }[];
+    }>(
+      this.knex,
+      this.knex(orderTables.history)
+        .where({ merchant_id: merchantId, order_id: orderId })
+        .orderBy([
+          { column: 'event_timestamp', order: 'asc' },
+          { column: 'position', order: 'asc' },
+        ]),
+    );
     return {
       ...summaryOf(row),
       order: row.fields,

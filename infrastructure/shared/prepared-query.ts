@@ -46,7 +46,8 @@ function statementOf(text: string): Statement {
   return statement;
 }
 
-const resultTypeChanged = (error: unknown) =>
+/** PostgreSQL refused a prepared statement whose result columns changed type under it (a view or table replaced). */
+export const resultTypeChanged = (error: unknown) =>
   (error as { code?: string }).code === '0A000' &&
   /cached plan must not change result type/.test((error as Error).message);
 
@@ -65,4 +66,10 @@ export async function preparedRows<Row>(knex: Knex, text: string, values: readon
   } finally {
     await client.releaseConnection(connection);
   }
+}
+
+/** A knex query builder's read as a named prepared statement (preparedRows): its SQL text names the statement. */
+export function preparedBuilderRows<Row>(knex: Knex, builder: Knex.QueryBuilder): Promise<Row[]> {
+  const { sql, bindings } = builder.toSQL();
+  return preparedRows<Row>(knex, sql, bindings);
 }

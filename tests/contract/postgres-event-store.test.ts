@@ -123,6 +123,25 @@ describe('PostgresEventStore (PostgreSQL specifics)', () => {
     }
   });
 
+  it('prepares its statements again when a migration changed their result under the running process', async () => {
+    const own = await createTestDatabase();
+    try {
+      await migrate(own.knex);
+      const running = new PostgresEventStore(own.knex);
+      const streamName = `order-${randomUUID()}`;
+      await running.append(streamName, [event('Happened', { n: 1 })], 'no_stream');
+      // Prepared on every pooled connection the reads take.
+      for (let i = 0; i < 5; i++) await Promise.all([running.readStream(streamName), running.readAll(null, 10)]);
+      await own.knex.raw('ALTER TABLE events ALTER COLUMN data TYPE jsonb USING data::jsonb');
+      const [read] = await running.readStream(streamName);
+      expect(read!.data).to.deep.equal({ n: 1 });
+      expect(await running.readAll(null, 10)).to.have.length(1);
+      await running.append(streamName, [event('Happened', { n: 2 })], 0);
+    } finally {
+      await own.drop();
+    }
+  });
+
   /** One flash-sale batch: `reservations` events on an existing pool, three new single-event streams per reservation. */
   function flashSaleBatch(pool: string, revision: number, reservations: number): StreamWrite[] {
     const writes: StreamWrite[] = [
