@@ -26,6 +26,7 @@ import { flowsInOwnProcess, type FlowResult } from './checkout-flows.js';
 import { measureCpu } from './cpu-use.js';
 import { createBenchDatabase } from './database.js';
 import { watchGcPauses } from './gc-pauses.js';
+import { sampleHeap } from './heap-sampling.js';
 import { benchGatewayEnvironment, benchGatewayHeaders, registerBenchParty } from './gateway-party.js';
 import { loadInOwnProcess } from './load-process.js';
 import { percentile } from './load.js';
@@ -141,6 +142,7 @@ async function main(): Promise<void> {
     mode: 'checkout',
   });
   const results: FlowResult[] = [];
+  const heap = await sampleHeap(process.env.HEAP_PROFILE);
   for (let r = 0; r < rounds; r++) {
     const gc = watchGcPauses();
     const cpu = await measureCpu({
@@ -165,6 +167,7 @@ async function main(): Promise<void> {
     );
     console.log(`    api ${gc.stop()}; cpu per flow: ${await cpu.end(flowsPerRound)}`);
   }
+  await heap.stop();
   const baseline = await flowsInOwnProcess({
     port: baselineServer.port,
     rate,
