@@ -25,6 +25,11 @@ import { isApiError } from './nats-errors.js';
  * waiting, so nothing is fetched ahead of a message the handler naks: the
  * nak'ed messages (naked without delay, in order) come first in the next fetch.
  *
+ * Acks are cumulative (AckPolicy.All): after each batch one ack covers the run
+ * of messages the handler acked from its start, instead of one ack per message
+ * and consumer, which was a large share of the fan-out's work (every projector
+ * receives every event). A consumer made with explicit acks is recreated so.
+ *
  * Messages left unacked by a process that died, or by a lost connection, would
  * come back only after ack_wait, behind newer ones, and the projector would
  * skip them as already passed. So on start and after any error, a consumer
@@ -80,7 +85,7 @@ export class NatsConsumer implements BusConsumer {
   private async recover(): Promise<void> {
     const config = {
       durable_name: this.options.durableName,
-      ack_policy: AckPolicy.Explicit,
+      ack_policy: AckPolicy.All,
       max_deliver: -1,
       ack_wait: nanos(this.settings.ackWaitMs),
       max_ack_pending: Math.max(1000, this.batchSize * 2),
@@ -100,12 +105,14 @@ export class NatsConsumer implements BusConsumer {
     }
     if (!existing) {
       await this.jsm.consumers.add(this.stream, { ...config, deliver_policy: DeliverPolicy.All });
-    } else if (existing.num_ack_pending > 0) {
+    } else if (existing.num_ack_pending > 0 || existing.config.ack_policy !== config.ack_policy) {
       const from = existing.ack_floor.stream_seq + 1;
-      this.settings.logger?.warn('NATS consumer has unacked messages; recreating it at its ack floor to keep order', {
-        consumer: this.options.durableName,
-        from,
-      });
+      this.settings.logger?.warn(
+        existing.num_ack_pending > 0
+          ? 'NATS consumer has unacked messages; recreating it at its ack floor to keep order'
+          : 'NATS consumer acks one by one; recreating it at its ack floor with cumulative acks',
+        { consumer: this.options.durableName, from },
+      );
       await this.jsm.consumers.delete(this.stream, this.options.durableName);
       await this.jsm.consumers.add(this.stream, {
         ...config,
@@ -181,8 +188,16 @@ export class NatsConsumer implements BusConsumer {
       failed = true;
       this.settings.logger?.error('event handler failed; its unsettled messages come again', { error });
     }
-    // The acks are on their way in the connection's order, before the next fetch; only nak'ed messages need the
-    // server to have them before the next count (pending() on the same connection).
+    // One cumulative ack for the run of settled messages from the batch's start, ending at its last acked one. A
+    // message acked after one that was not is left: acking it would ack the other too (it comes again after ack_wait
+    // or a recreation, and the handler passes over it).
+    let last: NatsMessage | undefined;
+    for (const m of messages) {
+      if (m.outcome === 'ack') last = m;
+      else if (m.outcome !== 'term') break;
+    }
+    last?.sendAck();
+    // Only nak'ed messages need the server to have them before the next count (pending() on the same connection).
     const naked = messages.filter((m) => m.nakIfUnsettled());
     if (naked.length > 0) await this.nc.flush();
     if (failed) await pause(this.settings.retryDelayMs, signal);
@@ -190,9 +205,12 @@ export class NatsConsumer implements BusConsumer {
   }
 }
 
-/** A delivered event; the first of ack, nak and term settles it, the others do nothing. */
+/**
+ * A delivered event; the first of ack, nak and term settles it, the others do nothing. A nak or term goes to the
+ * server at once; an ack is recorded and sent by the consumer after the batch, cumulatively (AckPolicy.All).
+ */
 class NatsMessage implements BusMessage {
-  private settled = false;
+  outcome: 'ack' | 'nak' | 'term' | undefined;
 
   constructor(
     readonly event: RecordedEvent,
@@ -209,27 +227,32 @@ class NatsMessage implements BusMessage {
   }
 
   async ack(): Promise<void> {
-    if (this.settle()) this.raw.ack();
+    this.settle('ack');
   }
 
   async nak(delayMs?: number): Promise<void> {
-    if (this.settle()) this.raw.nak(delayMs);
+    if (this.settle('nak')) this.raw.nak(delayMs);
   }
 
   async term(): Promise<void> {
-    if (this.settle()) this.raw.term();
+    if (this.settle('term')) this.raw.term();
+  }
+
+  /** Acks this message and, the consumer's acks being cumulative, every earlier one of the consumer. */
+  sendAck(): void {
+    this.raw.ack();
   }
 
   /** Naks the message if nobody settled it; true when it did. */
   nakIfUnsettled(): boolean {
-    if (!this.settle()) return false;
+    if (!this.settle('nak')) return false;
     this.raw.nak();
     return true;
   }
 
-  private settle(): boolean {
-    if (this.settled) return false;
-    this.settled = true;
+  private settle(outcome: 'ack' | 'nak' | 'term'): boolean {
+    if (this.outcome) return false;
+    this.outcome = outcome;
     return true;
   }
 }

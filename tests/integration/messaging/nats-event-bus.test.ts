@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import sinon from 'sinon';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import { AckPolicy, jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import type { BusMessage, EventBus } from '../../../application/shared/event-bus.js';
 import type { RecordedEvent } from '../../../application/shared/event-store.js';
 import { PostgresEventStore } from '../../../infrastructure/shared/eventstore/postgres-event-store.js';
@@ -172,6 +172,69 @@ describe('NatsEventBus (real NATS JetStream)', () => {
       [id(3), 2],
     ]);
     await eventually(async () => expect(await consumer.pending()).to.equal(0));
+    await consumer.stop();
+    await bus.close();
+  });
+
+  it('acks cumulatively: one ack per batch up to the last message acked in order; a later ack after a nak acks nothing', async () => {
+    const { bus, stream } = await freshBus();
+    const events = await appendNoise(store, 6, 'ackall');
+    await bus.publish(events);
+    const deliveries: Array<[string, number]> = [];
+    let batches = 0;
+    const consumer = await bus.consume(
+      { durableName: 'ack-all', startAfter: null, batchSize: 10 },
+      async (messages: BusMessage[]) => {
+        batches++;
+        for (const m of messages) deliveries.push([m.event.id, m.deliveryCount]);
+        if (batches === 1) {
+          // 0 and 1 acked, 2 nak'ed, 3 acked after it: only 0 and 1 may count as acked.
+          await messages[0]!.ack();
+          await messages[1]!.ack();
+          await messages[2]!.nak();
+          await messages[3]!.ack();
+          return; // 4 and 5 left unsettled: nak'ed by the consumer
+        }
+        for (const m of messages) await m.ack();
+      },
+    );
+    await eventually(async () => expect(await consumer.pending()).to.equal(0));
+    const info = await jsm.consumers.info(stream, 'ack-all');
+    expect(info.config.ack_policy).to.equal('all');
+    const id = (i: number) => events[i]!.id;
+    // 2, 4 and 5 come again at once (nak'ed); 3 stays unacked until the next batch's ack covers it.
+    await eventually(() =>
+      expect(deliveries.filter(([, n]) => n > 1).map(([e]) => e)).to.include.members([id(2), id(4), id(5)]),
+    );
+    expect(deliveries.filter(([e, n]) => n > 1 && (e === id(0) || e === id(1)))).to.deep.equal([]);
+    expect(info.ack_floor.stream_seq).to.equal(info.delivered.stream_seq);
+    await consumer.stop();
+    await bus.close();
+  });
+
+  it('recreates a consumer made with one-by-one acks at its ack floor, with cumulative acks, and loses nothing', async () => {
+    const { bus, stream } = await freshBus();
+    const events = await appendNoise(store, 4, 'explicit');
+    await bus.publish(events);
+    // As an earlier version made it: explicit acks, the first two events acked.
+    await jsm.consumers.add(stream, { durable_name: 'was-explicit', ack_policy: AckPolicy.Explicit });
+    const old = await (
+      await jetstream(nc).consumers.get(stream, 'was-explicit')
+    ).fetch({ max_messages: 2, expires: 1000 });
+    for await (const m of old) m.ack();
+    await nc.flush();
+    const received: string[] = [];
+    const consumer = await bus.consume(
+      { durableName: 'was-explicit', startAfter: null, batchSize: 10 },
+      async (messages: BusMessage[]) => {
+        for (const m of messages) {
+          received.push(m.event.id);
+          await m.ack();
+        }
+      },
+    );
+    await eventually(() => expect(received).to.deep.equal([events[2]!.id, events[3]!.id]));
+    expect((await jsm.consumers.info(stream, 'was-explicit')).config.ack_policy).to.equal('all');
     await consumer.stop();
     await bus.close();
   });
