@@ -23,6 +23,10 @@ export const hubErrorTable: ErrorTable<HubErrorCode> = {
   IDEMPOTENCY_KEY_REUSED: [409, '4093'],
   SAVED_METHOD_NOT_FOUND: [404, '4303'],
   TRANSACTION_EXISTS: [500, '5000'],
+  TRANSACTION_NOT_REFUNDABLE: [400, '4012'],
+  INVALID_SNAPSHOT_STATUS: [400, '4016'],
+  MISSING_ERROR_INFORMATION: [400, '4017'],
+  DUPLICATE_REFUND_REFERENCE: [409, '4092'],
 };
 
 /** The hub's failure body: `{code, message}`, code an integer. */
