@@ -129,7 +129,12 @@ export class RefundService {
     refundId: string,
     providerRefundId: string,
   ): Promise<void> {
-    await this.run(context, transactionId, (now) => ({ type: 'MarkRefundProcessing', refundId, providerRefundId, now }));
+    await this.run(context, transactionId, (now) => ({
+      type: 'MarkRefundProcessing',
+      refundId,
+      providerRefundId,
+      now,
+    }));
   }
 
   /** The provider's final result (its signed callback); the same result again records nothing. */
@@ -137,7 +142,12 @@ export class RefundService {
     context: CommandContext,
     transactionId: string,
     refundId: string,
-    result: { result: 'COMPLETED' | 'FAILED'; providerRefundId: string | null; errorCode: string | null; errorMessage: string | null },
+    result: {
+      result: 'COMPLETED' | 'FAILED';
+      providerRefundId: string | null;
+      errorCode: string | null;
+      errorMessage: string | null;
+    },
   ): Promise<Refund> {
     const { state } = await this.run(context, transactionId, (now) => ({
       type: 'RecordRefundResult',

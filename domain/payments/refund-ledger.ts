@@ -33,7 +33,8 @@ export interface Refund {
 }
 
 export type RefundLedgerState =
-  { readonly status: 'NONE' } | { readonly status: 'OPEN'; readonly transactionId: string; readonly refunds: readonly Refund[] };
+  | { readonly status: 'NONE' }
+  | { readonly status: 'OPEN'; readonly transactionId: string; readonly refunds: readonly Refund[] };
 
 /** What the ledger needs to know of the transaction it refunds (read from transaction-<uuid> before deciding). */
 export interface RefundableTransaction {
@@ -263,7 +264,11 @@ function decide(command: RefundLedgerCommand, state: RefundLedgerState): RefundL
         return [
           {
             type: 'RefundCompleted',
-            data: { ...base, providerRefundId: command.providerRefundId ?? r.providerRefundId, completedAt: command.now },
+            data: {
+              ...base,
+              providerRefundId: command.providerRefundId ?? r.providerRefundId,
+              completedAt: command.now,
+            },
           },
         ];
       return [
