@@ -216,4 +216,30 @@ describe('payment hub: refunds at the sandbox provider, their callbacks and IPN 
       'RefundRequested,RefundCompleted',
     ]);
   });
+
+  it("lists snapshot transactions in the operators' projection, refunds leaving their row as it was", async () => {
+    const completed = await completedTransaction('RX-4');
+    expectHubOk(
+      await hub(
+        app.baseUrl,
+        'POST',
+        '/transactions/snapshot',
+        hubHeaders(key(), ts()),
+        transactionSnapshotBody(m.secretKey, ts(), 'RX-5', { status: 'FAILED', errorCode: 'EXT', errorMessage: 'no' }),
+      ),
+    );
+    const accepted = await requestRefund(completed, 1000, 'RX-4-R1');
+    await refundEnded(completed, accepted.refundId);
+    type Listed = { items: { orderId: string; status: string; transactionId: string; errorCode: string | null }[] };
+    const items = await until('the snapshot rows', async () => {
+      const listed = expectOk(
+        await call<Listed>(app.baseUrl, 'GET', `/operator/v1/payment-merchants/${m.merchantCode}/transactions`, {
+          headers: operatorHeaders(),
+        }),
+      ).items;
+      return ['RX-4', 'RX-5'].every((o) => listed.some((i) => i.orderId === o)) ? listed : undefined;
+    });
+    expect(items.find((i) => i.orderId === 'RX-4')).to.deep.include({ status: 'COMPLETED', transactionId: completed });
+    expect(items.find((i) => i.orderId === 'RX-5')).to.deep.include({ status: 'FAILED', errorCode: 'EXT' });
+  });
 });
