@@ -231,14 +231,14 @@ function decide(command: RefundLedgerCommand, state: RefundLedgerState): RefundL
 
     case 'MarkRefundProcessing': {
       const r = refundOf(state, command.refundId);
-      if (!r) throw paymentsError('TRANSACTION_NOT_FOUND', `no refund ${command.refundId}`);
+      if (!r || state.status === 'NONE') throw paymentsError('TRANSACTION_NOT_FOUND', `no refund ${command.refundId}`);
       // A repeat (the reactor redelivered), or the provider's callback came first: nothing to record.
       if (r.status !== 'PENDING') return [];
       return [
         {
           type: 'RefundProcessing',
           data: {
-            transactionId: state.status === 'OPEN' ? state.transactionId : '',
+            transactionId: state.transactionId,
             refundId: r.refundId,
             providerRefundId: command.providerRefundId,
             processingAt: command.now,
