@@ -69,6 +69,16 @@ describe('Payment hub transaction snapshot (HTTP, PostgreSQL)', () => {
     expect(claims).to.have.length(1);
   });
 
+  it('parallel snapshots (and an init) of one orderId: exactly one is recorded, the others 409 4091', async () => {
+    const results = await Promise.all([
+      ...Array.from({ length: 6 }, () => snapshot(s.m1, 'SNAP-RACE')),
+      s.init(s.m1, 'SNAP-RACE'),
+    ]);
+    expect(results.filter((r) => r.status === 200)).to.have.length(1);
+    for (const r of results.filter((x) => x.status !== 200)) expectHubError(r, 409, 4091);
+    expect(await s.app.container.store.readStream(orderStream('shop-one', 'SNAP-RACE'))).to.have.length(1);
+  });
+
   it('an identical resend under its X-Request-ID replays 200; another body under it is 4093', async () => {
     const requestId = randomUUID();
     const headers = hubHeaders(key(s.m1), ts(), requestId);
