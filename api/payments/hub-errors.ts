@@ -9,6 +9,7 @@ import type { GatewayFront } from '../shared/gateway-front.js';
 import type { ErrorTable, InterfaceErrors } from '../shared/interface-errors.js';
 import { json, type HttpResult } from '../shared/route.js';
 import { hubRoutes } from './hub-routes.js';
+import { refundHubRoutes } from './refund-routes.js';
 
 export const hubErrorTable: ErrorTable<HubErrorCode> = {
   INVALID_PAYMENT_REQUEST: [400, '4001'],
@@ -23,6 +24,10 @@ export const hubErrorTable: ErrorTable<HubErrorCode> = {
   IDEMPOTENCY_KEY_REUSED: [409, '4093'],
   SAVED_METHOD_NOT_FOUND: [404, '4303'],
   TRANSACTION_EXISTS: [500, '5000'],
+  TRANSACTION_NOT_REFUNDABLE: [400, '4012'],
+  INVALID_SNAPSHOT_STATUS: [400, '4016'],
+  MISSING_ERROR_INFORMATION: [400, '4017'],
+  DUPLICATE_REFUND_REFERENCE: [409, '4092'],
 };
 
 /** The hub's failure body: `{code, message}`, code an integer. */
@@ -45,7 +50,7 @@ export const hubOk = (data?: unknown): HttpResult =>
 export const paymentsGatewayFront: GatewayFront = {
   interface: 'payments',
   envHeader: 'optional',
-  routes: Object.values(hubRoutes),
+  routes: [...Object.values(hubRoutes), ...Object.values(refundHubRoutes)],
   refusals: {
     CREDENTIALS_MISSING: [401, '4105'],
     CREDENTIALS_INVALID: [401, '4105'],

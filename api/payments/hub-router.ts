@@ -21,6 +21,7 @@ import { saneToken } from '../shared/request-context.js';
 import { mount } from '../shared/route-spec.js';
 import { issueField, issueMessage } from '../shared/validation.js';
 import { hubErrors, hubOk } from './hub-errors.js';
+import { mountRefundRoutes } from './refund-router.js';
 import { json } from '../shared/route.js';
 import { hubRoutes } from './hub-routes.js';
 import {
@@ -230,6 +231,18 @@ export function hubRouter(deps: { services: PaymentsServices; logger: Logger }):
     const userId = await services.savedMethods.user(miniAppUserId);
     await services.savedMethods.remove(commandOf(req, res, requestId), callerOf(res), userId, body.userPaymentMethodId);
     return hubOk();
+  });
+
+  // Refunds and snapshots (docs/payments-refunds.md), with this router's key check, parsing and signed headers.
+  mountRefundRoutes(router, {
+    services,
+    withBody,
+    parseBody,
+    signedHeaders: (req) => signedHeaders(services, req),
+    commandOf,
+    optionalHeader,
+    requiredHeader,
+    callerOf,
   });
 
   router.use(unknownEndpoint(hubErrors));

@@ -5,9 +5,11 @@ import { registerRoutes } from '../shared/route-spec.js';
 import { hubRoutes, hubTag, paymentsBasePath } from './hub-routes.js';
 import { paymentIpnRoutes, paymentIpnTag } from './ipn-operator-routes.js';
 import { paymentMerchantsTag, paymentsOperatorRoutes } from './operator-routes.js';
+import { refundHubRoutes } from './refund-routes.js';
 import {
   providerCallbackRoutes,
   providerCallbacksBasePath,
+  providerRefundCallbackRoutes,
   providersTag,
   sandboxPageRoutes,
   sandboxPagesBasePath,
@@ -22,8 +24,10 @@ export function registerPaymentsOpenApi({ registry, tag }: OpenApiRegistrar): vo
   });
   tag(hubTag, 'Transactions of merchant backends: init, lookup, cancel, confirm (signed: docs/payments-signing.md)');
   registerRoutes(registry, paymentsBasePath, Object.values(hubRoutes));
+  registerRoutes(registry, paymentsBasePath, Object.values(refundHubRoutes));
   tag(providersTag, "Providers' signed callbacks, and the sandbox providers' hosted pages (docs/payments-sandbox.md)");
   registerRoutes(registry, providerCallbacksBasePath, Object.values(providerCallbackRoutes));
+  registerRoutes(registry, providerCallbacksBasePath, Object.values(providerRefundCallbackRoutes));
   registerRoutes(registry, sandboxPagesBasePath, Object.values(sandboxPageRoutes));
 }
 

@@ -10,7 +10,12 @@ import { HttpError, interfaceErrorHandler, unknownEndpoint, type InterfaceErrors
 import { json } from '../shared/route.js';
 import { mount } from '../shared/route-spec.js';
 import { issueField, issueMessage } from '../shared/validation.js';
-import { providerCallbackBody, providerCallbackRoutes } from './provider-routes.js';
+import {
+  providerCallbackBody,
+  providerCallbackRoutes,
+  providerRefundCallbackBody,
+  providerRefundCallbackRoutes,
+} from './provider-routes.js';
 
 export const providerCallbackErrors: InterfaceErrors<ProviderResultErrorCode> = {
   name: 'provider callbacks',
@@ -47,6 +52,26 @@ export function providerCallbackRouter(deps: { services: PaymentsServices; logge
     }
     const t = await providerCallbacks.apply(providerCode, callback.data);
     return json(200, { code: 'OK', status: t.status });
+  });
+
+  // A refund's result (docs/payments-refunds.md): verified the same way, applied to the transaction's refund ledger.
+  mount(router, providerRefundCallbackRoutes.refundCallback, [raw], async (req) => {
+    const providerCode = req.params.providerCode ?? '';
+    const body = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
+    providerCallbacks.verify(providerCode, body, req.header('x-provider-signature'));
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      throw new HttpError(400, 'INVALID', 'the body is not JSON');
+    }
+    const callback = providerRefundCallbackBody.safeParse(parsed);
+    if (!callback.success) {
+      const issue = callback.error.issues[0]!;
+      throw new HttpError(400, 'INVALID', issueMessage(issue, issueField(issue)));
+    }
+    const refund = await deps.services.refundCallbacks.apply(providerCode, callback.data);
+    return json(200, { code: 'OK', status: refund.status });
   });
 
   router.use(unknownEndpoint(providerCallbackErrors));

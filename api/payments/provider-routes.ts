@@ -77,6 +77,50 @@ export const providerCallbackRoutes = {
   },
 } satisfies Record<string, RouteSpec>;
 
+/** A provider's refund result (docs/payments-refunds.md, "At the provider"), signed like a payment callback. */
+export const providerRefundCallbackBody = z
+  .object({
+    callbackId: z.string().min(1).max(128),
+    refundId: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'must be a UUID'),
+    transactionId: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'must be a UUID'),
+    providerRefundId: z.string().min(1).max(128),
+    result: z.enum(['REFUNDED', 'FAILED']),
+    errorCode: z.string().max(64).nullable(),
+    errorMessage: z.string().max(500).nullable(),
+    sentAt: z.string(),
+  })
+  .openapi('ProviderRefundCallback');
+
+export const providerRefundCallbackRoutes = {
+  refundCallback: {
+    method: 'post',
+    path: '/{providerCode}/refund-callbacks',
+    operationId: 'providerRefundCallback',
+    summary: "A provider's result for a refund, signed with the provider's key",
+    description:
+      '`X-Provider-Signature`: HMAC-SHA-256 (hex) of the raw body under the provider key. REFUNDED completes the refund, FAILED fails it (its amount is refundable again); both are notified to the partner by IPN. The same result twice changes nothing.',
+    tags: [providersTag],
+    request: {
+      params: z.object({ providerCode: z.string() }),
+      headers: z.object({ 'X-Provider-Signature': z.string() }),
+      body: { required: true, content: jsonContent(providerRefundCallbackBody) },
+    },
+    responses: {
+      200: { description: 'Applied', content: jsonContent(z.object({ code: z.literal('OK'), status: z.string() })) },
+      ...errorResponses(
+        [
+          [400, 'INVALID', 'the body is not a refund callback (the message names the field)'],
+          [401, 'INVALID_SIGNATURE', '`X-Provider-Signature` is not the HMAC of the body under the provider key'],
+          [404, 'NOT_FOUND', 'no refund of this provider has this refundId'],
+          [409, 'NOT_PROCESSABLE', 'the refund has the other result already'],
+          [500, 'INTERNAL', 'an unexpected failure'],
+        ],
+        () => callbackFailure,
+      ),
+    },
+  },
+} satisfies Record<string, RouteSpec>;
+
 const html = { 'text/html': { schema: z.string() } };
 
 export const sandboxPageRoutes = {

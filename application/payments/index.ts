@@ -20,6 +20,11 @@ export * from './transaction-init.js';
 export * from './transaction-listing.js';
 export * from './transaction-timers.js';
 export * from './transactions.js';
+export * from './refunds.js';
+export * from './refund-callbacks.js';
+export * from './refund-reactor.js';
+export * from './sandbox-refunds.js';
+export * from './transaction-snapshot.js';
 
 import type { IpnNotifications } from './ipn-notifications.js';
 import type { PaymentMerchantDirectory } from './merchant-directory.js';
@@ -31,6 +36,9 @@ import type { SandboxProviders } from './sandbox-providers.js';
 import type { SavedPaymentMethods } from './saved-methods.js';
 import type { TransactionListing } from './transaction-listing.js';
 import type { TransactionService } from './transactions.js';
+import type { RefundCallbacks } from './refund-callbacks.js';
+import type { RefundService } from './refunds.js';
+import type { TransactionSnapshots } from './transaction-snapshot.js';
 
 /** The hub's services, as its module builds them (infrastructure/payments) and its API uses them (api/payments). */
 export interface PaymentsServices {
@@ -46,6 +54,10 @@ export interface PaymentsServices {
   transactionListing?: TransactionListing;
   /** The operators' view of the IPN outbox (docs/ipn.md): absent where there is no database (the fast app). */
   ipn?: IpnNotifications;
+  /** Refund requests and snapshots, and the providers' refund results (docs/payments-refunds.md). */
+  refunds: RefundService;
+  refundCallbacks: RefundCallbacks;
+  snapshots: TransactionSnapshots;
 }
 
 // The domain's vocabulary the interfaces need reaches them through this file: api/ imports application/ only.

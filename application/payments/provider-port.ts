@@ -53,6 +53,22 @@ export interface PaymentProviderPort {
    * appended PROCESSING with the session `start` answered (redirectUrl null). Idempotent by transactionId.
    */
   chargeSavedCard(payment: ProviderPayment & { providerTransactionId: string }): Promise<SavedCardCharge>;
+  /**
+   * Hands a refund to the provider (docs/payments-refunds.md, "At the provider"): it answers that it took it, with its
+   * refund id, and reports the final result later by a signed refund callback. Called at least once per refund (the
+   * refund reactor): idempotent by refundId.
+   */
+  refund(refund: ProviderRefund): Promise<{ providerRefundId: string }>;
+}
+
+export interface ProviderRefund {
+  refundId: string;
+  transactionId: string;
+  providerCode: string;
+  providerTransactionId: string | null;
+  amount: number;
+  currency: string;
+  reason: string | null;
 }
 
 export interface ProviderSettlement {

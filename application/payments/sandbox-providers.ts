@@ -23,6 +23,7 @@ import type {
   SavedCardCharge,
 } from './provider-port.js';
 import { cardBrandOf, maskCard, type SandboxOutcome } from './sandbox-outcomes.js';
+import { SandboxRefunds } from './sandbox-refunds.js';
 import type { TransactionService } from './transactions.js';
 
 /** The callback a provider posts to /payment-providers/v1/{providerCode}/callbacks, signed over its raw bytes. */
@@ -68,6 +69,7 @@ export class SandboxProviders {
 
   /** The port of each sandbox provider code. */
   ports(): Map<string, PaymentProviderPort> {
+    const refunds = this.refunds;
     return new Map(
       providerCatalogue.map((p) => [
         p.code,
@@ -75,9 +77,23 @@ export class SandboxProviders {
           start: (payment) => this.start(payment),
           settle: (settlement) => this.settle(settlement),
           chargeSavedCard: (payment) => this.chargeSavedCard(payment),
+          refund: (refund) => refunds.refund(refund),
         },
       ]),
     );
+  }
+
+  private refundDesk: SandboxRefunds | null = null;
+
+  /** The sandbox's refunds (sandbox-refunds.ts): their callbacks go where payments' do, else to the sandbox's origin. */
+  get refunds(): SandboxRefunds {
+    this.refundDesk ??= new SandboxRefunds({
+      providerKey: (code) => this.deps.keys.provider(code),
+      callbackBaseUrl: this.deps.callbackBaseUrl ?? this.deps.baseUrl,
+      sender: this.deps.sender,
+      clock: this.deps.clock,
+    });
+    return this.refundDesk;
   }
 
   private token(transactionId: string): string {

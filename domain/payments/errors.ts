@@ -46,6 +46,14 @@ export const hubErrorCodes = [
   'SAVED_METHOD_NOT_FOUND',
   /** A transaction id handed out twice (a bug: answered as the hub's 5000). */
   'TRANSACTION_EXISTS',
+  /** Not COMPLETED, nothing left to refund, or more than what remains (400 4012). docs/payments-refunds.md. */
+  'TRANSACTION_NOT_REFUNDABLE',
+  /** A snapshot's status is not COMPLETED or FAILED (400 4016). */
+  'INVALID_SNAPSHOT_STATUS',
+  /** A FAILED snapshot without errorCode and errorMessage (400 4017). */
+  'MISSING_ERROR_INFORMATION',
+  /** The transaction has a refund with this refundReferenceId already (409 4092). */
+  'DUPLICATE_REFUND_REFERENCE',
 ] as const;
 export type HubErrorCode = (typeof hubErrorCodes)[number];
 

@@ -9,6 +9,7 @@ import type {
   PaymentMerchantEvent,
   PaymentOrderEvent,
   PaymentsEvent,
+  RefundLedgerEvent,
   TransactionEvent,
   UserPaymentMethodsEvent,
 } from './events.js';
@@ -35,11 +36,19 @@ const groups = {
     TransactionFailed: v1,
     TransactionCancelled: v1,
     TransactionSettledAtProvider: v1,
+    TransactionSnapshotRecorded: v1,
   } satisfies EventSchemas<TransactionEvent>,
   userMethods: {
     UserPaymentMethodSaved: v1,
     UserPaymentMethodRemoved: v1,
   } satisfies EventSchemas<UserPaymentMethodsEvent>,
+  refunds: {
+    RefundRequested: v1,
+    RefundProcessing: v1,
+    RefundCompleted: v1,
+    RefundFailed: v1,
+    RefundSnapshotRecorded: v1,
+  } satisfies EventSchemas<RefundLedgerEvent>,
 };
 
 export const paymentsEventSchemas: EventSchemas<PaymentsEvent> = {
@@ -48,6 +57,7 @@ export const paymentsEventSchemas: EventSchemas<PaymentsEvent> = {
   ...groups.order,
   ...groups.transaction,
   ...groups.userMethods,
+  ...groups.refunds,
 };
 
 export const paymentsEventDecoder: EventDecoder<PaymentsEvent> = eventDecoder(paymentsEventSchemas);
@@ -58,4 +68,5 @@ export const paymentsDecoders = {
   order: paymentsEventDecoder.only(groups.order),
   transaction: paymentsEventDecoder.only(groups.transaction),
   userMethods: paymentsEventDecoder.only(groups.userMethods),
+  refunds: paymentsEventDecoder.only(groups.refunds),
 };

@@ -9,6 +9,7 @@
  *   paymentOrder-<sha256 of merchant,orderId>  guard: the orderId used once, and the transaction it went to
  *   transaction-<uuid>                     one transaction (transaction.ts)
  *   paymentUserMethods-<sha256 of merchant,userId>  a host-app user's saved payment methods at a merchant (saved-methods.ts)
+ *   paymentRefunds-<transactionId>         the refund ledger of one transaction (refund-ledger.ts; docs/payments-refunds.md)
  * Times are ISO 8601 strings in UTC; amounts are integers in minor units.
  */
 import type { DomainEvent } from '../shared/decider.js';
@@ -187,6 +188,22 @@ export type TransactionSettledAtProvider = DomainEvent<
   { transactionId: string; action: 'CAPTURE' | 'VOID'; providerReference: string; settledAt: string }
 >;
 
+/**
+ * A payment result an external system reported (POST transactions/snapshot): the transaction is created in its end
+ * state (COMPLETED or FAILED) at once, no provider called. docs/payments-refunds.md, "Transaction snapshot".
+ */
+export type TransactionSnapshotRecorded = DomainEvent<
+  'TransactionSnapshotRecorded',
+  TransactionDetails & {
+    status: 'COMPLETED' | 'FAILED';
+    providerTransactionId: string | null;
+    /** The external system's processedAt (Unix ms), as an ISO 8601 instant. */
+    processedAt: string;
+    errorCode: string | null;
+    errorMessage: string | null;
+  }
+>;
+
 export type TransactionEvent =
   | TransactionSettledAtProvider
   | TransactionInitiated
@@ -194,7 +211,8 @@ export type TransactionEvent =
   | TransactionHeld
   | TransactionCompleted
   | TransactionFailed
-  | TransactionCancelled;
+  | TransactionCancelled
+  | TransactionSnapshotRecorded;
 
 // ---- paymentUserMethods-<digest> ----
 
@@ -223,8 +241,93 @@ export type UserPaymentMethodRemoved = DomainEvent<
 >;
 export type UserPaymentMethodsEvent = UserPaymentMethodSaved | UserPaymentMethodRemoved;
 
+// ---- paymentRefunds-<transactionId> (docs/payments-refunds.md) ----
+
+/** A merchant backend's refund request, accepted (PENDING): its amount counts against the refundable amount. */
+export type RefundRequested = DomainEvent<
+  'RefundRequested',
+  {
+    transactionId: string;
+    refundId: string;
+    refundReferenceId: string;
+    merchantCode: string;
+    terminalId: string;
+    amount: number;
+    currency: string;
+    refundType: 'FULL' | 'PARTIAL';
+    reason: string | null;
+    requestedBy: string | null;
+    /** X-User-ID: the user performing the refund. */
+    userId: string;
+    refundVpoint: number | null;
+    providerCode: string;
+    /** What can still be refunded after this refund (the response's remainingRefundableAmount). */
+    remainingRefundableAmount: number;
+    requestedAt: string;
+  }
+>;
+/** The provider took the refund (the refund reactor called it): PROCESSING until its callback. */
+export type RefundProcessing = DomainEvent<
+  'RefundProcessing',
+  { transactionId: string; refundId: string; providerRefundId: string; processingAt: string }
+>;
+export type RefundCompleted = DomainEvent<
+  'RefundCompleted',
+  {
+    transactionId: string;
+    refundId: string;
+    refundReferenceId: string;
+    amount: number;
+    currency: string;
+    providerRefundId: string | null;
+    completedAt: string;
+  }
+>;
+/** The provider refused the refund: its amount is refundable again. */
+export type RefundFailed = DomainEvent<
+  'RefundFailed',
+  {
+    transactionId: string;
+    refundId: string;
+    refundReferenceId: string;
+    amount: number;
+    currency: string;
+    errorCode: string;
+    errorMessage: string;
+    failedAt: string;
+  }
+>;
+/** A refund result an external system reported (POST refunds/snapshot), recorded in its end state. */
+export type RefundSnapshotRecorded = DomainEvent<
+  'RefundSnapshotRecorded',
+  {
+    transactionId: string;
+    refundId: string;
+    refundReferenceId: string;
+    merchantCode: string;
+    terminalId: string;
+    amount: number;
+    currency: string;
+    refundType: 'FULL' | 'PARTIAL';
+    status: 'COMPLETED' | 'FAILED';
+    /** The external system's processedAt (Unix ms), as an ISO 8601 instant. */
+    processedAt: string;
+    errorCode: string | null;
+    errorMessage: string | null;
+    remainingRefundableAmount: number;
+    recordedAt: string;
+  }
+>;
+export type RefundLedgerEvent =
+  RefundRequested | RefundProcessing | RefundCompleted | RefundFailed | RefundSnapshotRecorded;
+
 export type PaymentsEvent =
-  PaymentMerchantEvent | PaymentApiKeyLookupEvent | PaymentOrderEvent | TransactionEvent | UserPaymentMethodsEvent;
+  | PaymentMerchantEvent
+  | PaymentApiKeyLookupEvent
+  | PaymentOrderEvent
+  | TransactionEvent
+  | UserPaymentMethodsEvent
+  | RefundLedgerEvent;
 
 export const streams = {
   merchant: (merchantCode: string) => `paymentMerchant-${merchantCode}`,
@@ -234,4 +337,6 @@ export const streams = {
   transaction: (transactionId: string) => `transaction-${transactionId}`,
   /** `userDigest`: sha256 hex of `${merchantCode}\n${userId}` (the application hashes, as for orders). */
   userMethods: (userDigest: string) => `paymentUserMethods-${userDigest}`,
+  /** The refund ledger of a transaction: every refund decision of it is made on this stream's version. */
+  refunds: (transactionId: string) => `paymentRefunds-${transactionId}`,
 };

@@ -14,3 +14,5 @@ export * from './saved-methods.js';
 export * from './signing-strings.js';
 export * from './transaction-details.js';
 export * from './transaction.js';
+export * from './refund-ledger.js';
+export * from './transaction-snapshot.js';

@@ -3,11 +3,11 @@
  * event notifies what (transactionType, status, processedAt), the payload's fields, and the IPN verification string
  * the secureHash is made over. Pure: the outbox projector builds a payload once per event, the dispatcher signs it.
  */
-import type { TransactionEvent } from './events.js';
+import type { RefundLedgerEvent, TransactionEvent, TransactionSnapshotRecorded } from './events.js';
 import { integerPart } from './signing-strings.js';
 import type { OrderInfo, TransactionDetails, TransactionPaymentDetails } from './transaction-details.js';
 
-/** CHARGEBACK is reserved by the seed; REFUND waits for the refunds issue; CANCEL and PAYMENT are sent today. */
+/** CHARGEBACK is reserved by the seed; PAYMENT, CANCEL and REFUND (docs/payments-refunds.md) are sent. */
 export const ipnTransactionTypes = ['PAYMENT', 'REFUND', 'CANCEL', 'CHARGEBACK'] as const;
 export type IpnTransactionType = (typeof ipnTransactionTypes)[number];
 
@@ -64,6 +64,9 @@ export interface IpnContent {
   errorMessage: string | null;
   /** Present only where the payment had allocation lines (a payment session: a later issue). */
   breakdown?: IpnBreakdownItem[];
+  /** REFUND only (an addition to the seed): which refund of the transaction the notification is about. */
+  refundId?: string;
+  refundReferenceId?: string;
 }
 
 export type IpnPayload = IpnContent & { secureHash: string };
@@ -116,8 +119,16 @@ export function ipnFactsOf(d: TransactionDetails): IpnTransactionFacts {
   };
 }
 
+/** The facts a transaction created by a snapshot starts with (it notifies nothing itself: docs/payments-refunds.md). */
+export function ipnFactsOfSnapshot(d: TransactionSnapshotRecorded['data']): IpnTransactionFacts {
+  return { ...ipnFactsOf(d), providerTransactionId: d.providerTransactionId };
+}
+
+/** The events the IPN outbox hears: a transaction's, and its refund ledger's. */
+export type IpnSourceEvent = TransactionEvent | RefundLedgerEvent;
+
 /** The facts after `event` (the provider's ids, the instrument). */
-export function evolveIpnFacts(facts: IpnTransactionFacts, event: TransactionEvent): IpnTransactionFacts {
+export function evolveIpnFacts(facts: IpnTransactionFacts, event: IpnSourceEvent): IpnTransactionFacts {
   switch (event.type) {
     case 'TransactionProcessing':
       return {
@@ -145,9 +156,28 @@ interface Outcome {
   errorMessage: string | null;
 }
 
-/** What an event notifies, or null (PENDING and PROCESSING are not notified; a provider settlement neither). */
-function outcomeOf(event: TransactionEvent): Outcome | null {
+/**
+ * What an event notifies, or null (PENDING and PROCESSING are not notified; a provider settlement neither; snapshots
+ * neither: the partner reported those results itself).
+ */
+function outcomeOf(event: IpnSourceEvent): Outcome | null {
   switch (event.type) {
+    case 'RefundCompleted':
+      return {
+        transactionType: 'REFUND',
+        status: 'COMPLETED',
+        at: event.data.completedAt,
+        errorCode: null,
+        errorMessage: null,
+      };
+    case 'RefundFailed':
+      return {
+        transactionType: 'REFUND',
+        status: 'FAILED',
+        at: event.data.failedAt,
+        errorCode: event.data.errorCode,
+        errorMessage: event.data.errorMessage,
+      };
     case 'TransactionHeld':
       return {
         transactionType: 'PAYMENT',
@@ -194,14 +224,26 @@ export const ipnEventTypes = new Set([
   'TransactionCompleted',
   'TransactionFailed',
   'TransactionCancelled',
+  'RefundCompleted',
+  'RefundFailed',
 ]);
 
 /** The notification `event` sends about the transaction of `facts` (as of that event), or null. */
-export function ipnContentFor(facts: IpnTransactionFacts, event: TransactionEvent): IpnContent | null {
+export function ipnContentFor(facts: IpnTransactionFacts, event: IpnSourceEvent): IpnContent | null {
   const outcome = outcomeOf(event);
   if (!outcome) return null;
   const after = evolveIpnFacts(facts, event);
   const info = after.orderInfo;
+  // A refund's notification carries the refund's amount (in the transaction's currency) and names the refund.
+  const refund =
+    event.type === 'RefundCompleted' || event.type === 'RefundFailed'
+      ? {
+          amount: event.data.amount,
+          currency: event.data.currency,
+          refundId: event.data.refundId,
+          refundReferenceId: event.data.refundReferenceId,
+        }
+      : null;
   return {
     orderId: after.orderId,
     transactionId: after.transactionId,
@@ -228,5 +270,6 @@ export function ipnContentFor(facts: IpnTransactionFacts, event: TransactionEven
     },
     errorCode: outcome.errorCode,
     errorMessage: outcome.errorMessage,
+    ...refund,
   };
 }

@@ -57,3 +57,82 @@ export function cancelConfirmSigningString(ref: TransactionReference, timestamp:
 export function removeSavedMethodSigningString(userPaymentMethodId: string, userId: string, timestamp: string): string {
   return [userPaymentMethodId, userId, timestamp].join('|');
 }
+
+// ---- refunds and snapshots (docs/payments-refunds.md, "Signing") ----
+
+/** Refund: the transaction (transactionId wins over the pair), amount, refundReferenceId, refundType, [refundVpoint]. */
+export interface RefundSigningFields {
+  amount: number;
+  refundReferenceId: string;
+  /** As sent (FULL, full, Partial, ...): the string signs what the request carries. */
+  refundType: string;
+  /** Enters the string (before timestamp) only when sent. */
+  refundVpoint?: number;
+}
+
+/**
+ * Refund with transactionId: transactionId|amount|refundReferenceId|refundType[|refundVpoint]|timestamp; with the pair
+ * (no transactionId): orderId|referenceId|amount|refundReferenceId|refundType[|refundVpoint]|timestamp.
+ */
+export function refundSigningString(ref: TransactionReference, f: RefundSigningFields, timestamp: string): string {
+  const head = 'transactionId' in ref ? [ref.transactionId] : [ref.orderId, ref.referenceId];
+  const parts = [...head, integerPart(f.amount), f.refundReferenceId, f.refundType];
+  if (f.refundVpoint !== undefined) parts.push(integerPart(f.refundVpoint));
+  parts.push(timestamp);
+  return parts.join('|');
+}
+
+export interface TransactionSnapshotSigningFields {
+  orderId: string;
+  referenceId: string;
+  amount: number;
+  currency: string;
+  /** orderInfo.orderCreatedAt (Unix ms); absent: its place stays, empty (as in init). */
+  orderCreatedAt?: number;
+  branchId?: string;
+  businessUnitId?: string;
+  status: string;
+  /** Unix ms. */
+  processedAt: number;
+}
+
+/**
+ * Snapshot transaction: orderId|referenceId|amount|currency|orderCreatedAt[|branchId][|businessUnitId]|status|
+ * processedAt|timestamp; never paymentType or skipHolding (the snapshot has neither).
+ */
+export function transactionSnapshotSigningString(f: TransactionSnapshotSigningFields, timestamp: string): string {
+  const parts = [
+    f.orderId,
+    f.referenceId,
+    integerPart(f.amount),
+    f.currency,
+    f.orderCreatedAt === undefined ? '' : integerPart(f.orderCreatedAt),
+  ];
+  for (const optional of [f.branchId, f.businessUnitId]) if (optional !== undefined) parts.push(optional);
+  parts.push(f.status, integerPart(f.processedAt), timestamp);
+  return parts.join('|');
+}
+
+export interface RefundSnapshotSigningFields {
+  transactionId: string;
+  amount: number;
+  currency: string;
+  refundReferenceId: string;
+  refundType: string;
+  status: string;
+  processedAt: number;
+}
+
+/** Snapshot refund: transactionId|amount|currency|refundReferenceId|refundType|status|processedAt|timestamp. */
+export function refundSnapshotSigningString(f: RefundSnapshotSigningFields, timestamp: string): string {
+  return [
+    f.transactionId,
+    integerPart(f.amount),
+    f.currency,
+    f.refundReferenceId,
+    f.refundType,
+    f.status,
+    integerPart(f.processedAt),
+    timestamp,
+  ].join('|');
+}

@@ -8,6 +8,7 @@ import type { Decider } from '../shared/decider.js';
 import { paymentsError } from './errors.js';
 import type { TransactionEvent } from './events.js';
 import type { SavedCard, TransactionDetails, TransactionPaymentDetails } from './transaction-details.js';
+import { decideTransactionSnapshot, type RecordTransactionSnapshot } from './transaction-snapshot.js';
 
 export const transactionStatuses = [
   'PENDING',
@@ -81,7 +82,9 @@ export type TransactionCommand =
   /** No result by expiresAt: the payment is abandoned (FAILED). */
   | { type: 'AbandonTransaction'; now: string }
   /** The provider captured a confirmed hold, or voided a cancelled payment. */
-  | { type: 'RecordProviderSettlement'; action: 'CAPTURE' | 'VOID'; providerReference: string; now: string };
+  | { type: 'RecordProviderSettlement'; action: 'CAPTURE' | 'VOID'; providerReference: string; now: string }
+  /** An external system's payment result (transaction-snapshot.ts): created in its end state. */
+  | RecordTransactionSnapshot;
 
 function existing(state: TransactionState): Transaction {
   if (state.status === 'NONE') throw paymentsError('TRANSACTION_NOT_FOUND', 'transaction not found');
@@ -241,6 +244,9 @@ function decide(command: TransactionCommand, state: TransactionState): Transacti
     case 'RecordProviderSettlement':
       return decideSettlement(command, state);
 
+    case 'RecordTransactionSnapshot':
+      return decideTransactionSnapshot(command, state);
+
     case 'AbandonTransaction': {
       if (state.status !== 'PENDING' && state.status !== 'PROCESSING') return [];
       if (Date.parse(command.now) < Date.parse(state.expiresAt)) return [];
@@ -284,6 +290,7 @@ function decideSettlement(
 }
 
 function evolve(state: TransactionState, event: TransactionEvent): TransactionState {
+  if (event.type === 'TransactionSnapshotRecorded') return snapshotTransaction(event);
   if (event.type === 'TransactionInitiated')
     return {
       ...event.data,
@@ -341,6 +348,25 @@ function evolve(state: TransactionState, event: TransactionEvent): TransactionSt
       // Not a status change: updatedAt stays the outcome's.
       return { ...state, settlement: { action: event.data.action, providerReference: event.data.providerReference } };
   }
+}
+
+/** A transaction a snapshot created: its end state at once, its updatedAt the hub's record time. */
+function snapshotTransaction(event: Extract<TransactionEvent, { type: 'TransactionSnapshotRecorded' }>): Transaction {
+  const { status, providerTransactionId, processedAt: _processedAt, errorCode, errorMessage, ...details } = event.data;
+  return {
+    ...details,
+    status,
+    providerTransactionId,
+    providerInvoiceId: null,
+    redirectUrl: null,
+    payment: null,
+    holdExpiresAt: null,
+    errorCode,
+    errorMessage,
+    settlement: null,
+    savedCard: null,
+    updatedAt: details.createdAt,
+  };
 }
 
 export const transactionDecider: Decider<TransactionCommand, TransactionState, TransactionEvent> = {

@@ -42,7 +42,10 @@ export const paymentsConfig = {
     .default(4 * 3600),
   /** Origin of the sandbox providers' hosted pages as browsers reach them; default http://localhost:PORT. */
   PAYMENTS_SANDBOX_BASE_URL: z.string().url().optional(),
-  /** Where the sandbox providers post their callbacks; default the origin the page was requested on. */
+  /**
+   * Where the sandbox providers post their callbacks; default the origin the page was requested on (payments), or
+   * PAYMENTS_SANDBOX_BASE_URL (refunds, which a reactor sends: no request origin).
+   */
   PAYMENTS_SANDBOX_CALLBACK_BASE_URL: z.string().url().optional(),
   /** IPN: how long the hub waits for a partner's answer to one POST (the seed: 15 s); docs/ipn.md. */
   PAYMENTS_IPN_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),

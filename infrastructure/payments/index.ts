@@ -8,7 +8,11 @@ import {
   IpnNotifications,
   paymentsTimerHandlers,
   providerSettlementReactor,
+  RefundCallbacks,
+  refundReactor,
+  RefundService,
   savedCardReactor,
+  TransactionSnapshots,
   PaymentMerchantDirectory,
   PaymentMethodListing,
   PaymentOnboarding,
@@ -102,6 +106,7 @@ export function buildPayments(deps: ContextDeps<PaymentsConfig, PaymentsSecrets>
     reactors: [
       providerSettlementReactor({ transactions: built.services.transactions, providers }),
       savedCardReactor(built.services),
+      refundReactor({ transactions: built.services.transactions, refunds: built.services.refunds, providers }),
     ],
     dispatchProjectors: [paymentsIpnOutboxProjector],
   };
@@ -167,6 +172,7 @@ function assemble(
     clock,
   });
   for (const [code, port] of sandbox.ports()) providers.set(code, port);
+  const refunds = new RefundService({ store, clock, transactions });
   return {
     services: {
       directory,
@@ -188,9 +194,13 @@ function assemble(
       sandbox,
       savedMethods,
       providerCallbacks: new ProviderCallbacks({ keys, transactions, savedMethods }),
+      refunds,
+      refundCallbacks: new RefundCallbacks({ refunds, transactions }),
+      snapshots: new TransactionSnapshots({ store, clock, directory, users: () => ports.get('users') }),
     },
     jobs: [],
-    stop: async () => {},
+    // Refund callbacks the sandbox has not sent yet are dropped (a redelivered request sends them again).
+    stop: async () => sandbox.refunds.stop(),
     providers,
     cipher,
   };

@@ -14,10 +14,11 @@ import {
   ipnContentFor,
   ipnEventTypes,
   ipnFactsOf,
+  ipnFactsOfSnapshot,
   paymentsEventDecoder,
+  type IpnSourceEvent,
   type IpnTransactionFacts,
   type PaymentsEvent,
-  type TransactionEvent,
 } from '../../domain/payments/index.js';
 import { physical, type PhysicalNames, type Projected, type Projector } from '../shared/projector.js';
 import { transactionLifecycleEvents } from './transactions.js';
@@ -37,7 +38,8 @@ interface FactsRow {
 export const paymentsIpnOutboxProjector: Projector<PaymentsEvent> = {
   name: 'payments-ipn-outbox',
   version: 1,
-  eventTypes: transactionLifecycleEvents,
+  // A transaction's events, and its refunds' results (docs/payments-refunds.md, "Notifications").
+  eventTypes: new Set([...transactionLifecycleEvents, 'RefundCompleted', 'RefundFailed']),
   decoder: paymentsEventDecoder,
   tables: [
     {
@@ -63,7 +65,7 @@ export const paymentsIpnOutboxProjector: Projector<PaymentsEvent> = {
 
   async apply(trx: Knex.Transaction, events: readonly Projected<PaymentsEvent>[], names: PhysicalNames) {
     const table = physical(names, paymentsIpnFactsTable);
-    const txEvents = events as readonly Projected<TransactionEvent>[];
+    const txEvents = events as readonly Projected<IpnSourceEvent>[];
     const ids = [...new Set(txEvents.map((e) => e.data.transactionId))];
     const rows = await trx<FactsRow>(table).whereIn('transaction_id', ids).select();
     const known = new Map(rows.map((r) => [r.transaction_id, { facts: r.facts, position: r.last_position }]));
@@ -74,8 +76,9 @@ export const paymentsIpnOutboxProjector: Projector<PaymentsEvent> = {
       const id = event.data.transactionId;
       const current = known.get(id);
       if (current && event.position <= current.position) continue; // applied before
-      if (event.type === 'TransactionInitiated') {
-        if (!current) known.set(id, { facts: ipnFactsOf(event.data), position: event.position });
+      if (event.type === 'TransactionInitiated' || event.type === 'TransactionSnapshotRecorded') {
+        const facts = event.type === 'TransactionInitiated' ? ipnFactsOf(event.data) : ipnFactsOfSnapshot(event.data);
+        if (!current) known.set(id, { facts, position: event.position });
         changed.add(id);
         continue;
       }

@@ -17,6 +17,7 @@ export const transactionLifecycleEvents: ReadonlySet<string> = new Set<Transacti
   'TransactionCompleted',
   'TransactionFailed',
   'TransactionCancelled',
+  'TransactionSnapshotRecorded',
 ]);
 
 export const paymentsTransactionsProjector: Projector<PaymentsEvent> = {
@@ -140,6 +141,32 @@ async function applyOne(trx: Knex.Transaction, t: string, e: Projected<PaymentsE
         updated_at: e.data.cancelledAt,
       });
       return;
+    case 'TransactionSnapshotRecorded': {
+      // A result reported by an external system: the row starts in its end state (refunds are not projected here).
+      const d = e.data;
+      await trx(t)
+        .insert({
+          transaction_id: d.transactionId,
+          merchant_code: d.merchantCode,
+          terminal_id: d.terminalId,
+          order_id: d.orderId,
+          reference_id: d.referenceId,
+          amount: d.amount,
+          currency: d.currency,
+          status: d.status,
+          payment_method_code: d.paymentMethod.code,
+          provider_code: d.provider.code,
+          provider_transaction_id: d.providerTransactionId,
+          skip_holding: d.skipHolding,
+          error_code: d.errorCode,
+          created_at: d.createdAt,
+          updated_at: d.createdAt,
+          last_position: position,
+        })
+        .onConflict('transaction_id')
+        .ignore();
+      return;
+    }
     default:
       return;
   }

@@ -1,0 +1,184 @@
+/**
+ * Transaction snapshots (POST transactions/snapshot; docs/payments-refunds.md, "Transaction snapshot"): an external
+ * system reports a payment result, recorded as a new transaction in its end state, no provider called. The seed's
+ * order: the hash (checked by the interface), the user's enrichment (4302), the pair (4091, nothing recorded), then
+ * the transaction, whose orderId is claimed once per merchant in the same append, as init claims it.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  paymentsDecoders,
+  paymentsError,
+  paymentsEventDecoder,
+  providerById,
+  streams,
+  transactionDecider,
+  type OrderInfo,
+  type PaymentMerchant,
+  type Transaction,
+  type TransactionDetails,
+  type TransactionPayer,
+} from '../../domain/payments/index.js';
+import type { Clock } from '../shared/clock.js';
+import type { CommandContext } from '../shared/command-context.js';
+import { handleCommand } from '../shared/command-handler.js';
+import type { EventStore } from '../shared/event-store.js';
+import { findIdempotencyRecord } from '../shared/idempotency.js';
+import type { UserLookup } from '../shared/user-lookup.js';
+import type { PaymentCaller, PaymentMerchantDirectory } from './merchant-directory.js';
+import { orderStream } from './transaction-init.js';
+
+/** The snapshot body and headers as the interface parsed them (amount already its integer part). */
+export interface TransactionSnapshotRequest {
+  amount: number;
+  currency: string;
+  description: string;
+  orderId: string;
+  referenceId: string;
+  paymentMethodCode: string;
+  providerId: string;
+  sellerMerchantId?: string;
+  businessUnitId?: string;
+  branchId?: string;
+  returnUrl?: string;
+  providerData?: string;
+  orderInfo?: OrderInfo;
+  status: string;
+  /** Unix ms. */
+  processedAt: number;
+  providerTransactionId?: string;
+  errorCode?: string;
+  errorMessage?: string;
+  miniAppUserId?: string;
+  miniAppId?: string;
+  authAudience?: string;
+}
+
+const invalid = (field: string, message: string) =>
+  paymentsError('INVALID_PAYMENT_REQUEST', `${field}: ${message}`, { field });
+
+const duplicate = (orderId: string) =>
+  paymentsError('DUPLICATE_ORDER', `orderId ${orderId} was used by another transaction`, { orderId });
+
+export class TransactionSnapshots {
+  constructor(
+    private readonly deps: {
+      store: EventStore;
+      clock: Clock;
+      directory: PaymentMerchantDirectory;
+      users: () => UserLookup;
+    },
+  ) {}
+
+  async record(context: CommandContext, caller: PaymentCaller, req: TransactionSnapshotRequest): Promise<Transaction> {
+    const { store } = this.deps;
+    const merchant = await this.deps.directory.merchant(caller.merchantCode);
+    if (!merchant) throw new Error(`the key of terminal ${caller.terminalId} names no merchant`);
+    const payer = await this.payerOf(req.miniAppUserId);
+    // The pair first, as the seed orders it: a used orderId records nothing. A resend under its X-Request-ID is no
+    // duplicate: the command handler answers it from the first time.
+    const claimed = (await store.readStream(orderStream(merchant.merchantCode, req.orderId))).length > 0;
+    if (claimed && !(await this.isResend(context))) throw duplicate(req.orderId);
+    const { method, provider } = methodOf(merchant, caller, req);
+    const transactionId = randomUUID();
+    const { state } = await handleCommand({ store, clock: this.deps.clock, decoder: paymentsEventDecoder }, context, {
+      decider: transactionDecider,
+      decoder: paymentsDecoders.transaction,
+      streamName: streams.transaction(transactionId),
+      command: (now) => {
+        const details: TransactionDetails = {
+          transactionId,
+          merchantCode: merchant.merchantCode,
+          merchantName: merchant.name,
+          terminalId: caller.terminalId,
+          orderId: req.orderId,
+          referenceId: req.referenceId,
+          amount: req.amount,
+          currency: req.currency,
+          description: req.description,
+          paymentMethod: { id: method.paymentMethodId, code: method.code, name: method.names.en, type: method.type },
+          provider: { id: provider.id, code: provider.code, name: provider.name },
+          // Neither applies to a payment made elsewhere: it was captured (or failed) there.
+          cardType: '3D',
+          skipHolding: true,
+          userPaymentMethodId: null,
+          tokenizable: false,
+          sellerMerchantId: req.sellerMerchantId ?? null,
+          businessUnitId: req.businessUnitId ?? null,
+          branchId: req.branchId ?? null,
+          returnUrl: req.returnUrl ?? null,
+          providerData: req.providerData ?? null,
+          orderInfo: req.orderInfo ?? null,
+          payer,
+          miniAppId: req.miniAppId ?? null,
+          authAudience: req.authAudience ?? null,
+          // Nothing to abandon: the transaction is born ended.
+          expiresAt: now,
+          createdAt: now,
+        };
+        return {
+          type: 'RecordTransactionSnapshot' as const,
+          details,
+          status: req.status,
+          providerTransactionId: req.providerTransactionId ?? null,
+          processedAt: new Date(req.processedAt).toISOString(),
+          errorCode: req.errorCode ?? null,
+          errorMessage: req.errorMessage ?? null,
+          now,
+        };
+      },
+      claims: (events) =>
+        events.flatMap((e) =>
+          e.type === 'TransactionSnapshotRecorded'
+            ? [
+                {
+                  streamName: orderStream(e.data.merchantCode, e.data.orderId),
+                  event: {
+                    type: 'PaymentOrderClaimed',
+                    data: {
+                      merchantCode: e.data.merchantCode,
+                      orderId: e.data.orderId,
+                      referenceId: e.data.referenceId,
+                      transactionId: e.data.transactionId,
+                      claimedAt: e.data.createdAt,
+                    },
+                  },
+                  lost: () => duplicate(e.data.orderId),
+                  claimant: (recorded) =>
+                    streams.transaction(paymentsDecoders.order.decode(recorded).data.transactionId),
+                },
+              ]
+            : [],
+        ),
+    });
+    if (state.status === 'NONE') throw new Error('a snapshot answered without a transaction');
+    return state;
+  }
+
+  private async isResend(context: CommandContext): Promise<boolean> {
+    const key = context.idempotency;
+    const record = key && (await findIdempotencyRecord(this.deps.store, key));
+    return !!record && record.used.requestHash === key!.requestHash;
+  }
+
+  /** X-MiniApp-User-ID is enriched from the identity directory, as init does (unknown: 4302). */
+  private async payerOf(miniAppUserId: string | undefined): Promise<TransactionPayer> {
+    if (miniAppUserId === undefined) return { kind: 'NONE' };
+    const user = await this.deps.users().find(miniAppUserId);
+    if (!user) throw paymentsError('USER_NOT_FOUND', `no user ${miniAppUserId}`, { field: 'X-MiniApp-User-ID' });
+    return { kind: 'MINIAPP_USER', userId: user.userId, name: user.name };
+  }
+}
+
+/**
+ * The method and provider a snapshot names, as configured on the caller's terminal (so that a later refund has a
+ * provider to go to). The amount limits are not applied: the payment happened elsewhere.
+ */
+function methodOf(merchant: PaymentMerchant, caller: PaymentCaller, req: TransactionSnapshotRequest) {
+  const terminal = merchant.terminals.find((t) => t.terminalId === caller.terminalId)!;
+  const method = terminal.methods.find((m) => m.code === req.paymentMethodCode);
+  if (!method) throw invalid('paymentMethodCode', `the terminal has no payment method ${req.paymentMethodCode}`);
+  const provider = providerById(req.providerId);
+  if (!provider || !method.providers.some((p) => p.providerCode === provider.code))
+    throw invalid('providerId', `provider ${req.providerId} does not serve ${method.code} on this terminal`);
+  return { method, provider };
+}

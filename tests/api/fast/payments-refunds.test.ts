@@ -1,0 +1,301 @@
+import { gatewayHeaders } from '../../support/gateway.js';
+import { secretBinding } from '../../../application/payments/request-signatures.js';
+import { hmacSha256Hex, secretDigest } from '../../../application/shared/signatures.js';
+import type { PaymentsEvent } from '../../../domain/payments/events.js';
+import type { TransactionDetails } from '../../../domain/payments/transaction-details.js';
+import { AesGcmSecretCipher } from '../../../infrastructure/shared/secret-cipher.js';
+import {
+  apiSpecification,
+  existingStream,
+  expectNewEvents,
+  expectNoNewEvents,
+  expectResponse,
+  type ApiRequest,
+} from '../../support/api-spec.js';
+import { matching } from '../../support/match.js';
+import { buildFastApp, fastAppSecrets } from '../../support/fast-app.js';
+
+/**
+ * The hub's refunds and snapshots over the in-memory store (docs/payments-refunds.md): given streams, a signed
+ * request, the events it appends (or none).
+ */
+const now = '2026-03-01T10:00:00.000Z';
+const timestamp = String(Date.parse(now) / 1000);
+const given = apiSpecification({ app: buildFastApp, now });
+
+const secretKey = 'phs_fast-spec-secret-0123456789abcdefghijklmnop';
+const apiKey = 'phk_fastspeckey0123456789abcdefghijklmnopqr';
+const cipher = new AesGcmSecretCipher('payments-merchant-secret', fastAppSecrets.PAYMENTS_SECRETS_KEY);
+const id = '0b7e4c1e-3a52-4c1d-9f0e-6a1b2c3d4e5f';
+const walletProviderId = '3f0c9a52-6f0e-5b8e-9a51-0c5a9b1d2e02';
+
+const merchant = existingStream('paymentMerchant-m1', [
+  {
+    type: 'PaymentMerchantOnboarded',
+    data: {
+      merchantCode: 'm1',
+      name: 'Shop One',
+      ipnUrl: 'https://m1.example/ipn',
+      maxIpnRetries: 3,
+      onboardedBy: 'alice',
+      onboardedAt: now,
+    },
+  },
+  {
+    type: 'MerchantSecretKeyIssued',
+    data: {
+      merchantCode: 'm1',
+      secretId: 's1',
+      encryptedSecret: cipher.encrypt(secretKey, secretBinding('m1', 's1')),
+      previousSecretId: null,
+      previousValidUntil: null,
+      issuedBy: 'alice',
+      issuedAt: now,
+    },
+  },
+  {
+    type: 'TerminalAdded',
+    data: { merchantCode: 'm1', terminalId: 'T1', name: 'Main', addedBy: 'alice', addedAt: now },
+  },
+  {
+    type: 'PaymentMethodConfigured',
+    data: {
+      merchantCode: 'm1',
+      terminalId: 'T1',
+      paymentMethodId: 'pm',
+      method: {
+        code: 'WALLET',
+        type: 'WALLET',
+        category: 'EWALLET',
+        names: { vi: 'Ví', en: 'E-wallet' },
+        iconUrl: 'https://cdn.example/w.png',
+        supportsTokenization: false,
+        requiresRedirect: true,
+        verificationAmount: null,
+        sortOrder: 1,
+        autoCapture: false,
+        enabled: true,
+        providers: [
+          {
+            providerCode: 'SANDBOX_WALLET',
+            priority: 1,
+            currencies: [{ currency: 'VND', minAmount: 1, maxAmount: 1e9 }],
+          },
+        ],
+      },
+      configuredBy: 'alice',
+      configuredAt: now,
+    },
+  },
+]);
+const keyLookup = existingStream(`paymentApiKey-${secretDigest(apiKey)}`, [
+  {
+    type: 'PaymentApiKeyClaimed',
+    data: { merchantCode: 'm1', terminalId: 'T1', apiKeyId: 'k1', expiresAt: null, claimedAt: now },
+  },
+]);
+
+const details: TransactionDetails = {
+  transactionId: id,
+  merchantCode: 'm1',
+  merchantName: 'Shop One',
+  terminalId: 'T1',
+  orderId: 'o1',
+  referenceId: 'r1',
+  amount: 100_000,
+  currency: 'VND',
+  description: 'order o1',
+  paymentMethod: { id: 'pm', code: 'WALLET', name: 'E-wallet', type: 'WALLET' },
+  provider: { id: walletProviderId, code: 'SANDBOX_WALLET', name: 'Sandbox wallet' },
+  cardType: '3D',
+  skipHolding: true,
+  userPaymentMethodId: null,
+  sellerMerchantId: null,
+  businessUnitId: null,
+  branchId: null,
+  returnUrl: null,
+  providerData: null,
+  orderInfo: null,
+  payer: { kind: 'NONE' },
+  miniAppId: null,
+  expiresAt: '2026-03-01T14:00:00.000Z',
+  createdAt: now,
+};
+const processing: PaymentsEvent[] = [
+  { type: 'TransactionInitiated', data: details },
+  {
+    type: 'TransactionProcessing',
+    data: { transactionId: id, providerTransactionId: 'W-1', providerInvoiceId: null, processingAt: now },
+  },
+];
+const completed: PaymentsEvent[] = [
+  ...processing,
+  { type: 'TransactionCompleted', data: { transactionId: id, via: 'AUTO_CAPTURE', payment: null, completedAt: now } },
+];
+const scene = (transaction: PaymentsEvent[], ledger: PaymentsEvent[] = []) =>
+  given(
+    merchant,
+    keyLookup,
+    existingStream(`transaction-${id}`, transaction),
+    ...(ledger.length ? [existingStream(`paymentRefunds-${id}`, ledger)] : []),
+  );
+
+const headers = (requestId: string) => ({
+  ...gatewayHeaders(),
+  'X-Payment-API-Key': apiKey,
+  'X-Request-ID': requestId,
+  'X-Timestamp': timestamp,
+});
+
+const refund = (amount: number, refundReferenceId: string, refundType = 'PARTIAL'): ApiRequest => ({
+  method: 'POST',
+  path: '/api/payments/v1/transactions/refund',
+  headers: { ...headers(`req-${refundReferenceId}`), 'X-User-ID': 'u-7' },
+  json: {
+    transactionId: id,
+    amount,
+    refundReferenceId,
+    refundType,
+    secureHash: hmacSha256Hex(secretKey, `${id}|${amount}|${refundReferenceId}|${refundType}|${timestamp}`),
+  },
+});
+
+const requested = (refundId: string, amount: number, remaining: number): PaymentsEvent => ({
+  type: 'RefundRequested',
+  data: {
+    transactionId: id,
+    refundId,
+    refundReferenceId: `ref-${refundId}`,
+    merchantCode: 'm1',
+    terminalId: 'T1',
+    amount,
+    currency: 'VND',
+    refundType: 'PARTIAL',
+    reason: null,
+    requestedBy: null,
+    userId: 'u-7',
+    refundVpoint: null,
+    providerCode: 'SANDBOX_WALLET',
+    remainingRefundableAmount: remaining,
+    requestedAt: now,
+  },
+});
+
+describe('Payment hub API, fast: refunds over the in-memory store', () => {
+  it('appends RefundRequested on the ledger, acted by the terminal, and answers the refund and what remains', () =>
+    scene(completed)
+      .when(refund(30_000, 'R1'))
+      .then(
+        expectResponse(200, {
+          body: matching({
+            code: 0,
+            data: matching({ refundId: /^[0-9a-f-]{36}$/, remainingRefundableAmount: 70_000, status: 'PENDING' }),
+          }),
+        }),
+        expectNewEvents(`paymentRefunds-${id}`, [
+          {
+            type: 'RefundRequested',
+            data: matching({
+              transactionId: id,
+              refundReferenceId: 'R1',
+              amount: 30_000,
+              refundType: 'PARTIAL',
+              userId: 'u-7',
+              providerCode: 'SANDBOX_WALLET',
+              remainingRefundableAmount: 70_000,
+              requestedAt: now,
+            }),
+            metadata: { actor: { merchantId: 'm1', terminalId: 'T1' }, requestId: 'req-R1' },
+          },
+        ]),
+      ));
+
+  it('refuses a refund of a transaction not COMPLETED with 4012, appending nothing', () =>
+    scene(processing)
+      .when(refund(1_000, 'R1'))
+      .then(expectResponse(400, { body: matching({ code: 4012 }) }), expectNoNewEvents()));
+
+  it('counts PENDING refunds: more than remains is 4012, a used refundReferenceId 4092, appending nothing', async () => {
+    const s = scene(completed, [requested('a', 90_000, 10_000)]);
+    await s
+      .when(refund(10_001, 'R2'))
+      .then(expectResponse(400, { body: matching({ code: 4012 }) }), expectNoNewEvents());
+    await s
+      .when(refund(1_000, 'ref-a'))
+      .then(expectResponse(409, { body: matching({ code: 4092 }) }), expectNoNewEvents());
+  });
+
+  it('records a refund snapshot COMPLETED as given', () =>
+    scene(completed)
+      .when({
+        method: 'POST',
+        path: '/api/payments/v1/refunds/snapshot',
+        headers: headers('req-snap'),
+        json: {
+          transactionId: id,
+          amount: 20_000,
+          currency: 'VND',
+          refundReferenceId: 'S1',
+          refundType: 'full',
+          status: 'COMPLETED',
+          processedAt: 1772359200000,
+          secureHash: hmacSha256Hex(secretKey, `${id}|20000|VND|S1|full|COMPLETED|1772359200000|${timestamp}`),
+        },
+      })
+      .then(expectResponse(400, { body: matching({ code: 4012 }) }), expectNoNewEvents()));
+});
+
+describe('Payment hub API, fast: transaction snapshot over the in-memory store', () => {
+  const snapshot = (status: string, extra: Record<string, unknown> = {}): ApiRequest => ({
+    method: 'POST',
+    path: '/api/payments/v1/transactions/snapshot',
+    headers: headers(`req-snapshot-${status}`),
+    json: {
+      orderId: 'o9',
+      referenceId: 'r9',
+      amount: 50_000,
+      currency: 'VND',
+      description: 'paid elsewhere',
+      paymentMethodCode: 'WALLET',
+      providerId: walletProviderId,
+      status,
+      processedAt: 1772359100000,
+      ...extra,
+      secureHash: hmacSha256Hex(secretKey, `o9|r9|50000|VND||${status}|1772359100000|${timestamp}`),
+    },
+  });
+
+  it('appends the transaction in its end state and claims the orderId, no provider involved', () =>
+    given(merchant, keyLookup)
+      .when(snapshot('COMPLETED', { providerTransactionId: 'EXT-9' }))
+      .then(
+        expectResponse(200, { body: { code: 0, message: 'Success' } }),
+        expectNewEvents(/^transaction-/, [
+          {
+            type: 'TransactionSnapshotRecorded',
+            data: matching({
+              orderId: 'o9',
+              amount: 50_000,
+              status: 'COMPLETED',
+              providerTransactionId: 'EXT-9',
+              processedAt: '2026-03-01T09:58:20.000Z',
+              errorCode: null,
+              createdAt: now,
+            }),
+            metadata: { actor: { merchantId: 'm1', terminalId: 'T1' } },
+          },
+        ]),
+        expectNewEvents(/^paymentOrder-/, [
+          { type: 'PaymentOrderClaimed', data: matching({ merchantCode: 'm1', orderId: 'o9', referenceId: 'r9' }) },
+        ]),
+      ));
+
+  it('refuses 4016 and 4017, appending nothing', async () => {
+    await given(merchant, keyLookup)
+      .when(snapshot('HOLDING'))
+      .then(expectResponse(400, { body: matching({ code: 4016 }) }), expectNoNewEvents());
+    await given(merchant, keyLookup)
+      .when(snapshot('FAILED', { errorCode: 'E' }))
+      .then(expectResponse(400, { body: matching({ code: 4017 }) }), expectNoNewEvents());
+  });
+});
