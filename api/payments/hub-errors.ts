@@ -23,6 +23,10 @@ export const hubErrorTable: ErrorTable<HubErrorCode> = {
   IDEMPOTENCY_KEY_REUSED: [409, '4093'],
   SAVED_METHOD_NOT_FOUND: [404, '4303'],
   TRANSACTION_EXISTS: [500, '5000'],
+  PAYMENT_SESSION_NOT_FOUND: [404, '4404'],
+  PAYMENT_SESSION_NOT_CANCELLABLE: [400, '4018'],
+  DUPLICATE_PAYMENT_SESSION: [409, '4091'],
+  PAYMENT_SESSION_EXISTS: [500, '5000'],
 };
 
 /** The hub's failure body: `{code, message}`, code an integer. */

@@ -20,6 +20,10 @@ export * from './transaction-init.js';
 export * from './transaction-listing.js';
 export * from './transaction-timers.js';
 export * from './transactions.js';
+export * from './payment-sessions.js';
+export * from './session-payment-link.js';
+export * from './session-payment-reactor.js';
+export * from './session-timers.js';
 
 import type { IpnNotifications } from './ipn-notifications.js';
 import type { PaymentMerchantDirectory } from './merchant-directory.js';
@@ -31,6 +35,7 @@ import type { SandboxProviders } from './sandbox-providers.js';
 import type { SavedPaymentMethods } from './saved-methods.js';
 import type { TransactionListing } from './transaction-listing.js';
 import type { TransactionService } from './transactions.js';
+import type { PaymentSessionService } from './payment-sessions.js';
 
 /** The hub's services, as its module builds them (infrastructure/payments) and its API uses them (api/payments). */
 export interface PaymentsServices {
@@ -46,6 +51,8 @@ export interface PaymentsServices {
   transactionListing?: TransactionListing;
   /** The operators' view of the IPN outbox (docs/ipn.md): absent where there is no database (the fast app). */
   ipn?: IpnNotifications;
+  /** Payment sessions of the centralized flow (docs/payments-sessions.md). */
+  sessions: PaymentSessionService;
 }
 
 // The domain's vocabulary the interfaces need reaches them through this file: api/ imports application/ only.

@@ -8,6 +8,8 @@ import type {
   PaymentApiKeyLookupEvent,
   PaymentMerchantEvent,
   PaymentOrderEvent,
+  PaymentSessionEvent,
+  PaymentSessionOrderEvent,
   PaymentsEvent,
   TransactionEvent,
   UserPaymentMethodsEvent,
@@ -40,6 +42,14 @@ const groups = {
     UserPaymentMethodSaved: v1,
     UserPaymentMethodRemoved: v1,
   } satisfies EventSchemas<UserPaymentMethodsEvent>,
+  paymentSession: {
+    PaymentSessionCreated: v1,
+    PaymentSessionProcessing: v1,
+    PaymentSessionCompleted: v1,
+    PaymentSessionCancelled: v1,
+    PaymentSessionExpired: v1,
+  } satisfies EventSchemas<PaymentSessionEvent>,
+  paymentSessionOrder: { PaymentSessionOrderClaimed: v1 } satisfies EventSchemas<PaymentSessionOrderEvent>,
 };
 
 export const paymentsEventSchemas: EventSchemas<PaymentsEvent> = {
@@ -48,6 +58,8 @@ export const paymentsEventSchemas: EventSchemas<PaymentsEvent> = {
   ...groups.order,
   ...groups.transaction,
   ...groups.userMethods,
+  ...groups.paymentSession,
+  ...groups.paymentSessionOrder,
 };
 
 export const paymentsEventDecoder: EventDecoder<PaymentsEvent> = eventDecoder(paymentsEventSchemas);
@@ -58,4 +70,6 @@ export const paymentsDecoders = {
   order: paymentsEventDecoder.only(groups.order),
   transaction: paymentsEventDecoder.only(groups.transaction),
   userMethods: paymentsEventDecoder.only(groups.userMethods),
+  paymentSession: paymentsEventDecoder.only(groups.paymentSession),
+  paymentSessionOrder: paymentsEventDecoder.only(groups.paymentSessionOrder),
 };

@@ -14,3 +14,6 @@ export * from './saved-methods.js';
 export * from './signing-strings.js';
 export * from './transaction-details.js';
 export * from './transaction.js';
+export * from './payment-session-details.js';
+export * from './payment-session.js';
+export * from './payment-session-ipn.js';

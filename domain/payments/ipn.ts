@@ -82,6 +82,8 @@ export interface IpnTransactionFacts {
   providerTransactionId: string | null;
   providerInvoiceId: string | null;
   payment: TransactionPaymentDetails | null;
+  /** The payment session the transaction pays (docs/payments-sessions.md). Added with sessions: optional. */
+  paymentSessionId?: string | null;
 }
 
 /** The IPN verification string of the seed: orderId|transactionId|transactionType|amount|status|processedAt. */
@@ -113,6 +115,7 @@ export function ipnFactsOf(d: TransactionDetails): IpnTransactionFacts {
     providerTransactionId: null,
     providerInvoiceId: null,
     payment: null,
+    paymentSessionId: d.paymentSessionId ?? null,
   };
 }
 
@@ -200,6 +203,7 @@ export const ipnEventTypes = new Set([
 export function ipnContentFor(facts: IpnTransactionFacts, event: TransactionEvent): IpnContent | null {
   const outcome = outcomeOf(event);
   if (!outcome) return null;
+  if (!notifiesOnItsOwn(facts, outcome)) return null;
   const after = evolveIpnFacts(facts, event);
   const info = after.orderInfo;
   return {
@@ -229,4 +233,13 @@ export function ipnContentFor(facts: IpnTransactionFacts, event: TransactionEven
     errorCode: outcome.errorCode,
     errorMessage: outcome.errorMessage,
   };
+}
+
+/**
+ * One final IPN per payment session (the seed's IPN rule 4; docs/payments-sessions.md): a session's transaction
+ * sends only its HOLDING notification (not final: the backend must confirm); its COMPLETED, FAILED and CANCEL results
+ * reach the partner as the session's final notification (payment-session-ipn.ts), with the breakdown.
+ */
+function notifiesOnItsOwn(facts: IpnTransactionFacts, outcome: Outcome): boolean {
+  return !facts.paymentSessionId || outcome.status === 'HOLDING';
 }

@@ -19,12 +19,18 @@ import {
   RequestSignatures,
   TransactionService,
   type PaymentsServices,
+  PaymentSessionService,
+  paymentSessionTimerHandlers,
+  sessionPaymentReactor,
 } from '../../application/payments/index.js';
 import {
   abandonmentTimer,
   holdExpiryTimer,
   paymentsIpnOutboxProjector,
   paymentsTimersTable,
+  paymentSessionIpnOutboxProjector,
+  paymentSessionTimersTable,
+  sessionExpiryTimer,
 } from '../../projections/payments/index.js';
 import { defaultLeaseOwner } from '../shared/messaging/lease.js';
 import { ipnAttemptDuration, ipnAttempts } from '../shared/metrics.js';
@@ -98,12 +104,23 @@ export function buildPayments(deps: ContextDeps<PaymentsConfig, PaymentsSecrets>
   return {
     ...built,
     services: { ...built.services, transactionListing: new KnexTransactionListing(knex), ipn },
-    jobs: [timerJob({ table: paymentsTimersTable, handlers, knex, clock, logger }), ipnJob],
+    jobs: [
+      timerJob({ table: paymentsTimersTable, handlers, knex, clock, logger }),
+      ipnJob,
+      timerJob({
+        table: paymentSessionTimersTable,
+        handlers: paymentSessionTimerHandlers({ sessions: built.services.sessions, kind: sessionExpiryTimer }),
+        knex,
+        clock,
+        logger,
+      }),
+    ],
     reactors: [
       providerSettlementReactor({ transactions: built.services.transactions, providers }),
       savedCardReactor(built.services),
+      sessionPaymentReactor(built.services),
     ],
-    dispatchProjectors: [paymentsIpnOutboxProjector],
+    dispatchProjectors: [paymentsIpnOutboxProjector, paymentSessionIpnOutboxProjector],
   };
 }
 
@@ -143,7 +160,13 @@ function assemble(
   };
   // Filled below: the providers read transactions, and transactions start payments at the providers.
   const providers = new Map<string, PaymentProviderPort>();
+  const sessions = new PaymentSessionService({
+    store,
+    clock,
+    defaultTtlSeconds: config.PAYMENTS_SESSION_TTL_SECONDS,
+  });
   const transactions = new TransactionService({
+    sessions,
     store,
     clock,
     directory,
@@ -187,6 +210,7 @@ function assemble(
       transactions,
       sandbox,
       savedMethods,
+      sessions,
       providerCallbacks: new ProviderCallbacks({ keys, transactions, savedMethods }),
     },
     jobs: [],
