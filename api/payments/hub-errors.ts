@@ -9,6 +9,7 @@ import type { GatewayFront } from '../shared/gateway-front.js';
 import type { ErrorTable, InterfaceErrors } from '../shared/interface-errors.js';
 import { json, type HttpResult } from '../shared/route.js';
 import { hubRoutes } from './hub-routes.js';
+import { sessionRoutes } from './session-routes.js';
 
 export const hubErrorTable: ErrorTable<HubErrorCode> = {
   INVALID_PAYMENT_REQUEST: [400, '4001'],
@@ -49,7 +50,7 @@ export const hubOk = (data?: unknown): HttpResult =>
 export const paymentsGatewayFront: GatewayFront = {
   interface: 'payments',
   envHeader: 'optional',
-  routes: Object.values(hubRoutes),
+  routes: [...Object.values(hubRoutes), ...Object.values(sessionRoutes)],
   refusals: {
     CREDENTIALS_MISSING: [401, '4105'],
     CREDENTIALS_INVALID: [401, '4105'],

@@ -17,3 +17,4 @@ export * from './transaction.js';
 export * from './payment-session-details.js';
 export * from './payment-session.js';
 export * from './payment-session-ipn.js';
+export * from './session-signing-strings.js';

@@ -70,6 +70,9 @@ export type PaymentSessionCommand =
     }
   | { type: 'ExpirePaymentSession'; now: string };
 
+/** A session lives at most 7 days (a voucher reservation is not held longer for it). */
+const maxLifetimeMs = 7 * 86_400_000;
+
 const notFound = () => paymentsError('PAYMENT_SESSION_NOT_FOUND', 'payment session not found');
 
 /** Another terminal's session is answered as an unknown one (docs/payments-sessions.md, "Ownership"). */
@@ -91,6 +94,8 @@ function decideCreate(
     throw paymentsError('PAYMENT_SESSION_EXISTS', `payment session ${s.paymentSessionId} exists`);
   if (Date.parse(s.expiresAt) <= Date.parse(command.now))
     throw paymentsError('INVALID_PAYMENT_REQUEST', 'expiresAt: must be in the future', { field: 'expiresAt' });
+  if (Date.parse(s.expiresAt) > Date.parse(command.now) + maxLifetimeMs)
+    throw paymentsError('INVALID_PAYMENT_REQUEST', 'expiresAt: must be at most 7 days ahead', { field: 'expiresAt' });
   const settled = lines.reduce((sum, l) => sum + l.amount, 0);
   const amount = s.originalAmount - settled;
   if (amount < 0)
