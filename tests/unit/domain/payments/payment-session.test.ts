@@ -155,14 +155,14 @@ describe('payment session decider', () => {
     it('a session the lines cover is COMPLETED at once, without a PAYMENT line or a transaction', () => {
       const free = create([{ ...voucher, amount: 150_000 }]);
       const data = {
-        ...(created.data as object),
+        ...(created as Extract<PaymentSessionEvent, { type: 'PaymentSessionCreated' }>).data,
         amount: 0,
-        breakdown: [{ ...voucher, amount: 150_000, status: 'PENDING' }],
+        breakdown: [{ ...voucher, amount: 150_000, status: 'PENDING' as const }],
       };
       given([])
         .when(free)
         .then([
-          { type: 'PaymentSessionCreated', data } as PaymentSessionEvent,
+          { type: 'PaymentSessionCreated', data },
           {
             type: 'PaymentSessionCompleted',
             data: { paymentSessionId: id, transactionId: null, payment: null, completedAt: t0 },
