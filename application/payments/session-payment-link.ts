@@ -11,8 +11,10 @@ import {
   type PaymentSessionState,
 } from '../../domain/payments/index.js';
 import { expectedVersionOf } from '../shared/command-handler.js';
-import { WrongExpectedVersionError } from '../shared/event-store.js';
 import type { SideWrite } from '../shared/guard-claims.js';
+import type { CommandContext } from '../shared/command-context.js';
+import { WrongExpectedVersionError, type EventStore } from '../shared/event-store.js';
+import { findIdempotencyRecord } from '../shared/idempotency.js';
 import type { PaymentCaller } from './merchant-directory.js';
 import type { PaymentSessionService } from './payment-sessions.js';
 
@@ -32,20 +34,30 @@ export interface SessionPaymentLink {
   refusal(error: unknown): Promise<unknown>;
 }
 
-/** Checks the session now (before any provider is called) and answers how to write the link. */
+/**
+ * Checks the session now (before any provider is called) and answers how to write the link; null for a resend under
+ * a used X-Request-ID (its session moved on because of the first time: the command handler answers it from the key).
+ */
 export async function sessionPaymentLink(
   sessions: PaymentSessionService,
+  store: EventStore,
+  context: CommandContext,
   caller: PaymentCaller,
   paymentSessionId: string,
   fields: SessionPaymentFields,
   now: string,
-): Promise<SessionPaymentLink> {
+): Promise<SessionPaymentLink | null> {
   const placeholder = '00000000-0000-0000-0000-000000000000';
   const start = (transactionId: string, at: string, state: PaymentSessionState) =>
     paymentSessionDecider.decide({ type: 'StartSessionPayment', caller, transactionId, ...fields, now: at }, state);
   // Refused here, the provider is never asked to start a payment.
   const checked = await sessions.loadState(paymentSessionId);
-  start(placeholder, now, checked.state);
+  try {
+    start(placeholder, now, checked.state);
+  } catch (refused) {
+    if (context.idempotency && (await findIdempotencyRecord(store, context.idempotency))) return null;
+    throw refused;
+  }
   const streamName = streams.paymentSession(paymentSessionId);
   return {
     sideWrite: (transactionId, at) => ({

@@ -152,6 +152,8 @@ export async function initiateTransaction(
       ? null
       : await sessionPaymentLink(
           deps.sessions,
+          deps.store,
+          context,
           caller,
           paymentSessionId,
           { ...req, method: method.code, provider: provider.code },

@@ -404,8 +404,16 @@ describe('Payment sessions (HTTP, PostgreSQL)', function () {
       expect(
         ((await app.container.services.payments.sessions.load(s.paymentSessionId)) as unknown as Session).status,
       ).to.equal('PENDING');
-      // Then the right one goes through.
-      expectHubOk(await initFor(s));
+      // Then the right one goes through; its resend under the same X-Request-ID answers the same, and another init
+      // under that id is 4093 (the used key answers before the session, which moved on, would refuse).
+      const requestId = randomUUID();
+      const body = initBody(m.secretKey, s.orderId, { amount: s.amount, paymentSessionId: s.paymentSessionId });
+      const send = (b: Record<string, unknown>) =>
+        hub(app.baseUrl, 'POST', '/transactions', hubHeaders(key(), ts(), requestId), b);
+      const first = expectHubOk(await send(body));
+      expect(expectHubOk(await send(body))).to.deep.equal(first);
+      expectHubError(await send({ ...body, description: 'another' }), 409, 4093);
+      expect((await app.container.store.readStream(`paymentSession-${s.paymentSessionId}`)).length).to.equal(2);
     });
 
     it('an init and a cancel racing on one session: exactly one wins', async () => {
