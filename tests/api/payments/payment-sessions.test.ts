@@ -416,6 +416,49 @@ describe('Payment sessions (HTTP, PostgreSQL)', function () {
       expect((await app.container.store.readStream(`paymentSession-${s.paymentSessionId}`)).length).to.equal(2);
     });
 
+    it('a held payment: HOLDING notified by the transaction; its confirm and cancel racing give one session outcome', async () => {
+      for (let i = 0; i < 3; i++) {
+        const s = await created(`S-HOLD-${i}`);
+        // The wallet holds (its autoCapture is off): the backend confirms or cancels the hold.
+        const init = expectHubOk(await initFor(s)) as {
+          transaction: { id: string };
+          paymentInfo: { redirectUrl: string };
+        };
+        const id = init.transaction.id;
+        await submit(init.paymentInfo.redirectUrl, { action: 'approve' });
+        const signed = (timestamp: string) => ({
+          transactionId: id,
+          secureHash: sign(m.secretKey, `${id}|${timestamp}`),
+        });
+        const put = (path: string) => {
+          const timestamp = ts();
+          return hub(app.baseUrl, 'PUT', path, hubHeaders(key(), timestamp), signed(timestamp));
+        };
+        const [confirmed, cancelled] = await Promise.all([put('/transactions/confirm'), put('/transactions/cancel')]);
+        expect(
+          [confirmed.status, cancelled.status].filter((st) => st === 200),
+          confirmed.text + cancelled.text,
+        ).to.have.length(1);
+        const end = confirmed.status === 200 ? 'COMPLETED' : 'CANCELLED';
+        await eventually(async () => {
+          const now = expectHubOk(await get(`paymentSessionId=${s.paymentSessionId}`)) as Session;
+          expect(now.status).to.equal(end);
+        });
+        // The transaction's own HOLDING, then the session's one final notification.
+        await eventually(async () =>
+          expect((await ipnRows(id)).map((r) => [r.event_type, r.ipn_status])).to.deep.equal([
+            ['TransactionHeld', 'HOLDING'],
+            end === 'COMPLETED' ? ['PaymentSessionCompleted', 'COMPLETED'] : ['PaymentSessionCancelled', 'FAILED'],
+          ]),
+        );
+        const sessionEvents = await app.container.store.readStream(`paymentSession-${s.paymentSessionId}`);
+        expect(sessionEvents.map((e) => e.type).at(-1)).to.equal(
+          end === 'COMPLETED' ? 'PaymentSessionCompleted' : 'PaymentSessionCancelled',
+        );
+        expect(sessionEvents).to.have.length(3);
+      }
+    });
+
     it('an init and a cancel racing on one session: exactly one wins', async () => {
       for (let i = 0; i < 4; i++) {
         const s = await created(`S-RACE-${i}`);
