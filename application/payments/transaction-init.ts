@@ -156,7 +156,14 @@ export async function initiateTransaction(
           context,
           caller,
           paymentSessionId,
-          { ...req, method: method.code, provider: provider.code },
+          {
+            orderId: req.orderId,
+            referenceId: req.referenceId,
+            amount: req.amount,
+            currency: req.currency,
+            method: method.code,
+            provider: provider.code,
+          },
           deps.clock.now().toISOString(),
         );
   const transactionId = randomUUID();
