@@ -10,6 +10,7 @@ import type { ErrorTable, InterfaceErrors } from '../shared/interface-errors.js'
 import { json, type HttpResult } from '../shared/route.js';
 import { hubRoutes } from './hub-routes.js';
 import { refundHubRoutes } from './refund-routes.js';
+import { sessionRoutes } from './session-routes.js';
 
 export const hubErrorTable: ErrorTable<HubErrorCode> = {
   INVALID_PAYMENT_REQUEST: [400, '4001'],
@@ -28,6 +29,10 @@ export const hubErrorTable: ErrorTable<HubErrorCode> = {
   INVALID_SNAPSHOT_STATUS: [400, '4016'],
   MISSING_ERROR_INFORMATION: [400, '4017'],
   DUPLICATE_REFUND_REFERENCE: [409, '4092'],
+  PAYMENT_SESSION_NOT_FOUND: [404, '4404'],
+  PAYMENT_SESSION_NOT_CANCELLABLE: [400, '4018'],
+  DUPLICATE_PAYMENT_SESSION: [409, '4091'],
+  PAYMENT_SESSION_EXISTS: [500, '5000'],
 };
 
 /** The hub's failure body: `{code, message}`, code an integer. */
@@ -50,7 +55,7 @@ export const hubOk = (data?: unknown): HttpResult =>
 export const paymentsGatewayFront: GatewayFront = {
   interface: 'payments',
   envHeader: 'optional',
-  routes: [...Object.values(hubRoutes), ...Object.values(refundHubRoutes)],
+  routes: [...Object.values(hubRoutes), ...Object.values(refundHubRoutes), ...Object.values(sessionRoutes)],
   refusals: {
     CREDENTIALS_MISSING: [401, '4105'],
     CREDENTIALS_INVALID: [401, '4105'],

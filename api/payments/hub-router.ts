@@ -32,12 +32,13 @@ import {
   paymentMethodsQuery,
   removeSavedMethodBody,
 } from './hub-schemas.js';
+import { mountSessionRoutes } from './session-router.js';
 import { initPaymentJson, paymentMethodJson, savedMethodJson, transactionItemJson } from './transaction-json.js';
 
-const invalid = (message: string) => new HttpError(400, '4001', message);
+export const invalid = (message: string) => new HttpError(400, '4001', message);
 
 /** The terminal of X-Payment-API-Key, in res.locals.paymentCaller; 401 4101 when absent, 4100 when not usable. */
-function keyAuth(services: PaymentsServices): RequestHandler {
+export function keyAuth(services: PaymentsServices): RequestHandler {
   return (req, res, next) => {
     services.directory
       .checkKey(req.header('x-payment-api-key'))
@@ -53,9 +54,9 @@ function keyAuth(services: PaymentsServices): RequestHandler {
   };
 }
 
-const callerOf = (res: Response) => res.locals.paymentCaller as PaymentCaller;
+export const callerOf = (res: Response) => res.locals.paymentCaller as PaymentCaller;
 
-function parseBody<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, req: Request): T {
+export function parseBody<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, req: Request): T {
   if (!req.is('application/json')) throw invalid('Content-Type must be application/json');
   if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))
     throw invalid('the body must be a JSON object');
@@ -80,7 +81,7 @@ function requiredHeader(req: Request, name: string): string {
 }
 
 /** X-Request-ID and X-Timestamp of a signed write, the timestamp checked against the window. */
-function signedHeaders(services: PaymentsServices, req: Request): { requestId: string; timestamp: string } {
+export function signedHeaders(services: PaymentsServices, req: Request): { requestId: string; timestamp: string } {
   const requestId = requiredHeader(req, 'X-Request-ID');
   const timestamp = requiredHeader(req, 'X-Timestamp');
   if (!/^[0-9]{1,12}$/.test(timestamp)) throw invalid('X-Timestamp must be Unix seconds');
@@ -89,7 +90,7 @@ function signedHeaders(services: PaymentsServices, req: Request): { requestId: s
 }
 
 /** The command context of a signed write: the terminal acts, and X-Request-ID is its idempotency key. */
-function commandOf(req: Request, res: Response, requestId: string): CommandContext {
+export function commandOf(req: Request, res: Response, requestId: string): CommandContext {
   const caller = callerOf(res);
   return commandContextOf(req, res, {
     actor: { merchantId: caller.merchantCode, terminalId: caller.terminalId },
@@ -244,6 +245,8 @@ export function hubRouter(deps: { services: PaymentsServices; logger: Logger }):
     requiredHeader,
     callerOf,
   });
+  // Payment sessions (docs/payments-sessions.md).
+  mountSessionRoutes(router, { services, auth, withBody });
 
   router.use(unknownEndpoint(hubErrors));
   router.use(interfaceErrorHandler(hubErrors, deps.logger));

@@ -25,12 +25,12 @@ import {
 
 export const paymentsBasePath = '/api/payments/v1';
 export const hubTag = 'Payment hub';
-const security = [{ clientId: [], clientSecret: [], paymentApiKey: [] }];
+export const security = [{ clientId: [], clientSecret: [], paymentApiKey: [] }];
 
-const responses = (cases: ErrorCase[]) => errorResponses(cases, () => hubFailure);
+export const responses = (cases: ErrorCase[]) => errorResponses(cases, () => hubFailure);
 
 /** What any hub call can get from the gateway, the key check and the handler. */
-const callErrors: ErrorCase[] = [
+export const callErrors: ErrorCase[] = [
   [401, '4101', '`X-Payment-API-Key` absent'],
   [401, '4100', '`X-Payment-API-Key` unknown, revoked or expired'],
   [401, '4105', '`client_id`/`client_secret` missing or wrong (the gateway)'],
@@ -39,7 +39,7 @@ const callErrors: ErrorCase[] = [
   [500, '5000', 'Internal server error'],
 ];
 /** What a signed write can get. */
-const signedErrors: ErrorCase[] = [
+export const signedErrors: ErrorCase[] = [
   [400, '4001', 'a missing or malformed header or field (the message names it); the body is not JSON'],
   [401, '4102', '`secureHash` does not match the signing string (docs/payments-signing.md)'],
   [401, '4103', '`X-Timestamp` outside the allowed window of the hub clock'],

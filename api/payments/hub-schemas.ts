@@ -10,11 +10,11 @@ import { absoluteUrl } from '../shared/input-schemas.js';
 
 extendZodWithOpenApi(z);
 
-const uuid = z
+export const uuid = z
   .string()
   .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a UUID');
 /** 1 to `max` printable ASCII characters, no space and no `|`. */
-const signedId = (max = 64) =>
+export const signedId = (max = 64) =>
   z
     .string()
     .regex(
@@ -24,7 +24,7 @@ const signedId = (max = 64) =>
 const freeText = (max: number) =>
   z.string().trim().min(1, `must be 1 to ${max} characters`).max(max, `must be 1 to ${max} characters`);
 /** Optional: absent or null is absent. */
-const opt = <T extends z.ZodTypeAny>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
+export const opt = <T extends z.ZodTypeAny>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
 
 const orderItem = z.object({
   name: freeText(255),
@@ -36,7 +36,7 @@ const orderItem = z.object({
   categoryName: opt(z.string().max(255)),
 });
 
-const orderInfo = z
+export const orderInfo = z
   .object({
     customerName: opt(z.string().max(255)),
     customerEmail: opt(z.string().max(255)),
@@ -48,7 +48,7 @@ const orderInfo = z
   .openapi('PaymentOrderInfo');
 
 /** An amount in minor units: integer or float, signed and stored as its integer part, which must be at least 1. */
-const amount = z
+export const amount = z
   .number({ invalid_type_error: 'must be a number' })
   .finite()
   .refine((n) => Math.trunc(n) >= 1, 'must be at least 1 (minor units)')
@@ -79,6 +79,10 @@ export const initPaymentBody = z
     returnURL: opt(absoluteUrl(true)),
     providerData: opt(z.string().max(4096)),
     orderInfo: opt(orderInfo),
+    paymentSessionId: opt(uuid).openapi({
+      description:
+        "an addition: the payment session whose PAYMENT line this pays (docs/payments-sessions.md); orderId, referenceId, amount and currency must be the session's; not signed",
+    }),
   })
   .superRefine((b, ctx) => {
     if (b.userPaymentMethodId !== undefined) return;
@@ -200,7 +204,7 @@ export const removeSavedMethodHeaders = signedWriteHeaders.extend({ 'X-MiniApp-U
 
 // ---- answers ----
 
-const instant = z.string().openapi({ format: 'date-time' });
+export const instant = z.string().openapi({ format: 'date-time' });
 const nullableString = z.string().nullable();
 
 export const transactionItemSchema = z

@@ -3,6 +3,7 @@ import type { OpenApiRegistrar } from '../shared/openapi.js';
 import { registerOperatorRoutes } from '../shared/operator-openapi.js';
 import { registerRoutes } from '../shared/route-spec.js';
 import { hubRoutes, hubTag, paymentsBasePath } from './hub-routes.js';
+import { sessionRoutes } from './session-routes.js';
 import { paymentIpnRoutes, paymentIpnTag } from './ipn-operator-routes.js';
 import { paymentMerchantsTag, paymentsOperatorRoutes } from './operator-routes.js';
 import { refundHubRoutes } from './refund-routes.js';
@@ -25,6 +26,7 @@ export function registerPaymentsOpenApi({ registry, tag }: OpenApiRegistrar): vo
   tag(hubTag, 'Transactions of merchant backends: init, lookup, cancel, confirm (signed: docs/payments-signing.md)');
   registerRoutes(registry, paymentsBasePath, Object.values(hubRoutes));
   registerRoutes(registry, paymentsBasePath, Object.values(refundHubRoutes));
+  registerRoutes(registry, paymentsBasePath, Object.values(sessionRoutes));
   tag(providersTag, "Providers' signed callbacks, and the sandbox providers' hosted pages (docs/payments-sandbox.md)");
   registerRoutes(registry, providerCallbacksBasePath, Object.values(providerCallbackRoutes));
   registerRoutes(registry, providerCallbacksBasePath, Object.values(providerRefundCallbackRoutes));

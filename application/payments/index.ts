@@ -25,6 +25,10 @@ export * from './refund-callbacks.js';
 export * from './refund-reactor.js';
 export * from './sandbox-refunds.js';
 export * from './transaction-snapshot.js';
+export * from './payment-sessions.js';
+export * from './session-payment-link.js';
+export * from './session-payment-reactor.js';
+export * from './session-timers.js';
 
 import type { IpnNotifications } from './ipn-notifications.js';
 import type { PaymentMerchantDirectory } from './merchant-directory.js';
@@ -39,6 +43,7 @@ import type { TransactionService } from './transactions.js';
 import type { RefundCallbacks } from './refund-callbacks.js';
 import type { RefundService } from './refunds.js';
 import type { TransactionSnapshots } from './transaction-snapshot.js';
+import type { PaymentSessionService } from './payment-sessions.js';
 
 /** The hub's services, as its module builds them (infrastructure/payments) and its API uses them (api/payments). */
 export interface PaymentsServices {
@@ -58,6 +63,8 @@ export interface PaymentsServices {
   refunds: RefundService;
   refundCallbacks: RefundCallbacks;
   snapshots: TransactionSnapshots;
+  /** Payment sessions of the centralized flow (docs/payments-sessions.md). */
+  sessions: PaymentSessionService;
 }
 
 // The domain's vocabulary the interfaces need reaches them through this file: api/ imports application/ only.

@@ -27,6 +27,8 @@ import type { UserLookup } from '../shared/user-lookup.js';
 import type { PaymentCaller } from './merchant-directory.js';
 import type { PaymentProviderPort, ProviderPayment } from './provider-port.js';
 import { savedMethodOnTerminal, type SavedPaymentMethods } from './saved-methods.js';
+import type { PaymentSessionService } from './payment-sessions.js';
+import { sessionPaymentLink } from './session-payment-link.js';
 
 /** The init body and headers as the interface parsed them (forms checked; amounts already their integer part). */
 export interface InitPaymentRequest {
@@ -50,6 +52,8 @@ export interface InitPaymentRequest {
   externalUserId?: string;
   miniAppId?: string;
   authAudience?: string;
+  /** The payment session whose PAYMENT line this pays (docs/payments-sessions.md); not signed. */
+  paymentSessionId?: string;
 }
 
 export interface PaymentInfo {
@@ -78,6 +82,8 @@ export interface InitDeps {
   savedMethods: SavedPaymentMethods;
   /** Charges a saved card at its provider and records the result on the transaction (transactions.ts). */
   chargeSavedCard: (t: Transaction, port: PaymentProviderPort, payment: ProviderPayment) => Promise<Transaction>;
+  /** The sessions an init may pay (paymentSessionId). */
+  sessions: PaymentSessionService;
 }
 
 /** The method and provider the request names on the caller's terminal, checked against its configuration. */
@@ -140,6 +146,26 @@ export async function initiateTransaction(
     throw invalid('skipHolding', `provider ${provider.code} cannot hold: send true or leave it out`);
   const skipHolding = req.skipHolding ?? method.autoCapture ?? true;
   const cardType = effectiveCardType(method, req.paymentType);
+  const { paymentSessionId } = req;
+  const link =
+    paymentSessionId === undefined
+      ? null
+      : await sessionPaymentLink(
+          deps.sessions,
+          deps.store,
+          context,
+          caller,
+          paymentSessionId,
+          {
+            orderId: req.orderId,
+            referenceId: req.referenceId,
+            amount: req.amount,
+            currency: req.currency,
+            method: method.code,
+            provider: provider.code,
+          },
+          deps.clock.now().toISOString(),
+        );
   const transactionId = randomUUID();
   const port = deps.providers.get(provider.code);
   if (!port) throw new Error(`no provider port for ${provider.code}`);
@@ -156,6 +182,11 @@ export async function initiateTransaction(
   const session = await port.start(payment);
 
   const { state } = await handleCommand({ ...deps, decoder: paymentsEventDecoder }, context, {
+    // With a session: its PROCESSING in the same append (session-payment-link.ts).
+    sideWrites: (events) =>
+      events.flatMap((e) =>
+        link && e.type === 'TransactionInitiated' ? [link.sideWrite(e.data.transactionId, e.data.createdAt)] : [],
+      ),
     decider: transactionDecider,
     decoder: paymentsDecoders.transaction,
     streamName: streams.transaction(transactionId),
@@ -188,6 +219,7 @@ export async function initiateTransaction(
         authAudience: req.authAudience ?? null,
         expiresAt: new Date(Date.parse(now) + deps.abandonAfterSeconds * 1000).toISOString(),
         createdAt: now,
+        ...(paymentSessionId !== undefined && { paymentSessionId }),
       };
       return { type: 'InitiateTransaction' as const, details, provider: session, now };
     },
@@ -217,6 +249,8 @@ export async function initiateTransaction(
             ]
           : [],
       ),
+  }).catch(async (error: unknown) => {
+    throw link ? await link.refusal(error) : error;
   });
   if (state.status === 'NONE') throw new Error('an init answered without a transaction');
   // A 2D payment with a saved card has no page: the provider charges the token now, once the transaction (and its

@@ -28,6 +28,7 @@ import { isDomainError } from '../shared/errors.js';
 import { nameBasedUuid } from '../shared/event-ids.js';
 import type { PaymentProviderPort, ProviderPayment } from './provider-port.js';
 import type { SavedPaymentMethods } from './saved-methods.js';
+import type { PaymentSessionService } from './payment-sessions.js';
 import { initiateTransaction, orderStream, type InitPaymentRequest, type PaymentInfo } from './transaction-init.js';
 
 export interface TransactionSettings {
@@ -47,6 +48,7 @@ export class TransactionService {
       providers: ReadonlyMap<string, PaymentProviderPort>;
       settings: TransactionSettings;
       savedMethods: SavedPaymentMethods;
+      sessions: PaymentSessionService;
     },
   ) {}
 
@@ -57,7 +59,7 @@ export class TransactionService {
   ): Promise<{ transaction: Transaction; paymentInfo: PaymentInfo }> {
     const merchant = await this.deps.directory.merchant(caller.merchantCode);
     if (!merchant) throw new Error(`the key of terminal ${caller.terminalId} names no merchant`);
-    const { store, clock, users, providers, settings, savedMethods } = this.deps;
+    const { store, clock, users, providers, settings, savedMethods, sessions } = this.deps;
     return initiateTransaction(
       {
         store,
@@ -66,6 +68,7 @@ export class TransactionService {
         providers,
         abandonAfterSeconds: settings.abandonAfterSeconds,
         savedMethods,
+        sessions,
         chargeSavedCard: (t, port, payment) => this.chargeSavedCard(t, port, payment),
       },
       context,

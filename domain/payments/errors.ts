@@ -54,6 +54,14 @@ export const hubErrorCodes = [
   'MISSING_ERROR_INFORMATION',
   /** The transaction has a refund with this refundReferenceId already (409 4092). */
   'DUPLICATE_REFUND_REFERENCE',
+  /** No payment session of that id or pair for the key's terminal (404 4404; docs/payments-sessions.md). */
+  'PAYMENT_SESSION_NOT_FOUND',
+  /** Cancel of a session that is not PENDING (400 4018, decided). */
+  'PAYMENT_SESSION_NOT_CANCELLABLE',
+  /** The orderId+referenceId pair was used by another session of the merchant (409 4091). */
+  'DUPLICATE_PAYMENT_SESSION',
+  /** A session id handed out twice (a bug: 5000). */
+  'PAYMENT_SESSION_EXISTS',
 ] as const;
 export type HubErrorCode = (typeof hubErrorCodes)[number];
 

@@ -8,6 +8,8 @@ import type {
   PaymentApiKeyLookupEvent,
   PaymentMerchantEvent,
   PaymentOrderEvent,
+  PaymentSessionEvent,
+  PaymentSessionOrderEvent,
   PaymentsEvent,
   RefundLedgerEvent,
   TransactionEvent,
@@ -49,6 +51,14 @@ const groups = {
     RefundFailed: v1,
     RefundSnapshotRecorded: v1,
   } satisfies EventSchemas<RefundLedgerEvent>,
+  paymentSession: {
+    PaymentSessionCreated: v1,
+    PaymentSessionProcessing: v1,
+    PaymentSessionCompleted: v1,
+    PaymentSessionCancelled: v1,
+    PaymentSessionExpired: v1,
+  } satisfies EventSchemas<PaymentSessionEvent>,
+  paymentSessionOrder: { PaymentSessionOrderClaimed: v1 } satisfies EventSchemas<PaymentSessionOrderEvent>,
 };
 
 export const paymentsEventSchemas: EventSchemas<PaymentsEvent> = {
@@ -58,6 +68,8 @@ export const paymentsEventSchemas: EventSchemas<PaymentsEvent> = {
   ...groups.transaction,
   ...groups.userMethods,
   ...groups.refunds,
+  ...groups.paymentSession,
+  ...groups.paymentSessionOrder,
 };
 
 export const paymentsEventDecoder: EventDecoder<PaymentsEvent> = eventDecoder(paymentsEventSchemas);
@@ -69,4 +81,6 @@ export const paymentsDecoders = {
   transaction: paymentsEventDecoder.only(groups.transaction),
   userMethods: paymentsEventDecoder.only(groups.userMethods),
   refunds: paymentsEventDecoder.only(groups.refunds),
+  paymentSession: paymentsEventDecoder.only(groups.paymentSession),
+  paymentSessionOrder: paymentsEventDecoder.only(groups.paymentSessionOrder),
 };

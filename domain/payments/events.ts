@@ -10,11 +10,14 @@
  *   transaction-<uuid>                     one transaction (transaction.ts)
  *   paymentUserMethods-<sha256 of merchant,userId>  a host-app user's saved payment methods at a merchant (saved-methods.ts)
  *   paymentRefunds-<transactionId>         the refund ledger of one transaction (refund-ledger.ts; docs/payments-refunds.md)
+ *   paymentSession-<uuid>                  one payment session of the centralized flow (payment-session.ts)
+ *   paymentSessionOrder-<sha256 of merchant,orderId,referenceId>  guard: the pair used once by a session
  * Times are ISO 8601 strings in UTC; amounts are integers in minor units.
  */
 import type { DomainEvent } from '../shared/decider.js';
 import type { PaymentMethodConfig, PaymentMethodType } from './payment-methods.js';
 import type { SavedCard, TransactionDetails, TransactionPaymentDetails } from './transaction-details.js';
+import type { PaymentSessionDetails, SessionPaymentFacts } from './payment-session-details.js';
 
 // ---- paymentMerchant-<merchantCode> ----
 
@@ -320,6 +323,54 @@ export type RefundSnapshotRecorded = DomainEvent<
 >;
 export type RefundLedgerEvent =
   RefundRequested | RefundProcessing | RefundCompleted | RefundFailed | RefundSnapshotRecorded;
+// ---- paymentSession-<uuid> (docs/payments-sessions.md) ----
+
+/** Opened by the merchant backend: the order, its settled VOUCHER/VPOINT lines and the PAYMENT line the hub added. */
+export type PaymentSessionCreated = DomainEvent<'PaymentSessionCreated', PaymentSessionDetails>;
+/** Init payment named the session: its PAYMENT line goes to this transaction (appended with the transaction). */
+export type PaymentSessionProcessing = DomainEvent<
+  'PaymentSessionProcessing',
+  { paymentSessionId: string; transactionId: string; method: string; provider: string; processingAt: string }
+>;
+/** Paid: by its transaction (COMPLETED), or at creation when vouchers and points cover the order (no transaction). */
+export type PaymentSessionCompleted = DomainEvent<
+  'PaymentSessionCompleted',
+  { paymentSessionId: string; transactionId: string | null; payment: SessionPaymentFacts | null; completedAt: string }
+>;
+/** Ended before payment: by the backend's cancel (PENDING), or because its transaction failed or was cancelled. */
+export type PaymentSessionCancelled = DomainEvent<
+  'PaymentSessionCancelled',
+  {
+    paymentSessionId: string;
+    by: 'MERCHANT' | 'PAYMENT_FAILED';
+    transactionId: string | null;
+    reason: string | null;
+    requestedBy: string | null;
+    errorCode: string | null;
+    errorMessage: string | null;
+    cancelledAt: string;
+  }
+>;
+/** No payment started by expiresAt (the session's stored timer). */
+export type PaymentSessionExpired = DomainEvent<
+  'PaymentSessionExpired',
+  { paymentSessionId: string; expiredAt: string }
+>;
+
+export type PaymentSessionEvent =
+  | PaymentSessionCreated
+  | PaymentSessionProcessing
+  | PaymentSessionCompleted
+  | PaymentSessionCancelled
+  | PaymentSessionExpired;
+
+// ---- paymentSessionOrder-<digest> ----
+
+export type PaymentSessionOrderClaimed = DomainEvent<
+  'PaymentSessionOrderClaimed',
+  { merchantCode: string; orderId: string; referenceId: string; paymentSessionId: string; claimedAt: string }
+>;
+export type PaymentSessionOrderEvent = PaymentSessionOrderClaimed;
 
 export type PaymentsEvent =
   | PaymentMerchantEvent
@@ -327,7 +378,9 @@ export type PaymentsEvent =
   | PaymentOrderEvent
   | TransactionEvent
   | UserPaymentMethodsEvent
-  | RefundLedgerEvent;
+  | RefundLedgerEvent
+  | PaymentSessionEvent
+  | PaymentSessionOrderEvent;
 
 export const streams = {
   merchant: (merchantCode: string) => `paymentMerchant-${merchantCode}`,
@@ -339,4 +392,7 @@ export const streams = {
   userMethods: (userDigest: string) => `paymentUserMethods-${userDigest}`,
   /** The refund ledger of a transaction: every refund decision of it is made on this stream's version. */
   refunds: (transactionId: string) => `paymentRefunds-${transactionId}`,
+  paymentSession: (paymentSessionId: string) => `paymentSession-${paymentSessionId}`,
+  /** `pairDigest`: sha256 hex of `${merchantCode}\n${orderId}\n${referenceId}` (the application hashes). */
+  paymentSessionOrder: (pairDigest: string) => `paymentSessionOrder-${pairDigest}`,
 };

@@ -16,3 +16,7 @@ export * from './transaction-details.js';
 export * from './transaction.js';
 export * from './refund-ledger.js';
 export * from './transaction-snapshot.js';
+export * from './payment-session-details.js';
+export * from './payment-session.js';
+export * from './payment-session-ipn.js';
+export * from './session-signing-strings.js';

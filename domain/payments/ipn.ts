@@ -85,6 +85,8 @@ export interface IpnTransactionFacts {
   providerTransactionId: string | null;
   providerInvoiceId: string | null;
   payment: TransactionPaymentDetails | null;
+  /** The payment session the transaction pays (docs/payments-sessions.md). Added with sessions: optional. */
+  paymentSessionId?: string | null;
 }
 
 /** The IPN verification string of the seed: orderId|transactionId|transactionType|amount|status|processedAt. */
@@ -116,6 +118,7 @@ export function ipnFactsOf(d: TransactionDetails): IpnTransactionFacts {
     providerTransactionId: null,
     providerInvoiceId: null,
     payment: null,
+    paymentSessionId: d.paymentSessionId ?? null,
   };
 }
 
@@ -232,6 +235,7 @@ export const ipnEventTypes = new Set([
 export function ipnContentFor(facts: IpnTransactionFacts, event: IpnSourceEvent): IpnContent | null {
   const outcome = outcomeOf(event);
   if (!outcome) return null;
+  if (!notifiesOnItsOwn(facts, outcome)) return null;
   const after = evolveIpnFacts(facts, event);
   const info = after.orderInfo;
   // A refund's notification carries the refund's amount (in the transaction's currency) and names the refund.
@@ -272,4 +276,13 @@ export function ipnContentFor(facts: IpnTransactionFacts, event: IpnSourceEvent)
     errorMessage: outcome.errorMessage,
     ...refund,
   };
+}
+
+/**
+ * One final IPN per payment session (the seed's IPN rule 4; docs/payments-sessions.md): a session's transaction
+ * sends only its HOLDING notification (not final: the backend must confirm); its COMPLETED, FAILED and CANCEL results
+ * reach the partner as the session's final notification (payment-session-ipn.ts), with the breakdown.
+ */
+function notifiesOnItsOwn(facts: IpnTransactionFacts, outcome: Outcome): boolean {
+  return !facts.paymentSessionId || outcome.status === 'HOLDING';
 }

@@ -67,6 +67,8 @@ export interface TransactionDetails {
   /** When an unfinished payment is abandoned (FAILED): createdAt + the abandonment delay. */
   readonly expiresAt: string;
   readonly createdAt: string;
+  /** The payment session whose PAYMENT line this transaction pays (docs/payments-sessions.md). Added later: optional. */
+  readonly paymentSessionId?: string | null;
 }
 
 /** What the provider tells about the instrument; the card number only ever masked. */

@@ -69,6 +69,8 @@ export const paymentsConfig = {
    * the demo merchant's postback URL points at, so its IPNs arrive and are logged; 0: none.
    */
   PAYMENTS_DEMO_RECEIVER_PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  /** A payment session created without expiresAt or ttlSeconds expires this long after creation (docs/payments-sessions.md). */
+  PAYMENTS_SESSION_TTL_SECONDS: z.coerce.number().int().min(60).max(604_800).default(900),
 };
 
 export type PaymentsConfig = z.infer<z.ZodObject<typeof paymentsConfig>>;

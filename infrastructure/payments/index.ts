@@ -23,12 +23,18 @@ import {
   RequestSignatures,
   TransactionService,
   type PaymentsServices,
+  PaymentSessionService,
+  paymentSessionTimerHandlers,
+  sessionPaymentReactor,
 } from '../../application/payments/index.js';
 import {
   abandonmentTimer,
   holdExpiryTimer,
   paymentsIpnOutboxProjector,
   paymentsTimersTable,
+  paymentSessionIpnOutboxProjector,
+  paymentSessionTimersTable,
+  sessionExpiryTimer,
 } from '../../projections/payments/index.js';
 import { defaultLeaseOwner } from '../shared/messaging/lease.js';
 import { ipnAttemptDuration, ipnAttempts } from '../shared/metrics.js';
@@ -102,13 +108,24 @@ export function buildPayments(deps: ContextDeps<PaymentsConfig, PaymentsSecrets>
   return {
     ...built,
     services: { ...built.services, transactionListing: new KnexTransactionListing(knex), ipn },
-    jobs: [timerJob({ table: paymentsTimersTable, handlers, knex, clock, logger }), ipnJob],
+    jobs: [
+      timerJob({ table: paymentsTimersTable, handlers, knex, clock, logger }),
+      ipnJob,
+      timerJob({
+        table: paymentSessionTimersTable,
+        handlers: paymentSessionTimerHandlers({ sessions: built.services.sessions, kind: sessionExpiryTimer }),
+        knex,
+        clock,
+        logger,
+      }),
+    ],
     reactors: [
       providerSettlementReactor({ transactions: built.services.transactions, providers }),
       savedCardReactor(built.services),
       refundReactor({ transactions: built.services.transactions, refunds: built.services.refunds, providers }),
+      sessionPaymentReactor(built.services),
     ],
-    dispatchProjectors: [paymentsIpnOutboxProjector],
+    dispatchProjectors: [paymentsIpnOutboxProjector, paymentSessionIpnOutboxProjector],
   };
 }
 
@@ -148,7 +165,13 @@ function assemble(
   };
   // Filled below: the providers read transactions, and transactions start payments at the providers.
   const providers = new Map<string, PaymentProviderPort>();
+  const sessions = new PaymentSessionService({
+    store,
+    clock,
+    defaultTtlSeconds: config.PAYMENTS_SESSION_TTL_SECONDS,
+  });
   const transactions = new TransactionService({
+    sessions,
     store,
     clock,
     directory,
@@ -193,6 +216,7 @@ function assemble(
       transactions,
       sandbox,
       savedMethods,
+      sessions,
       providerCallbacks: new ProviderCallbacks({ keys, transactions, savedMethods }),
       refunds,
       refundCallbacks: new RefundCallbacks({ refunds, transactions }),

@@ -7,9 +7,16 @@
 export * from './ipn-outbox.js';
 export * from './transaction-timers.js';
 export * from './transactions.js';
+export * from './session-ipn-outbox.js';
+export * from './session-timers.js';
 
 import { paymentsTimersProjector } from './transaction-timers.js';
 import { paymentsTransactionsProjector } from './transactions.js';
+import { paymentSessionTimersProjector } from './session-timers.js';
 
 /** The hub's projectors, in the order the runner starts them. */
-export const paymentsProjectors = [paymentsTransactionsProjector, paymentsTimersProjector] as const;
+export const paymentsProjectors = [
+  paymentsTransactionsProjector,
+  paymentsTimersProjector,
+  paymentSessionTimersProjector,
+] as const;

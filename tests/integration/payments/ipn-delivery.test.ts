@@ -284,7 +284,11 @@ describe('payment hub: IPN delivery to real receivers (PostgreSQL)', function ()
     const ready = (await (await fetch(`${app.baseUrl}/ready`)).json()) as {
       roles: { ipn: { feeds: { projector: string; applying: boolean }[]; dispatchers: { sending: number }[] } };
     };
-    expect(ready.roles.ipn.feeds.map((f) => [f.projector, f.applying])).to.deep.equal([['payments-ipn-outbox', true]]);
+    expect(ready.roles.ipn.feeds.map((f) => [f.projector, f.applying])).to.deep.equal([
+      ['payments-ipn-outbox', true],
+      // The payment sessions' final notifications (docs/payments-sessions.md).
+      ['payments-session-ipn-outbox', true],
+    ]);
     expect(ready.roles.ipn.dispatchers[0]!.sending).to.be.a('number');
     up = true;
     const cancel = rows[1]!.notification_id;
