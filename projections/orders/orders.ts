@@ -2,12 +2,11 @@
  * The order view's read models (docs/orders-read-models.md, "Read models"): the orders as they show now, their history, and
  * orders and GMV per day, merchant, type and status, moved between status rows as orders change. Each order's row
  * keeps the position of the last event applied to it; an event at or before it changes nothing (history rows are
- * keyed by event id), so redelivery is harmless. A run of consecutive OrderCreated events (a catch-up, a rebuild, the
- * benchmark's bulk load) is written in a few multi-row statements (created-run.ts) with the same rows as one by one.
+ * keyed by event id), so redelivery is harmless. Each batch is written in a few statements whatever its size
+ * (order-batch.ts), with the same rows as one event at a time.
  */
 import type { Knex } from 'knex';
 import {
-  applyChanges,
   isKnownOrderType,
   ordersEventDecoder,
   type OrderChanges,
@@ -17,8 +16,8 @@ import {
   type OrderUpdated,
   type OrdersEvent,
 } from '../../domain/orders/index.js';
-import { physical, runs, type PhysicalNames, type Projected, type Projector } from '../shared/projector.js';
-import { applyCreatedRun } from './created-run.js';
+import { physical, type PhysicalNames, type Projected, type Projector } from '../shared/projector.js';
+import { applyOrderEvents } from './order-batch.js';
 import { createOrderTables, orderReadModelTables, orderTables } from './order-tables.js';
 
 const eventNames = { OrderCreated: 'order.created', OrderUpdated: 'order.updated', OrderCancelled: 'order.cancelled' };
@@ -37,13 +36,9 @@ export const ordersProjector: Projector = {
       history: physical(names, orderTables.history),
       daily: physical(names, orderTables.daily),
     };
-    for (const run of runs(events, [createdRun]))
-      if (run.length > 1) await applyCreatedRun(trx, t, run as Projected<OrderCreated>[]);
-      else await applyOne(trx, t, run[0]!);
+    await applyOrderEvents(trx, t, events);
   },
 };
-
-const createdRun: ReadonlySet<string> = new Set<OrderEvent['type']>(['OrderCreated']);
 
 export type Tables = { orders: string; history: string; daily: string };
 
@@ -79,17 +74,6 @@ export interface Bucket {
   currency: string;
 }
 
-/** Adds `count` orders and `gmv` to one day's row. */
-export async function addToDay(trx: Knex.Transaction, daily: string, bucket: Bucket, count: number, gmv: number) {
-  await trx(daily)
-    .insert({ ...bucket, order_count: count, gmv })
-    .onConflict(['day', 'merchant_id', 'order_type', 'status', 'currency'])
-    .merge({
-      order_count: trx.raw('??.order_count + excluded.order_count', [daily]),
-      gmv: trx.raw('??.gmv + excluded.gmv', [daily]),
-    });
-}
-
 export const bucketOf = (day: string, merchantId: string, c: ReturnType<typeof columnsOf>): Bucket => ({
   day,
   merchant_id: merchantId,
@@ -118,10 +102,6 @@ export function historyRow(e: Projected<OrderCreated | OrderUpdated | OrderCance
   };
 }
 
-async function history(trx: Knex.Transaction, t: Tables, e: Projected<OrderCreated | OrderUpdated | OrderCancelled>) {
-  await trx(t.history).insert(historyRow(e)).onConflict('event_id').ignore();
-}
-
 /** The order's row as its created makes it, with the day and columns its daily-stats bucket needs. */
 export function createdRow(e: Projected<OrderCreated>) {
   const d = e.data;
@@ -143,53 +123,4 @@ export function createdRow(e: Projected<OrderCreated>) {
     last_position: e.position,
   };
   return { row, bucket: bucketOf(day, d.merchantId, columns), gmv: columns.grand_total ?? 0 };
-}
-
-async function applyOne(trx: Knex.Transaction, t: Tables, e: Projected<OrdersEvent>): Promise<void> {
-  if (e.type === 'OrderCreated') {
-    const { row, bucket, gmv } = createdRow(e);
-    const inserted = await trx(t.orders)
-      .insert(row)
-      .onConflict(['merchant_id', 'order_id'])
-      .ignore()
-      .returning('order_id');
-    if (inserted.length > 0) await addToDay(trx, t.daily, bucket, 1, gmv);
-    await history(trx, t, e);
-    return;
-  }
-  if (e.type !== 'OrderUpdated' && e.type !== 'OrderCancelled') return;
-  const d = e.data;
-  const row = (await trx(t.orders)
-    .where({ merchant_id: d.merchantId, order_id: d.orderId })
-    .whereRaw('last_position COLLATE "C" < ?', [e.position])
-    .forUpdate()
-    .first()) as
-    | { fields: OrderChanges; order_day: string | Date; last_event_at: Date; cancelled: boolean; event_count: number }
-    | undefined;
-  await history(trx, t, e);
-  if (!row) return; // applied already (or, were its created missing, nothing to change)
-  const day = typeof row.order_day === 'string' ? row.order_day : dayOf(row.order_day);
-  const before = columnsOf(row.fields);
-  const fields = applyChanges(row.fields, e.type === 'OrderUpdated' ? 'UPDATED' : 'CANCELLED', d.order, d.applied);
-  const after = columnsOf(fields);
-  const [was, now] = [bucketOf(day, d.merchantId, before), bucketOf(day, d.merchantId, after)];
-  if (JSON.stringify(was) !== JSON.stringify(now) || before.grand_total !== after.grand_total) {
-    await addToDay(trx, t.daily, was, -1, -(before.grand_total ?? 0));
-    await addToDay(trx, t.daily, now, 1, after.grand_total ?? 0);
-  }
-  await trx(t.orders)
-    .where({ merchant_id: d.merchantId, order_id: d.orderId })
-    .update({
-      ...after,
-      last_event_at: new Date(Math.max(row.last_event_at.getTime(), d.eventTimestamp)).toISOString(),
-      cancelled: row.cancelled || (e.type === 'OrderCancelled' && d.applied.includes('status')),
-      event_count: row.event_count + 1,
-      last_position: e.position,
-    });
-}
-
-/** A date column as node-postgres hands it (local midnight), as YYYY-MM-DD. */
-function dayOf(date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }

@@ -1,0 +1,180 @@
+/**
+ * A batch of order events in a few statements whatever its size (docs/orders-read-models.md, "Projector"): the orders
+ * it touches read once (locked), the events folded onto them in memory in log order, then one multi-row insert for
+ * the new orders, one update per changed order, one upsert for every daily-statistics bucket touched and one insert
+ * for the history. The rows come out exactly as from applying the events one call each: an order already in the
+ * table (or created twice: a redelivery) keeps its row and counts once; an event at or before an order's last
+ * position changes nothing; every event gets its history row once, keyed by event id.
+ */
+import type { Knex } from 'knex';
+import {
+  applyChanges,
+  type OrderCancelled,
+  type OrderChanges,
+  type OrderCreated,
+  type OrderUpdated,
+  type OrdersEvent,
+} from '../../domain/orders/index.js';
+import { firstOfEach, type Projected } from '../shared/projector.js';
+import { bucketOf, columnsOf, createdRow, historyRow, type Bucket, type Tables } from './orders.js';
+
+type OrderEvent = Projected<OrderCreated | OrderUpdated | OrderCancelled>;
+
+/** Rows per statement: 28 columns each stays far below PostgreSQL's 65535 parameters per statement. */
+const chunk = 1000;
+
+function chunks<T>(items: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += chunk) out.push(items.slice(i, i + chunk));
+  return out;
+}
+
+const orderKey = (merchantId: string, orderId: string) => `${merchantId}\u0000${orderId}`;
+
+/** An order as the batch leaves it. */
+interface Folded {
+  fields: OrderChanges;
+  day: string;
+  lastEventAt: number;
+  cancelled: boolean;
+  eventCount: number;
+  lastPosition: string;
+  /** The row its OrderCreated makes, when the batch creates it. */
+  created?: ReturnType<typeof createdRow>['row'];
+  changed: boolean;
+}
+
+interface StoredRow {
+  merchant_id: string;
+  order_id: string;
+  fields: OrderChanges;
+  order_day: string | Date;
+  last_event_at: Date;
+  cancelled: boolean;
+  event_count: number;
+  last_position: string;
+}
+
+export async function applyOrderEvents(trx: Knex.Transaction, t: Tables, all: readonly Projected<OrdersEvent>[]) {
+  const events = all.filter(
+    (e): e is OrderEvent => e.type === 'OrderCreated' || e.type === 'OrderUpdated' || e.type === 'OrderCancelled',
+  );
+  if (events.length === 0) return;
+
+  // 1. The orders the batch touches, as stored, locked until it commits.
+  const orders = new Map<string, Folded>();
+  const keys = firstOfEach(events, (e) => orderKey(e.data.merchantId, e.data.orderId)).map((e) => [
+    e.data.merchantId,
+    e.data.orderId,
+  ]);
+  for (const part of chunks(keys)) {
+    const rows = (await trx(t.orders)
+      .select('merchant_id', 'order_id', 'fields', 'order_day', 'last_event_at', 'cancelled', 'event_count')
+      .select('last_position')
+      .whereIn(['merchant_id', 'order_id'], part)
+      .forUpdate()) as StoredRow[];
+    for (const r of rows)
+      orders.set(orderKey(r.merchant_id, r.order_id), {
+        fields: r.fields,
+        day: typeof r.order_day === 'string' ? r.order_day : dayOf(r.order_day),
+        lastEventAt: r.last_event_at.getTime(),
+        cancelled: r.cancelled,
+        eventCount: r.event_count,
+        lastPosition: r.last_position,
+        changed: false,
+      });
+  }
+
+  // 2. The events folded in log order; the daily statistics' changes kept per bucket, in the order first touched.
+  const daily = new Map<string, { bucket: Bucket; changes: { n: number; gmv: number }[] }>();
+  const count = (bucket: Bucket, n: number, gmv: number) => {
+    const key = JSON.stringify(bucket);
+    const entry = daily.get(key) ?? { bucket, changes: [] };
+    entry.changes.push({ n, gmv });
+    daily.set(key, entry);
+  };
+  for (const e of events) {
+    const d = e.data;
+    const key = orderKey(d.merchantId, d.orderId);
+    const order = orders.get(key);
+    if (e.type === 'OrderCreated') {
+      if (order) continue; // created already (a redelivery): its row and its count stay
+      const made = createdRow(e);
+      orders.set(key, {
+        fields: d.order,
+        day: made.row.order_day,
+        lastEventAt: d.eventTimestamp,
+        cancelled: false,
+        eventCount: 1,
+        lastPosition: e.position,
+        created: made.row,
+        changed: false,
+      });
+      count(made.bucket, 1, made.gmv);
+      continue;
+    }
+    // Applied already, or its created is missing (then there is nothing to change; the history keeps it).
+    if (!order || !(order.lastPosition < e.position)) continue;
+    const upd = e as Projected<OrderUpdated | OrderCancelled>;
+    const before = columnsOf(order.fields);
+    const fields = applyChanges(
+      order.fields,
+      e.type === 'OrderUpdated' ? 'UPDATED' : 'CANCELLED',
+      d.order,
+      upd.data.applied,
+    );
+    const after = columnsOf(fields);
+    const [was, now] = [bucketOf(order.day, d.merchantId, before), bucketOf(order.day, d.merchantId, after)];
+    if (JSON.stringify(was) !== JSON.stringify(now) || before.grand_total !== after.grand_total) {
+      count(was, -1, -(before.grand_total ?? 0));
+      count(now, 1, after.grand_total ?? 0);
+    }
+    order.fields = fields;
+    order.lastEventAt = Math.max(order.lastEventAt, d.eventTimestamp);
+    order.cancelled = order.cancelled || (e.type === 'OrderCancelled' && upd.data.applied.includes('status'));
+    order.eventCount += 1;
+    order.lastPosition = e.position;
+    order.changed = true;
+  }
+
+  // 3. The writes.
+  const state = (o: Folded) => ({
+    ...columnsOf(o.fields),
+    last_event_at: new Date(o.lastEventAt).toISOString(),
+    cancelled: o.cancelled,
+    event_count: o.eventCount,
+    last_position: o.lastPosition,
+  });
+  const created = [...orders.values()].filter((o) => o.created).map((o) => ({ ...o.created!, ...state(o) }));
+  for (const part of chunks(created)) await trx(t.orders).insert(part).onConflict(['merchant_id', 'order_id']).ignore();
+  for (const [key, o] of orders) {
+    if (o.created || !o.changed) continue;
+    const [merchantId, orderId] = key.split('\u0000');
+    await trx(t.orders).where({ merchant_id: merchantId, order_id: orderId }).update(state(o));
+  }
+  // Each bucket's changes summed in SQL (numeric, each amount rounded to the column's scale first, as one upsert per
+  // change stores it), so that the upsert touches each bucket row once. A bucket whose changes cancel out is still
+  // written (+0), as one by one would leave it.
+  const changes = [...daily.values()].flatMap(({ bucket, changes }) =>
+    changes.map((c) => ({ ...bucket, n: c.n, gmv: String(c.gmv) })),
+  );
+  for (const part of chunks(changes))
+    await trx.raw(
+      `INSERT INTO ?? (day, merchant_id, order_type, status, currency, order_count, gmv)
+       SELECT day::date, merchant_id, order_type, status, currency, sum(n), sum(round(gmv::numeric, 4))
+         FROM jsonb_to_recordset(?::jsonb)
+           AS x(day text, merchant_id text, order_type text, status text, currency text, n integer, gmv text)
+        GROUP BY 1, 2, 3, 4, 5
+       ON CONFLICT (day, merchant_id, order_type, status, currency) DO UPDATE
+          SET order_count = ??.order_count + excluded.order_count, gmv = ??.gmv + excluded.gmv`,
+      [t.daily, JSON.stringify(part), t.daily, t.daily],
+    );
+  for (const part of chunks(firstOfEach(events, (e) => e.id)))
+    await trx(t.history).insert(part.map(historyRow)).onConflict('event_id').ignore();
+}
+
+/** A date column as node-postgres hands it (local midnight), as YYYY-MM-DD. */
+function dayOf(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
