@@ -1,8 +1,6 @@
 import { gatewayHeaders } from '../../support/gateway.js';
-import { secretBinding } from '../../../application/payments/request-signatures.js';
-import { hmacSha256Hex, secretDigest } from '../../../application/shared/signatures.js';
+import { hmacSha256Hex } from '../../../application/shared/signatures.js';
 import type { PaymentsEvent } from '../../../domain/payments/events.js';
-import { AesGcmSecretCipher } from '../../../infrastructure/shared/secret-cipher.js';
 import {
   apiSpecification,
   existingStream,
@@ -12,85 +10,14 @@ import {
   type ApiRequest,
 } from '../../support/api-spec.js';
 import { matching } from '../../support/match.js';
-import { buildFastApp, fastAppSecrets } from '../../support/fast-app.js';
+import { apiKey, keyLookup, merchant, now, secretKey, timestamp } from './payments-scene.js';
+import { buildFastApp } from '../../support/fast-app.js';
 
 /**
  * Payment sessions over the in-memory store (docs/payments-sessions.md): given streams, a signed request, the events
  * it appends (the session, its pair's guard, the transaction and the session's PROCESSING in one append).
  */
-const now = '2026-03-01T10:00:00.000Z';
-const timestamp = String(Date.parse(now) / 1000);
 const given = apiSpecification({ app: buildFastApp, now });
-
-const secretKey = 'phs_fast-spec-secret-0123456789abcdefghijklmnop';
-const apiKey = 'phk_fastspeckey0123456789abcdefghijklmnopqr';
-const cipher = new AesGcmSecretCipher('payments-merchant-secret', fastAppSecrets.PAYMENTS_SECRETS_KEY);
-
-const merchant = existingStream('paymentMerchant-m1', [
-  {
-    type: 'PaymentMerchantOnboarded',
-    data: {
-      merchantCode: 'm1',
-      name: 'Shop One',
-      ipnUrl: 'https://m1.example/ipn',
-      maxIpnRetries: 3,
-      onboardedBy: 'alice',
-      onboardedAt: now,
-    },
-  },
-  {
-    type: 'MerchantSecretKeyIssued',
-    data: {
-      merchantCode: 'm1',
-      secretId: 's1',
-      encryptedSecret: cipher.encrypt(secretKey, secretBinding('m1', 's1')),
-      previousSecretId: null,
-      previousValidUntil: null,
-      issuedBy: 'alice',
-      issuedAt: now,
-    },
-  },
-  {
-    type: 'TerminalAdded',
-    data: { merchantCode: 'm1', terminalId: 'T1', name: 'Main', addedBy: 'alice', addedAt: now },
-  },
-  {
-    type: 'PaymentMethodConfigured',
-    data: {
-      merchantCode: 'm1',
-      terminalId: 'T1',
-      paymentMethodId: 'pm',
-      method: {
-        code: 'WALLET',
-        type: 'WALLET',
-        category: 'EWALLET',
-        names: { vi: 'Ví', en: 'E-wallet' },
-        iconUrl: 'https://cdn.example/w.png',
-        supportsTokenization: false,
-        requiresRedirect: true,
-        verificationAmount: null,
-        sortOrder: 1,
-        autoCapture: false,
-        enabled: true,
-        providers: [
-          {
-            providerCode: 'SANDBOX_WALLET',
-            priority: 1,
-            currencies: [{ currency: 'VND', minAmount: 1, maxAmount: 1e9 }],
-          },
-        ],
-      },
-      configuredBy: 'alice',
-      configuredAt: now,
-    },
-  },
-]);
-const keyLookup = existingStream(`paymentApiKey-${secretDigest(apiKey)}`, [
-  {
-    type: 'PaymentApiKeyClaimed',
-    data: { merchantCode: 'm1', terminalId: 'T1', apiKeyId: 'k1', expiresAt: null, claimedAt: now },
-  },
-]);
 
 const sessionId = '5a1e0c1e-3a52-4c1d-9f0e-6a1b2c3d4e5f';
 const headers = (requestId: string) => ({

@@ -1,0 +1,83 @@
+/**
+ * The payment hub's fast API specs share this scene (tests/api/fast/payments-*.test.ts; docs/testing.md): one merchant
+ * `m1` with its secretKey, terminal T1 with a WALLET method on the sandbox wallet, and the lookup of its
+ * paymentApiKey, as streams of the in-memory store, at a fixed time.
+ */
+import { secretBinding } from '../../../application/payments/request-signatures.js';
+import { secretDigest } from '../../../application/shared/signatures.js';
+import { AesGcmSecretCipher } from '../../../infrastructure/shared/secret-cipher.js';
+import { existingStream } from '../../support/api-spec.js';
+import { fastAppSecrets } from '../../support/fast-app.js';
+
+export const now = '2026-03-01T10:00:00.000Z';
+/** X-Timestamp of the signed requests: `now` in Unix seconds. */
+export const timestamp = String(Date.parse(now) / 1000);
+export const secretKey = 'phs_fast-spec-secret-0123456789abcdefghijklmnop';
+export const apiKey = 'phk_fastspeckey0123456789abcdefghijklmnopqr';
+const cipher = new AesGcmSecretCipher('payments-merchant-secret', fastAppSecrets.PAYMENTS_SECRETS_KEY);
+
+export const merchant = existingStream('paymentMerchant-m1', [
+  {
+    type: 'PaymentMerchantOnboarded',
+    data: {
+      merchantCode: 'm1',
+      name: 'Shop One',
+      ipnUrl: 'https://m1.example/ipn',
+      maxIpnRetries: 3,
+      onboardedBy: 'alice',
+      onboardedAt: now,
+    },
+  },
+  {
+    type: 'MerchantSecretKeyIssued',
+    data: {
+      merchantCode: 'm1',
+      secretId: 's1',
+      encryptedSecret: cipher.encrypt(secretKey, secretBinding('m1', 's1')),
+      previousSecretId: null,
+      previousValidUntil: null,
+      issuedBy: 'alice',
+      issuedAt: now,
+    },
+  },
+  {
+    type: 'TerminalAdded',
+    data: { merchantCode: 'm1', terminalId: 'T1', name: 'Main', addedBy: 'alice', addedAt: now },
+  },
+  {
+    type: 'PaymentMethodConfigured',
+    data: {
+      merchantCode: 'm1',
+      terminalId: 'T1',
+      paymentMethodId: 'pm',
+      method: {
+        code: 'WALLET',
+        type: 'WALLET',
+        category: 'EWALLET',
+        names: { vi: 'Ví', en: 'E-wallet' },
+        iconUrl: 'https://cdn.example/w.png',
+        supportsTokenization: false,
+        requiresRedirect: true,
+        verificationAmount: null,
+        sortOrder: 1,
+        autoCapture: false,
+        enabled: true,
+        providers: [
+          {
+            providerCode: 'SANDBOX_WALLET',
+            priority: 1,
+            currencies: [{ currency: 'VND', minAmount: 1, maxAmount: 1e9 }],
+          },
+        ],
+      },
+      configuredBy: 'alice',
+      configuredAt: now,
+    },
+  },
+]);
+export const keyLookup = existingStream(`paymentApiKey-${secretDigest(apiKey)}`, [
+  {
+    type: 'PaymentApiKeyClaimed',
+    data: { merchantCode: 'm1', terminalId: 'T1', apiKeyId: 'k1', expiresAt: null, claimedAt: now },
+  },
+]);
