@@ -71,4 +71,21 @@ describe('identity signing keys (IDENTITY_SIGNING_KEYS)', () => {
     clock.advance(600_000);
     expect(await during.read(fresh)).to.deep.equal({ ok: false, reason: 'TOKEN_EXPIRED' });
   });
+
+  it('keeps a verified token for its next reads, and still refuses it once it expired', async () => {
+    const clock = fixedClock('2026-03-01T10:00:00.000Z');
+    const codec = createJwtCodec({ keys: readSigningKeys(JSON.stringify([newSigningKeyJwk()])), issuer: 'iss', clock });
+    const token = await codec.sign(payload(clock.now()));
+    const first = await codec.read(token);
+    expect(first.ok).to.equal(true);
+    expect(await codec.read(token)).to.deep.equal(first);
+    const [header, body, signature] = token.split('.');
+    const flipped = `${header}.${body}.${signature!.slice(0, -2)}${signature!.endsWith('AA') ? 'BA' : 'AA'}`;
+    expect(await codec.read(flipped)).to.deep.equal({ ok: false, reason: 'TOKEN_INVALID' });
+    clock.advance(599_000);
+    expect((await codec.read(token)).ok).to.equal(true);
+    clock.advance(1_000);
+    expect(await codec.read(token)).to.deep.equal({ ok: false, reason: 'TOKEN_EXPIRED' });
+    expect(await codec.read(token)).to.deep.equal({ ok: false, reason: 'TOKEN_EXPIRED' });
+  });
 });
