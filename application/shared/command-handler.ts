@@ -3,7 +3,7 @@
  * guard-stream claims and idempotency-key replay (docs/event-store.md, "The command handler"). Only a proven hot spot
  * (the flash-sale pool) has a writer of its own.
  */
-import { fold, type Decider, type DomainEvent } from '../../domain/shared/decider.js';
+import { evolveAll, fold, type Decider, type DomainEvent } from '../../domain/shared/decider.js';
 import type { EventDecoder } from '../../domain/shared/event-decoder.js';
 import type { Clock } from './clock.js';
 import { eventMetadata, type CommandContext } from './command-context.js';
@@ -46,7 +46,7 @@ export interface Loaded<S> {
  */
 export async function loadAggregate<S, E extends DomainEvent>(
   store: EventStore,
-  decider: Pick<Decider<unknown, S, E>, 'evolve' | 'initialState'>,
+  decider: Pick<Decider<unknown, S, E>, 'evolve' | 'evolveMany' | 'initialState'>,
   decoder: EventDecoder<E>,
   streamName: string,
 ): Promise<Loaded<S> & { recorded: readonly RecordedEvent[] }> {
@@ -64,7 +64,7 @@ export async function loadAggregate<S, E extends DomainEvent>(
 /** Brings a loaded state up to date by folding only the events after its revision. */
 export async function catchUp<S, E extends DomainEvent>(
   store: EventStore,
-  decider: Pick<Decider<unknown, S, E>, 'evolve'>,
+  decider: Pick<Decider<unknown, S, E>, 'evolve' | 'evolveMany'>,
   decoder: EventDecoder<E>,
   streamName: string,
   loaded: Loaded<S>,
@@ -72,7 +72,11 @@ export async function catchUp<S, E extends DomainEvent>(
   const events = await store.readStream(streamName, { fromRevision: loaded.revision + 1 });
   if (events.length === 0) return loaded;
   return {
-    state: events.reduce((s, e) => decider.evolve(s, decoder.decode(e)), loaded.state),
+    state: evolveAll(
+      decider,
+      loaded.state,
+      events.map((e) => decoder.decode(e)),
+    ),
     revision: events[events.length - 1]!.revision,
   };
 }
@@ -213,7 +217,7 @@ export async function handleCommand<C, S, E extends DomainEvent>(
     try {
       if (writes.length > 0) await store.appendMany(writes);
       return {
-        state: events.reduce(spec.decider.evolve, state),
+        state: evolveAll(spec.decider, state, events),
         revision: revision + events.length,
         events,
         replayed: false,

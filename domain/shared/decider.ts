@@ -7,6 +7,11 @@ export interface Decider<Command, State, Event> {
   readonly initialState: State;
   decide(command: Command, state: State): Event[];
   evolve(state: State, event: Event): State;
+  /**
+   * Optional: folds several events at once, with the same result as evolving one by one. For a state holding a
+   * collection that evolve must copy per event (quadratic over a long stream), so that loading costs one copy.
+   */
+  evolveMany?(state: State, events: readonly Event[]): State;
 }
 
 /** A domain event as the domain sees it: a type tag and its data. */
@@ -15,9 +20,19 @@ export interface DomainEvent<Type extends string = string, Data = unknown> {
   readonly data: Data;
 }
 
-export function fold<State, Event>(
-  decider: Pick<Decider<unknown, State, Event>, 'evolve' | 'initialState'>,
+/** Evolves `state` by `events`, at once where the decider can (evolveMany). */
+export function evolveAll<State, Event>(
+  decider: Pick<Decider<unknown, State, Event>, 'evolve' | 'evolveMany'>,
+  state: State,
   events: readonly Event[],
 ): State {
-  return events.reduce((s, e) => decider.evolve(s, e), decider.initialState);
+  if (decider.evolveMany && events.length > 1) return decider.evolveMany(state, events);
+  return events.reduce((s, e) => decider.evolve(s, e), state);
+}
+
+export function fold<State, Event>(
+  decider: Pick<Decider<unknown, State, Event>, 'evolve' | 'evolveMany' | 'initialState'>,
+  events: readonly Event[],
+): State {
+  return evolveAll(decider, decider.initialState, events);
 }

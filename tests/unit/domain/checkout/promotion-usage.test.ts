@@ -1,4 +1,5 @@
 /** Uses counted against a master's limits, given/when/then (domain/checkout/promotion-usage.ts). */
+import { expect } from 'chai';
 import type { PromotionUsageEvent } from '../../../../domain/checkout/events.js';
 import { promotionUsageDecider, type PromotionUsageCommand } from '../../../../domain/checkout/promotion-usage.js';
 import { scenario } from '../../../support/decider-spec.js';
@@ -59,5 +60,22 @@ describe('promotion usage decider', () => {
     given([held('k1')])
       .when(free('k1'))
       .then([freed('k1')]);
+  });
+});
+
+describe('promotion usage: folding a long stream', () => {
+  it('evolveMany gives the state evolving one event at a time gives, and leaves its input as it was', () => {
+    const events: PromotionUsageEvent[] = [];
+    for (let i = 0; i < 500; i++) events.push(held(`r${i}`, null));
+    for (let i = 0; i < 500; i += 3) events.push(freed(`r${i}`, null));
+    for (let i = 0; i < 50; i++) events.push(held(`again${i}`, null));
+    const { evolve, evolveMany, initialState } = promotionUsageDecider;
+    const oneByOne = events.reduce(evolve, initialState);
+    const start = evolve(initialState, held('before', null));
+    const before = [...start.holders];
+    expect([...evolveMany!(initialState, events).holders]).to.deep.equal([...oneByOne.holders]);
+    expect([...evolveMany!(start, events).holders]).to.deep.equal([...events.reduce(evolve, start).holders]);
+    expect([...start.holders]).to.deep.equal(before);
+    expect(oneByOne.holders.size).to.equal(500 - 167 + 50);
   });
 });
