@@ -129,7 +129,9 @@ export class RefundService {
       refundId: data.refundId,
       status,
       remainingRefundableAmount: data.remainingRefundableAmount,
-      ...(data.remainingRefundableVpoint !== undefined && { remainingRefundableVpoint: data.remainingRefundableVpoint }),
+      ...(data.remainingRefundableVpoint !== undefined && {
+        remainingRefundableVpoint: data.remainingRefundableVpoint,
+      }),
     };
   }
 

@@ -326,7 +326,12 @@ function decideSessionRequest(
   if (!t.session) throw new Error(`transaction ${t.transactionId}: its payment session's facts were not given`);
   checkSessionRefundInput(command);
   uniqueReference(state, command.refundReferenceId);
-  const { money, parts } = decideSessionRefund(t.session, sessionRefunded(state), remainingRefundable(t, state), command);
+  const { money, parts } = decideSessionRefund(
+    t.session,
+    sessionRefunded(state),
+    remainingRefundable(t, state),
+    command,
+  );
   const requested: RefundLedgerEvent = {
     type: 'RefundRequested',
     data: {

@@ -49,7 +49,12 @@ export function sessionRefundFactsOf(s: PaymentSession): SessionRefundFacts {
     vpointAmount: vpoint.reduce((sum, l) => sum + l.amount, 0),
     vouchers: s.breakdown
       .filter((l) => l.type === 'VOUCHER')
-      .map((l) => ({ amount: l.amount, referenceId: l.referenceId, referenceType: l.referenceType, details: l.details })),
+      .map((l) => ({
+        amount: l.amount,
+        referenceId: l.referenceId,
+        referenceType: l.referenceType,
+        details: l.details,
+      })),
   };
 }
 
