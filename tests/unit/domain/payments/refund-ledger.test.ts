@@ -190,9 +190,7 @@ describe('refund ledger decider', () => {
     });
 
     it('when an amount of 0 is asked of a transaction without a payment session, then 4001 naming amount', () => {
-      given([])
-        .when(request('r1', 0))
-        .thenRejects('INVALID_PAYMENT_REQUEST', { field: 'amount' });
+      given([]).when(request('r1', 0)).thenRejects('INVALID_PAYMENT_REQUEST', { field: 'amount' });
     });
     // A transaction paid through a payment session: session-refund-ledger.test.ts.
   });
