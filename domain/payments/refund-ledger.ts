@@ -11,7 +11,7 @@ import { paymentsError } from './errors.js';
 import type { RefundLedgerEvent } from './events.js';
 import {
   checkSessionRefundInput,
-  decideSessionRefund,
+  sessionRefundEvents,
   type SessionRefunded,
   type SessionRefundFacts,
   type SessionRefundParts,
@@ -186,7 +186,12 @@ function decide(command: RefundLedgerCommand, state: RefundLedgerState): RefundL
       if (t.status !== 'COMPLETED')
         throw notRefundable(`a ${t.status} transaction cannot be refunded (only COMPLETED)`, { status: t.status });
       sameCurrency(t, command.currency);
-      if (t.paymentSessionId !== null) return decideSessionRequest(command, state);
+      if (t.paymentSessionId !== null) {
+        // The session's rules (session-refunds.ts): input first, then the reference, then the amounts.
+        checkSessionRefundInput(command);
+        uniqueReference(state, command.refundReferenceId);
+        return sessionRefundEvents(command, sessionRefunded(state), remainingRefundable(t, state));
+      }
       if (command.refundVpoint !== null)
         throw paymentsError(
           'INVALID_PAYMENT_REQUEST',
@@ -311,66 +316,6 @@ function decide(command: RefundLedgerCommand, state: RefundLedgerState): RefundL
       ];
     }
   }
-}
-
-/**
- * A refund of a payment-session transaction (docs/payments-refunds.md, "Payment-session transactions"): the session's
- * rules (session-refunds.ts) on this ledger's state. One that returns no money (points or vouchers only) asks no
- * provider: it is COMPLETED in the same append, and the partner's systems return the points and vouchers on its IPN.
- */
-function decideSessionRequest(
-  command: Extract<RefundLedgerCommand, { type: 'RequestRefund' }>,
-  state: RefundLedgerState,
-): RefundLedgerEvent[] {
-  const t = command.transaction;
-  if (!t.session) throw new Error(`transaction ${t.transactionId}: its payment session's facts were not given`);
-  checkSessionRefundInput(command);
-  uniqueReference(state, command.refundReferenceId);
-  const { money, parts } = decideSessionRefund(
-    t.session,
-    sessionRefunded(state),
-    remainingRefundable(t, state),
-    command,
-  );
-  const requested: RefundLedgerEvent = {
-    type: 'RefundRequested',
-    data: {
-      transactionId: t.transactionId,
-      refundId: command.refundId,
-      refundReferenceId: command.refundReferenceId,
-      merchantCode: t.merchantCode,
-      terminalId: t.terminalId,
-      amount: money,
-      currency: t.currency,
-      refundType: command.refundType,
-      reason: command.reason,
-      requestedBy: command.requestedBy,
-      userId: command.userId,
-      refundVpoint: command.refundVpoint,
-      providerCode: t.providerCode,
-      remainingRefundableAmount: remainingRefundable(t, state) - money,
-      requestedAt: command.now,
-      session: parts,
-      remainingRefundableVpoint: t.session.points - sessionRefunded(state).vpoint - parts.vpoint,
-    },
-  };
-  if (money > 0) return [requested];
-  return [
-    requested,
-    {
-      type: 'RefundCompleted',
-      data: {
-        transactionId: t.transactionId,
-        refundId: command.refundId,
-        refundReferenceId: command.refundReferenceId,
-        amount: 0,
-        currency: t.currency,
-        providerRefundId: null,
-        completedAt: command.now,
-        session: parts,
-      },
-    },
-  ];
 }
 
 function update(state: RefundLedgerState, refundId: string, change: (r: Refund) => Refund): RefundLedgerState {

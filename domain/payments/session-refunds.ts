@@ -5,9 +5,11 @@
  * decides with these on its own state, so points are serialised by the ledger's version exactly as money is.
  */
 import { paymentsError } from './errors.js';
+import type { RefundLedgerEvent } from './events.js';
 import type { IpnBreakdownItem } from './ipn.js';
 import type { BreakdownDetails, BreakdownLine } from './payment-session-details.js';
 import type { PaymentSession } from './payment-session.js';
+import type { RefundLedgerCommand } from './refund-ledger.js';
 
 /** A VOUCHER line of the session, as it was settled (returned whole by a FULL refund, never by a PARTIAL one). */
 export interface SessionVoucherLine {
@@ -156,6 +158,61 @@ export function decideSessionRefund(
       vouchers: left.vouchers,
     },
   };
+}
+
+/**
+ * The events of a payment-session transaction's refund request, decided on what the ledger's accepted refunds took
+ * (the ledger checked the input and the refundReferenceId first). One that returns no money (points or vouchers only)
+ * asks no provider: it is COMPLETED in the same append, and the partner's systems return the points and vouchers on
+ * its IPN.
+ */
+export function sessionRefundEvents(
+  command: Extract<RefundLedgerCommand, { type: 'RequestRefund' }>,
+  refunded: SessionRefunded,
+  remainingMoney: number,
+): RefundLedgerEvent[] {
+  const t = command.transaction;
+  if (!t.session) throw new Error(`transaction ${t.transactionId}: its payment session's facts were not given`);
+  const { money, parts } = decideSessionRefund(t.session, refunded, remainingMoney, command);
+  const requested: RefundLedgerEvent = {
+    type: 'RefundRequested',
+    data: {
+      transactionId: t.transactionId,
+      refundId: command.refundId,
+      refundReferenceId: command.refundReferenceId,
+      merchantCode: t.merchantCode,
+      terminalId: t.terminalId,
+      amount: money,
+      currency: t.currency,
+      refundType: command.refundType,
+      reason: command.reason,
+      requestedBy: command.requestedBy,
+      userId: command.userId,
+      refundVpoint: command.refundVpoint,
+      providerCode: t.providerCode,
+      remainingRefundableAmount: remainingMoney - money,
+      requestedAt: command.now,
+      session: parts,
+      remainingRefundableVpoint: t.session.points - refunded.vpoint - parts.vpoint,
+    },
+  };
+  if (money > 0) return [requested];
+  return [
+    requested,
+    {
+      type: 'RefundCompleted',
+      data: {
+        transactionId: t.transactionId,
+        refundId: command.refundId,
+        refundReferenceId: command.refundReferenceId,
+        amount: 0,
+        currency: t.currency,
+        providerRefundId: null,
+        completedAt: command.now,
+        session: parts,
+      },
+    },
+  ];
 }
 
 /**
