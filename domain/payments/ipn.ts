@@ -63,7 +63,7 @@ export interface IpnContent {
   };
   errorCode: string | null;
   errorMessage: string | null;
-  /** Present only where the payment had allocation lines (a payment session: a later issue). */
+  /** Present only with allocation lines: a session's final IPN, a REFUND of a session's transaction. */
   breakdown?: IpnBreakdownItem[];
   /** REFUND only (an addition to the seed): which refund of the transaction the notification is about. */
   refundId?: string;
