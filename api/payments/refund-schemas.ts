@@ -33,6 +33,15 @@ const refundAmount = z
   .int('must be an integer (minor units)')
   .min(1, 'must be at least 1 (minor units)')
   .max(Number.MAX_SAFE_INTEGER, 'is too large');
+/**
+ * A refund request's amount: 0 is allowed here for a payment-session transaction's refund of points or vouchers only;
+ * the ledger refuses 0 (4001) for any other (docs/payments-refunds.md, "Payment-session transactions").
+ */
+const requestAmount = z
+  .number({ invalid_type_error: 'must be a number' })
+  .int('must be an integer (minor units)')
+  .min(0, 'must be at least 0 (minor units)')
+  .max(Number.MAX_SAFE_INTEGER, 'is too large');
 /** FULL or PARTIAL in any case; signed as sent. */
 const refundType = z.string().regex(/^(full|partial)$/i, 'must be FULL or PARTIAL');
 const currency = z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as VND');
@@ -46,7 +55,10 @@ const status = signedId(32).openapi({ description: '`COMPLETED` or `FAILED` (els
 /** POST /transactions/refund. */
 export const refundBody = z
   .object({
-    amount: refundAmount,
+    amount: requestAmount.openapi({
+      description:
+        'money to refund (minor units); 0 only for a payment-session refund of points or vouchers; a FULL one of a session transaction may state the remaining total collected',
+    }),
     transactionId: opt(uuid),
     orderId: opt(signedId()),
     referenceId: opt(signedId()),
@@ -56,7 +68,8 @@ export const refundBody = z
     requestedBy: opt(z.string().max(128)),
     refundReferenceId: signedId(),
     refundVpoint: opt(z.number().int('must be an integer').min(0).max(Number.MAX_SAFE_INTEGER)).openapi({
-      description: 'points to refund; only for a transaction paid through a payment session (else 4001)',
+      description:
+        'points to refund; required for a PARTIAL of a transaction paid through a payment session; refused (4001) for any other',
     }),
     secureHash,
   })
@@ -116,7 +129,11 @@ export const refundData = z
     refundId: z.string(),
     remainingRefundableAmount: z.number().int().openapi({ description: 'minor units, after this refund' }),
     status: z.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED']).openapi({
-      description: 'an addition to the seed: PENDING for an accepted request, as given for a snapshot',
+      description:
+        'an addition to the seed: PENDING for an accepted request (COMPLETED for a session refund without money), as given for a snapshot',
+    }),
+    remainingRefundableVpoint: z.number().int().optional().openapi({
+      description: 'an addition: points still refundable after this refund (a payment-session transaction only)',
     }),
   })
   .openapi('RefundAccepted');

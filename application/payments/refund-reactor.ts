@@ -24,7 +24,8 @@ export function refundReactor(deps: {
     eventTypes: new Set(['RefundRequested']),
     decoder: paymentsEventDecoder,
     async react(event) {
-      if (event.type !== 'RefundRequested') return;
+      // A refund that returns no money (a session's points or vouchers only) asks no provider: it completed at once.
+      if (event.type !== 'RefundRequested' || event.data.amount === 0) return;
       const { transactionId, refundId } = event.data;
       // Already ended (a redelivery after the callback): nothing to hand over again.
       const refund = refundOf(await deps.refunds.ledger(transactionId), refundId);

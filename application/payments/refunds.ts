@@ -10,6 +10,7 @@ import {
   paymentsEventDecoder,
   refundLedgerDecider,
   refundOf,
+  sessionRefundFactsOf,
   streams,
   type Refund,
   type RefundableTransaction,
@@ -17,6 +18,7 @@ import {
   type RefundLedgerEvent,
   type RefundLedgerState,
   type RefundType,
+  type SessionRefundFacts,
   type Transaction,
   type TransactionReference,
 } from '../../domain/payments/index.js';
@@ -25,6 +27,7 @@ import type { CommandContext } from '../shared/command-context.js';
 import { handleCommand, loadAggregate } from '../shared/command-handler.js';
 import type { EventStore } from '../shared/event-store.js';
 import type { PaymentCaller } from './merchant-directory.js';
+import type { PaymentSessionService } from './payment-sessions.js';
 import type { TransactionService } from './transactions.js';
 
 /** A refund request as the interface parsed it (amount already its integer part, refundType upper case). */
@@ -57,10 +60,15 @@ export interface AcceptedRefund {
   refundId: string;
   status: Refund['status'];
   remainingRefundableAmount: number;
+  /** A payment-session transaction only (docs/payments-refunds.md, "Payment-session transactions"). */
+  remainingRefundableVpoint?: number;
 }
 
-/** What the ledger needs of a transaction. Payment sessions do not exist yet: no transaction has one. */
-export function refundableOf(t: Transaction): RefundableTransaction {
+/**
+ * What the ledger needs of a transaction, and of the payment session it paid (its points and vouchers: the session's
+ * lines are fixed from its creation, so reading them before deciding cannot go stale).
+ */
+export function refundableOf(t: Transaction, session: SessionRefundFacts | null = null): RefundableTransaction {
   return {
     transactionId: t.transactionId,
     merchantCode: t.merchantCode,
@@ -69,7 +77,8 @@ export function refundableOf(t: Transaction): RefundableTransaction {
     amount: t.amount,
     currency: t.currency,
     providerCode: t.provider.code,
-    paymentSessionId: null,
+    paymentSessionId: session?.paymentSessionId ?? null,
+    session,
   };
 }
 
@@ -77,7 +86,21 @@ export function refundableOf(t: Transaction): RefundableTransaction {
 const maxAttempts = 64;
 
 export class RefundService {
-  constructor(private readonly deps: { store: EventStore; clock: Clock; transactions: TransactionService }) {}
+  constructor(
+    private readonly deps: {
+      store: EventStore;
+      clock: Clock;
+      transactions: TransactionService;
+      /** Reads the session a transaction paid (its refund takes points and vouchers back). */
+      sessions: PaymentSessionService;
+    },
+  ) {}
+
+  /** The refundable facts of `t`, with its payment session's when it paid one. */
+  private async refundable(t: Transaction): Promise<RefundableTransaction> {
+    if (!t.paymentSessionId) return refundableOf(t);
+    return refundableOf(t, sessionRefundFactsOf(await this.deps.sessions.load(t.paymentSessionId)));
+  }
 
   /** POST transactions/refund: accepted PENDING (the reactor then hands it to the provider). */
   async request(
@@ -88,9 +111,10 @@ export class RefundService {
   ): Promise<AcceptedRefund> {
     const [t] = await this.deps.transactions.find(caller, ref);
     const refundId = randomUUID();
+    const transaction = await this.refundable(t!);
     const { events } = await this.run(context, t!.transactionId, (now) => ({
       type: 'RequestRefund',
-      transaction: refundableOf(t!),
+      transaction,
       caller,
       refundId,
       ...input,
@@ -99,7 +123,16 @@ export class RefundService {
     const requested = events.find((e) => e.type === 'RefundRequested');
     if (!requested) throw new Error('a refund request answered without its event');
     const { data } = requested;
-    return { refundId: data.refundId, status: 'PENDING', remainingRefundableAmount: data.remainingRefundableAmount };
+    // One that returns no money is COMPLETED in the same append (no provider to ask).
+    const status = events.some((e) => e.type === 'RefundCompleted') ? 'COMPLETED' : 'PENDING';
+    return {
+      refundId: data.refundId,
+      status,
+      remainingRefundableAmount: data.remainingRefundableAmount,
+      ...(data.remainingRefundableVpoint !== undefined && {
+        remainingRefundableVpoint: data.remainingRefundableVpoint,
+      }),
+    };
   }
 
   /** POST refunds/snapshot: recorded COMPLETED or FAILED as given; no provider is called. */
@@ -107,9 +140,10 @@ export class RefundService {
     const t = await this.deps.transactions.load(input.transactionId);
     const refundId = randomUUID();
     const { transactionId: _id, processedAt, ...rest } = input;
+    const transaction = await this.refundable(t);
     const { events } = await this.run(context, t.transactionId, (now) => ({
       type: 'RecordRefundSnapshot',
-      transaction: refundableOf(t),
+      transaction,
       caller,
       refundId,
       ...rest,

@@ -18,6 +18,7 @@ import type { DomainEvent } from '../shared/decider.js';
 import type { PaymentMethodConfig, PaymentMethodType } from './payment-methods.js';
 import type { SavedCard, TransactionDetails, TransactionPaymentDetails } from './transaction-details.js';
 import type { PaymentSessionDetails, SessionPaymentFacts } from './payment-session-details.js';
+import type { SessionRefundParts } from './session-refunds.js';
 
 // ---- paymentMerchant-<merchantCode> ----
 
@@ -267,6 +268,13 @@ export type RefundRequested = DomainEvent<
     /** What can still be refunded after this refund (the response's remainingRefundableAmount). */
     remainingRefundableAmount: number;
     requestedAt: string;
+    /**
+     * A payment-session transaction only (docs/payments-refunds.md, "Payment-session transactions"): the points and
+     * vouchers this refund returns beside its money `amount`. Added with session refunds: optional.
+     */
+    session?: SessionRefundParts;
+    /** A payment-session transaction only: the points still refundable after this refund. Optional (as `session`). */
+    remainingRefundableVpoint?: number;
   }
 >;
 /** The provider took the refund (the refund reactor called it): PROCESSING until its callback. */
@@ -284,6 +292,8 @@ export type RefundCompleted = DomainEvent<
     currency: string;
     providerRefundId: string | null;
     completedAt: string;
+    /** The request's `session` parts, returned with the money (a session transaction only). Optional. */
+    session?: SessionRefundParts;
   }
 >;
 /** The provider refused the refund: its amount is refundable again. */
@@ -298,6 +308,8 @@ export type RefundFailed = DomainEvent<
     errorCode: string;
     errorMessage: string;
     failedAt: string;
+    /** The request's `session` parts, not returned either (a session transaction only). Optional. */
+    session?: SessionRefundParts;
   }
 >;
 /** A refund result an external system reported (POST refunds/snapshot), recorded in its end state. */

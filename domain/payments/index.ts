@@ -20,3 +20,4 @@ export * from './payment-session-details.js';
 export * from './payment-session.js';
 export * from './payment-session-ipn.js';
 export * from './session-signing-strings.js';
+export * from './session-refunds.js';

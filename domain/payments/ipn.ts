@@ -4,6 +4,7 @@
  * the secureHash is made over. Pure: the outbox projector builds a payload once per event, the dispatcher signs it.
  */
 import type { RefundLedgerEvent, TransactionEvent, TransactionSnapshotRecorded } from './events.js';
+import { refundBreakdown } from './session-refunds.js';
 import { integerPart } from './signing-strings.js';
 import type { OrderInfo, TransactionDetails, TransactionPaymentDetails } from './transaction-details.js';
 
@@ -62,7 +63,7 @@ export interface IpnContent {
   };
   errorCode: string | null;
   errorMessage: string | null;
-  /** Present only where the payment had allocation lines (a payment session: a later issue). */
+  /** Present only with allocation lines: a session's final IPN, a REFUND of a session's transaction. */
   breakdown?: IpnBreakdownItem[];
   /** REFUND only (an addition to the seed): which refund of the transaction the notification is about. */
   refundId?: string;
@@ -275,6 +276,24 @@ export function ipnContentFor(facts: IpnTransactionFacts, event: IpnSourceEvent)
     errorCode: outcome.errorCode,
     errorMessage: outcome.errorMessage,
     ...refund,
+    ...sessionRefundBreakdown(after, event),
+  };
+}
+
+/**
+ * A payment-session transaction's REFUND carries the breakdown of what the refund returned (docs/ipn.md, "REFUND"):
+ * the money (PAYMENT), the points (VPOINT) and the vouchers (VOUCHER) the partner's systems are to give back.
+ */
+function sessionRefundBreakdown(facts: IpnTransactionFacts, event: IpnSourceEvent): { breakdown?: IpnBreakdownItem[] } {
+  if ((event.type !== 'RefundCompleted' && event.type !== 'RefundFailed') || !event.data.session) return {};
+  const outcome = event.type === 'RefundCompleted' ? 'COMPLETED' : 'FAILED';
+  return {
+    breakdown: refundBreakdown(
+      { transactionId: facts.transactionId, methodCode: facts.methodCode, providerCode: facts.providerCode },
+      event.data.amount,
+      event.data.session,
+      outcome,
+    ),
   };
 }
 
@@ -284,5 +303,6 @@ export function ipnContentFor(facts: IpnTransactionFacts, event: IpnSourceEvent)
  * reach the partner as the session's final notification (payment-session-ipn.ts), with the breakdown.
  */
 function notifiesOnItsOwn(facts: IpnTransactionFacts, outcome: Outcome): boolean {
-  return !facts.paymentSessionId || outcome.status === 'HOLDING';
+  // A refund comes after the session's final IPN: it is notified on its own (docs/payments-refunds.md).
+  return !facts.paymentSessionId || outcome.status === 'HOLDING' || outcome.transactionType === 'REFUND';
 }

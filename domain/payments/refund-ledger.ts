@@ -9,6 +9,13 @@
 import type { Decider } from '../shared/decider.js';
 import { paymentsError } from './errors.js';
 import type { RefundLedgerEvent } from './events.js';
+import {
+  checkSessionRefundInput,
+  sessionRefundEvents,
+  type SessionRefunded,
+  type SessionRefundFacts,
+  type SessionRefundParts,
+} from './session-refunds.js';
 import { snapshotOutcome } from './transaction-snapshot.js';
 import type { TransactionStatus } from './transaction.js';
 
@@ -30,6 +37,8 @@ export interface Refund {
   readonly errorMessage: string | null;
   readonly createdAt: string;
   readonly updatedAt: string;
+  /** A payment-session transaction's refund: the points and vouchers it returns beside `amount` (money). */
+  readonly session: SessionRefundParts | null;
 }
 
 export type RefundLedgerState =
@@ -47,6 +56,8 @@ export interface RefundableTransaction {
   readonly providerCode: string;
   /** The payment session the transaction was paid through; null: none (refundVpoint is then refused). */
   readonly paymentSessionId: string | null;
+  /** That session's points and vouchers (given whenever paymentSessionId is; session-refunds.ts). */
+  readonly session?: SessionRefundFacts | null;
 }
 
 export interface RefundCaller {
@@ -112,6 +123,16 @@ export function remainingRefundable(transaction: Pick<RefundableTransaction, 'am
   return Math.max(0, transaction.amount - refundedAmount(state));
 }
 
+/** What the accepted refunds took of a session's points and vouchers. */
+export function sessionRefunded(state: RefundLedgerState): SessionRefunded {
+  const parts = state.status === 'NONE' ? [] : state.refunds.filter(counts).flatMap((r) => r.session ?? []);
+  return {
+    vpoint: parts.reduce((sum, p) => sum + p.vpoint, 0),
+    vpointAmount: parts.reduce((sum, p) => sum + p.vpointAmount, 0),
+    vouchers: parts.some((p) => p.vouchers.length > 0),
+  };
+}
+
 export function refundOf(state: RefundLedgerState, refundId: string): Refund | undefined {
   return state.status === 'NONE' ? undefined : state.refunds.find((r) => r.refundId === refundId);
 }
@@ -165,12 +186,20 @@ function decide(command: RefundLedgerCommand, state: RefundLedgerState): RefundL
       if (t.status !== 'COMPLETED')
         throw notRefundable(`a ${t.status} transaction cannot be refunded (only COMPLETED)`, { status: t.status });
       sameCurrency(t, command.currency);
-      if (command.refundVpoint !== null && t.paymentSessionId === null)
+      if (t.paymentSessionId !== null) {
+        // The session's rules (session-refunds.ts): input first, then the reference, then the amounts.
+        checkSessionRefundInput(command);
+        uniqueReference(state, command.refundReferenceId);
+        return sessionRefundEvents(command, sessionRefunded(state), remainingRefundable(t, state));
+      }
+      if (command.refundVpoint !== null)
         throw paymentsError(
           'INVALID_PAYMENT_REQUEST',
           'refundVpoint: only a transaction paid through a payment session has points to refund',
           { field: 'refundVpoint' },
         );
+      if (command.amount < 1)
+        throw paymentsError('INVALID_PAYMENT_REQUEST', 'amount: must be at least 1 (minor units)', { field: 'amount' });
       uniqueReference(state, command.refundReferenceId);
       const remainingRefundableAmount = checkAmount(t, state, command.refundType, command.amount);
       return [
@@ -260,6 +289,7 @@ function decide(command: RefundLedgerCommand, state: RefundLedgerState): RefundL
         amount: r.amount,
         currency: r.currency,
       };
+      const session = r.session ? { session: r.session } : {};
       if (command.result === 'COMPLETED')
         return [
           {
@@ -268,6 +298,7 @@ function decide(command: RefundLedgerCommand, state: RefundLedgerState): RefundL
               ...base,
               providerRefundId: command.providerRefundId ?? r.providerRefundId,
               completedAt: command.now,
+              ...session,
             },
           },
         ];
@@ -279,6 +310,7 @@ function decide(command: RefundLedgerCommand, state: RefundLedgerState): RefundL
             errorCode: command.errorCode ?? 'REFUND_FAILED',
             errorMessage: command.errorMessage ?? 'the provider refused the refund',
             failedAt: command.now,
+            ...session,
           },
         },
       ];
@@ -311,6 +343,7 @@ function evolve(state: RefundLedgerState, event: RefundLedgerEvent): RefundLedge
         errorMessage: null,
         createdAt: d.requestedAt,
         updatedAt: d.requestedAt,
+        session: d.session ?? null,
       };
       return { ...ledger, refunds: [...ledger.refunds, refund] };
     }
@@ -330,6 +363,7 @@ function evolve(state: RefundLedgerState, event: RefundLedgerEvent): RefundLedge
         errorMessage: d.errorMessage,
         createdAt: d.recordedAt,
         updatedAt: d.recordedAt,
+        session: null,
       };
       return { ...ledger, refunds: [...ledger.refunds, refund] };
     }

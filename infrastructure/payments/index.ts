@@ -195,7 +195,7 @@ function assemble(
     clock,
   });
   for (const [code, port] of sandbox.ports()) providers.set(code, port);
-  const refunds = new RefundService({ store, clock, transactions });
+  const refunds = new RefundService({ store, clock, transactions, sessions });
   return {
     services: {
       directory,

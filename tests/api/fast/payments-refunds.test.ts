@@ -227,3 +227,135 @@ describe('Payment hub API, fast: transaction snapshot over the in-memory store',
       .then(expectResponse(400, { body: matching({ code: 4017 }) }), expectNoNewEvents());
   });
 });
+
+describe('Payment hub API, fast: refunds of a payment-session transaction', () => {
+  const sessionId = '5d7a1c2e-1111-4c1d-9f0e-6a1b2c3d4e5f';
+  const voucher = {
+    type: 'VOUCHER' as const,
+    amount: 30_000,
+    status: 'PENDING' as const,
+    referenceId: 'RSV-1',
+    referenceType: 'RESERVATION' as const,
+    details: { voucherCode: 'V-1', promotionId: 'P-1' },
+  };
+  const session = existingStream(`paymentSession-${sessionId}`, [
+    {
+      type: 'PaymentSessionCreated',
+      data: {
+        paymentSessionId: sessionId,
+        merchantCode: 'm1',
+        terminalId: 'T1',
+        orderId: 'o1',
+        referenceId: 'r1',
+        originalAmount: 150_000,
+        amount: 100_000,
+        currency: 'VND',
+        orderCreatedAt: 1772359200000,
+        orderInfo: null,
+        breakdown: [
+          voucher,
+          {
+            type: 'VPOINT',
+            amount: 20_000,
+            status: 'PENDING',
+            referenceId: null,
+            referenceType: null,
+            details: { points: '40000' },
+          },
+          {
+            type: 'PAYMENT',
+            amount: 100_000,
+            status: 'PENDING',
+            referenceId: null,
+            referenceType: null,
+            details: null,
+          },
+        ],
+        expiresAt: '2026-03-01T10:15:00.000Z',
+        createdAt: now,
+      },
+    },
+  ]);
+  const sessionTransaction = completed.map((e) =>
+    e.type === 'TransactionInitiated' ? { ...e, data: { ...details, paymentSessionId: sessionId } } : e,
+  );
+  const sessionScene = () =>
+    given(merchant, keyLookup, session, existingStream(`transaction-${id}`, sessionTransaction));
+  const sessionRefund = (amount: number, ref: string, refundType: string, refundVpoint?: number): ApiRequest => {
+    const vpoint = refundVpoint === undefined ? '' : `|${refundVpoint}`;
+    return {
+      method: 'POST',
+      path: '/api/payments/v1/transactions/refund',
+      headers: { ...headers(`req-${ref}`), 'X-User-ID': 'u-7' },
+      json: {
+        transactionId: id,
+        amount,
+        refundReferenceId: ref,
+        refundType,
+        ...(refundVpoint !== undefined && { refundVpoint }),
+        secureHash: hmacSha256Hex(secretKey, `${id}|${amount}|${ref}|${refundType}${vpoint}|${timestamp}`),
+      },
+    };
+  };
+
+  it('a PARTIAL of points only is COMPLETED in one append (no provider), answering the points left', () =>
+    sessionScene()
+      .when(sessionRefund(0, 'P1', 'PARTIAL', 10_000))
+      .then(
+        expectResponse(200, {
+          body: matching({
+            data: matching({
+              status: 'COMPLETED',
+              remainingRefundableAmount: 100_000,
+              remainingRefundableVpoint: 30_000,
+            }),
+          }),
+        }),
+        expectNewEvents(`paymentRefunds-${id}`, [
+          {
+            type: 'RefundRequested',
+            data: matching({
+              amount: 0,
+              refundVpoint: 10_000,
+              session: { paymentSessionId: sessionId, vpoint: 10_000, vpointAmount: 5_000, vouchers: [] },
+            }),
+          },
+          { type: 'RefundCompleted', data: matching({ amount: 0, providerRefundId: null }) },
+        ]),
+      ));
+
+  it('a FULL stating originalAmount takes the money, all points and the voucher line', () =>
+    sessionScene()
+      .when(sessionRefund(150_000, 'F1', 'FULL'))
+      .then(
+        expectResponse(200, {
+          body: matching({ data: matching({ status: 'PENDING', remainingRefundableVpoint: 0 }) }),
+        }),
+        expectNewEvents(`paymentRefunds-${id}`, [
+          {
+            type: 'RefundRequested',
+            data: matching({
+              amount: 100_000,
+              refundType: 'FULL',
+              session: {
+                paymentSessionId: sessionId,
+                vpoint: 40_000,
+                vpointAmount: 20_000,
+                vouchers: [
+                  { amount: 30_000, referenceId: 'RSV-1', referenceType: 'RESERVATION', details: voucher.details },
+                ],
+              },
+            }),
+          },
+        ]),
+      ));
+
+  it('a PARTIAL without refundVpoint is 4001, a FULL stating another figure 4012, appending nothing', async () => {
+    await sessionScene()
+      .when(sessionRefund(1_000, 'X1', 'PARTIAL'))
+      .then(expectResponse(400, { body: matching({ code: 4001 }) }), expectNoNewEvents());
+    await sessionScene()
+      .when(sessionRefund(120_000, 'X2', 'FULL'))
+      .then(expectResponse(400, { body: matching({ code: 4012 }) }), expectNoNewEvents());
+  });
+});

@@ -189,11 +189,10 @@ describe('refund ledger decider', () => {
         .thenRejects('INVALID_PAYMENT_REQUEST', { field: 'refundVpoint' });
     });
 
-    it('given a transaction paid through a payment session, when refundVpoint is sent, then it is kept', () => {
-      given([])
-        .when(request('r1', 1_000, { refundVpoint: 10, transaction: { ...transaction, paymentSessionId: 's-1' } }))
-        .then([{ type: 'RefundRequested', data: { ...requested('r1', 1_000, 99_000, t1).data, refundVpoint: 10 } }]);
+    it('when an amount of 0 is asked of a transaction without a payment session, then 4001 naming amount', () => {
+      given([]).when(request('r1', 0)).thenRejects('INVALID_PAYMENT_REQUEST', { field: 'amount' });
     });
+    // A transaction paid through a payment session: session-refund-ledger.test.ts.
   });
 
   describe('a refund at the provider', () => {
