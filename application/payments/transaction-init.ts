@@ -24,6 +24,7 @@ import type { CommandContext } from '../shared/command-context.js';
 import { handleCommand } from '../shared/command-handler.js';
 import type { EventStore } from '../shared/event-store.js';
 import type { UserLookup } from '../shared/user-lookup.js';
+import { requestedDetails } from './transaction-request.js';
 import type { PaymentCaller } from './merchant-directory.js';
 import type { PaymentProviderPort, ProviderPayment } from './provider-port.js';
 import { savedMethodOnTerminal, type SavedPaymentMethods } from './saved-methods.js';
@@ -192,31 +193,12 @@ export async function initiateTransaction(
     streamName: streams.transaction(transactionId),
     command: (now) => {
       const details: TransactionDetails = {
-        transactionId,
-        merchantCode: merchant.merchantCode,
-        merchantName: merchant.name,
-        terminalId: caller.terminalId,
-        orderId: req.orderId,
-        referenceId: req.referenceId,
-        amount: req.amount,
-        currency: req.currency,
-        description: req.description,
-        paymentMethod: { id: method.paymentMethodId, code: method.code, name: method.names.en, type: method.type },
-        provider: { id: provider.id, code: provider.code, name: provider.name },
+        ...requestedDetails({ transactionId, merchant, terminalId: caller.terminalId, method, provider, payer, req }),
         cardType,
         skipHolding,
         userPaymentMethodId: saved?.userPaymentMethodId ?? null,
         savedCardNo: saved?.cardNo ?? null,
         tokenizable: !saved && method.type === 'CARD' && method.supportsTokenization && payer.kind === 'MINIAPP_USER',
-        sellerMerchantId: req.sellerMerchantId ?? null,
-        businessUnitId: req.businessUnitId ?? null,
-        branchId: req.branchId ?? null,
-        returnUrl: req.returnUrl ?? null,
-        providerData: req.providerData ?? null,
-        orderInfo: req.orderInfo ?? null,
-        payer,
-        miniAppId: req.miniAppId ?? null,
-        authAudience: req.authAudience ?? null,
         expiresAt: new Date(Date.parse(now) + deps.abandonAfterSeconds * 1000).toISOString(),
         createdAt: now,
         ...(paymentSessionId !== undefined && { paymentSessionId }),

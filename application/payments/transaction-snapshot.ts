@@ -26,6 +26,7 @@ import { findIdempotencyRecord } from '../shared/idempotency.js';
 import type { UserLookup } from '../shared/user-lookup.js';
 import type { PaymentCaller, PaymentMerchantDirectory } from './merchant-directory.js';
 import { orderStream } from './transaction-init.js';
+import { requestedDetails } from './transaction-request.js';
 
 /** The snapshot body and headers as the interface parsed them (amount already its integer part). */
 export interface TransactionSnapshotRequest {
@@ -86,31 +87,12 @@ export class TransactionSnapshots {
       streamName: streams.transaction(transactionId),
       command: (now) => {
         const details: TransactionDetails = {
-          transactionId,
-          merchantCode: merchant.merchantCode,
-          merchantName: merchant.name,
-          terminalId: caller.terminalId,
-          orderId: req.orderId,
-          referenceId: req.referenceId,
-          amount: req.amount,
-          currency: req.currency,
-          description: req.description,
-          paymentMethod: { id: method.paymentMethodId, code: method.code, name: method.names.en, type: method.type },
-          provider: { id: provider.id, code: provider.code, name: provider.name },
+          ...requestedDetails({ transactionId, merchant, terminalId: caller.terminalId, method, provider, payer, req }),
           // Neither applies to a payment made elsewhere: it was captured (or failed) there.
           cardType: '3D',
           skipHolding: true,
           userPaymentMethodId: null,
           tokenizable: false,
-          sellerMerchantId: req.sellerMerchantId ?? null,
-          businessUnitId: req.businessUnitId ?? null,
-          branchId: req.branchId ?? null,
-          returnUrl: req.returnUrl ?? null,
-          providerData: req.providerData ?? null,
-          orderInfo: req.orderInfo ?? null,
-          payer,
-          miniAppId: req.miniAppId ?? null,
-          authAudience: req.authAudience ?? null,
           // Nothing to abandon: the transaction is born ended.
           expiresAt: now,
           createdAt: now,
