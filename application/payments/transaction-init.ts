@@ -3,7 +3,7 @@
  * the terminal's configuration (method, provider, limits, holding), the payer enriched, and the transaction
  * appended with its orderId claimed once per merchant in the same append (guard stream paymentOrder-<digest>).
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   effectiveCardType,
   paymentsDecoders,
@@ -24,7 +24,8 @@ import type { CommandContext } from '../shared/command-context.js';
 import { handleCommand } from '../shared/command-handler.js';
 import type { EventStore } from '../shared/event-store.js';
 import type { UserLookup } from '../shared/user-lookup.js';
-import { requestedDetails } from './transaction-request.js';
+import { orderClaim, requestedDetails } from './transaction-request.js';
+export { orderStream } from './transaction-request.js';
 import type { PaymentCaller } from './merchant-directory.js';
 import type { PaymentProviderPort, ProviderPayment } from './provider-port.js';
 import { savedMethodOnTerminal, type SavedPaymentMethods } from './saved-methods.js';
@@ -65,10 +66,6 @@ export interface PaymentInfo {
   providerTransaction: string | null;
   amount: number;
 }
-
-/** The guard stream of a merchant's orderId: any orderId makes a short, safe stream name. */
-export const orderStream = (merchantCode: string, orderId: string) =>
-  streams.order(createHash('sha256').update(`${merchantCode}\n${orderId}`, 'utf8').digest('hex'));
 
 const invalid = (field: string, message: string) =>
   paymentsError('INVALID_PAYMENT_REQUEST', `${field}: ${message}`, { field });
@@ -205,32 +202,7 @@ export async function initiateTransaction(
       };
       return { type: 'InitiateTransaction' as const, details, provider: session, now };
     },
-    claims: (events) =>
-      events.flatMap((e) =>
-        e.type === 'TransactionInitiated'
-          ? [
-              {
-                streamName: orderStream(e.data.merchantCode, e.data.orderId),
-                event: {
-                  type: 'PaymentOrderClaimed',
-                  data: {
-                    merchantCode: e.data.merchantCode,
-                    orderId: e.data.orderId,
-                    referenceId: e.data.referenceId,
-                    transactionId: e.data.transactionId,
-                    claimedAt: e.data.createdAt,
-                  },
-                },
-                lost: () =>
-                  paymentsError('DUPLICATE_ORDER', `orderId ${e.data.orderId} was used by another transaction`, {
-                    orderId: e.data.orderId,
-                  }),
-                // A claim whose transaction was never written (a partial write) is taken over.
-                claimant: (recorded) => streams.transaction(paymentsDecoders.order.decode(recorded).data.transactionId),
-              },
-            ]
-          : [],
-      ),
+    claims: (events) => events.flatMap((e) => (e.type === 'TransactionInitiated' ? [orderClaim(e.data)] : [])),
   }).catch(async (error: unknown) => {
     throw link ? await link.refusal(error) : error;
   });

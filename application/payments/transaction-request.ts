@@ -1,15 +1,21 @@
 /**
  * The part of a transaction's details a merchant backend's request gives, shared by init payment
  * (transaction-init.ts) and the transaction snapshot (transaction-snapshot.ts): the merchant and terminal, the order,
- * the method and provider chosen, the optional fields as sent (null when absent), the payer. docs/payments.md.
+ * the method and provider chosen, the optional fields as sent (null when absent), the payer; and the claim of the
+ * merchant's orderId (usable once) appended with the transaction. docs/payments.md.
  */
-import type {
-  ConfiguredMethod,
-  OrderInfo,
-  ProviderInfo,
-  TransactionDetails,
-  TransactionPayer,
+import { createHash } from 'node:crypto';
+import {
+  paymentsDecoders,
+  paymentsError,
+  streams,
+  type ConfiguredMethod,
+  type OrderInfo,
+  type ProviderInfo,
+  type TransactionDetails,
+  type TransactionPayer,
 } from '../../domain/payments/index.js';
+import type { GuardClaim } from '../shared/guard-claims.js';
 
 /** The request fields both carry. */
 export interface TransactionRequestFields {
@@ -83,5 +89,34 @@ export function requestedDetails(p: {
     payer: p.payer,
     miniAppId: req.miniAppId ?? null,
     authAudience: req.authAudience ?? null,
+  };
+}
+
+/** The guard stream of a merchant's orderId: any orderId makes a short, safe stream name. */
+export const orderStream = (merchantCode: string, orderId: string) =>
+  streams.order(createHash('sha256').update(`${merchantCode}\n${orderId}`, 'utf8').digest('hex'));
+
+export const duplicateOrder = (orderId: string) =>
+  paymentsError('DUPLICATE_ORDER', `orderId ${orderId} was used by another transaction`, { orderId });
+
+/** The orderId claim a new transaction appends with itself; lost to another transaction: 409 4091. */
+export function orderClaim(
+  details: Pick<TransactionDetails, 'merchantCode' | 'orderId' | 'referenceId' | 'transactionId' | 'createdAt'>,
+): GuardClaim {
+  return {
+    streamName: orderStream(details.merchantCode, details.orderId),
+    event: {
+      type: 'PaymentOrderClaimed',
+      data: {
+        merchantCode: details.merchantCode,
+        orderId: details.orderId,
+        referenceId: details.referenceId,
+        transactionId: details.transactionId,
+        claimedAt: details.createdAt,
+      },
+    },
+    lost: () => duplicateOrder(details.orderId),
+    // A claim whose transaction was never written (a partial write) is taken over.
+    claimant: (recorded) => streams.transaction(paymentsDecoders.order.decode(recorded).data.transactionId),
   };
 }

@@ -25,8 +25,7 @@ import type { EventStore } from '../shared/event-store.js';
 import { findIdempotencyRecord } from '../shared/idempotency.js';
 import type { UserLookup } from '../shared/user-lookup.js';
 import type { PaymentCaller, PaymentMerchantDirectory } from './merchant-directory.js';
-import { orderStream } from './transaction-init.js';
-import { requestedDetails } from './transaction-request.js';
+import { duplicateOrder, orderClaim, orderStream, requestedDetails } from './transaction-request.js';
 
 /** The snapshot body and headers as the interface parsed them (amount already its integer part). */
 export interface TransactionSnapshotRequest {
@@ -57,9 +56,6 @@ export interface TransactionSnapshotRequest {
 const invalid = (field: string, message: string) =>
   paymentsError('INVALID_PAYMENT_REQUEST', `${field}: ${message}`, { field });
 
-const duplicate = (orderId: string) =>
-  paymentsError('DUPLICATE_ORDER', `orderId ${orderId} was used by another transaction`, { orderId });
-
 export class TransactionSnapshots {
   constructor(
     private readonly deps: {
@@ -78,7 +74,7 @@ export class TransactionSnapshots {
     // The pair first, as the seed orders it: a used orderId records nothing. A resend under its X-Request-ID is no
     // duplicate: the command handler answers it from the first time.
     const claimed = (await store.readStream(orderStream(merchant.merchantCode, req.orderId))).length > 0;
-    if (claimed && !(await this.isResend(context))) throw duplicate(req.orderId);
+    if (claimed && !(await this.isResend(context))) throw duplicateOrder(req.orderId);
     const { method, provider } = methodOf(merchant, caller, req);
     const transactionId = randomUUID();
     const { state } = await handleCommand({ store, clock: this.deps.clock, decoder: paymentsEventDecoder }, context, {
@@ -108,29 +104,7 @@ export class TransactionSnapshots {
           now,
         };
       },
-      claims: (events) =>
-        events.flatMap((e) =>
-          e.type === 'TransactionSnapshotRecorded'
-            ? [
-                {
-                  streamName: orderStream(e.data.merchantCode, e.data.orderId),
-                  event: {
-                    type: 'PaymentOrderClaimed',
-                    data: {
-                      merchantCode: e.data.merchantCode,
-                      orderId: e.data.orderId,
-                      referenceId: e.data.referenceId,
-                      transactionId: e.data.transactionId,
-                      claimedAt: e.data.createdAt,
-                    },
-                  },
-                  lost: () => duplicate(e.data.orderId),
-                  claimant: (recorded) =>
-                    streams.transaction(paymentsDecoders.order.decode(recorded).data.transactionId),
-                },
-              ]
-            : [],
-        ),
+      claims: (events) => events.flatMap((e) => (e.type === 'TransactionSnapshotRecorded' ? [orderClaim(e.data)] : [])),
     });
     if (state.status === 'NONE') throw new Error('a snapshot answered without a transaction');
     return state;
