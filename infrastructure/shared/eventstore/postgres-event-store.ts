@@ -20,7 +20,7 @@ import {
   type AppendRow,
 } from './append-statement.js';
 import { pause } from '../pause.js';
-import { resultTypeChanged } from '../prepared-query.js';
+import { preparedRows } from '../prepared-query.js';
 import { backoff, handOver, trackSubscription, type SubscriptionLogger } from './hand-over.js';
 import { formatPosition, parsePosition } from './positions.js';
 import { assertValidWrites, expectedVersionHolds } from './write-validation.js';
@@ -51,28 +51,6 @@ interface EventRow {
 
 const eventColumns = `id, stream_name, revision, type, schema_version, data, metadata, recorded_at,
   transaction_id::text AS transaction_id, transaction_sequence::text AS transaction_sequence`;
-
-/**
- * A named (prepared) statement: each pooled connection parses and plans it once, where an unnamed one is planned at
- * every call. For the append statement planning cost about 0.4 ms of PostgreSQL's CPU per append, more than
- * executing it (docs/event-store.md, "Appending"). Each name must always go with the same SQL text.
- */
-let generation = 0;
-const prepared = (name: string) => ({ name: `${name}_${generation}` });
-
-/**
- * Runs a query built with prepared(): when PostgreSQL refuses the statement because a migration changed its result's
- * columns under a running process (a rolling deploy), every statement is prepared again under new names, once.
- */
-async function withPrepared<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (!resultTypeChanged(error)) throw error;
-    generation++;
-    return run();
-  }
-}
 
 function toRecordedEvent(row: EventRow): RecordedEvent {
   return {
@@ -169,11 +147,9 @@ export class PostgresEventStore implements EventStore {
   private async writeAtomically(writes: StreamWrite[]): Promise<AppendResult[]> {
     let rows: AppendRow[];
     try {
-      ({ rows } = await withPrepared(() =>
-        this.knex
-          .raw<{ rows: AppendRow[] }>(appendStatement, appendParameters(writes))
-          .options(prepared('event_store_append')),
-      ));
+      // Prepared (infrastructure/shared/prepared-query.ts): planning it cost about 0.4 ms of PostgreSQL's CPU per
+      // append, more than running it (docs/event-store.md, "Appends").
+      rows = await preparedRows<AppendRow>(this.knex, appendStatement, appendParameters(writes));
     } catch (error) {
       const e = error as { code?: string; detail?: string };
       if (e.code !== appendConflictCode) throw error;
@@ -238,13 +214,10 @@ export class PostgresEventStore implements EventStore {
     const fromRevision = options.fromRevision ?? 0;
     if (!Number.isSafeInteger(fromRevision) || fromRevision < 0)
       throw new RangeError(`invalid fromRevision: ${fromRevision}`);
-    const { rows } = await withPrepared(() =>
-      this.knex
-        .raw<{ rows: EventRow[] }>(
-          `SELECT ${eventColumns} FROM events WHERE stream_name = ? AND revision >= ? ORDER BY revision`,
-          [streamName, fromRevision],
-        )
-        .options(prepared('event_store_read_stream')),
+    const rows = await preparedRows<EventRow>(
+      this.knex,
+      `SELECT ${eventColumns} FROM events WHERE stream_name = ? AND revision >= ? ORDER BY revision`,
+      [streamName, fromRevision],
     );
     return rows.map(toRecordedEvent);
   }
@@ -254,17 +227,14 @@ export class PostgresEventStore implements EventStore {
     const after = checkpoint === null ? null : parsePosition(checkpoint);
     // Rows of transactions at or above the snapshot's xmin may still be joined
     // by a lower, uncommitted transaction: read only below it.
-    const { rows } = await withPrepared(() =>
-      this.knex
-        .raw<{ rows: EventRow[] }>(
-          `SELECT ${eventColumns} FROM events
+    const rows = await preparedRows<EventRow>(
+      this.knex,
+      `SELECT ${eventColumns} FROM events
        WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
          AND (transaction_id, transaction_sequence) > (?::text::xid8, ?::bigint)
        ORDER BY events.transaction_id, events.transaction_sequence -- the columns, not the text aliases
        LIMIT ?`,
-          [String(after?.major ?? 0n), String(after?.minor ?? -1n), limit],
-        )
-        .options(prepared('event_store_read_all')),
+      [String(after?.major ?? 0n), String(after?.minor ?? -1n), limit],
     );
     return rows.map(toRecordedEvent);
   }
