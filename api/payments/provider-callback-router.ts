@@ -3,7 +3,8 @@
  * front (providers are not gateway parties, said so in docs/gateway.md's sense of a public surface), authenticated by
  * the provider's signature over the raw body, checked before the body is even parsed.
  */
-import express, { Router } from 'express';
+import express, { Router, type Request } from 'express';
+import type { z } from 'zod';
 import type { PaymentsServices, ProviderResultErrorCode } from '../../application/payments/index.js';
 import type { Logger } from '../../application/shared/logger.js';
 import { HttpError, interfaceErrorHandler, unknownEndpoint, type InterfaceErrors } from '../shared/interface-errors.js';
@@ -36,43 +37,39 @@ export function providerCallbackRouter(deps: { services: PaymentsServices; logge
   const raw = express.raw({ type: () => true, limit: '32kb' });
 
   mount(router, providerCallbackRoutes.callback, [raw], async (req) => {
-    const providerCode = req.params.providerCode ?? '';
-    const body = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
-    providerCallbacks.verify(providerCode, body, req.header('x-provider-signature'));
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body);
-    } catch {
-      throw new HttpError(400, 'INVALID', 'the body is not JSON');
-    }
-    const callback = providerCallbackBody.safeParse(parsed);
-    if (!callback.success) {
-      const issue = callback.error.issues[0]!;
-      throw new HttpError(400, 'INVALID', issueMessage(issue, issueField(issue)));
-    }
-    const t = await providerCallbacks.apply(providerCode, callback.data);
+    const { providerCode, body } = verifiedCallback(req, providerCallbackBody);
+    const t = await providerCallbacks.apply(providerCode, body);
     return json(200, { code: 'OK', status: t.status });
   });
 
   // A refund's result (docs/payments-refunds.md): verified the same way, applied to the transaction's refund ledger.
   mount(router, providerRefundCallbackRoutes.refundCallback, [raw], async (req) => {
+    const { providerCode, body } = verifiedCallback(req, providerRefundCallbackBody);
+    const refund = await deps.services.refundCallbacks.apply(providerCode, body);
+    return json(200, { code: 'OK', status: refund.status });
+  });
+
+  /** The provider's signature over the raw body checked first, then the body parsed as JSON and read by `schema`. */
+  function verifiedCallback<S extends z.ZodTypeAny>(
+    req: Request,
+    schema: S,
+  ): { providerCode: string; body: z.output<S> } {
     const providerCode = req.params.providerCode ?? '';
-    const body = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
-    providerCallbacks.verify(providerCode, body, req.header('x-provider-signature'));
+    const text = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
+    providerCallbacks.verify(providerCode, text, req.header('x-provider-signature'));
     let parsed: unknown;
     try {
-      parsed = JSON.parse(body);
+      parsed = JSON.parse(text);
     } catch {
       throw new HttpError(400, 'INVALID', 'the body is not JSON');
     }
-    const callback = providerRefundCallbackBody.safeParse(parsed);
+    const callback = schema.safeParse(parsed);
     if (!callback.success) {
       const issue = callback.error.issues[0]!;
       throw new HttpError(400, 'INVALID', issueMessage(issue, issueField(issue)));
     }
-    const refund = await deps.services.refundCallbacks.apply(providerCode, callback.data);
-    return json(200, { code: 'OK', status: refund.status });
-  });
+    return { providerCode, body: callback.data };
+  }
 
   router.use(unknownEndpoint(providerCallbackErrors));
   router.use(interfaceErrorHandler(providerCallbackErrors, deps.logger));
