@@ -49,7 +49,11 @@ export interface ReserveJob extends PurchaseJobBase {
   caller: ExecutorCaller;
   idempotencyKey: string;
   request: PurchaseRequest;
-  requestHash: string;
+  /**
+   * The request's hash (purchase-service.ts, reserveRequestHash), computed on first use: a refusal never needs it,
+   * and hashing was a tenth of a flash-sale refusal's own work.
+   */
+  requestHash: () => string;
   /** Read the guard streams before deciding (one of them was found to exist). */
   checkGuards: boolean;
 }

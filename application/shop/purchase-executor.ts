@@ -101,7 +101,7 @@ export class PurchaseExecutor {
     caller: ExecutorCaller,
     idempotencyKey: string,
     request: PurchaseRequest,
-    requestHash: string,
+    requestHash: () => string,
   ): Promise<ReserveOutcome> {
     return this.writer.submit<ReserveOutcome>({
       kind: 'reserve',

@@ -108,11 +108,12 @@ export class PurchaseService {
       });
     }
     validatePurchaseRequest(request, this.settings.maxVouchersPerReservation);
+    let hash: string | undefined;
     const outcome = await this.executor.reserve(
       caller,
       idempotencyKey,
       request,
-      reserveRequestHash(caller.userId, request),
+      () => (hash ??= reserveRequestHash(caller.userId, request)),
     );
     if (outcome.kind === 'placed') return this.view(outcome.reservation);
     const first = await this.reservation(caller, outcome.reservationKey);

@@ -85,7 +85,7 @@ export class ReserveRules {
     if (draft.guards.claims(keyGuard) || draft.guards.claims(orderGuard)) return { kind: 'again' };
     const used = this.guards.get(keyGuard);
     if (used) {
-      if (this.deps.settings.idempotencyMode === 'replay' && used.requestHash === job.requestHash) {
+      if (this.deps.settings.idempotencyMode === 'replay' && used.requestHash === job.requestHash()) {
         return {
           kind: 'final',
           ok: true,
@@ -142,13 +142,14 @@ export class ReserveRules {
       metadata,
       lines: request.items.map((item, i) => ({ ...item, pool: decided[i]!.base.state as VoucherPool })),
     });
-    const record: GuardRecord = { requestHash: job.requestHash, reservationKey };
+    const requestHash = job.requestHash();
+    const record: GuardRecord = { requestHash, reservationKey };
     const keyUsed: ShopIdempotencyKeyUsed = {
       type: 'ShopIdempotencyKeyUsed',
       data: {
         merchantId: caller.merchantId,
         idempotencyKey: job.idempotencyKey,
-        requestHash: job.requestHash,
+        requestHash,
         reservationKey,
         orderId: request.orderId,
         usedAt: at,
@@ -160,7 +161,7 @@ export class ReserveRules {
         merchantId: caller.merchantId,
         orderId: request.orderId,
         reservationKey,
-        requestHash: job.requestHash,
+        requestHash,
         claimedAt: at,
       },
     };
@@ -222,7 +223,7 @@ export class ReserveRules {
         merchantId: job.caller.merchantId,
         userId: job.caller.userId,
         idempotencyKey: job.idempotencyKey,
-        requestHash: job.requestHash,
+        requestHash: job.requestHash(),
         amount: job.request.amount,
         currency: job.request.currency,
         reservedAt: at,
