@@ -49,7 +49,7 @@ import { newSigningKeyJwk } from '../infrastructure/identity/index.js';
 import { createLogger, type Logger } from '../infrastructure/shared/logger.js';
 import { PostgresNumericIds } from '../infrastructure/shared/numeric-ids.js';
 import { categories, generateCatalog, seededRandom, type GeneratedCampaign } from './catalog-data.js';
-import { percentile, type LoadRequest, type LoadResult } from './load.js';
+import { median, percentile, type LoadRequest, type LoadResult } from './load.js';
 import { benchSecrets } from './bench-secrets.js';
 import { deleteStream } from './nats-streams.js';
 import { startBenchServer, type BenchDatabase } from './database.js';
@@ -268,12 +268,6 @@ function machineSpeed(): number {
   for (let i = 0; i < 20_000_000; i++) x = (x * 31 + i) % 1_000_003;
   if (x < 0) throw new Error('unreachable');
   return performance.now() - started;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 interface Loaded {
