@@ -9,7 +9,8 @@
  * a fresh pool and baseline row, the three phases in an order that turns each round. Each round prints its rates,
  * latencies and the CPU per request of the api and the database; the last line gives the medians over the rounds
  * (ratios per round, then their median; oversold is the largest, accepted the smallest of the rounds), like
- * bench:catalog. CPU_PROFILE_DIR=<dir> writes each phase's CPU profile of the api (the last round's).
+ * bench:catalog. CPU_PROFILE_DIR=<dir> writes each phase's CPU profile of the api (the last round's), HEAP_PROFILE_DIR=<dir> its
+ * sampled allocations.
  * flash-sale: oversold=<n> accepted=<n> stock=<S> es_rps=<x> baseline_rps=<y> ratio=<x/y> p99_ms=<z> stack_rps=<s> es_vs_stack=<x/s>
  *
  * Env: STOCK (1000), CONCURRENCY (200), USERS (2000), REQUESTS (4 × STOCK), ROUNDS (3), DATABASE_URL (else embedded).
@@ -35,6 +36,8 @@ import { createBenchDatabase } from './database.js';
 import { benchGatewayEnvironment, benchGatewayHeaders, registerBenchParty } from './gateway-party.js';
 import { loadInOwnProcess } from './load-process.js';
 import { profileCpu } from './cpu-profile.js';
+import { sampleHeap } from './heap-sampling.js';
+import path from 'node:path';
 import { measureCpu } from './cpu-use.js';
 
 const stock = Number(process.env.STOCK ?? 1000);
@@ -170,10 +173,13 @@ async function main(): Promise<void> {
   // when the neighbours' load moves the rates (docs/testing.md, "Benchmarks").
   const phase = async (name: string, port: number, load: LoadRequest[]) => {
     const profile = await profileCpu(process.env.CPU_PROFILE_DIR, name);
+    const heapDir = process.env.HEAP_PROFILE_DIR;
+    const heap = await sampleHeap(heapDir && path.join(heapDir, `${name}.heapprofile`));
     const cpu = await measureCpu({ api: process.pid, knex: c.knex });
     const result = await loadInOwnProcess(port, load, concurrency);
     const cpuLine = await cpu.end(load.length);
     await profile.stop();
+    await heap.stop();
     return { ...result, rps: load.length / (result.elapsedMs / 1000), cpuLine };
   };
 

@@ -3,7 +3,8 @@
  * process (the api) during the measured rounds only, written for Chrome DevTools (Memory tab, "Load"). Allocation
  * per request drives the scavenges that bench:checkout counts (docs/testing.md, "Benchmarks").
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { Session } from 'node:inspector/promises';
 
 export async function sampleHeap(file: string | undefined): Promise<{ stop(): Promise<void> }> {
@@ -19,6 +20,7 @@ export async function sampleHeap(file: string | undefined): Promise<{ stop(): Pr
   return {
     async stop() {
       const { profile } = await session.post('HeapProfiler.stopSampling');
+      mkdirSync(path.dirname(file), { recursive: true });
       writeFileSync(file, JSON.stringify(profile));
       session.disconnect();
     },

@@ -40,9 +40,10 @@ export type Decision<J> =
 export interface BatchRules<J extends WriterJob, D extends BatchDraft<J>, T> {
   /**
    * Loads what the job needs that is not in memory, outside the loop and in parallel with other jobs. Resolves
-   * undefined when the job is ready to be decided, or its answer when it has one already.
+   * undefined when the job is ready to be decided, or its answer when it has one already; answers undefined at once
+   * (no promise) when everything it needs is in memory already, the flash sale's usual case.
    */
-  prepare(job: J): Promise<FinalDecision | undefined>;
+  prepare(job: J): Promise<FinalDecision | undefined> | undefined;
   /** A new draft, on top of `parent`: the batch being appended while this one is decided. */
   draft(parent: D | undefined): D;
   /** Once per batch, before its jobs are decided (e.g. the clock reading). */
@@ -122,7 +123,12 @@ export class BatchedStreamWriter<J extends WriterJob, D extends BatchDraft<J>, T
 
   /** Loads what the job needs, then queues it for the loop. */
   private schedule(job: J): void {
-    this.rules.prepare(job).then(
+    const preparing = this.rules.prepare(job);
+    if (!preparing) {
+      this.ready.push(job);
+      return this.kick();
+    }
+    preparing.then(
       (answer) => {
         if (answer) return this.settle(job, answer.ok, answer.value);
         this.ready.push(job);

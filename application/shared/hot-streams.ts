@@ -34,6 +34,12 @@ export class HotStreams<K, S> implements StreamFamily<K, S, unknown> {
     return this.source.streamName(key);
   }
 
+  /** Whether the stream's state is cached and current: `ensure` has nothing to do. */
+  isReady(key: K): boolean {
+    const slot = this.slots.get(key);
+    return slot !== undefined && !slot.stale;
+  }
+
   /** Loads the stream unless its state is cached and current; records in `absent` whether it has no stream. */
   async ensure(key: K, absent: Set<K>): Promise<void> {
     const slot = this.slots.get(key);

@@ -69,12 +69,14 @@ export class ReserveRules {
     },
   ) {}
 
-  async prepare(job: ReserveJob): Promise<FinalDecision | undefined> {
-    await Promise.all([
-      ...job.request.items.map((i) => this.deps.pools.ensure(i.voucherPoolId, job.absentPools)),
-      job.checkGuards ? this.loadGuards(job) : undefined,
-    ]);
-    return undefined;
+  prepare(job: ReserveJob): Promise<FinalDecision | undefined> | undefined {
+    const { pools } = this.deps;
+    const loads: Promise<void>[] = [];
+    for (const { voucherPoolId } of job.request.items)
+      if (!pools.isReady(voucherPoolId)) loads.push(pools.ensure(voucherPoolId, job.absentPools));
+    if (job.checkGuards) loads.push(this.loadGuards(job));
+    // Everything in memory (a sale under way): no promise at all.
+    return loads.length === 0 ? undefined : Promise.all(loads).then(() => undefined);
   }
 
   decide(job: ReserveJob, draft: PurchaseDraft, { at, day }: BatchTime): PurchaseDecision {
