@@ -24,20 +24,33 @@ const refused = (text: string): boolean => forbidden.test(text);
 
 /** The first field of `value` (named as `orderId`, `banners[0].title`) holding a refused character, if any. */
 export function controlCharacterField(value: unknown, field: string): string | undefined {
-  if (typeof value === 'string') return refused(value) ? field : undefined;
+  const path = refusedPath(value);
+  if (!path) return undefined;
+  return path.reduce<string>(
+    (name, part) => (typeof part === 'number' ? `${name}[${part}]` : name ? `${name}.${part}` : part),
+    field,
+  );
+}
+
+/**
+ * The path to the first refused string or key, or undefined: names are only made for a refusal, since a request
+ * that holds none (nearly all) was paying for a name per field (a flash-sale reserve, docs/batched-stream-writer.md).
+ */
+function refusedPath(value: unknown): (string | number)[] | undefined {
+  if (typeof value === 'string') return refused(value) ? [] : undefined;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = controlCharacterField(value[i], `${field}[${i}]`);
-      if (found) return found;
+      const path = refusedPath(value[i]);
+      if (path) return [i, ...path];
     }
     return undefined;
   }
   if (value !== null && typeof value === 'object') {
-    for (const [key, inner] of Object.entries(value)) {
-      const name = field ? `${field}.${key}` : key;
-      if (refused(key)) return name;
-      const found = controlCharacterField(inner, name);
-      if (found) return found;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      if (refused(key)) return [key];
+      const path = refusedPath((value as Record<string, unknown>)[key]);
+      if (path) return [key, ...path];
     }
   }
   return undefined;

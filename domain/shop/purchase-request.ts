@@ -14,6 +14,10 @@ export interface PurchaseRequest {
   items: PurchaseLine[];
 }
 
+// At module level: a named closure made per call costs a defineProperty each time under tsx (esbuild's keepNames).
+const invalid = (field: string, reason: string) =>
+  shopError('INVALID_REQUEST', `${field} ${reason}`, { field, reason });
+
 const isNonNegativeInteger = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
 
 /**
@@ -25,8 +29,6 @@ const isNonNegativeInteger = (n: unknown): n is number => Number.isSafeInteger(n
  * most `maxVouchers` vouchers in all (SHOP_MAX_VOUCHERS_PER_RESERVATION).
  */
 export function validatePurchaseRequest(request: PurchaseRequest, maxVouchers = 100): void {
-  const invalid = (field: string, reason: string) =>
-    shopError('INVALID_REQUEST', `${field} ${reason}`, { field, reason });
   if (typeof request.orderId !== 'string' || request.orderId.length === 0) throw invalid('orderId', 'is required');
   if (!isNonNegativeInteger(request.amount)) throw invalid('amount', 'must be an integer >= 0');
   if (!(currencies as readonly string[]).includes(request.currency))

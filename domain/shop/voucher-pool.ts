@@ -122,6 +122,14 @@ export interface VoucherPoolChanges {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
+// At module level, not a closure per decision: under tsx (esbuild's keepNames) each named closure costs a defineProperty.
+const limitExceeded = (
+  poolId: number,
+  requested: number,
+  limit: 'maxPerOrder' | 'maxPerDay' | 'usageLimit',
+  allowed: number,
+) => shopError('PURCHASE_LIMIT_EXCEEDED', `${limit} of pool ${poolId} exceeded`, { poolId, limit, allowed, requested });
+
 /** Keys whose value is given: an absent field of a partial change keeps the current value. */
 const given = <T extends object>(change: T): Partial<T> =>
   Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)) as Partial<T>;
@@ -307,19 +315,13 @@ function reserve(
       remaining: pool.remaining,
     });
   }
-  const exceeded = (limit: 'maxPerOrder' | 'maxPerDay' | 'usageLimit', allowed: number) =>
-    shopError('PURCHASE_LIMIT_EXCEEDED', `${limit} of pool ${poolId} exceeded`, {
-      poolId,
-      limit,
-      allowed,
-      requested: quantity,
-    });
-  if (terms.maxPerOrder !== null && quantity > terms.maxPerOrder) throw exceeded('maxPerOrder', terms.maxPerOrder);
+  if (terms.maxPerOrder !== null && quantity > terms.maxPerOrder)
+    throw limitExceeded(poolId, quantity, 'maxPerOrder', terms.maxPerOrder);
   const usage = buyerUsage(pool, command.merchantId, command.userId, command.day);
   if (terms.maxPerDay !== null && usage.daily + quantity > terms.maxPerDay)
-    throw exceeded('maxPerDay', terms.maxPerDay - usage.daily);
+    throw limitExceeded(poolId, quantity, 'maxPerDay', terms.maxPerDay - usage.daily);
   if (terms.usageLimit !== null && usage.total + quantity > terms.usageLimit)
-    throw exceeded('usageLimit', terms.usageLimit - usage.total);
+    throw limitExceeded(poolId, quantity, 'usageLimit', terms.usageLimit - usage.total);
   return {
     type: 'VoucherStockReserved',
     data: {

@@ -44,15 +44,19 @@ const resultTypeChanged = (error: unknown) =>
  * runs where knex runs it (the pool, or the transaction the knex instance is) and shows in knex's query events.
  */
 export async function preparedRows<Row>(knex: Knex, text: string, values: readonly unknown[]): Promise<Row[]> {
-  const run = () => knex.raw<{ rows: Row[] }>(text, values as Knex.RawBinding[]).options({ name: nameOf(text) });
-  const result = await run().catch((error: unknown) => {
+  try {
+    return (await runNamed<Row>(knex, text, values)).rows;
+  } catch (error) {
     if (!resultTypeChanged(error)) throw error;
     generation++;
     names.clear();
-    return run();
-  });
-  return result.rows;
+    return (await runNamed<Row>(knex, text, values)).rows;
+  }
 }
+
+// At module level, not a closure per query: under tsx (esbuild's keepNames) each named closure costs a defineProperty.
+const runNamed = <Row>(knex: Knex, text: string, values: readonly unknown[]) =>
+  knex.raw<{ rows: Row[] }>(text, values as Knex.RawBinding[]).options({ name: nameOf(text) });
 
 /** A knex query builder's read as a named prepared statement (preparedRows): its SQL text names the statement. */
 export function preparedBuilderRows<Row>(knex: Knex, builder: Knex.QueryBuilder): Promise<Row[]> {

@@ -273,6 +273,21 @@ export function eventStoreContract(name: string, factory: () => Promise<EventSto
         expect((await store.readStream(pool)).at(-1)!.position).to.equal(results[0]!.position);
       });
 
+      it('keeps stream names and event types as given, whatever characters they hold', async () => {
+        // What a text array literal would have to quote or escape: quotes, backslashes, commas, braces, spaces, NULL.
+        const awkward = ['"q"', 'back\\slash\\', 'a,b', '{c}', ' spaced ', 'NULL', 'Việt Nam'];
+        const names = awkward.map((part) => newStream(`odd${part}`));
+        const results = await store.appendMany(
+          names.map((streamName, i) => ({ streamName, events: [event(awkward[i]!)], expectedVersion: 'no_stream' })),
+        );
+
+        expect(results.map((r) => r.nextExpectedVersion)).to.deep.equal(names.map(() => 0));
+        for (const [i, name] of names.entries()) {
+          const [read] = await store.readStream(name);
+          expect([read!.streamName, read!.type]).to.deep.equal([name, awkward[i]]);
+        }
+      });
+
       it('a conflicting write fails the call and nothing after it is written (before it too where atomic)', async () => {
         const taken = newStream('guard');
         await store.append(taken, events(1), 'no_stream');

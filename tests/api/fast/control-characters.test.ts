@@ -40,6 +40,8 @@ describe('Control characters are refused at the edge (api/shared/control-charact
         expect(controlCharacterField({ orderId: `A${c}B` }, ''), JSON.stringify(c)).to.equal('orderId');
         expect(controlCharacterField({ items: [{ ok: 'x' }, { note: c }] }, '')).to.equal('items[1].note');
         expect(controlCharacterField({ [`k${c}`]: 'v' }, '')).to.equal(`k${c}`);
+        expect(controlCharacterField([['ok', `x${c}`]], 'body')).to.equal('body[0][1]');
+        expect(controlCharacterField({ a: { b: [null, 1, { c }] } }, 'query')).to.equal('query.a.b[2].c');
       }
     });
 
