@@ -65,10 +65,24 @@ export function commandContextOf(req: Request, res: Response, command: RequestCo
  */
 export function actorContextOf(res: Response, actor: Actor): CommandContext {
   const requestId = res.locals.requestId as string;
-  return {
-    commandId: nameBasedUuid(`request/${requestId}`),
-    correlationId: (res.locals.correlationId as string | undefined) ?? requestId,
-    requestId,
-    actor,
-  };
+  return new ActorContext(requestId, (res.locals.correlationId as string | undefined) ?? requestId, actor);
+}
+
+/**
+ * actorContextOf's context: its command id is named when first read, since only a command that appends needs it
+ * and a refused flash-sale reserve never does (hashing it was a tenth of such a refusal's own work). A spread copies
+ * the other fields only, so one that spreads it sets its own commandId (the identity routers do).
+ */
+class ActorContext implements CommandContext {
+  #commandId: string | undefined;
+
+  constructor(
+    readonly requestId: string,
+    readonly correlationId: string,
+    readonly actor: Actor,
+  ) {}
+
+  get commandId(): string {
+    return (this.#commandId ??= nameBasedUuid(`request/${this.requestId}`));
+  }
 }
