@@ -11,7 +11,7 @@ import type { MerchantApiKeys } from '../../application/shared/merchant-api-keys
 import { commandContextOf } from '../shared/command-context.js';
 import { HttpError, unknownEndpoint } from '../shared/interface-errors.js';
 import { mount } from '../shared/route-spec.js';
-import { describeZodError } from '../shared/validation.js';
+import { describeZodError, isJsonRequest } from '../shared/validation.js';
 import { checkoutAuth, type CheckoutCallerLocals } from './checkout-auth.js';
 import { checkoutCodes, checkoutErrorHandler, checkoutErrors, checkoutOk } from './checkout-errors.js';
 import { checkoutRoutes as routes } from './checkout-routes.js';
@@ -31,7 +31,7 @@ import {
 type Schema<T> = z.ZodType<T, z.ZodTypeDef, unknown>;
 
 function parseBody<T>(schema: Schema<T>, req: Request): T {
-  if (!req.is('application/json'))
+  if (!isJsonRequest(req))
     throw new HttpError(415, checkoutCodes.unsupportedMediaType, 'Content-Type must be application/json');
   const parsed = schema.safeParse(req.body);
   if (!parsed.success) throw new HttpError(400, checkoutCodes.invalid, describeZodError(parsed.error, 'body'));

@@ -9,7 +9,7 @@ import { secureHashMatches } from '../../application/orders/index.js';
 import { commandContextOf } from '../shared/command-context.js';
 import { HttpError } from '../shared/interface-errors.js';
 import { mount, type RouteSpec } from '../shared/route-spec.js';
-import { issueField, issueMessage } from '../shared/validation.js';
+import { isJsonRequest, issueField, issueMessage } from '../shared/validation.js';
 import { ordersOk } from './envelope.js';
 import { ordersCodes } from './errors.js';
 import { rawValues } from './raw-json.js';
@@ -36,7 +36,7 @@ function jsonBody(maxBytes: number): RequestHandler[] {
   return [
     (req, _res, next) =>
       next(
-        req.is('application/json')
+        isJsonRequest(req)
           ? undefined
           : new HttpError(415, ordersCodes.notJson, 'Content-Type must be application/json'),
       ),

@@ -19,7 +19,7 @@ import { commandContextOf } from '../shared/command-context.js';
 import { HttpError, interfaceErrorHandler, unknownEndpoint } from '../shared/interface-errors.js';
 import { saneToken } from '../shared/request-context.js';
 import { mount } from '../shared/route-spec.js';
-import { issueField, issueMessage } from '../shared/validation.js';
+import { isJsonRequest, issueField, issueMessage } from '../shared/validation.js';
 import { hubErrors, hubOk } from './hub-errors.js';
 import { mountRefundRoutes } from './refund-router.js';
 import { json } from '../shared/route.js';
@@ -57,7 +57,7 @@ export function keyAuth(services: PaymentsServices): RequestHandler {
 export const callerOf = (res: Response) => res.locals.paymentCaller as PaymentCaller;
 
 export function parseBody<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, req: Request): T {
-  if (!req.is('application/json')) throw invalid('Content-Type must be application/json');
+  if (!isJsonRequest(req)) throw invalid('Content-Type must be application/json');
   if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))
     throw invalid('the body must be a JSON object');
   const parsed = schema.safeParse(req.body);

@@ -18,7 +18,7 @@ import {
 } from './interface-errors.js';
 import { operatorAuth } from './operator-auth.js';
 import { json, type HttpResult } from './route.js';
-import { issueField, issueMessage } from './validation.js';
+import { isJsonRequest, issueField, issueMessage } from './validation.js';
 
 export const operatorBasePath = '/operator/v1';
 
@@ -59,7 +59,7 @@ export const ok = (data: unknown, status = 200): HttpResult =>
  * one named part of the resource (the pool pricing endpoint's body is the pool's `pricing`).
  */
 export function body<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, req: Request, within?: string): T {
-  if (!req.is('application/json')) throw new HttpError(415, 'OPS-REQ-415', 'Content-Type must be application/json');
+  if (!isJsonRequest(req)) throw new HttpError(415, 'OPS-REQ-415', 'Content-Type must be application/json');
   if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))
     throw new HttpError(400, 'OPS-REQ-001', 'body must be a JSON object');
   const parsed = schema.safeParse(req.body, { path: within ? [within] : [] });

@@ -5,7 +5,7 @@ import type { PurchaseService, ReservationView, ShopCaller, ShopCredentials } fr
 import { actorContextOf } from '../shared/command-context.js';
 import { HttpError } from '../shared/interface-errors.js';
 import { mount } from '../shared/route-spec.js';
-import { describeZodError } from '../shared/validation.js';
+import { describeZodError, isJsonRequest } from '../shared/validation.js';
 import { shopAuth, type ShopCallerLocals } from './auth.js';
 import { shopOk } from './envelope.js';
 import { purchaseRoutes } from './purchase-routes.js';
@@ -26,7 +26,7 @@ function parse<T>(schema: Schema<T>, value: unknown, where: 'body' | 'path'): T 
 }
 
 function parseBody<T>(schema: Schema<T>, req: Request): T {
-  if (!req.is('application/json')) throw new HttpError(415, 'SHOP-REQ-415', 'Content-Type must be application/json');
+  if (!isJsonRequest(req)) throw new HttpError(415, 'SHOP-REQ-415', 'Content-Type must be application/json');
   return parse(schema, req.body, 'body');
 }
 

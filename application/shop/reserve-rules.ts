@@ -110,7 +110,6 @@ export class ReserveRules {
     }
 
     const reservationKey = randomUUID();
-    const metadata = callerMetadata(caller, at);
     const decided: { poolId: number; base: Loaded<VoucherPoolState>; events: VoucherPoolEvent[] }[] = [];
     for (const item of request.items) {
       const base = this.deps.pools.stateIn(draft.pools, item.voucherPoolId, job.absentPools);
@@ -135,7 +134,8 @@ export class ReserveRules {
         throw error;
       }
     }
-    // Every pool agreed: only now does the batch change.
+    // Every pool agreed: only now does the batch change (and the metadata, which names the command, is made).
+    const metadata = callerMetadata(caller, at);
     for (const { poolId, base, events } of decided)
       addPoolEvents(draft, poolId, base, events, (e) => `${e.type}/${reservationKey}`, metadata);
     draft.placements.push({
