@@ -11,6 +11,7 @@ import { shopOk } from './envelope.js';
 import { purchaseRoutes } from './purchase-routes.js';
 import {
   idempotencyKeyHeader,
+  plainReserveBody,
   releaseBody,
   reservationKeyBody,
   reservationLookupParams,
@@ -48,7 +49,8 @@ export function purchaseRouter(deps: { purchases: PurchaseService; credentials: 
     // The header's own messages name it (a header has no field path).
     const header = idempotencyKeyHeader.safeParse(req.header('x-idempotency-key') || undefined);
     if (!header.success) throw new HttpError(400, 'SHOP-REQ-001', header.error.issues[0]!.message);
-    const body = parseBody(reserveBody, req);
+    // The usual body without zod (plainReserveBody: the same answer); anything else through the schema.
+    const body = (isJsonRequest(req) && plainReserveBody(req.body)) || parseBody(reserveBody, req);
     const v = await deps.purchases.reserve(callerOf(res), header.data.toLowerCase(), body);
     return shopOk({
       reservationKey: v.reservationKey,
