@@ -40,18 +40,28 @@ function callerOf(res: Response): ShopCaller {
 
 const items = (v: ReservationView) => v.items;
 
+const lowerCaseUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** X-Idempotency-Key, lower-cased. A lower-case UUID (what clients send) needs no schema; the rest gets its answer. */
+function idempotencyKeyOf(req: Request): string {
+  const raw = req.header('x-idempotency-key');
+  if (raw !== undefined && lowerCaseUuid.test(raw)) return raw;
+  // The header's own messages name it (a header has no field path).
+  const header = idempotencyKeyHeader.safeParse(raw || undefined);
+  if (!header.success) throw new HttpError(400, 'SHOP-REQ-001', header.error.issues[0]!.message);
+  return header.data.toLowerCase();
+}
+
 export function purchaseRouter(deps: { purchases: PurchaseService; credentials: ShopCredentials }): Router {
   const router = Router();
   const auth = shopAuth(deps.credentials, { requireUser: true });
   const withBody = [auth, express.json({ limit: '64kb', strict: false })];
 
   mount(router, purchaseRoutes.reserve, withBody, async (req, res) => {
-    // The header's own messages name it (a header has no field path).
-    const header = idempotencyKeyHeader.safeParse(req.header('x-idempotency-key') || undefined);
-    if (!header.success) throw new HttpError(400, 'SHOP-REQ-001', header.error.issues[0]!.message);
+    const key = idempotencyKeyOf(req);
     // The usual body without zod (plainReserveBody: the same answer); anything else through the schema.
     const body = (isJsonRequest(req) && plainReserveBody(req.body)) || parseBody(reserveBody, req);
-    const v = await deps.purchases.reserve(callerOf(res), header.data.toLowerCase(), body);
+    const v = await deps.purchases.reserve(callerOf(res), key, body);
     return shopOk({
       reservationKey: v.reservationKey,
       orderId: v.orderId,
