@@ -3,7 +3,8 @@
  * checkout (promotions operators issue): one id sequence (`issuedPromotion`), one code form, so a code names one
  * promotion whichever context issued it.
  */
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
+import { pooledRandomBytes } from './random-pool.js';
 
 /** Crockford base 32: no I, L, O or U, so codes read aloud and typed by hand survive. */
 const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -22,8 +23,9 @@ export function newPromotionCode(issuedPromotionId: number): string {
   let id = '';
   for (let n = issuedPromotionId, i = 0; i < idChars; i++, n = Math.floor(n / 32)) id = alphabet[n % 32]! + id;
   let random = '';
-  for (const byte of randomBytes(randomChars)) random += alphabet[byte & 31]; // 256 is a multiple of 32: uniform
-  return (id + random).match(/.{4}/g)!.join('-');
+  for (const byte of pooledRandomBytes(randomChars)) random += alphabet[byte & 31]; // 256 is a multiple of 32: uniform
+  const code = id + random;
+  return `${code.slice(0, 4)}-${code.slice(4, 8)}-${code.slice(8, 12)}-${code.slice(12, 16)}-${code.slice(16)}`;
 }
 
 /** A pin of `digits` decimal digits, uniformly random. */

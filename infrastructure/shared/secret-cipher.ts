@@ -4,7 +4,8 @@
  * carries, so a key rotation re-encrypts nothing in the log. `purpose` separates the texts of different uses of one
  * key (it is part of the additional data with the binding).
  */
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash } from 'node:crypto';
+import { pooledRandomBytes } from '../../application/shared/random-pool.js';
 import type { SecretCipher } from '../../application/shared/secret-cipher.js';
 
 const ivBytes = 12;
@@ -23,7 +24,7 @@ export function cipherKey(hex: string): Buffer {
 
 /** AES-256-GCM under `key` with a fresh random iv: iv ‖ tag ‖ ciphertext. */
 export function sealGcm(key: Buffer, plain: string, aad?: Buffer): Buffer {
-  const iv = randomBytes(ivBytes);
+  const iv = pooledRandomBytes(ivBytes);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   if (aad) cipher.setAAD(aad);
   const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
