@@ -9,8 +9,8 @@
  * a fresh pool and baseline row, the three phases in an order that turns each round. Each round prints its rates,
  * latencies and the CPU per request of the api and the database; the last line gives the medians over the rounds
  * (ratios per round, then their median; oversold is the largest, accepted the smallest of the rounds), like
- * bench:catalog. CPU_PROFILE_DIR=<dir> writes each phase's CPU profile of the api (the last round's), HEAP_PROFILE_DIR=<dir> its
- * sampled allocations.
+ * bench:catalog. CPU_PROFILE_DIR=<dir> writes each phase's CPU profile of the api (the last round's),
+ * HEAP_PROFILE_DIR=<dir> its sampled allocations.
  * flash-sale: oversold=<n> accepted=<n> stock=<S> es_rps=<x> baseline_rps=<y> ratio=<x/y> p99_ms=<z> stack_rps=<s> es_vs_stack=<x/s>
  *
  * Env: STOCK (1000), CONCURRENCY (200), USERS (2000), REQUESTS (4 × STOCK), ROUNDS (3), DATABASE_URL (else embedded).

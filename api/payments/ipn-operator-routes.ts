@@ -15,11 +15,10 @@ import {
 } from '../shared/operator-openapi.js';
 import type { RouteSpec } from '../shared/route-spec.js';
 import { matching } from '../shared/input-schemas.js';
+import { uuidPattern } from '../shared/validation.js';
 import { listLimit } from './operator-schemas.js';
 
 export const paymentIpnTag = 'Operator: payment IPN';
-
-export const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** GET …/ipn-notifications: filters. */
 export const ipnNotificationQuery = z

@@ -24,8 +24,8 @@ import {
   rotateSecretBody,
   transactionListQuery,
 } from './operator-schemas.js';
-import { issueField, issueMessage } from '../shared/validation.js';
-import { ipnAttemptQuery, ipnNotificationQuery, paymentIpnRoutes, uuidPattern } from './ipn-operator-routes.js';
+import { issueField, issueMessage, uuidPattern } from '../shared/validation.js';
+import { ipnAttemptQuery, ipnNotificationQuery, paymentIpnRoutes } from './ipn-operator-routes.js';
 import type { z } from 'zod';
 
 /** A query parsed by its schema, or the operator API's 400 naming the field. */

@@ -24,6 +24,9 @@ export function issueMessage(issue: ZodIssue, field: string): string {
   return `${field}: ${issue.message}`;
 }
 
+/** A UUID in lower case, as this service writes them (its ids, the keys it answers). */
+export const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 /**
  * Whether the request's body is JSON (`req.is('application/json')`), with the values clients send nearly always
  * answered by a string comparison: type-is parses the header on every call, a few microseconds of every hot write.

@@ -5,7 +5,7 @@ import type { PurchaseService, ReservationView, ShopCaller, ShopCredentials } fr
 import { actorContextOf } from '../shared/command-context.js';
 import { HttpError } from '../shared/interface-errors.js';
 import { mount } from '../shared/route-spec.js';
-import { describeZodError, isJsonRequest } from '../shared/validation.js';
+import { describeZodError, isJsonRequest, uuidPattern } from '../shared/validation.js';
 import { shopAuth, type ShopCallerLocals } from './auth.js';
 import { shopOk } from './envelope.js';
 import { purchaseRoutes } from './purchase-routes.js';
@@ -40,12 +40,10 @@ function callerOf(res: Response): ShopCaller {
 
 const items = (v: ReservationView) => v.items;
 
-const lowerCaseUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 /** X-Idempotency-Key, lower-cased. A lower-case UUID (what clients send) needs no schema; the rest gets its answer. */
 function idempotencyKeyOf(req: Request): string {
   const raw = req.header('x-idempotency-key');
-  if (raw !== undefined && lowerCaseUuid.test(raw)) return raw;
+  if (raw !== undefined && uuidPattern.test(raw)) return raw;
   // The header's own messages name it (a header has no field path).
   const header = idempotencyKeyHeader.safeParse(raw || undefined);
   if (!header.success) throw new HttpError(400, 'SHOP-REQ-001', header.error.issues[0]!.message);
