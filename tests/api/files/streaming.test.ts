@@ -33,16 +33,24 @@ describe('Files API over HTTP: a large upload is streamed, never held in memory'
     const file = generatedBody(mp4(0), total);
     const body = streamedForm('video', 'long.mp4', file.stream);
 
-    // The client and the server share this process: whatever either held whole would show here. Sampled every 250 ms,
-    // each sample after a full collection (a few tens of ms each; sampling much more often starves the upload).
+    // The client and the server share this process: whatever either held whole would show here. Each sample follows a
+    // full collection, whose time grows with the heap of the whole test run; the next one waits at least 250 ms and
+    // four times as long as the last took, so that sampling never takes more than a fifth of the time and cannot
+    // starve the upload (on a slow machine, collections every 250 ms that took longer than that did).
     const baseline = held();
     let peak = baseline;
-    const sampler = setInterval(() => (peak = Math.max(peak, held())), 250);
+    let sampler: NodeJS.Timeout | undefined;
+    const sample = () => {
+      const started = performance.now();
+      peak = Math.max(peak, held());
+      sampler = setTimeout(sample, Math.max(250, 4 * (performance.now() - started)));
+    };
+    sampler = setTimeout(sample, 250);
     let res;
     try {
       res = await upload(files.app.baseUrl, token, body.stream, { headers: body.headers });
     } finally {
-      clearInterval(sampler);
+      clearTimeout(sampler);
     }
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     expect(res.body.data).to.deep.include({ kind: 'video', type: 'video/mp4', size: total, sha256: file.state.sha256 });
