@@ -33,7 +33,12 @@ export async function startBenchDeployment(
     NODE_ENV: 'production',
     DATABASE_URL: databaseUrl,
     GATEWAY_ENVIRONMENT: benchGatewayEnvironment,
-    ...(natsUrl && { NATS_URL: natsUrl, NATS_STREAM: `BENCH_${tag}`, NATS_SUBJECT_PREFIX: `bench${tag}` }),
+    ...(natsUrl && {
+      NATS_URL: natsUrl,
+      NATS_STREAM: `BENCH_${tag}`,
+      NATS_SUBJECT_PREFIX: `bench${tag}`,
+      ...(process.env.NATS_FETCH_LINGER_MS && { NATS_FETCH_LINGER_MS: process.env.NATS_FETCH_LINGER_MS }),
+    }),
     ...benchSecretsEnv(),
     ...extraEnv,
   };

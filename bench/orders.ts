@@ -13,7 +13,8 @@
  *
  * Env: WEBHOOKS (5000), MERCHANTS (20), CONNECTIONS (16), WARM_UP (600), HISTORY (20000), HISTORY_BATCH (5000),
  * QUERIES (1000), QUERY_CONNECTIONS (4), CATCH_UP_SECONDS (300), DATABASE_URL (else embedded), NATS_URL (optional),
- * KEEP_DATABASE (set: the database is kept for EXPLAIN ANALYZE, its URL printed; needs DATABASE_URL).
+ * KEEP_DATABASE (set: the database is kept for EXPLAIN ANALYZE, its URL printed; needs DATABASE_URL), CPU_PROFILE_DIR
+ * (the api's CPU profile of the webhooks, orders-webhooks.cpuprofile, and the roles' process's for its whole life).
  */
 import os from 'node:os';
 import { listen } from '../api/shared/http-app.js';
@@ -22,6 +23,7 @@ import { buildContainer } from '../container.js';
 import { startBenchDeployment } from './deployment.js';
 import { createLogger } from '../infrastructure/shared/logger.js';
 import { orderTables } from '../projections/orders/index.js';
+import { profileCpu } from './cpu-profile.js';
 import { measureCpu } from './cpu-use.js';
 import { createBenchDatabase } from './database.js';
 import { registerBenchParty } from './gateway-party.js';
@@ -99,11 +101,13 @@ async function main(): Promise<void> {
     ...(deployment.rolesPid !== undefined && { roles: deployment.rolesPid }),
     knex: c.knex,
   });
+  const profile = await profileCpu(process.env.CPU_PROFILE_DIR, 'orders-webhooks');
   const run = await loadInOwnProcess(
     server.port,
     plan.webhooks.map((w) => w.request),
     connections,
   );
+  await profile.stop();
   const cpuIngesting = await cpu.end(webhooks);
   const ingestPerS = webhooks / (run.elapsedMs / 1000);
   const outcomes = new Map<string, number>();

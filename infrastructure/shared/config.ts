@@ -38,6 +38,12 @@ export const configSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_.-]+$/)
     .default('events'),
+  /**
+   * How long a caught-up projector's NATS consumer waits, once the next event came, for the events behind it, so they
+   * come as one batch: fewer fetches, acks and transactions per event at the cost of this much lag (docs/projections.md,
+   * "Buses"). 0: each event as it comes.
+   */
+  NATS_FETCH_LINGER_MS: z.coerce.number().int().min(0).max(5000).default(25),
   /** EventStoreDB connection string; unset: the PostgreSQL event store. */
   EVENTSTORE_URL: z.string().optional(),
   /** Which roles this process runs (comma separated): api, relay, projector, ipn (the payment hub's IPN dispatcher). */

@@ -54,6 +54,8 @@ export class NatsConsumer implements BusConsumer {
       ackWaitMs: number;
       fetchExpiresMs: number;
       retryDelayMs: number;
+      /** How long a caught-up consumer waits, after the next message came, for those behind it (0: not at all). */
+      lingerMs: number;
       logger: Pick<Logger, 'error' | 'warn'> | undefined;
       onStop: () => void;
       parse: (m: JsMsg) => RecordedEvent;
@@ -79,6 +81,11 @@ export class NatsConsumer implements BusConsumer {
   async pending(): Promise<number> {
     const info = await this.jsm.consumers.info(this.stream, this.options.durableName);
     return info.num_pending + info.num_ack_pending;
+  }
+
+  /** Messages not yet delivered to this consumer. */
+  private async undelivered(): Promise<number> {
+    return (await this.jsm.consumers.info(this.stream, this.options.durableName)).num_pending;
   }
 
   /** Creates the durable consumer, or recreates it at its ack floor when it has unacked messages. */
@@ -143,14 +150,16 @@ export class NatsConsumer implements BusConsumer {
         if (failed) await this.recover();
         failed = false;
         const waiting = waitingAfterLast ?? (await this.pending());
-        this.fetching = await this.consumer!.fetch({
-          max_messages: Math.min(this.batchSize, Math.max(1, waiting)),
-          expires: this.settings.fetchExpiresMs,
-        });
-        if (signal.aborted) this.fetching.stop();
-        const messages: JsMsg[] = [];
-        for await (const m of this.fetching) messages.push(m);
-        this.fetching = undefined;
+        const messages = await this.fetch(Math.min(this.batchSize, Math.max(1, waiting)));
+        if (waiting === 0 && messages.length > 0 && this.settings.lingerMs > 0 && !signal.aborted) {
+          // Caught up, and the next event came: wait for those behind it, so that they come as one batch.
+          await pause(this.settings.lingerMs, signal);
+          const room = this.batchSize - messages.length;
+          // Not pending(): that counts the message in hand too (delivered, not yet acked), and a fetch of one more
+          // than there is would wait for fetchExpiresMs.
+          const behind = signal.aborted || room <= 0 ? 0 : await this.undelivered();
+          if (behind > 0) messages.push(...(await this.fetch(Math.min(room, behind))));
+        }
         if (signal.aborted) {
           for (const m of messages) m.nak();
           await this.nc.flush();
@@ -168,6 +177,16 @@ export class NatsConsumer implements BusConsumer {
         await pause(this.settings.retryDelayMs, signal);
       }
     }
+  }
+
+  /** Up to `max` messages: those waiting, or the first to come (within fetchExpiresMs). */
+  private async fetch(max: number): Promise<JsMsg[]> {
+    this.fetching = await this.consumer!.fetch({ max_messages: max, expires: this.settings.fetchExpiresMs });
+    if (this.abort.signal.aborted) this.fetching.stop();
+    const messages: JsMsg[] = [];
+    for await (const m of this.fetching) messages.push(m);
+    this.fetching = undefined;
+    return messages;
   }
 
   /** Hands a batch to the handler; true when every message was settled by it (nothing nak'ed, nothing failed). */

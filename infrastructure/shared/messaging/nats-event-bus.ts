@@ -27,6 +27,11 @@ export interface NatsEventBusOptions {
   fetchExpiresMs?: number;
   /** Pause after a handler threw, before its messages come again (default 1 s). */
   retryDelayMs?: number;
+  /**
+   * How long a caught-up consumer waits, once the next message came, for the ones behind it, so they come as one batch
+   * (default 0: not at all; docs/projections.md, "Buses").
+   */
+  fetchLingerMs?: number;
   logger?: Pick<Logger, 'error' | 'warn'>;
 }
 
@@ -208,6 +213,7 @@ export class NatsEventBus implements EventBus {
       ackWaitMs: this.options.ackWaitMs ?? 60_000,
       fetchExpiresMs: Math.max(1000, this.options.fetchExpiresMs ?? 30_000),
       retryDelayMs: this.options.retryDelayMs ?? 1000,
+      lingerMs: this.options.fetchLingerMs ?? 0,
       logger: this.options.logger,
       onStop: () => this.consumers.delete(consumer),
       parse: (m) => this.parse(m),

@@ -25,7 +25,9 @@ describe('NatsEventBus (real NATS JetStream)', () => {
   const streams: string[] = [];
 
   /** A bus on a stream and subject prefix of its own. */
-  async function freshBus(options: { ackWaitMs?: number } = {}): Promise<{ bus: NatsEventBus; stream: string }> {
+  async function freshBus(
+    options: { ackWaitMs?: number; fetchLingerMs?: number } = {},
+  ): Promise<{ bus: NatsEventBus; stream: string }> {
     const id = randomBytes(4).toString('hex');
     const stream = `TEST_EVENTS_${id}`;
     streams.push(stream);
@@ -174,6 +176,37 @@ describe('NatsEventBus (real NATS JetStream)', () => {
     await eventually(async () => expect(await consumer.pending()).to.equal(0));
     await consumer.stop();
     await bus.close();
+  });
+
+  it('hands a caught-up consumer the events that came within its linger as one batch, and each one when it lingers not', async () => {
+    for (const fetchLingerMs of [300, 0]) {
+      const { bus } = await freshBus({ fetchLingerMs });
+      const batches: string[][] = [];
+      const consumer = await bus.consume(
+        { durableName: 'linger-test', startAfter: null, batchSize: 100 },
+        async (messages: BusMessage[]) => {
+          batches.push(messages.map((m) => m.event.id));
+          for (const m of messages) await m.ack();
+        },
+      );
+      // Caught up (nothing published yet); then three events, 20 ms apart (200 ms without a linger, so that each is
+      // handled before the next comes), and later a fourth on its own.
+      const events = await appendNoise(store, 4, `linger${fetchLingerMs}`);
+      for (const event of events.slice(0, 3)) {
+        await bus.publish([event]);
+        await new Promise((resolve) => setTimeout(resolve, fetchLingerMs > 0 ? 20 : 200));
+      }
+      await eventually(() => expect(batches.flat()).to.have.length(3));
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      await bus.publish([events[3]!]);
+      await eventually(() => expect(batches.flat()).to.have.length(4));
+      const ids = events.map((e) => e.id);
+      if (fetchLingerMs > 0) expect(batches).to.deep.equal([ids.slice(0, 3), [ids[3]]]);
+      else expect(batches).to.deep.equal(ids.map((id) => [id]));
+      await eventually(async () => expect(await consumer.pending()).to.equal(0));
+      await consumer.stop();
+      await bus.close();
+    }
   });
 
   it('acks cumulatively: one ack per batch up to the last message acked in order; a later ack after a nak acks nothing', async () => {
