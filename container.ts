@@ -67,6 +67,13 @@ import { checkoutProjectors } from './projections/checkout/index.js';
 import { ordersProjectors } from './projections/orders/index.js';
 import { gatewayProjectors } from './projections/gateway/index.js';
 import { shopProjectors } from './projections/shop/index.js';
+import { paymentsEventDecoder } from './domain/payments/event-decoder.js';
+import { ordersEventDecoder } from './domain/orders/event-decoder.js';
+import { filesEventDecoder } from './domain/files/event-decoder.js';
+import { identityEventDecoder } from './domain/identity/event-decoder.js';
+import { checkoutEventDecoder } from './domain/checkout/event-decoder.js';
+import { shopEventDecoder } from './domain/shop/event-decoder.js';
+import { gatewayEventDecoder } from './domain/gateway/event-decoder.js';
 
 /** Every bounded context this service runs, in the order they are built (and their projectors started). */
 export const contexts = [
@@ -77,6 +84,7 @@ export const contexts = [
     build: buildGateway,
     api: gatewayApi,
     projectors: gatewayProjectors,
+    events: gatewayEventDecoder,
   }),
   defineContext({
     name: 'shop',
@@ -85,6 +93,7 @@ export const contexts = [
     build: buildShop,
     api: shopApi,
     projectors: shopProjectors,
+    events: shopEventDecoder,
   }),
   defineContext({
     name: 'checkout',
@@ -93,6 +102,7 @@ export const contexts = [
     build: buildCheckout,
     api: checkoutApi,
     projectors: checkoutProjectors,
+    events: checkoutEventDecoder,
   }),
   defineContext({
     name: 'identity',
@@ -101,6 +111,7 @@ export const contexts = [
     build: buildIdentity,
     api: identityApi,
     projectors: [],
+    events: identityEventDecoder,
   }),
   defineContext({
     name: 'files',
@@ -109,6 +120,7 @@ export const contexts = [
     build: buildFiles,
     api: filesApi,
     projectors: filesProjectors,
+    events: filesEventDecoder,
   }),
   defineContext({
     name: 'orders',
@@ -117,6 +129,7 @@ export const contexts = [
     build: buildOrders,
     api: ordersApi,
     projectors: ordersProjectors,
+    events: ordersEventDecoder,
   }),
   defineContext({
     name: 'payments',
@@ -125,6 +138,7 @@ export const contexts = [
     build: buildPayments,
     api: paymentsApi,
     projectors: paymentsProjectors,
+    events: paymentsEventDecoder,
   }),
 ] as const;
 
@@ -153,6 +167,10 @@ export function loadSecrets(config: Pick<Config, 'NODE_ENV' | 'DATA_DIR'>, env =
 /** The values of `context`'s own secrets: a context is handed no other's, nor the shared ones. */
 const secretsOf = (context: AnyContextModule, secrets: Secrets): Record<string, unknown> =>
   Object.fromEntries(Object.keys(context.secrets).map((name) => [name, secrets[name as keyof Secrets]]));
+
+/** The context an event type belongs to (its decoder's); undefined for the shared ones (idempotency records, claims). */
+export const contextOfEventType = (type: string): string | undefined =>
+  (contexts as readonly AnyContextModule[]).find((c) => c.events.has(type))?.name;
 
 /** Every projector of every context, in start order. */
 export const projectors = contexts.flatMap((c) => c.projectors);
@@ -195,7 +213,7 @@ export async function buildContainer(options: {
   const knex = createKnex(options.databaseUrl, 20);
   await migrate(knex);
   const store = createEventStore({ knex, eventStoreUrl: config.EVENTSTORE_URL, logger });
-  const bus = await createEventBus(config, { store, knex, logger });
+  const bus = await createEventBus(config, { store, knex, logger, contextOf: contextOfEventType });
   const ids = new PostgresNumericIds(knex);
   // Read models that keep what they read hear the projectors' announcements here; only api processes listen.
   const changes = new PostgresChangeFeed({ databaseUrl: options.databaseUrl, logger });

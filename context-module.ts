@@ -7,6 +7,8 @@ import type { ZodObject, ZodRawShape, z } from 'zod';
 import type { ContextApi } from './api/shared/context-api.js';
 import type { BuiltContext, ContextDeps } from './infrastructure/shared/context.js';
 import type { SecretsShape, SecretValues } from './infrastructure/shared/secrets.js';
+import type { DomainEvent } from './domain/shared/decider.js';
+import type { EventDecoder } from './domain/shared/event-decoder.js';
 import type { Projector } from './projections/shared/projector.js';
 
 export interface ContextModule<
@@ -28,6 +30,11 @@ export interface ContextModule<
   readonly api: ContextApi<Services>;
   /** Its read models (projections/<context>/index.ts), in the order the runner starts them. */
   readonly projectors: readonly Projector[];
+  /**
+   * Its event types (domain/<context>/event-decoder.ts): the NATS bus files each event under its context, so that a
+   * consumer of one context's events is given only those (docs/projections.md, "Buses").
+   */
+  readonly events: Pick<EventDecoder<DomainEvent>, 'has'>;
 }
 
 /** Types a module (its name, services and settings are inferred from the pieces). */

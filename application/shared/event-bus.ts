@@ -14,6 +14,12 @@ export interface BusMessage {
    * sequences, so a consumer can tell that it was not given some (infrastructure/shared/projection-holes.ts).
    */
   readonly sequence?: number;
+  /**
+   * Where the bus gives the consumer one context's events only: the position of the event of that context published
+   * before this one, when the publisher knows it (undefined otherwise). The consumer was given every event of its feed
+   * up to this one when its last one is at or after it (projection-holes.ts).
+   */
+  readonly follows?: string;
   ack(): Promise<void>;
   /**
    * Redeliver later. To keep global order, nak every later message of the
@@ -37,6 +43,11 @@ export interface ConsumerOptions {
   startAfter: string | null;
   /** Most messages handed over in one call. */
   batchSize?: number;
+  /**
+   * The event types the consumer acts on. A bus that files events by bounded context may then give it only the events
+   * of their context, when they all belong to one (docs/projections.md, "Buses"); the others it passes over anyway.
+   */
+  eventTypes?: ReadonlySet<string>;
 }
 
 export interface BusConsumer {

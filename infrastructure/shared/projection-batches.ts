@@ -63,7 +63,9 @@ export class ProjectionBatches {
     const { projector, lease } = slot;
     if (!lease.held || slot.term?.signal.aborted) return void (await this.refuse(slot, messages));
     const checkpoint = this.progress.get(projector.name)?.position ?? null;
-    const hole = await firstHole(this.deps.store, checkpoint, slot.sequence, messages);
+    const hole = await firstHole(this.deps.store, checkpoint, slot.sequence, messages, (type) =>
+      projector.eventTypes.has(type),
+    );
     if (!hole) return void ((await this.passOver(slot, messages)) || (await this.handleBatch(slot, messages)));
     const rest = messages.slice(hole.index);
     const handled = hole.index === 0 || (await this.handleBatch(slot, messages.slice(0, hole.index)));

@@ -20,19 +20,32 @@ export interface Hole {
  * The first hole of a batch, or undefined. `position` is the projector's checkpoint; `sequence` the stream sequence of
  * the last message it applied (undefined when unknown, as after a takeover). Messages at or before the checkpoint
  * (redeliveries) are passed over. A bus without sequences (the in-process bus reads the store itself) has no holes.
+ *
+ * A consumer given one context's events only (docs/projections.md, "Buses") has sequences with gaps (the other
+ * contexts' messages): there a message's `follows`, the position of its context's event before it, tells that
+ * nothing was missed when the checkpoint is at or after it. A message without one (the first a relay published after
+ * it started) is checked against the store. Only events the projector `handles` are missing: the others would only
+ * move its checkpoint, which the next message moves anyway.
  */
 export async function firstHole(
   store: Pick<EventStore, 'readAll'>,
   position: string | null,
   sequence: number | undefined,
   messages: readonly BusMessage[],
+  handles: (type: string) => boolean,
   pageSize = 1000,
 ): Promise<Hole | undefined> {
   for (const [index, message] of messages.entries()) {
     if (position !== null && message.event.position <= position) continue;
     if (message.sequence === undefined) return undefined;
-    if (sequence === undefined || message.sequence !== sequence + 1) {
-      const missing = await eventsBetween(store, position, message.event.position, pageSize);
+    const { follows } = message;
+    const followsOn =
+      follows !== undefined
+        ? position !== null && follows <= position
+        : sequence !== undefined && message.sequence === sequence + 1;
+    if (!followsOn) {
+      const between = await eventsBetween(store, position, message.event.position, pageSize);
+      const missing = between.filter((e) => handles(e.type));
       if (missing.length > 0) return { index, missing };
     }
     position = message.event.position;

@@ -338,6 +338,7 @@ export class ProjectionRunner {
         durableName: this.consumerPrefix + projector.name,
         startAfter: this.progress.get(projector.name)!.position,
         batchSize: this.batchSize,
+        eventTypes: projector.eventTypes,
       },
       (messages) => this.batches.handle(slot, messages),
     );

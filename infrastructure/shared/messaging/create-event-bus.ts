@@ -9,13 +9,20 @@ import { NatsEventBus } from './nats-event-bus.js';
 /** NATS JetStream when NATS_URL is set, else the in-process bus over the event store. */
 export async function createEventBus(
   config: Pick<Config, 'NATS_URL' | 'NATS_STREAM' | 'NATS_SUBJECT_PREFIX' | 'NATS_FETCH_LINGER_MS'>,
-  deps: { store: EventStore; knex: Knex; logger?: Pick<Logger, 'error' | 'warn'> },
+  deps: {
+    store: EventStore;
+    knex: Knex;
+    logger?: Pick<Logger, 'error' | 'warn'>;
+    /** The bounded context of an event type (NatsEventBusOptions.contextOf). */
+    contextOf?: (type: string) => string | undefined;
+  },
 ): Promise<EventBus> {
   if (config.NATS_URL) {
     return NatsEventBus.connect(config.NATS_URL, {
       stream: config.NATS_STREAM,
       subjectPrefix: config.NATS_SUBJECT_PREFIX,
       fetchLingerMs: config.NATS_FETCH_LINGER_MS,
+      contextOf: deps.contextOf,
       logger: deps.logger,
     });
   }

@@ -21,6 +21,13 @@ import { pause } from '../pause.js';
 import { isApiError } from './nats-errors.js';
 
 /**
+ * The position of the event published before this one in the same context's subjects, when this bus published that
+ * one too (absent after the bus started or lost track): a consumer of that context alone tells from it that it was
+ * given every event of the context before this one (projection-holes.ts).
+ */
+export const followsHeader = 'Event-Follows';
+
+/**
  * A durable pull consumer fetching one batch at a time, sized to what is
  * waiting, so nothing is fetched ahead of a message the handler naks: the
  * nak'ed messages (naked without delay, in order) come first in the next fetch.
@@ -51,6 +58,8 @@ export class NatsConsumer implements BusConsumer {
     private readonly options: ConsumerOptions,
     private readonly handler: (messages: BusMessage[]) => Promise<void>,
     private readonly settings: {
+      /** Only the messages of these subjects (one context's events: the bus's contextSubjects); undefined: all. */
+      filterSubject: string | undefined;
       ackWaitMs: number;
       fetchExpiresMs: number;
       retryDelayMs: number;
@@ -96,6 +105,7 @@ export class NatsConsumer implements BusConsumer {
       max_deliver: -1,
       ack_wait: nanos(this.settings.ackWaitMs),
       max_ack_pending: Math.max(1000, this.batchSize * 2),
+      ...(this.settings.filterSubject !== undefined && { filter_subject: this.settings.filterSubject }),
     };
     let existing: ConsumerInfo | undefined;
     try {
@@ -112,13 +122,22 @@ export class NatsConsumer implements BusConsumer {
     }
     if (!existing) {
       await this.jsm.consumers.add(this.stream, { ...config, deliver_policy: DeliverPolicy.All });
-    } else if (existing.num_ack_pending > 0 || existing.config.ack_policy !== config.ack_policy) {
+    } else if (
+      existing.num_ack_pending > 0 ||
+      existing.config.ack_policy !== config.ack_policy ||
+      (existing.config.filter_subject || undefined) !== this.settings.filterSubject
+    ) {
+      // A filter cannot be changed in place on nats-server 2.9. Messages between the ack floor and the first one the
+      // new filter lets through that it should have had (published before subjects named the context) are read from
+      // the event store by the projector, as events the bus gave to someone else (projection-holes.ts).
       const from = existing.ack_floor.stream_seq + 1;
       this.settings.logger?.warn(
         existing.num_ack_pending > 0
           ? 'NATS consumer has unacked messages; recreating it at its ack floor to keep order'
-          : 'NATS consumer acks one by one; recreating it at its ack floor with cumulative acks',
-        { consumer: this.options.durableName, from },
+          : existing.config.ack_policy !== config.ack_policy
+            ? 'NATS consumer acks one by one; recreating it at its ack floor with cumulative acks'
+            : 'NATS consumer has another subject filter; recreating it at its ack floor with this one',
+        { consumer: this.options.durableName, from, filter: this.settings.filterSubject ?? null },
       );
       await this.jsm.consumers.delete(this.stream, this.options.durableName);
       await this.jsm.consumers.add(this.stream, {
@@ -194,7 +213,7 @@ export class NatsConsumer implements BusConsumer {
     const messages: NatsMessage[] = [];
     for (const m of raw) {
       try {
-        messages.push(new NatsMessage(this.settings.parse(m), m));
+        messages.push(new NatsMessage(this.settings.parse(m), m, this.settings.filterSubject !== undefined));
       } catch (error) {
         this.settings.logger?.error('unreadable message on the event stream; terminated', { seq: m.seq, error });
         m.term('unreadable');
@@ -234,10 +253,16 @@ class NatsMessage implements BusMessage {
   constructor(
     readonly event: RecordedEvent,
     private readonly raw: JsMsg,
+    /** The consumer is given one context's events only, so the follows header speaks of its own feed. */
+    private readonly oneContext: boolean,
   ) {}
 
   get sequence(): number {
     return this.raw.seq;
+  }
+
+  get follows(): string | undefined {
+    return this.oneContext ? (this.raw.headers?.get(followsHeader) ?? undefined) || undefined : undefined;
   }
 
   /** Read when asked: parsing the reply subject of every message costs more than the few reads of it. */

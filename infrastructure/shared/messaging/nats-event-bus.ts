@@ -11,14 +11,21 @@ import {
 import type { BusConsumer, BusMessage, ConsumerOptions, EventBus } from '../../../application/shared/event-bus.js';
 import type { RecordedEvent } from '../../../application/shared/event-store.js';
 import type { Logger } from '../logger.js';
-import { NatsConsumer } from './nats-consumer.js';
+import { followsHeader, NatsConsumer } from './nats-consumer.js';
+
+export { followsHeader };
 import { isApiError } from './nats-errors.js';
 
 export interface NatsEventBusOptions {
   /** JetStream stream name (NATS_STREAM). */
   stream: string;
-  /** Subjects are `<prefix>.<category>.<type>`; the stream captures `<prefix>.>` (NATS_SUBJECT_PREFIX). */
+  /** Subjects are `<prefix>.<context>.<category>.<type>`; the stream captures `<prefix>.>` (NATS_SUBJECT_PREFIX). */
   subjectPrefix: string;
+  /**
+   * The bounded context an event type belongs to (its decoder's), filed in the subject so that a consumer of one
+   * context's events is given only those; undefined (or no function): `_`, which no such consumer is given.
+   */
+  contextOf?: (type: string) => string | undefined;
   /** How long the server waits for an ack before redelivering (default 60 s). */
   ackWaitMs?: number;
   /** Stream dedupe window for Nats-Msg-Id (default 2 min, the server's). */
@@ -44,12 +51,22 @@ export const typeHeader = 'Event-Type';
 
 const token = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, '_') || '_';
 
-/** `<prefix>.<category>.<type>`, the category being the stream name before its first '-'. */
-export function subjectFor(prefix: string, event: Pick<RecordedEvent, 'streamName' | 'type'>): string {
+/**
+ * `<prefix>.<context>.<category>.<type>`, the category being the stream name before its first '-', the context `_`
+ * when not known.
+ */
+export function subjectFor(
+  prefix: string,
+  event: Pick<RecordedEvent, 'streamName' | 'type'>,
+  context: string | undefined,
+): string {
   const dash = event.streamName.indexOf('-');
   const category = dash < 0 ? event.streamName : event.streamName.slice(0, dash);
-  return `${prefix}.${token(category)}.${token(event.type)}`;
+  return `${prefix}.${token(context ?? '_')}.${token(category)}.${token(event.type)}`;
 }
+
+/** The subjects of one context's events: what a consumer of that context alone is given. */
+export const contextSubjects = (prefix: string, context: string) => `${prefix}.${token(context)}.>`;
 
 /**
  * The event bus on NATS JetStream (nats-server 2.9 or later). Each event is
@@ -69,6 +86,11 @@ export class NatsEventBus implements EventBus {
   private readonly parsed: (RecordedEvent | undefined)[] = new Array(parsedKept);
   /** Sequence of the stream's last message as this bus last saw it; the next publish expects it. */
   private expectedLastSeq: number | undefined;
+  /**
+   * Per context, the position of the last event this bus published to it, since it last knew itself the stream's only
+   * publisher (followsHeader); cleared whenever it may not be.
+   */
+  private readonly lastOfContext = new Map<string, string>();
 
   /**
    * Connects to `servers` and creates or updates the stream. The connection reconnects for as long as the process
@@ -135,22 +157,22 @@ export class NatsEventBus implements EventBus {
   async publish(events: RecordedEvent[]): Promise<void> {
     let remaining = events;
     while (remaining.length > 0) {
+      // Not knowing the stream's last message, this bus may not have published what precedes the next events.
+      if (this.expectedLastSeq === undefined) this.lastOfContext.clear();
       const base = this.expectedLastSeq ?? (await this.streamInfo()).state.last_seq;
       this.expectedLastSeq = undefined;
       const last = remaining.length - 1;
-      for (let i = 0; i < last; i++)
-        this.nc.publish(this.subjectOf(remaining[i]!), JSON.stringify(remaining[i]), {
-          headers: this.headersOf(remaining[i]!, base + i),
-        });
-      const ack = await this.js
-        .publish(this.subjectOf(remaining[last]!), JSON.stringify(remaining[last]), {
-          headers: this.headersOf(remaining[last]!, base + last),
-        })
-        .catch(() => undefined);
+      for (let i = 0; i < last; i++) {
+        const [subject, headers] = this.addressOf(remaining[i]!, base + i);
+        this.nc.publish(subject, JSON.stringify(remaining[i]), { headers });
+      }
+      const [subject, headers] = this.addressOf(remaining[last]!, base + last);
+      const ack = await this.js.publish(subject, JSON.stringify(remaining[last]), { headers }).catch(() => undefined);
       if (ack && !ack.duplicate && ack.seq === base + remaining.length) {
         this.expectedLastSeq = ack.seq;
         return;
       }
+      this.lastOfContext.clear();
       const stored = await this.lastPublishedPosition();
       const at = remaining.findIndex((e) => e.position === stored);
       if (at < 0)
@@ -209,7 +231,9 @@ export class NatsEventBus implements EventBus {
   }
 
   async consume(options: ConsumerOptions, handler: (messages: BusMessage[]) => Promise<void>): Promise<BusConsumer> {
+    const context = this.contextOfTypes(options.eventTypes);
     const consumer = new NatsConsumer(this.nc, this.jsm, this.js, this.options.stream, options, handler, {
+      filterSubject: context === undefined ? undefined : contextSubjects(this.options.subjectPrefix, context),
       ackWaitMs: this.options.ackWaitMs ?? 60_000,
       fetchExpiresMs: Math.max(1000, this.options.fetchExpiresMs ?? 30_000),
       retryDelayMs: this.options.retryDelayMs ?? 1000,
@@ -266,16 +290,31 @@ export class NatsEventBus implements EventBus {
     return event;
   }
 
-  private subjectOf(event: RecordedEvent): string {
-    return subjectFor(this.options.subjectPrefix, event);
-  }
-
-  private headersOf(event: RecordedEvent, expectedLastSeq: number): MsgHdrs {
+  /** An event's subject and headers, as the message after `expectedLastSeq`; the event becomes its context's last. */
+  private addressOf(event: RecordedEvent, expectedLastSeq: number): [string, MsgHdrs] {
+    const context = this.options.contextOf?.(event.type);
     const h = headers();
     h.set(PubHeaders.MsgIdHdr, event.id);
     h.set(PubHeaders.ExpectedLastSeqHdr, String(expectedLastSeq));
     h.set(positionHeader, event.position);
     h.set(typeHeader, event.type);
-    return h;
+    if (context !== undefined) {
+      const follows = this.lastOfContext.get(context);
+      if (follows !== undefined) h.set(followsHeader, follows);
+      this.lastOfContext.set(context, event.position);
+    }
+    return [subjectFor(this.options.subjectPrefix, event, context), h];
+  }
+
+  /**
+   * The one context whose events `eventTypes` all are, if there is one and events are filed by context: a consumer of
+   * those types is then given only that context's events.
+   */
+  private contextOfTypes(eventTypes: ReadonlySet<string> | undefined): string | undefined {
+    const { contextOf } = this.options;
+    if (!contextOf || !eventTypes || eventTypes.size === 0) return undefined;
+    const contexts = new Set([...eventTypes].map((type) => contextOf(type)));
+    const [only] = contexts;
+    return contexts.size === 1 ? only : undefined;
   }
 }

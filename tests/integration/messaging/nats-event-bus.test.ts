@@ -77,11 +77,102 @@ describe('NatsEventBus (real NATS JetStream)', () => {
     await db?.drop();
   });
 
-  it('names subjects <prefix>.<category>.<type>', () => {
-    expect(subjectFor('events', { streamName: 'voucherPool-42', type: 'VoucherStockReserved' })).to.equal(
-      'events.voucherPool.VoucherStockReserved',
+  it('names subjects <prefix>.<context>.<category>.<type>, `_` for an event of no context', () => {
+    expect(subjectFor('events', { streamName: 'voucherPool-42', type: 'VoucherStockReserved' }, 'shop')).to.equal(
+      'events.shop.voucherPool.VoucherStockReserved',
     );
-    expect(subjectFor('events', { streamName: 'order-M1-7', type: 'A.B' })).to.equal('events.order.A_B');
+    expect(subjectFor('events', { streamName: 'order-M1-7', type: 'A.B' }, undefined)).to.equal('events._.order.A_B');
+  });
+
+  describe('consumers of one context', () => {
+    const contextOf = (type: string) =>
+      type.startsWith('Alpha') ? 'alpha' : type.startsWith('Beta') ? 'beta' : undefined;
+    /** Six events of the log as alpha, beta, alpha, beta, shared, alpha. */
+    const mixedEvents = async (tag: string): Promise<RecordedEvent[]> =>
+      (await appendNoise(store, 6, tag)).map((e, i) => ({
+        ...e,
+        type: ['AlphaHappened', 'BetaHappened', 'AlphaHappened', 'BetaHappened', 'Shared', 'AlphaHappened'][i]!,
+      }));
+    const consumeAll = async (bus: NatsEventBus, eventTypes: ReadonlySet<string> | undefined, count: number) => {
+      const got: BusMessage[] = [];
+      const consumer = await bus.consume(
+        { durableName: 'one-context', startAfter: null, batchSize: 100, ...(eventTypes && { eventTypes }) },
+        async (messages: BusMessage[]) => {
+          got.push(...messages);
+          for (const m of messages) await m.ack();
+        },
+      );
+      await eventually(() => expect(got).to.have.length(count));
+      await consumer.stop();
+      return got;
+    };
+
+    it('gives a consumer whose types are one context’s only that context’s events, each naming the one before it', async () => {
+      const id = randomBytes(4).toString('hex');
+      const stream = `TEST_EVENTS_${id}`;
+      streams.push(stream);
+      const bus = await NatsEventBus.connect(url, {
+        stream,
+        subjectPrefix: `test_${id}`,
+        fetchExpiresMs: 1000,
+        contextOf,
+      });
+      const events = await mixedEvents('onectx');
+      await bus.publish(events.slice(0, 4));
+      await bus.publish(events.slice(4));
+      const alpha = await consumeAll(bus, new Set(['AlphaHappened']), 3);
+      expect(alpha.map((m) => [m.event.id, m.follows])).to.deep.equal([
+        [events[0]!.id, undefined],
+        [events[2]!.id, events[0]!.position],
+        [events[5]!.id, events[2]!.position],
+      ]);
+      // Types of two contexts: every event, and no follows (it speaks of one context's feed).
+      const all: BusMessage[] = [];
+      const consumer = await bus.consume(
+        { durableName: 'two-contexts', startAfter: null, eventTypes: new Set(['AlphaHappened', 'BetaHappened']) },
+        async (messages: BusMessage[]) => {
+          all.push(...messages);
+          for (const m of messages) await m.ack();
+        },
+      );
+      await eventually(() => expect(all).to.have.length(6));
+      expect(all.map((m) => m.follows)).to.deep.equal(new Array(6).fill(undefined));
+      await consumer.stop();
+      // A bus that did not publish the context's last event names none before its next one.
+      const restarted = await NatsEventBus.connect(url, { stream, subjectPrefix: `test_${id}`, contextOf });
+      const more = await mixedEvents('onectx2');
+      await restarted.publish([more[0]!, more[2]!]);
+      const next = await consumeAll(bus, new Set(['AlphaHappened']), 2);
+      expect(next.map((m) => [m.event.id, m.follows])).to.deep.equal([
+        [more[0]!.id, undefined],
+        [more[2]!.id, more[0]!.position],
+      ]);
+      await restarted.close();
+      await bus.close();
+    });
+
+    it('recreates a consumer made without a filter at its ack floor with one, and loses nothing of its context', async () => {
+      const id = randomBytes(4).toString('hex');
+      const stream = `TEST_EVENTS_${id}`;
+      streams.push(stream);
+      const bus = await NatsEventBus.connect(url, {
+        stream,
+        subjectPrefix: `test_${id}`,
+        fetchExpiresMs: 1000,
+        contextOf,
+      });
+      const events = await mixedEvents('refilter');
+      await bus.publish(events.slice(0, 2));
+      expect((await consumeAll(bus, undefined, 2)).map((m) => m.event.id)).to.deep.equal(
+        events.slice(0, 2).map((e) => e.id),
+      );
+      expect((await jsm.consumers.info(stream, 'one-context')).config.filter_subject ?? '').to.equal('');
+      await bus.publish(events.slice(2));
+      const alpha = await consumeAll(bus, new Set(['AlphaHappened']), 2);
+      expect(alpha.map((m) => m.event.id)).to.deep.equal([events[2]!.id, events[5]!.id]);
+      expect((await jsm.consumers.info(stream, 'one-context')).config.filter_subject).to.equal(`test_${id}.alpha.>`);
+      await bus.close();
+    });
   });
 
   it('publishes in order with the position header, stores a re-published event once, and reports the last position', async () => {
