@@ -6,7 +6,12 @@ import { AckPolicy, jetstream, jetstreamManager, type JetStreamManager } from '@
 import type { BusMessage, EventBus } from '../../../application/shared/event-bus.js';
 import type { RecordedEvent } from '../../../application/shared/event-store.js';
 import { PostgresEventStore } from '../../../infrastructure/shared/eventstore/postgres-event-store.js';
-import { NatsEventBus, positionHeader, subjectFor } from '../../../infrastructure/shared/messaging/nats-event-bus.js';
+import {
+  NatsEventBus,
+  positionHeader,
+  subjectFor,
+  type NatsEventBusOptions,
+} from '../../../infrastructure/shared/messaging/nats-event-bus.js';
 import { Relay } from '../../../infrastructure/shared/messaging/relay.js';
 import { migrate } from '../../../infrastructure/shared/migrations/index.js';
 import { ProjectionRunner } from '../../../infrastructure/shared/projection-runner.js';
@@ -26,8 +31,8 @@ describe('NatsEventBus (real NATS JetStream)', () => {
 
   /** A bus on a stream and subject prefix of its own. */
   async function freshBus(
-    options: { ackWaitMs?: number; fetchLingerMs?: number } = {},
-  ): Promise<{ bus: NatsEventBus; stream: string }> {
+    options: Pick<NatsEventBusOptions, 'ackWaitMs' | 'fetchLingerMs' | 'contextOf'> = {},
+  ): Promise<{ bus: NatsEventBus; stream: string; subjectPrefix: string }> {
     const id = randomBytes(4).toString('hex');
     const stream = `TEST_EVENTS_${id}`;
     streams.push(stream);
@@ -38,7 +43,7 @@ describe('NatsEventBus (real NATS JetStream)', () => {
       retryDelayMs: 50,
       ...options,
     });
-    return { bus, stream };
+    return { bus, stream, subjectPrefix: `test_${id}` };
   }
 
   async function inventoryRows() {
@@ -93,10 +98,15 @@ describe('NatsEventBus (real NATS JetStream)', () => {
         ...e,
         type: ['AlphaHappened', 'BetaHappened', 'AlphaHappened', 'BetaHappened', 'Shared', 'AlphaHappened'][i]!,
       }));
-    const consumeAll = async (bus: NatsEventBus, eventTypes: ReadonlySet<string> | undefined, count: number) => {
+    const consumeAll = async (
+      bus: NatsEventBus,
+      eventTypes: ReadonlySet<string> | undefined,
+      count: number,
+      durableName = 'one-context',
+    ) => {
       const got: BusMessage[] = [];
       const consumer = await bus.consume(
-        { durableName: 'one-context', startAfter: null, batchSize: 100, ...(eventTypes && { eventTypes }) },
+        { durableName, startAfter: null, batchSize: 100, ...(eventTypes && { eventTypes }) },
         async (messages: BusMessage[]) => {
           got.push(...messages);
           for (const m of messages) await m.ack();
@@ -108,15 +118,7 @@ describe('NatsEventBus (real NATS JetStream)', () => {
     };
 
     it('gives a consumer whose types are one context’s only that context’s events, each naming the one before it', async () => {
-      const id = randomBytes(4).toString('hex');
-      const stream = `TEST_EVENTS_${id}`;
-      streams.push(stream);
-      const bus = await NatsEventBus.connect(url, {
-        stream,
-        subjectPrefix: `test_${id}`,
-        fetchExpiresMs: 1000,
-        contextOf,
-      });
+      const { bus, stream, subjectPrefix } = await freshBus({ contextOf });
       const events = await mixedEvents('onectx');
       await bus.publish(events.slice(0, 4));
       await bus.publish(events.slice(4));
@@ -127,19 +129,10 @@ describe('NatsEventBus (real NATS JetStream)', () => {
         [events[5]!.id, events[2]!.position],
       ]);
       // Types of two contexts: every event, and no follows (it speaks of one context's feed).
-      const all: BusMessage[] = [];
-      const consumer = await bus.consume(
-        { durableName: 'two-contexts', startAfter: null, eventTypes: new Set(['AlphaHappened', 'BetaHappened']) },
-        async (messages: BusMessage[]) => {
-          all.push(...messages);
-          for (const m of messages) await m.ack();
-        },
-      );
-      await eventually(() => expect(all).to.have.length(6));
+      const all = await consumeAll(bus, new Set(['AlphaHappened', 'BetaHappened']), 6, 'two-contexts');
       expect(all.map((m) => m.follows)).to.deep.equal(new Array(6).fill(undefined));
-      await consumer.stop();
       // A bus that did not publish the context's last event names none before its next one.
-      const restarted = await NatsEventBus.connect(url, { stream, subjectPrefix: `test_${id}`, contextOf });
+      const restarted = await NatsEventBus.connect(url, { stream, subjectPrefix, contextOf });
       const more = await mixedEvents('onectx2');
       await restarted.publish([more[0]!, more[2]!]);
       const next = await consumeAll(bus, new Set(['AlphaHappened']), 2);
@@ -152,15 +145,7 @@ describe('NatsEventBus (real NATS JetStream)', () => {
     });
 
     it('recreates a consumer made without a filter at its ack floor with one, and loses nothing of its context', async () => {
-      const id = randomBytes(4).toString('hex');
-      const stream = `TEST_EVENTS_${id}`;
-      streams.push(stream);
-      const bus = await NatsEventBus.connect(url, {
-        stream,
-        subjectPrefix: `test_${id}`,
-        fetchExpiresMs: 1000,
-        contextOf,
-      });
+      const { bus, stream, subjectPrefix } = await freshBus({ contextOf });
       const events = await mixedEvents('refilter');
       await bus.publish(events.slice(0, 2));
       expect((await consumeAll(bus, undefined, 2)).map((m) => m.event.id)).to.deep.equal(
@@ -170,7 +155,9 @@ describe('NatsEventBus (real NATS JetStream)', () => {
       await bus.publish(events.slice(2));
       const alpha = await consumeAll(bus, new Set(['AlphaHappened']), 2);
       expect(alpha.map((m) => m.event.id)).to.deep.equal([events[2]!.id, events[5]!.id]);
-      expect((await jsm.consumers.info(stream, 'one-context')).config.filter_subject).to.equal(`test_${id}.alpha.>`);
+      expect((await jsm.consumers.info(stream, 'one-context')).config.filter_subject).to.equal(
+        `${subjectPrefix}.alpha.>`,
+      );
       await bus.close();
     });
   });
