@@ -8,7 +8,10 @@ import { NatsEventBus } from './nats-event-bus.js';
 
 /** NATS JetStream when NATS_URL is set, else the in-process bus over the event store. */
 export async function createEventBus(
-  config: Pick<Config, 'NATS_URL' | 'NATS_STREAM' | 'NATS_SUBJECT_PREFIX' | 'NATS_FETCH_LINGER_MS'>,
+  config: Pick<
+    Config,
+    'NATS_URL' | 'NATS_STREAM' | 'NATS_SUBJECT_PREFIX' | 'NATS_FETCH_LINGER_MS' | 'NATS_FILTER_BY_CONTEXT'
+  >,
   deps: {
     store: EventStore;
     knex: Knex;
@@ -23,6 +26,7 @@ export async function createEventBus(
       subjectPrefix: config.NATS_SUBJECT_PREFIX,
       fetchLingerMs: config.NATS_FETCH_LINGER_MS,
       contextOf: deps.contextOf,
+      filterByContext: config.NATS_FILTER_BY_CONTEXT,
       logger: deps.logger,
     });
   }

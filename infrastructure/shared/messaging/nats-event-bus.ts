@@ -26,6 +26,8 @@ export interface NatsEventBusOptions {
    * context's events is given only those; undefined (or no function): `_`, which no such consumer is given.
    */
   contextOf?: (type: string) => string | undefined;
+  /** A consumer whose event types all belong to one context is given only that context's events (default false). */
+  filterByContext?: boolean;
   /** How long the server waits for an ack before redelivering (default 60 s). */
   ackWaitMs?: number;
   /** Stream dedupe window for Nats-Msg-Id (default 2 min, the server's). */
@@ -312,7 +314,7 @@ export class NatsEventBus implements EventBus {
    */
   private contextOfTypes(eventTypes: ReadonlySet<string> | undefined): string | undefined {
     const { contextOf } = this.options;
-    if (!contextOf || !eventTypes || eventTypes.size === 0) return undefined;
+    if (!contextOf || !this.options.filterByContext || !eventTypes || eventTypes.size === 0) return undefined;
     const contexts = new Set([...eventTypes].map((type) => contextOf(type)));
     const [only] = contexts;
     return contexts.size === 1 ? only : undefined;

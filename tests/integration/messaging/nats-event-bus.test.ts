@@ -31,7 +31,7 @@ describe('NatsEventBus (real NATS JetStream)', () => {
 
   /** A bus on a stream and subject prefix of its own. */
   async function freshBus(
-    options: Pick<NatsEventBusOptions, 'ackWaitMs' | 'fetchLingerMs' | 'contextOf'> = {},
+    options: Pick<NatsEventBusOptions, 'ackWaitMs' | 'fetchLingerMs' | 'contextOf' | 'filterByContext'> = {},
   ): Promise<{ bus: NatsEventBus; stream: string; subjectPrefix: string }> {
     const id = randomBytes(4).toString('hex');
     const stream = `TEST_EVENTS_${id}`;
@@ -118,7 +118,7 @@ describe('NatsEventBus (real NATS JetStream)', () => {
     };
 
     it('gives a consumer whose types are one context’s only that context’s events, each naming the one before it', async () => {
-      const { bus, stream, subjectPrefix } = await freshBus({ contextOf });
+      const { bus, stream, subjectPrefix } = await freshBus({ contextOf, filterByContext: true });
       const events = await mixedEvents('onectx');
       await bus.publish(events.slice(0, 4));
       await bus.publish(events.slice(4));
@@ -132,7 +132,7 @@ describe('NatsEventBus (real NATS JetStream)', () => {
       const all = await consumeAll(bus, new Set(['AlphaHappened', 'BetaHappened']), 6, 'two-contexts');
       expect(all.map((m) => m.follows)).to.deep.equal(new Array(6).fill(undefined));
       // A bus that did not publish the context's last event names none before its next one.
-      const restarted = await NatsEventBus.connect(url, { stream, subjectPrefix, contextOf });
+      const restarted = await NatsEventBus.connect(url, { stream, subjectPrefix, contextOf, filterByContext: true });
       const more = await mixedEvents('onectx2');
       await restarted.publish([more[0]!, more[2]!]);
       const next = await consumeAll(bus, new Set(['AlphaHappened']), 2);
@@ -145,7 +145,7 @@ describe('NatsEventBus (real NATS JetStream)', () => {
     });
 
     it('recreates a consumer made without a filter at its ack floor with one, and loses nothing of its context', async () => {
-      const { bus, stream, subjectPrefix } = await freshBus({ contextOf });
+      const { bus, stream, subjectPrefix } = await freshBus({ contextOf, filterByContext: true });
       const events = await mixedEvents('refilter');
       await bus.publish(events.slice(0, 2));
       expect((await consumeAll(bus, undefined, 2)).map((m) => m.event.id)).to.deep.equal(
