@@ -188,6 +188,8 @@ export interface Container {
   bus: EventBus;
   relay: Relay;
   projections: ProjectionRunner;
+  /** The event types of every projector this service runs (read models, reactors, the IPN feeds), by name. */
+  projectorEventTypes(): Map<string, ReadonlySet<string>>;
   /** Each context's services, by context name. */
   services: Services;
   app: Express;
@@ -334,6 +336,7 @@ export async function buildContainer(options: {
     bus,
     relay,
     projections,
+    projectorEventTypes: () => new Map([...projections.eventTypes(), ...dispatchFeeds.eventTypes()]),
     services,
     app,
     operationsApp,

@@ -90,7 +90,7 @@ async function main(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   // Nor does any projector still work through the setup (timers, uses) while the first round is measured.
-  await checkpointsCaughtUp(c.knex, projectors.length, 300_000);
+  await checkpointsCaughtUp(c.knex, c.projectorEventTypes(), projectors.length, 300_000);
   const server = await listen(c.app, 0, '127.0.0.1');
 
   // The baseline: the same stack in front of a handler that does nothing.

@@ -37,6 +37,7 @@ export async function startBenchDeployment(
       NATS_URL: natsUrl,
       NATS_STREAM: `BENCH_${tag}`,
       NATS_SUBJECT_PREFIX: `bench${tag}`,
+      // NATS_FILTER_BY_CONTEXT=false measures the fan-out without the filter (docs/projections.md, "Buses").
       ...(process.env.NATS_FILTER_BY_CONTEXT && { NATS_FILTER_BY_CONTEXT: process.env.NATS_FILTER_BY_CONTEXT }),
       ...(process.env.NATS_FETCH_LINGER_MS && { NATS_FETCH_LINGER_MS: process.env.NATS_FETCH_LINGER_MS }),
     }),

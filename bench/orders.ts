@@ -54,12 +54,7 @@ const load = () =>
 async function main(): Promise<void> {
   const db = await createBenchDatabase('bench_orders');
   // The host app's stand-in issues the authorization codes the customers' access tokens are exchanged for.
-  // The filtered fan-out (docs/projections.md, "Buses": each projector given its context's events only), unless
-  // NATS_FILTER_BY_CONTEXT=false; this benchmark waits for the read model's rows, not for every checkpoint at the head.
-  const deployment = await startBenchDeployment(db.url, {
-    IDENTITY_SANDBOX: 'true',
-    NATS_FILTER_BY_CONTEXT: process.env.NATS_FILTER_BY_CONTEXT ?? 'true',
-  });
+  const deployment = await startBenchDeployment(db.url, { IDENTITY_SANDBOX: 'true' });
   const { config, secrets, tag } = deployment;
   const c = await buildContainer({ config, databaseUrl: db.url, secrets, logger: createLogger('error') });
   await c.startBackground();

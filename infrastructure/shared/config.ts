@@ -46,10 +46,10 @@ export const configSchema = z.object({
   NATS_FETCH_LINGER_MS: z.coerce.number().int().min(0).max(5000).default(25),
   /**
    * Give a projector whose event types are one bounded context's only that context's events (a subject filter): far
-   * less fan-out, but its checkpoint then stops at its context's last event, not the log's (docs/projections.md,
-   * "Buses"). Off by default until tooling that waits for every checkpoint at the log's head learns that.
+   * less fan-out; its checkpoint then stops at its context's last event, not the log's (docs/projections.md, "Buses").
+   * false: every projector is given every event, as before.
    */
-  NATS_FILTER_BY_CONTEXT: bool.default('false'),
+  NATS_FILTER_BY_CONTEXT: bool.default('true'),
   /** EventStoreDB connection string; unset: the PostgreSQL event store. */
   EVENTSTORE_URL: z.string().optional(),
   /** Which roles this process runs (comma separated): api, relay, projector, ipn (the payment hub's IPN dispatcher). */

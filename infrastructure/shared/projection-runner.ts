@@ -169,6 +169,15 @@ export class ProjectionRunner {
     this.workers = [];
   }
 
+  /**
+   * The event types each projector of this runner applies. Where the bus gives a projector one context's events only,
+   * its checkpoint stops at the last of those, not at the log's head (docs/projections.md, "Buses"): waiting for a
+   * projector to catch up means waiting for it to pass the last event of these types.
+   */
+  eventTypes(): Map<string, ReadonlySet<string>> {
+    return new Map([...this.slots].map(([name, { projector }]) => [name, projector.eventTypes]));
+  }
+
   /** True while this runner holds the projector's lease (it is rebuilding or applying it). */
   holds(projector: string): boolean {
     const slot = this.slots.get(projector);

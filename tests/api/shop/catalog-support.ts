@@ -28,7 +28,7 @@ export type CampaignPage = Page<ShopCampaignResponse>;
  * something. Times out after `timeoutMs`.
  */
 export async function projectionsCaughtUp(app: TestApp, timeoutMs = 30_000): Promise<void> {
-  await checkpointsCaughtUp(app.container.knex, 1, timeoutMs);
+  await checkpointsCaughtUp(app.container.knex, app.container.projectorEventTypes(), 1, timeoutMs);
 }
 
 /** The catalog's GET endpoints as one merchant (and optionally one user) calls them. */
