@@ -107,6 +107,10 @@ export class OrderWebhooks {
           decider: orderDecider,
           decoder: ordersDecoders.order,
           streamName,
+          // An order.created names a stream that is, nearly always, not there yet: decided on no events, without
+          // reading it. When it is there (a repeat, or updates that came first and were parked), the append's
+          // expected version fails and the handler reads the stream and decides again (docs/orders-ordering.md).
+          ...(webhook.kind === 'CREATED' && { recorded: [] }),
           command: (now) => ({
             type: 'ReceiveOrderWebhook',
             kind: webhook.kind,
