@@ -18,7 +18,7 @@ import {
 } from '../../domain/orders/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { CommandContext } from '../shared/command-context.js';
-import { handleCommand } from '../shared/command-handler.js';
+import { handleCommand, type KnownEvent } from '../shared/command-handler.js';
 import type { EventStore } from '../shared/event-store.js';
 import { PerKeyQueue } from './per-order-queue.js';
 import type { SignedWebhook } from './secure-hash.js';
@@ -83,8 +83,32 @@ export function webhookFingerprint(webhook: SignedWebhook): string {
   return createHash('sha256').update(canonical(content), 'utf8').digest('hex');
 }
 
+/** How many orders' streams a process keeps as it last wrote them (KnownStreams). */
+const knownStreamsKept = 5_000;
+
+/**
+ * The streams of the orders this process wrote last, as it wrote them, least recently used first: the next webhook of
+ * such an order is decided on them without a read (docs/orders-ordering.md, "Concurrency"). Another process writing
+ * the same order makes them stale, which costs that webhook a conflict and a read, never a wrong answer.
+ */
+class KnownStreams {
+  private readonly streams = new Map<string, readonly KnownEvent[]>();
+
+  get(streamName: string): readonly KnownEvent[] | undefined {
+    return this.streams.get(streamName);
+  }
+
+  set(streamName: string, events: readonly KnownEvent[] | undefined): void {
+    this.streams.delete(streamName);
+    if (!events) return;
+    this.streams.set(streamName, events);
+    if (this.streams.size > knownStreamsKept) this.streams.delete(this.streams.keys().next().value!);
+  }
+}
+
 export class OrderWebhooks {
   private readonly queue = new PerKeyQueue();
+  private readonly known = new KnownStreams();
 
   constructor(private readonly deps: { store: EventStore; clock: Clock; limits: WebhookLimits }) {}
 
@@ -99,18 +123,19 @@ export class OrderWebhooks {
       );
     const fingerprint = webhookFingerprint(webhook);
     const streamName = streams.order(merchantId, webhook.orderId);
-    const { events } = await this.queue.run(streamName, () =>
-      handleCommand(
+    const { events } = await this.queue.run(streamName, async () => {
+      const result = await handleCommand(
         { ...this.deps, decoder: ordersEventDecoder },
         context,
         {
           decider: orderDecider,
           decoder: ordersDecoders.order,
           streamName,
-          // An order.created names a stream that is, nearly always, not there yet: decided on no events, without
-          // reading it. When it is there (a repeat, or updates that came first and were parked), the append's
-          // expected version fails and the handler reads the stream and decides again (docs/orders-ordering.md).
-          ...(webhook.kind === 'CREATED' && { recorded: [] }),
+          // The order as this process last wrote it; else, for an order.created, a stream that is nearly always not
+          // there yet. Either is decided on without a read; when the stream holds more (a repeat, updates that came
+          // first and were parked, another process's writes), the append's expected version fails and the handler
+          // reads the stream and decides again (docs/orders-ordering.md, "Concurrency").
+          recorded: this.known.get(streamName) ?? (webhook.kind === 'CREATED' ? [] : undefined),
           command: (now) => ({
             type: 'ReceiveOrderWebhook',
             kind: webhook.kind,
@@ -126,9 +151,11 @@ export class OrderWebhooks {
             maxEarlyEvents: limits.maxEarlyEvents,
           }),
         },
-        { maxAttempts: 10 },
-      ),
-    );
+        { maxAttempts: 10, keepRecorded: true },
+      );
+      this.known.set(streamName, result.recorded);
+      return result;
+    });
     return answerOf(webhook, events);
   }
 }

@@ -34,6 +34,13 @@ export function expectedVersionOf(revision: number): ExpectedVersion {
   return revision < 0 ? 'no_stream' : revision;
 }
 
+/**
+ * A stream's event as far as deciding needs it: what the store records, where the global position and the time of
+ * recording may be unknown (events this process appended, known from the append rather than read back).
+ */
+export type KnownEvent = Omit<RecordedEvent, 'position' | 'recordedAt'> &
+  Partial<Pick<RecordedEvent, 'position' | 'recordedAt'>>;
+
 /** An aggregate's state as of `revision`, the revision of its last event (-1: no stream). */
 export interface Loaded<S> {
   state: S;
@@ -94,11 +101,12 @@ export interface CommandSpec<C, S, E extends DomainEvent> {
   /** Other streams the decided events write, in the same append. */
   sideWrites?: (events: readonly E[]) => SideWrite[];
   /**
-   * The stream's events as the caller has just read them ([] for a stream it has just named): the first attempt
-   * decides on them instead of reading the stream again. A stale view costs a conflict and a retry, never a wrong
-   * write: the append expects the revision they end at.
+   * The stream's events as the caller knows them (just read, [] for a stream it has just named, or a
+   * CommandResult.recorded it kept): the first attempt decides on them instead of reading the stream. A stale view
+   * costs a conflict and a retry, never a wrong write: the append expects the revision they end at. Nor a wrong
+   * refusal: a decision on them that refuses or decides nothing is made again on the stream as read.
    */
-  recorded?: readonly RecordedEvent[];
+  recorded?: readonly KnownEvent[];
 }
 
 export interface CommandResult<S, E> {
@@ -111,6 +119,12 @@ export interface CommandResult<S, E> {
    * state and events are those of the first time, and nothing was appended.
    */
   replayed: boolean;
+  /**
+   * With CommandHandlerOptions.keepRecorded: the stream's events after the command, as far as this handler knows
+   * (what it decided on and what it appended), for a caller that hands them to its next command on the stream
+   * (CommandSpec.recorded); absent after a replay.
+   */
+  recorded?: readonly KnownEvent[];
 }
 
 export interface CommandHandlerDeps {
@@ -123,6 +137,8 @@ export interface CommandHandlerDeps {
 export interface CommandHandlerOptions {
   /** Attempts in all, counting the first, when other writers keep moving the stream. Default 5. */
   maxAttempts?: number;
+  /** Answer the stream's events as they stand after the command (CommandResult.recorded). */
+  keepRecorded?: boolean;
 }
 
 /**
@@ -178,8 +194,10 @@ export async function handleCommand<C, S, E extends DomainEvent>(
     return replayFromKey();
   };
 
+  /** Whether this attempt decides on the caller's `recorded` rather than on the stream as read. */
+  let unread = spec.recorded !== undefined;
   for (let attempt = 1; ; attempt++) {
-    const recorded = attempt === 1 && spec.recorded ? spec.recorded : await store.readStream(spec.streamName);
+    const recorded: readonly KnownEvent[] = unread ? spec.recorded! : await store.readStream(spec.streamName);
     const revision = recorded.at(-1)?.revision ?? -1;
     const done = firstEventOf(recorded, context.commandId, spec.streamName);
     if (done >= 0) {
@@ -197,13 +215,23 @@ export async function handleCommand<C, S, E extends DomainEvent>(
     try {
       events = spec.decider.decide(spec.command(now, state), state);
     } catch (error) {
+      if (unread) {
+        // Refused on events the caller handed in, which may be stale: decided again on the stream as read.
+        unread = false;
+        continue;
+      }
       // A resend finds the state its first time left, which the decider may refuse: the key answers it.
       const replayed = await lookUpKeyOnce();
       if (replayed) return replayed;
       throw error;
     }
+    if (events.length === 0 && unread) {
+      unread = false;
+      continue;
+    }
+    unread = false;
     if (events.length === 0) {
-      if (!key) return { state, revision, events, replayed: false };
+      if (!key) return { state, revision, events, replayed: false, ...(options.keepRecorded && { recorded }) };
       const replayed = await lookUpKeyOnce();
       if (replayed) return replayed;
     }
@@ -216,11 +244,30 @@ export async function handleCommand<C, S, E extends DomainEvent>(
     });
     try {
       if (writes.length > 0) await store.appendMany(writes);
+      const stream =
+        options.keepRecorded &&
+        writes.find((w) => w.streamName === spec.streamName && w.expectedVersion === expectedVersionOf(revision));
       return {
         state: evolveAll(spec.decider, state, events),
         revision: revision + events.length,
         events,
         replayed: false,
+        ...(options.keepRecorded && {
+          recorded: stream
+            ? [
+                ...recorded,
+                ...stream.events.map((e, i) => ({
+                  id: e.id,
+                  streamName: spec.streamName,
+                  type: e.type,
+                  schemaVersion: e.schemaVersion ?? 1,
+                  data: e.data,
+                  metadata: e.metadata,
+                  revision: revision + 1 + i,
+                })),
+              ]
+            : recorded,
+        }),
       };
     } catch (error) {
       if (!(error instanceof WrongExpectedVersionError)) throw error;
@@ -334,14 +381,14 @@ const claimId = (context: CommandContext, streamName: string, claim: GuardClaim,
   nameBasedUuid(claim.idName ?? `${context.commandId}/${streamName}/${claim.streamName}/${index}`);
 
 /** Index of the command's first event in the stream, -1 when it holds none. */
-function firstEventOf(recorded: readonly RecordedEvent[], commandId: string, streamName: string): number {
+function firstEventOf(recorded: readonly KnownEvent[], commandId: string, streamName: string): number {
   const first = commandEventId(commandId, streamName, 0);
   for (let i = recorded.length - 1; i >= 0; i--) if (recorded[i]!.id === first) return i;
   return -1;
 }
 
 /** How many events of the command follow from `start`. */
-function eventsOf(recorded: readonly RecordedEvent[], start: number, commandId: string, streamName: string): number {
+function eventsOf(recorded: readonly KnownEvent[], start: number, commandId: string, streamName: string): number {
   let n = 0;
   while (start + n < recorded.length && recorded[start + n]!.id === commandEventId(commandId, streamName, n)) n++;
   return n;
@@ -353,7 +400,7 @@ const domainEventOf = <E extends DomainEvent>(event: E): E => ({ type: event.typ
 /** The answer of a command carried out before: `history` ends with its events, which start at `start`. */
 function replay<C, S, E extends DomainEvent>(
   spec: Pick<CommandSpec<C, S, E>, 'decider' | 'decoder'>,
-  history: readonly RecordedEvent[],
+  history: readonly KnownEvent[],
   start: number,
 ): CommandResult<S, E> {
   const decoded = history.map((e) => spec.decoder.decode(e));

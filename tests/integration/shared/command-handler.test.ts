@@ -3,7 +3,12 @@ import { expect } from 'chai';
 import sinon from 'sinon';
 import { fixedClock } from '../../../application/shared/clock.js';
 import { newCommandContext, type CommandContext } from '../../../application/shared/command-context.js';
-import { handleCommand, nameBasedUuid, type CommandSpec } from '../../../application/shared/command-handler.js';
+import {
+  handleCommand,
+  nameBasedUuid,
+  type CommandSpec,
+  type KnownEvent,
+} from '../../../application/shared/command-handler.js';
 import { WrongExpectedVersionError, type StreamWrite } from '../../../application/shared/event-store.js';
 import type { GuardClaim } from '../../../application/shared/guard-claims.js';
 import { idempotencyStream } from '../../../application/shared/idempotency.js';
@@ -112,6 +117,51 @@ describe('handleCommand: the write path of ordinary aggregates (PostgreSQL event
       });
       const [stored] = await store.readStream(s);
       expect(stored!.id).to.equal(nameBasedUuid(`c1/${s}/0`));
+    });
+
+    it('with keepRecorded, answers the stream as it stands after the command: what it decided on and what it appended', async () => {
+      const s = stream();
+      await handleCommand(deps, context('k1'), adding(s, 2));
+      const read = await store.readStream(s);
+      const result = await handleCommand(
+        deps,
+        context('k2'),
+        { ...adding(s, 3), recorded: read },
+        { keepRecorded: true },
+      );
+      const stored = await store.readStream(s);
+      const known = ({ id, streamName, type, schemaVersion, data, metadata, revision }: KnownEvent) => ({
+        id,
+        streamName,
+        type,
+        schemaVersion,
+        data,
+        metadata,
+        revision,
+      });
+      expect(result.recorded!.map(known)).to.deep.equal(stored.map(known));
+      // Handed to the next command: decided on without a read.
+      const reads = sinon.spy(store, 'readStream');
+      const next = await handleCommand(deps, context('k3'), { ...adding(s, 1), recorded: result.recorded });
+      expect(next.state).to.equal(6);
+      expect(reads.called).to.equal(false);
+    });
+
+    it('decides again on the stream as read when the events handed in lead to a refusal or to nothing (they may be stale)', async () => {
+      const s = stream();
+      await handleCommand(deps, context('r1'), adding(s, 2));
+      // Handed a stale view (a stream at 9 taken for one at 2): the counter would refuse 3 more; as read it is 5.
+      const stale = [{ ...(await store.readStream(s))[0]!, data: { amount: 9, at: 'then' } }];
+      const result = await handleCommand(deps, context('r2'), { ...adding(s, 3), recorded: stale });
+      expect(result.state).to.equal(5);
+      // Deciding nothing on them is checked on a read too; a refusal on the stream as read stands.
+      const reads = sinon.spy(store, 'readStream');
+      await handleCommand(deps, context('r3'), { ...adding(s, 0), recorded: stale });
+      expect(reads.callCount).to.equal(1);
+      const refusal = await handleCommand(deps, context('r4'), { ...adding(s, 6), recorded: [] }).catch(
+        (error: unknown) => error,
+      );
+      expect(refusal).to.have.property('code', 'LIMIT');
     });
 
     it('stamps every event with the command id, correlation, causation and request ids, the actor and the time', async () => {

@@ -12,22 +12,20 @@ import { InMemoryEventStore } from '../../../../infrastructure/shared/eventstore
 const now = Date.parse('2026-11-27T06:00:00Z');
 const stream = 'order-M1-ORD-1';
 const source = { created_by: 'u1', platform_code: 'HOSTAPP', miniapp_id: 'mini' };
-const created: OrderWebhook = {
-  kind: 'CREATED',
-  eventTimestamp: now - 60_000,
+const webhook = (kind: OrderWebhook['kind'], secondsBefore: number, order: OrderWebhook['order']): OrderWebhook => ({
+  kind,
+  eventTimestamp: now - secondsBefore * 1000,
   orderId: 'ORD-1',
   source,
-  order: { status: 'CREATED', amounts: { currency: 'VND', total_amount: 100_000, grand_total: 90_000 } },
+  order,
   secureHash: 'not checked here',
-};
-const paid: OrderWebhook = {
-  kind: 'UPDATED',
-  eventTimestamp: now - 30_000,
-  orderId: 'ORD-1',
-  source,
-  order: { payment_status: 'PAID' },
-  secureHash: 'not checked here',
-};
+});
+const created = webhook('CREATED', 60, {
+  status: 'CREATED',
+  amounts: { currency: 'VND', total_amount: 100_000, grand_total: 90_000 },
+});
+const paid = webhook('UPDATED', 30, { payment_status: 'PAID' });
+const cancelled = webhook('CANCELLED', 10, { status: 'CANCELLED' });
 
 /** An in-memory store that counts the reads of each stream. */
 class CountingStore extends InMemoryEventStore {
@@ -38,20 +36,23 @@ class CountingStore extends InMemoryEventStore {
   }
 }
 
-function given(...webhooks: OrderWebhook[]) {
+/** Two processes' OrderWebhooks on one store: `here` and `there`. */
+function given(...earlier: ['here' | 'there', OrderWebhook][]) {
   const store = new CountingStore();
-  const webhooksOf = new OrderWebhooks({
-    store,
-    clock: fixedClock(new Date(now)),
-    limits: { earlyWindowMs: 3_600_000, maxEarlyEvents: 10, maxAgeMs: 86_400_000, maxFutureMs: 60_000 },
-  });
-  const receive = (webhook: OrderWebhook) =>
-    webhooksOf.receive(newCommandContext({ actor: { merchantId: 'M1' } }), 'M1', webhook);
+  const process = () =>
+    new OrderWebhooks({
+      store,
+      clock: fixedClock(new Date(now)),
+      limits: { earlyWindowMs: 3_600_000, maxEarlyEvents: 10, maxAgeMs: 86_400_000, maxFutureMs: 60_000 },
+    });
+  const processes = { here: process(), there: process() };
+  const receive = (where: 'here' | 'there', webhook: OrderWebhook) =>
+    processes[where].receive(newCommandContext({ actor: { merchantId: 'M1' } }), 'M1', webhook);
   return {
     async when(webhook: OrderWebhook) {
-      for (const earlier of webhooks) await receive(earlier);
+      for (const [where, w] of earlier) await receive(where, w);
       store.reads.clear();
-      const answer = await receive(webhook);
+      const answer = await receive('here', webhook);
       return {
         answer,
         reads: store.reads.get(stream) ?? 0,
@@ -61,7 +62,7 @@ function given(...webhooks: OrderWebhook[]) {
   };
 }
 
-describe('OrderWebhooks: an order.created decided without reading its stream', () => {
+describe('OrderWebhooks: decided on what this process knows of the order, without a read', () => {
   it('given no order, when its created comes, then it is recorded without a read of the stream', async () => {
     const { answer, reads, types } = await given().when(created);
     expect(answer.outcome).to.equal('CREATED');
@@ -69,22 +70,45 @@ describe('OrderWebhooks: an order.created decided without reading its stream', (
     expect(types).to.deep.equal(['OrderCreated']);
   });
 
-  it('given an update parked before the created, when the created comes, then it reads once and applies the update', async () => {
-    const { answer, reads, types } = await given(paid).when(created);
+  it('given a created this process recorded, when an update comes, then it applies without a read', async () => {
+    const { answer, reads, types } = await given(['here', created]).when(paid);
+    expect(answer).to.include({ outcome: 'APPLIED' });
+    expect(reads).to.equal(0);
+    expect(types).to.deep.equal(['OrderCreated', 'OrderUpdated']);
+  });
+
+  it('given an update another process parked, when the created comes, then it reads once and applies the update', async () => {
+    const { answer, reads, types } = await given(['there', paid]).when(created);
     expect(answer).to.include({ outcome: 'CREATED', earlyApplied: 1 });
     expect(reads).to.equal(1);
     expect(types).to.deep.equal(['OrderEventParked', 'OrderCreated', 'OrderUpdated']);
   });
 
-  it('given a created, when the same created comes again, then it is a duplicate and nothing is appended', async () => {
-    const { answer, types } = await given(created).when({ ...created, eventTimestamp: created.eventTimestamp + 1 });
+  it('given an update another process recorded after ours, when a cancellation comes, then it reads once and sees both', async () => {
+    const { answer, reads, types } = await given(['here', created], ['there', paid]).when(cancelled);
+    expect(answer.outcome).to.equal('APPLIED');
+    expect(reads).to.equal(1);
+    expect(types).to.deep.equal(['OrderCreated', 'OrderUpdated', 'OrderCancelled']);
+  });
+
+  it('given a created, when the same created comes again, then it is a duplicate, decided on the stream as read', async () => {
+    const { answer, reads, types } = await given(['here', created]).when({
+      ...created,
+      eventTimestamp: created.eventTimestamp + 1,
+    });
     expect(answer.outcome).to.equal('DUPLICATE');
+    expect(reads).to.equal(1);
     expect(types).to.deep.equal(['OrderCreated']);
   });
 
-  it('given an update, when it comes again, then the stream is read as before (only a created skips the read)', async () => {
-    const { answer, reads } = await given(created, paid).when(paid);
-    expect(answer.outcome).to.equal('DUPLICATE');
-    expect(reads).to.equal(1);
+  it('given a created, when one with other content comes, then it is refused on the stream as read', async () => {
+    const other = { ...created, order: { ...created.order, status: 'PAID' } };
+    const refusal = await given(['here', created])
+      .when(other)
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(refusal).to.have.property('code', 'ORDER_ALREADY_CREATED');
   });
 });
