@@ -16,6 +16,7 @@ import {
   type OrderFieldKey,
   type WebhookKind,
 } from '../../domain/orders/index.js';
+import { BoundedCache } from '../shared/bounded-cache.js';
 import type { Clock } from '../shared/clock.js';
 import type { CommandContext } from '../shared/command-context.js';
 import { handleCommand, type KnownEvent } from '../shared/command-handler.js';
@@ -83,32 +84,14 @@ export function webhookFingerprint(webhook: SignedWebhook): string {
   return createHash('sha256').update(canonical(content), 'utf8').digest('hex');
 }
 
-/** How many orders' streams a process keeps as it last wrote them (KnownStreams). */
-const knownStreamsKept = 5_000;
-
-/**
- * The streams of the orders this process wrote last, as it wrote them, least recently used first: the next webhook of
- * such an order is decided on them without a read (docs/orders-ordering.md, "Concurrency"). Another process writing
- * the same order makes them stale, which costs that webhook a conflict and a read, never a wrong answer.
- */
-class KnownStreams {
-  private readonly streams = new Map<string, readonly KnownEvent[]>();
-
-  get(streamName: string): readonly KnownEvent[] | undefined {
-    return this.streams.get(streamName);
-  }
-
-  set(streamName: string, events: readonly KnownEvent[] | undefined): void {
-    this.streams.delete(streamName);
-    if (!events) return;
-    this.streams.set(streamName, events);
-    if (this.streams.size > knownStreamsKept) this.streams.delete(this.streams.keys().next().value!);
-  }
-}
-
 export class OrderWebhooks {
   private readonly queue = new PerKeyQueue();
-  private readonly known = new KnownStreams();
+  /**
+   * The streams of the orders this process wrote last (5000), as it wrote them: the next webhook of such an order is
+   * decided on them without a read (docs/orders-ordering.md, "Concurrency"). Another process writing the same order
+   * makes them stale, which costs that webhook a conflict and a read, never a wrong answer.
+   */
+  private readonly known = new BoundedCache<string, readonly KnownEvent[]>(5_000);
 
   constructor(private readonly deps: { store: EventStore; clock: Clock; limits: WebhookLimits }) {}
 
@@ -153,7 +136,8 @@ export class OrderWebhooks {
         },
         { maxAttempts: 10, keepRecorded: true },
       );
-      this.known.set(streamName, result.recorded);
+      if (result.recorded) this.known.set(streamName, result.recorded);
+      else this.known.delete(streamName);
       return result;
     });
     return answerOf(webhook, events);
