@@ -23,6 +23,7 @@ import { pause } from '../pause.js';
 import { preparedRows } from '../prepared-query.js';
 import { backoff, handOver, trackSubscription, type SubscriptionLogger } from './hand-over.js';
 import { formatPosition, parsePosition } from './positions.js';
+import { SharedConflict, SharedStatements } from './shared-statements.js';
 import { assertValidWrites, expectedVersionHolds } from './write-validation.js';
 
 export interface PostgresEventStoreOptions {
@@ -34,6 +35,11 @@ export interface PostgresEventStoreOptions {
   /** Most events a subscriber reads per round trip. */
   subscriptionBatchSize?: number;
   logger?: SubscriptionLogger;
+  /**
+   * Append statements in flight at most; appends that come meanwhile share the next one (shared-statements.ts;
+   * default 2). Not used on a knex transaction, whose statements all run in it anyway.
+   */
+  appendsInFlight?: number;
 }
 
 interface EventRow {
@@ -103,6 +109,7 @@ export class PostgresEventStore implements EventStore {
   private readonly subscriptions = new Set<Subscription>();
   /** Caught-up subscribers of this store, woken by its appends. */
   private readonly wakeUps = new Set<WakeUp>();
+  private readonly statements: SharedStatements<AppendResult> | undefined;
 
   constructor(
     private readonly knex: Knex,
@@ -111,6 +118,9 @@ export class PostgresEventStore implements EventStore {
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
     this.batchSize = options.subscriptionBatchSize ?? 500;
     this.logger = options.logger ?? createLogger();
+    this.statements = knex.isTransaction
+      ? undefined
+      : new SharedStatements((writes) => this.writeAtomically(writes), { inFlight: options.appendsInFlight });
   }
 
   async append(streamName: string, events: EventToAppend[], expectedVersion: ExpectedVersion): Promise<AppendResult> {
@@ -126,7 +136,15 @@ export class PostgresEventStore implements EventStore {
     for (;;) {
       const pending = writes.map((write, index) => ({ write, index })).filter(({ index }) => !retried.has(index));
       try {
-        const written = pending.length > 0 ? await this.writeAtomically(pending.map((p) => p.write)) : [];
+        const toWrite = pending.map((p) => p.write);
+        const written =
+          toWrite.length === 0
+            ? []
+            : this.statements
+              ? await this.statements.append(toWrite)
+              : await this.writeAtomically(toWrite).catch((e: unknown) => {
+                  throw e instanceof SharedConflict ? e.error : e;
+                });
         const results = new Map(retried);
         pending.forEach(({ index }, i) => results.set(index, written[i]!));
         for (const wakeUp of this.wakeUps) wakeUp.ring();
@@ -143,7 +161,10 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
-  /** One statement, atomic on its own (no BEGIN and COMMIT round trips): it raises when an expected version fails. */
+  /**
+   * One statement, atomic on its own (no BEGIN and COMMIT round trips): when an expected version fails it raises, and
+   * this throws a SharedConflict naming the write, around its WrongExpectedVersionError.
+   */
   private async writeAtomically(writes: StreamWrite[]): Promise<AppendResult[]> {
     let rows: AppendRow[];
     try {
@@ -155,10 +176,13 @@ export class PostgresEventStore implements EventStore {
       if (e.code !== appendConflictCode) throw error;
       const conflict = JSON.parse(e.detail!) as AppendConflict;
       const { streamName, expectedVersion } = writes[conflict.first_conflict - 1]!;
-      throw new WrongExpectedVersionError(
-        streamName,
-        expectedVersion,
-        Number(conflict.revisions_before[conflict.first_conflict - 1]),
+      throw new SharedConflict(
+        conflict.first_conflict - 1,
+        new WrongExpectedVersionError(
+          streamName,
+          expectedVersion,
+          Number(conflict.revisions_before[conflict.first_conflict - 1]),
+        ),
       );
     }
     const { transaction_id, revisions_before, sequences } = rows[0]!;
