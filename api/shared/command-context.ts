@@ -7,16 +7,8 @@ import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { Actor, CommandContext } from '../../application/shared/command-context.js';
 import { nameBasedUuid } from '../../application/shared/event-ids.js';
+import { canonicalJson } from '../../application/shared/idempotency.js';
 import { saneToken } from './request-context.js';
-
-/** JSON with every object's keys sorted: the same body whatever order its keys were sent in. */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
-  );
-}
 
 /** sha256 (hex) of what a request asks: its method, path and JSON body. */
 export function requestHash(req: Pick<Request, 'method' | 'baseUrl' | 'path' | 'body'>): string {

@@ -16,6 +16,7 @@ import {
   type OrderFieldKey,
   type WebhookKind,
 } from '../../domain/orders/index.js';
+import { canonicalJson } from '../../domain/shared/canonical-json.js';
 import { BoundedCache } from '../shared/bounded-cache.js';
 import type { Clock } from '../shared/clock.js';
 import type { CommandContext } from '../shared/command-context.js';
@@ -64,15 +65,6 @@ export interface WebhookLimits {
   maxFutureMs: number;
 }
 
-/** Sorted keys: the same content whatever order its keys came in. */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
-  );
-}
-
 /**
  * What tells a repeat from a new event: the kind and content of the webhook, without its secure_hash; for a created
  * without its event_timestamp too (one created per order: a resend with a fresh timestamp is a repeat), while an
@@ -81,7 +73,7 @@ function canonical(value: unknown): string {
 export function webhookFingerprint(webhook: SignedWebhook): string {
   const { kind, orderId, source, order, eventTimestamp } = webhook;
   const content = { kind, orderId, source, order, ...(kind !== 'CREATED' && { eventTimestamp }) };
-  return createHash('sha256').update(canonical(content), 'utf8').digest('hex');
+  return createHash('sha256').update(canonicalJson(content), 'utf8').digest('hex');
 }
 
 export class OrderWebhooks {

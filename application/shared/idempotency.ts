@@ -13,6 +13,9 @@ import type { IdempotencyKey } from './command-context.js';
 import { commandEventId } from './event-ids.js';
 import type { EventStore, RecordedEvent } from './event-store.js';
 
+/** What request hashes are taken over (api/shared/command-context.ts): the same for the same content, whatever its keys' order. */
+export { canonicalJson } from '../../domain/shared/canonical-json.js';
+
 /** The error code of a used key sent with another request; each interface maps it in its error table. */
 export type IdempotencyErrorCode = 'IDEMPOTENCY_KEY_REUSED';
 

@@ -9,6 +9,7 @@
  */
 import type { CampaignCodeClaimed, CampaignCreated, CampaignEvent } from './events.js';
 import type { Decider } from '../shared/decider.js';
+import { canonicalJson } from '../shared/canonical-json.js';
 import { invalidInput, shopError } from './errors.js';
 
 export const campaignStatuses = ['DRAFT', 'APPROVED', 'ACTIVE', 'PAUSED', 'ENDED'] as const;
@@ -157,12 +158,6 @@ function editable(state: CampaignState, campaignId: number): Campaign {
 
 /** Equal as JSON, whatever the order of object keys (stored events come back with their keys reordered). */
 const sameJson = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
-const canonicalJson = (value: unknown) =>
-  JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
-  );
 
 /**
  * The campaign's details after `changes`: the window (endAt after startAt) and presale.startAt before startAt are
