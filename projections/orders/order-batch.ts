@@ -68,11 +68,16 @@ export async function applyOrderEvents(trx: Knex.Transaction, t: Tables, all: re
     e.data.orderId,
   ]);
   for (const part of chunks(keys)) {
-    const rows = (await trx(t.orders)
-      .select('merchant_id', 'order_id', 'fields', 'order_day', 'last_event_at', 'cancelled', 'event_count')
-      .select('last_position')
-      .whereIn(['merchant_id', 'order_id'], part)
-      .forUpdate()) as StoredRow[];
+    // Joined with the keys as arrays: a list of (merchant, order) pairs found no index (a scan of the whole table per
+    // batch), and its text changed with every batch size, so each was planned anew.
+    const { rows } = await trx.raw<{ rows: StoredRow[] }>(
+      `SELECT o.merchant_id, o.order_id, o.fields, o.order_day, o.last_event_at, o.cancelled, o.event_count,
+              o.last_position
+         FROM unnest(?::text[], ?::text[]) AS k(merchant_id, order_id)
+         JOIN ?? AS o ON o.merchant_id = k.merchant_id AND o.order_id = k.order_id
+          FOR UPDATE OF o`,
+      [part.map(([m]) => m), part.map(([, o]) => o), t.orders],
+    );
     for (const r of rows)
       orders.set(orderKey(r.merchant_id, r.order_id), {
         fields: r.fields,
