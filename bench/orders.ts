@@ -14,7 +14,8 @@
  * Env: WEBHOOKS (5000), MERCHANTS (20), CONNECTIONS (16), WARM_UP (600), HISTORY (20000), HISTORY_BATCH (5000),
  * QUERIES (1000), QUERY_CONNECTIONS (4), CATCH_UP_SECONDS (300), DATABASE_URL (else embedded), NATS_URL (optional),
  * KEEP_DATABASE (set: the database is kept for EXPLAIN ANALYZE, its URL printed; needs DATABASE_URL), CPU_PROFILE_DIR
- * (the api's CPU profile of the webhooks, orders-webhooks.cpuprofile, and the roles' process's for its whole life).
+ * (the api's CPU profiles of the webhooks, orders-webhooks.cpuprofile, and of the queries, orders-my-orders and
+ * orders-portal, and the roles' process's for its whole life).
  */
 import os from 'node:os';
 import { listen } from '../api/shared/http-app.js';
@@ -172,16 +173,25 @@ async function main(): Promise<void> {
 
   // 4. Queries at the history's size.
   const tokens = await customerTokens(base, sampledCustomers(shape, 50));
+  const cpuMine = await measureCpu({ api: process.pid, knex: c.knex });
+  const profileMine = await profileCpu(process.env.CPU_PROFILE_DIR, 'orders-my-orders');
   const mine = await loadInOwnProcess(server.port, myOrdersRequests(tokens, queries), queryConnections);
+  await profileMine.stop();
+  const mineCpu = await cpuMine.end(queries);
+  const cpuPortal = await measureCpu({ api: process.pid, knex: c.knex });
+  const profilePortal = await profileCpu(process.env.CPU_PROFILE_DIR, 'orders-portal');
   const portal = await loadInOwnProcess(server.port, portalRequests(shape, queries), queryConnections);
-  for (const [name, result] of [
-    ['my orders', mine],
-    ['portal', portal],
+  await profilePortal.stop();
+  const portalCpu = await cpuPortal.end(queries);
+  for (const [name, result, cpuUse] of [
+    ['my orders', mine, mineCpu],
+    ['portal', portal, portalCpu],
   ] as const) {
     const failed = result.bodies.filter((b) => b.status !== 200);
     console.log(
       `  ${name}: statuses ${JSON.stringify([...result.statuses])}, p50/p95/p99 ${round1(percentile(result.latenciesMs, 50))}/${round1(percentile(result.latenciesMs, 95))}/${round1(percentile(result.latenciesMs, 99))} ms` +
-        (failed.length ? `, e.g. ${JSON.stringify(failed[0]!.body)}` : ''),
+        (failed.length ? `, e.g. ${JSON.stringify(failed[0]!.body)}` : '') +
+        `; cpu per request: ${cpuUse}`,
     );
   }
   const [{ n: orderRowCount }] = (await c.knex(orderTables.orders).count({ n: '*' })) as [{ n: string }];
