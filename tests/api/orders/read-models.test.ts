@@ -282,4 +282,22 @@ describe('Order view read models (HTTP, PostgreSQL, projector)', () => {
     );
     expect(rows).to.deep.equal([]);
   });
+
+  it('has autovacuum keep the orders table all-visible at 1% changed, rebuilt tables too', async () => {
+    const options = async () =>
+      (
+        await app.container.knex.raw<{ rows: { relname: string; reloptions: string[] | null }[] }>(
+          `SELECT relname, reloptions FROM pg_class WHERE relkind = 'r' AND relname ~ '^order_view_orders_g[0-9]+$'`,
+        )
+      ).rows;
+    await app.container.projections.rebuild('order-view-orders');
+    const tables = await options();
+    expect(tables).to.not.be.empty;
+    for (const { reloptions } of tables)
+      expect(reloptions).to.include.members([
+        'autovacuum_vacuum_scale_factor=0.01',
+        'autovacuum_vacuum_insert_scale_factor=0.01',
+        'autovacuum_analyze_scale_factor=0.02',
+      ]);
+  });
 });
