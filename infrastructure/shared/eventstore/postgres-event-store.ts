@@ -36,10 +36,12 @@ export interface PostgresEventStoreOptions {
   subscriptionBatchSize?: number;
   logger?: SubscriptionLogger;
   /**
-   * Append statements in flight at most; appends that come meanwhile share the next one (shared-statements.ts;
-   * default 2). Not used on a knex transaction, whose statements all run in it anyway.
+   * Append statements in flight at most (default 2), a second only once the first has run `appendsPatienceMs`
+   * (default 5); appends that come meanwhile share the next one (shared-statements.ts). Not used on a knex
+   * transaction, whose statements all run in it anyway.
    */
   appendsInFlight?: number;
+  appendsPatienceMs?: number;
 }
 
 interface EventRow {
@@ -120,7 +122,10 @@ export class PostgresEventStore implements EventStore {
     this.logger = options.logger ?? createLogger();
     this.statements = knex.isTransaction
       ? undefined
-      : new SharedStatements((writes) => this.writeAtomically(writes), { inFlight: options.appendsInFlight });
+      : new SharedStatements((writes) => this.writeAtomically(writes), {
+          inFlight: options.appendsInFlight,
+          patienceMs: options.appendsPatienceMs,
+        });
   }
 
   async append(streamName: string, events: EventToAppend[], expectedVersion: ExpectedVersion): Promise<AppendResult> {

@@ -1,7 +1,8 @@
 /**
- * Concurrent appends share one statement (docs/event-store.md, "Shared statements"): at most `inFlight` append
- * statements run at once; appends that come while they run wait and go together in the next one. Each append keeps
- * its own outcome although the statement is all or nothing:
+ * Concurrent appends share one statement (docs/event-store.md, "Shared statements"): one append statement runs at a
+ * time, and appends that come while it runs wait and go together in the next one; only when it has run for
+ * `patienceMs` (a big batch, a lock held elsewhere) may more start beside it, up to `inFlight`. Each append keeps its
+ * own outcome although the statement is all or nothing:
  * - appends of one statement never touch the same stream (one that does waits for the next statement), so a wrong
  *   expected version is about the stored stream alone, never another append's uncommitted write;
  * - on a conflict (`SharedConflict` names the write) its append fails alone and the others go again at once;
@@ -23,6 +24,8 @@ export class SharedConflict extends Error {
 export interface SharedStatementOptions {
   /** Statements in flight at most (default 2). */
   inFlight?: number;
+  /** How long the statement in flight runs before another may start beside it (ms, default 5). */
+  patienceMs?: number;
   /** Events per statement at most (default 2000): a bigger append still goes, alone. */
   maxEvents?: number;
 }
@@ -39,8 +42,12 @@ interface Pending<R> {
 
 export class SharedStatements<R> {
   private readonly queue: Pending<R>[] = [];
-  private running = 0;
+  /** When each statement in flight started (performance.now()), by a number of its own. */
+  private readonly started = new Map<number, number>();
+  private statements = 0;
+  private wake: NodeJS.Timeout | undefined;
   private readonly inFlight: number;
+  private readonly patienceMs: number;
   private readonly maxEvents: number;
 
   /** `execute` runs one statement of writes, answering one result per write or throwing (SharedConflict or else). */
@@ -49,6 +56,7 @@ export class SharedStatements<R> {
     options: SharedStatementOptions = {},
   ) {
     this.inFlight = Math.max(1, options.inFlight ?? 2);
+    this.patienceMs = Math.max(0, options.patienceMs ?? 5);
     this.maxEvents = Math.max(1, options.maxEvents ?? 2000);
   }
 
@@ -68,11 +76,24 @@ export class SharedStatements<R> {
   }
 
   private next(): void {
-    while (this.running < this.inFlight && this.queue.length > 0) {
+    while (this.queue.length > 0 && this.started.size < this.inFlight) {
+      if (this.started.size > 0) {
+        // Sharing the next statement beats running beside a quick one (one commit for several appends); waiting
+        // behind a slow one does not.
+        const wait = Math.min(...this.started.values()) + this.patienceMs - performance.now();
+        if (wait > 0) {
+          this.wake ??= setTimeout(() => {
+            this.wake = undefined;
+            this.next();
+          }, Math.ceil(wait));
+          return;
+        }
+      }
       const group = this.take();
-      this.running++;
+      const id = ++this.statements;
+      this.started.set(id, performance.now());
       void this.run(group).finally(() => {
-        this.running--;
+        this.started.delete(id);
         this.next();
       });
     }

@@ -155,6 +155,34 @@ describe('PostgresEventStore: concurrent appends share statements', () => {
     }
   });
 
+  it('given a statement held up by a lock elsewhere, when appends come meanwhile, then they go beside it after the patience', async () => {
+    const patient = new PostgresEventStore(db.knex, { appendsInFlight: 2, appendsPatienceMs: 5 });
+    const held = `shared-held-${randomUUID()}`;
+    await patient.append(held, [event()], 'no_stream');
+    const trx = await db.knex.transaction();
+    try {
+      // Another transaction holds the stream's row: the append to it waits until that ends.
+      await trx.raw('SELECT revision FROM event_streams WHERE stream_name = ? FOR UPDATE', [held]);
+      let heldDone = false;
+      const blocked = patient.append(held, [event()], 0).then((r) => ((heldDone = true), r));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const others = Promise.all(
+        Array.from({ length: 5 }, () => patient.append(`shared-${randomUUID()}`, [event()], 'no_stream')),
+      );
+      const first = await Promise.race([
+        others.then(() => 'the others'),
+        new Promise((resolve) => setTimeout(resolve, 3000, 'the lock holder')),
+      ]);
+      expect(first, 'what ended first').to.equal('the others');
+      expect(heldDone, 'the held append is still waiting').to.equal(false);
+      await trx.commit();
+      expect((await blocked).nextExpectedVersion).to.equal(1);
+    } finally {
+      if (!trx.isCompleted()) await trx.commit();
+      await patient.close();
+    }
+  });
+
   it('given an append larger than a shared statement holds, when others wait too, then it goes alone and all are stored', async () => {
     const big = `shared-big-${randomUUID()}`;
     const small = Array.from({ length: 5 }, () => `shared-${randomUUID()}`);
