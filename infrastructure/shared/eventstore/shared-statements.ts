@@ -7,7 +7,8 @@
  *   expected version is about the stored stream alone, never another append's uncommitted write;
  * - on a conflict (`SharedConflict` names the write) its append fails alone and the others go again at once;
  * - on any other failure each append goes again in a statement of its own, so each meets its own outcome.
- * Under light load an append goes alone, as soon as it comes: sharing costs no waiting that a free slot would avoid.
+ * An append that finds no statement running goes at once, alone; one that comes while a statement runs waits for it to
+ * end, at most `patienceMs`.
  */
 import type { StreamWrite } from '../../../application/shared/event-store.js';
 
