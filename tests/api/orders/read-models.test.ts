@@ -292,7 +292,7 @@ describe('Order view read models (HTTP, PostgreSQL, projector)', () => {
       ).rows;
     await app.container.projections.rebuild('order-view-orders');
     const tables = await options();
-    expect(tables).to.not.be.empty;
+    expect(tables.length).to.be.greaterThan(0);
     for (const { reloptions } of tables)
       expect(reloptions).to.include.members([
         'autovacuum_vacuum_scale_factor=0.01',
