@@ -1,6 +1,6 @@
 /**
  * A batch of order events in a few statements whatever its size (docs/orders-read-models.md, "Projector"): the orders
- * it touches read once (locked), the events folded onto them in memory in log order, then one multi-row insert for
+ * it touches read once (locked), the events folded onto them in memory in log order, then one insert for
  * the new orders, one update for the changed ones, one upsert for every daily-statistics bucket touched and one insert
  * for the history. The rows come out exactly as from applying the events one call each: an order already in the
  * table (or created twice: a redelivery) keeps its row and counts once; an event at or before an order's last
@@ -150,8 +150,10 @@ export async function applyOrderEvents(trx: Knex.Transaction, t: Tables, all: re
     event_count: o.eventCount,
     last_position: o.lastPosition,
   });
-  const created = [...orders.values()].filter((o) => o.created).map((o) => ({ ...o.created!, ...state(o) }));
-  for (const part of chunks(created)) await trx(t.orders).insert(part).onConflict(['merchant_id', 'order_id']).ignore();
+  const created = [...orders.values()]
+    .filter((o) => o.created)
+    .map((o) => ({ ...o.created!, ...state(o), fields: o.fields }));
+  for (const part of chunks(created)) await insertRows(trx, t.orders, part, ['merchant_id', 'order_id']);
   // The changed orders in one statement per chunk: one update per order cost each a round trip and a plan
   // (docs/orders-read-models.md, "Projector"). Each row is typed as the table's own row type, so the JSON needs no
   // column list of its own; `fields` goes as the object, not its text.
@@ -186,7 +188,28 @@ export async function applyOrderEvents(trx: Knex.Transaction, t: Tables, all: re
       [t.daily, JSON.stringify(part), t.daily, t.daily],
     );
   for (const part of chunks(firstOfEach(events, (e) => e.id)))
-    await trx(t.history).insert(part.map(historyRow)).onConflict('event_id').ignore();
+    await insertRows(
+      trx,
+      t.history,
+      part.map((e) => {
+        const row = historyRow(e);
+        return { ...row, applied_fields: JSON.parse(row.applied_fields), stale_fields: JSON.parse(row.stale_fields) };
+      }),
+      ['event_id'],
+    );
+}
+
+/**
+ * New rows in one statement, skipping keys already there: the rows as one JSON parameter typed by the table's own row
+ * type (jsonb columns as JSON values, not their text), so the statement's text is the same whatever their number;
+ * a multi-row insert bound every column of every row and was parsed and planned anew per batch size.
+ */
+async function insertRows(trx: Knex.Transaction, table: string, rows: object[], key: string[]): Promise<void> {
+  await trx.raw(
+    `INSERT INTO ?? SELECT * FROM jsonb_populate_recordset(null::??, ?::jsonb)
+       ON CONFLICT (${key.map(() => '??').join(', ')}) DO NOTHING`,
+    [table, table, JSON.stringify(rows), ...key],
+  );
 }
 
 /** What an update of an order sets: every column but the key and what its created fixed. */

@@ -118,16 +118,16 @@ describe('Order view read models (HTTP, PostgreSQL, projector)', () => {
       status: string;
       cancelled: boolean;
       order: { status: string; payment_status: string; items: unknown[]; amounts: Record<string, number> };
-      history: { event: string; stale_fields: string[] }[];
+      history: { event: string; applied_fields: string[]; stale_fields: string[]; early: boolean }[];
     };
     expect(detail).to.include({ status: 'CANCELLED', cancelled: true });
     expect(detail.order).to.include({ status: 'CANCELLED', payment_status: 'PAID' });
     expect(detail.order.items).to.have.length(1);
-    expect(detail.history.map((h) => [h.event, h.stale_fields])).to.deep.equal([
-      ['order.created', []],
-      ['order.updated', ['status']],
-      ['order.updated', []],
-      ['order.cancelled', []],
+    expect(detail.history.map((h) => [h.event, h.applied_fields, h.stale_fields, h.early])).to.deep.equal([
+      ['order.created', [], [], false],
+      ['order.updated', [], ['status'], false],
+      ['order.updated', ['status', 'payment_status'], [], false],
+      ['order.cancelled', ['status'], [], false],
     ]);
     const o4 = await call(app.baseUrl, 'GET', '/order/cov/app/v1/orders/RM_A/o4', {
       headers: { ...gatewayHeaders(), Authorization: `Bearer ${await tokenOf('cust-1')}` },
