@@ -66,8 +66,13 @@ export function mountWebhooks(router: Router, services: OrdersServices): void {
         const field = issueField(issue);
         throw new HttpError(400, ordersCodes.invalidRequest, issueMessage(issue, field), { field });
       }
-      const raw = rawValues((req as Request & { rawBody?: string }).rawBody ?? '', isExtensionPath);
-      const webhook = webhookOf(kind, parsed.data, (path) => raw.get(JSON.stringify(path))!);
+      // The raw text is walked only when the body has an extension map (most updates have none).
+      let raw: Map<string, string> | undefined;
+      const webhook = webhookOf(kind, parsed.data, (path) =>
+        (raw ??= rawValues((req as Request & { rawBody?: string }).rawBody ?? '', isExtensionPath)).get(
+          JSON.stringify(path),
+        )!,
+      );
       if (!secureHashMatches(key.secretKey, webhook, webhook.secureHash))
         throw new HttpError(
           401,
