@@ -29,7 +29,7 @@ import { measureCpu } from './cpu-use.js';
 import { createBenchDatabase } from './database.js';
 import { registerBenchParty } from './gateway-party.js';
 import { loadInOwnProcess } from './load-process.js';
-import { percentile } from './load.js';
+import { percentile, type LoadRequest } from './load.js';
 import { bulkLoadHistory, type HistoryShape } from './orders-history.js';
 import { customerTokens, myOrdersRequests, portalRequests, sampledCustomers } from './orders-queries.js';
 import { planWebhooks, type BenchMerchant, type PlannedWebhook } from './orders-webhooks.js';
@@ -176,19 +176,19 @@ async function main(): Promise<void> {
   for (const list of [plan.webhooks, warm.webhooks, run.bodies]) list.length = 0;
   for (const set of [accepted, expectedKeys, expectedOrders]) set.clear();
   const tokens = await customerTokens(base, sampledCustomers(shape, 50));
-  const cpuMine = await measureCpu({ api: process.pid, knex: c.knex });
-  const profileMine = await profileCpu(process.env.CPU_PROFILE_DIR, 'orders-my-orders');
-  const mine = await loadInOwnProcess(server.port, myOrdersRequests(tokens, queries), queryConnections);
-  await profileMine.stop();
-  const mineCpu = await cpuMine.end(queries);
-  const cpuPortal = await measureCpu({ api: process.pid, knex: c.knex });
-  const profilePortal = await profileCpu(process.env.CPU_PROFILE_DIR, 'orders-portal');
-  const portal = await loadInOwnProcess(server.port, portalRequests(shape, queries), queryConnections);
-  await profilePortal.stop();
-  const portalCpu = await cpuPortal.end(queries);
-  for (const [name, result, cpuUse] of [
-    ['my orders', mine, mineCpu],
-    ['portal', portal, portalCpu],
+  /** One query phase, with its CPU per request and, with CPU_PROFILE_DIR, the api's profile of it. */
+  const queryPhase = async (profileName: string, requests: LoadRequest[]) => {
+    const cpuUse = await measureCpu({ api: process.pid, knex: c.knex });
+    const profile = await profileCpu(process.env.CPU_PROFILE_DIR, profileName);
+    const result = await loadInOwnProcess(server.port, requests, queryConnections);
+    await profile.stop();
+    return { result, cpu: await cpuUse.end(requests.length) };
+  };
+  const mine = await queryPhase('orders-my-orders', myOrdersRequests(tokens, queries));
+  const portal = await queryPhase('orders-portal', portalRequests(shape, queries));
+  for (const [name, { result, cpu: cpuUse }] of [
+    ['my orders', mine],
+    ['portal', portal],
   ] as const) {
     const failed = result.bodies.filter((b) => b.status !== 200);
     console.log(
@@ -206,7 +206,7 @@ async function main(): Promise<void> {
   if (process.env.KEEP_DATABASE) console.log(`  database kept: ${db.url}`);
   else await db.drop();
   console.log(
-    `orders: webhooks=${run.statuses.get(200) ?? 0} ingest_per_s=${Math.round(ingestPerS)} webhook_p99_ms=${round1(percentile(run.latenciesMs, 99))} lost=${lost} my_orders_p95_ms=${round1(percentile(mine.latenciesMs, 95))} portal_p95_ms=${round1(percentile(portal.latenciesMs, 95))}`,
+    `orders: webhooks=${run.statuses.get(200) ?? 0} ingest_per_s=${Math.round(ingestPerS)} webhook_p99_ms=${round1(percentile(run.latenciesMs, 99))} lost=${lost} my_orders_p95_ms=${round1(percentile(mine.result.latenciesMs, 95))} portal_p95_ms=${round1(percentile(portal.result.latenciesMs, 95))}`,
   );
 }
 
