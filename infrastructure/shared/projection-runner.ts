@@ -3,27 +3,14 @@ import type { Knex } from 'knex';
 import type { EventBus } from '../../application/shared/event-bus.js';
 import type { EventStore } from '../../application/shared/event-store.js';
 import { systemClock, type Clock } from '../../application/shared/clock.js';
-import {
-  announceChanges,
-  applyStored,
-  type PhysicalNames,
-  type ProjectedEvent,
-  type Projector,
-} from '../../projections/shared/projector.js';
+import type { Projector } from '../../projections/shared/projector.js';
 import type { Logger } from './logger.js';
 import { projectionLagEvents, projectionLagSeconds, projectionPosition, setPositionInfo } from './metrics.js';
 import { defaultLeaseOwner, Lease } from './messaging/lease.js';
 import { pause } from './pause.js';
 import { ProjectionBatches } from './projection-batches.js';
-import {
-  comment,
-  LeaseLostError,
-  physicalNames,
-  quoteIdent,
-  readCheckpoint,
-  type Progress,
-  type Slot,
-} from './projection-slots.js';
+import { rebuildGeneration } from './projection-rebuild.js';
+import { readCheckpoint, type Progress, type Slot } from './projection-slots.js';
 
 export interface ProjectionRunnerDependencies {
   knex: Knex;
@@ -353,86 +340,22 @@ export class ProjectionRunner {
     );
   }
 
-  /** `rebuild` for the lease holder; every transaction is fenced, and it gives up between batches once `term` ends. */
+  /** `rebuild` for the lease holder (projection-rebuild.ts); one rebuild of a projector at a time in this runner. */
   private async rebuildHolding(slot: Slot, term: AbortSignal): Promise<void> {
-    const { projector, lease } = slot;
-    const { name } = projector;
+    const { name } = slot.projector;
     if (this.rebuilding.has(name)) throw new Error(`projector ${name} is already being rebuilt`);
     this.rebuilding.add(name);
-    const fenced = <T>(work: (trx: Knex.Transaction) => Promise<T>) =>
-      this.deps.knex.transaction(async (trx) => {
-        if (term.aborted) throw new LeaseLostError(lease);
-        const result = await work(trx);
-        if (!(await lease.heldIn(trx))) throw new LeaseLostError(lease);
-        return result;
-      });
     try {
-      const { knex } = this.deps;
-      const from = (await readCheckpoint(knex, name))?.generation ?? 0;
-      const names = physicalNames(projector, from + 1);
-      await fenced(async (trx) => {
-        for (const table of Object.values(names)) await trx.raw(`DROP TABLE IF EXISTS ${quoteIdent(table)}`);
-        await projector.createTables(trx, names);
-        for (const table of projector.tables) await comment(trx, 'TABLE', names[table.name]!, table);
-      });
-      let progress: Progress = { position: null, recordedAt: null };
-      for (;;) {
-        const events = await this.deps.store.readAll(progress.position, this.batchSize);
-        if (events.length === 0) break;
-        progress = await fenced((trx) => this.replay(trx, projector, names, events));
-      }
-      progress = await fenced(async (trx) => {
-        await trx.raw(
-          `INSERT INTO projection_checkpoints (projector, version, generation) VALUES (?, ?, 0) ON CONFLICT (projector) DO NOTHING`,
-          [name, projector.version],
-        );
-        const row = (await readCheckpoint(trx, name, true))!;
-        if (row.generation !== from) throw new Error(`projector ${name} was rebuilt by someone else meanwhile`);
-        for (;;) {
-          const events = await this.deps.store.readAll(progress.position, this.batchSize);
-          if (events.length === 0) break;
-          progress = await this.replay(trx, projector, names, events);
-        }
-        for (const table of projector.tables) {
-          await trx.raw(`DROP VIEW IF EXISTS ${quoteIdent(table.name)}`);
-          await trx.raw(`CREATE VIEW ${quoteIdent(table.name)} AS SELECT * FROM ${quoteIdent(names[table.name]!)}`);
-          await comment(trx, 'VIEW', table.name, table);
-          if (from > 0)
-            await trx.raw(`DROP TABLE IF EXISTS ${quoteIdent(physicalNames(projector, from)[table.name]!)}`);
-        }
-        // Every row may have changed: caches in front of the read model start afresh.
-        await announceChanges(trx, name, new Set(['*']));
-        await trx('projection_checkpoints')
-          .where({ projector: name })
-          .update({
-            version: projector.version,
-            generation: from + 1,
-            position: progress.position,
-            last_recorded_at: progress.recordedAt,
-            updated_at: this.clock.now(),
-          });
-        return progress;
-      });
+      const { knex, store } = this.deps;
+      const { generation, progress } = await rebuildGeneration(
+        { knex, store, clock: this.clock, batchSize: this.batchSize },
+        slot,
+        term,
+      );
       this.progress.set(name, progress);
-      this.deps.logger?.info('projection rebuilt', {
-        projector: name,
-        generation: from + 1,
-        position: progress.position,
-      });
+      this.deps.logger?.info('projection rebuilt', { projector: name, generation, position: progress.position });
     } finally {
       this.rebuilding.delete(name);
     }
-  }
-
-  private async replay(
-    trx: Knex.Transaction,
-    projector: Projector,
-    names: PhysicalNames,
-    events: ProjectedEvent[],
-  ): Promise<Progress> {
-    const handled = events.filter((e) => projector.eventTypes.has(e.type));
-    if (handled.length > 0) await applyStored(projector, trx, handled, names);
-    const last = events[events.length - 1]!;
-    return { position: last.position, recordedAt: last.recordedAt };
   }
 }
