@@ -129,37 +129,45 @@ export class PostgresOrderReadModel implements OrderReadModel {
           .as('matches'),
       )
       .groupBy('status');
+    // The page's keys first, then its rows: the keys come from the listing's index alone (it includes the filters'
+    // columns and the key), so a filter on included columns (type, status, payment status) skips index entries, not
+    // rows fetched from the table (docs/orders-read-models.md, "Indexes").
+    const newestFirst = (alias: string) => [
+      { column: `${alias}.ordered_at`, order: 'desc' },
+      { column: `${alias}.merchant_id`, order: 'asc' },
+      { column: `${alias}.order_id`, order: 'asc' },
+    ];
+    const keys = withStatus(where(this.knex(`${table} as k`).select('k.merchant_id', 'k.order_id')))
+      .orderBy(newestFirst('k'))
+      .modify((q) => {
+        const after = paging.after;
+        // After a position in (ordered_at desc, merchant_id asc, order_id asc): the index on ordered_at bounds it.
+        if (after)
+          void q.andWhere((b) =>
+            b
+              .where('k.ordered_at', '<', after.orderedAt)
+              .orWhere((same) =>
+                same
+                  .where('k.ordered_at', '=', after.orderedAt)
+                  .andWhere((next) =>
+                    next
+                      .where('k.merchant_id', '>', after.merchantId)
+                      .orWhere((m) =>
+                        m.where('k.merchant_id', '=', after.merchantId).andWhere('k.order_id', '>', after.orderId),
+                      ),
+                  ),
+              ),
+          );
+      })
+      .limit(paging.size)
+      .offset((paging.page - 1) * paging.size);
     const [rows, counts] = await Promise.all([
       preparedBuilderRows<OrderRow>(
         this.knex,
-        withStatus(where(this.knex(table).select(summaryColumns)))
-          .orderBy([
-            { column: 'ordered_at', order: 'desc' },
-            { column: 'merchant_id', order: 'asc' },
-            { column: 'order_id', order: 'asc' },
-          ])
-          .modify((q) => {
-            const after = paging.after;
-            // After a position in (ordered_at desc, merchant_id asc, order_id asc): the index on ordered_at bounds it.
-            if (after)
-              void q.andWhere((b) =>
-                b
-                  .where('ordered_at', '<', after.orderedAt)
-                  .orWhere((same) =>
-                    same
-                      .where('ordered_at', '=', after.orderedAt)
-                      .andWhere((next) =>
-                        next
-                          .where('merchant_id', '>', after.merchantId)
-                          .orWhere((m) =>
-                            m.where('merchant_id', '=', after.merchantId).andWhere('order_id', '>', after.orderId),
-                          ),
-                      ),
-                  ),
-              );
-          })
-          .limit(paging.size)
-          .offset((paging.page - 1) * paging.size),
+        this.knex(`${table} as o`)
+          .select(summaryColumns.map((c) => `o.${c}`))
+          .join(keys.as('p'), (on) => on.on('o.merchant_id', 'p.merchant_id').andOn('o.order_id', 'p.order_id'))
+          .orderBy(newestFirst('o')),
       ),
       preparedBuilderRows<{ status: string | null; n: string }>(this.knex, capped),
     ]);

@@ -283,7 +283,7 @@ describe('Order view read models (HTTP, PostgreSQL, projector)', () => {
     expect(rows).to.deep.equal([]);
   });
 
-  it('has autovacuum keep the orders table all-visible at 1% changed, rebuilt tables too', async () => {
+  it('has autovacuum keep the orders table all-visible at 1% changed, indexes cleaned every pass, rebuilt tables too', async () => {
     const options = async () =>
       (
         await app.container.knex.raw<{ rows: { relname: string; reloptions: string[] | null }[] }>(
@@ -298,6 +298,29 @@ describe('Order view read models (HTTP, PostgreSQL, projector)', () => {
         'autovacuum_vacuum_scale_factor=0.01',
         'autovacuum_vacuum_insert_scale_factor=0.01',
         'autovacuum_analyze_scale_factor=0.02',
+        'vacuum_index_cleanup=on',
       ]);
+  });
+
+  it("finds a listing's keys in each listing index alone: each has the order's key and the filters' columns", async () => {
+    const { rows } = await app.container.knex.raw<{ name: string; definition: string }[]>(
+      `SELECT i.relname AS name, pg_get_indexdef(i.oid) AS definition
+         FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
+        WHERE t.relname = (SELECT max(relname) FROM pg_class WHERE relname ~ '^order_view_orders_g[0-9]+$')
+          AND NOT x.indisprimary`,
+    );
+    expect(rows.map((r) => r.name.replace(/^order_view_orders_g[0-9]+_/, '')).sort()).to.deep.equal([
+      'branch',
+      'business_unit',
+      'customer',
+      'merchant',
+      'merchant_payment',
+      'merchant_status',
+      'ordered',
+      'seller',
+    ]);
+    for (const { name, definition } of rows)
+      for (const column of ['merchant_id', 'order_id', 'ordered_at', 'status', 'payment_status', 'order_type'])
+        expect(definition, name).to.match(new RegExp(`\\b${column}\\b`));
   });
 });
