@@ -9,7 +9,10 @@ export interface LoadRequest {
 }
 
 export interface LoadOptions {
-  /** Keep every answer's body in `bodies` (default true); off, `bodies` holds status and index only. */
+  /**
+   * Keep every answer's body in `bodies` (default true); off, only the bodies of answers other than 2xx (what a failure
+   * report shows), the others' status and index: a large answer kept costs the benchmark's process its parse.
+   */
   keepBodies?: boolean;
   /**
    * Mean pause of each connection between an answer and its next request (default 0: back to back). Pauses are drawn
@@ -151,7 +154,7 @@ export async function runLoad(
       result.latenciesMs.push(ms);
       result.latencyByIndex[index] = ms;
       result.statuses.set(status, (result.statuses.get(status) ?? 0) + 1);
-      result.bodies.push({ index, status, body: keepBodies ? parseBody(body) : undefined });
+      result.bodies.push({ index, status, body: keepBodies || status >= 300 ? parseBody(body) : undefined });
       if (options.thinkMs) await sleep(think());
     }
   };

@@ -185,10 +185,10 @@ async function main(): Promise<void> {
   // "Benchmark"). The paced pass's CPU per request, and with CPU_PROFILE_DIR the api's profile of it.
   const paced = { thinkMs: ((queryUsers * 1000) / queryRate) * 0.9 };
   const queryPhase = async (profileName: string, requests: LoadRequest[]) => {
-    const saturated = await loadInOwnProcess(server.port, requests, queryConnections);
+    const saturated = await loadInOwnProcess(server.port, requests, queryConnections, { keepBodies: false });
     const cpuUse = await measureCpu({ api: process.pid, knex: c.knex });
     const profile = await profileCpu(process.env.CPU_PROFILE_DIR, profileName);
-    const result = await loadInOwnProcess(server.port, requests, queryUsers, paced);
+    const result = await loadInOwnProcess(server.port, requests, queryUsers, { ...paced, keepBodies: false });
     await profile.stop();
     return { saturated, result, cpu: await cpuUse.end(requests.length) };
   };

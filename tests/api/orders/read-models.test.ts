@@ -303,7 +303,7 @@ describe('Order view read models (HTTP, PostgreSQL, projector)', () => {
   });
 
   it("finds a listing's keys in each listing index alone: each has the order's key and the filters' columns", async () => {
-    const { rows } = await app.container.knex.raw<{ name: string; definition: string }[]>(
+    const { rows } = await app.container.knex.raw<{ rows: { name: string; definition: string }[] }>(
       `SELECT i.relname AS name, pg_get_indexdef(i.oid) AS definition
          FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
         WHERE t.relname = (SELECT max(relname) FROM pg_class WHERE relname ~ '^order_view_orders_g[0-9]+$')
