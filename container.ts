@@ -38,7 +38,7 @@ import {
 import { ProvidedAccessTokens, ProvidedPorts, type BackgroundJob } from './infrastructure/shared/context.js';
 import { createKnex } from './infrastructure/shared/database.js';
 import { createEventStore } from './infrastructure/shared/eventstore/create-event-store.js';
-import { runInLogContext, type Logger } from './infrastructure/shared/logger.js';
+import type { Logger } from './infrastructure/shared/logger.js';
 import { createEventBus } from './infrastructure/shared/messaging/create-event-bus.js';
 import { Relay } from './infrastructure/shared/messaging/relay.js';
 import { httpRequestDuration, metricsRegistry } from './infrastructure/shared/metrics.js';
@@ -303,7 +303,6 @@ export async function buildContainer(options: {
     requestDuration: httpRequestDuration,
     openApi: buildOpenApiDocument(openApi),
     operationsGuard: operationsNeedOperator(config) ? operatorAuth(secrets.OPERATOR_TOKENS, refuseOperator) : undefined,
-    runInLogContext,
     routers: [
       ...fronted,
       {
@@ -320,7 +319,6 @@ export async function buildContainer(options: {
     metrics: options.metrics ?? metricsRegistry,
     requestDuration: httpRequestDuration,
     operationsGuard: operationsNeedOperator(config) ? operatorAuth(secrets.OPERATOR_TOKENS, refuseOperator) : undefined,
-    runInLogContext,
     routers: [],
     ready,
   });

@@ -28,7 +28,7 @@ import { shopOk } from '../api/shop/envelope.js';
 import { shopRouter } from '../api/shop/router.js';
 import { newCommandContext } from '../application/shared/command-context.js';
 import { buildContainer, loadConfig } from '../container.js';
-import { createLogger, runInLogContext } from '../infrastructure/shared/logger.js';
+import { createLogger } from '../infrastructure/shared/logger.js';
 import { httpRequestDuration, metricsRegistry } from '../infrastructure/shared/metrics.js';
 import { median, percentile, type LoadRequest } from './load.js';
 import { benchSecrets } from './bench-secrets.js';
@@ -138,10 +138,9 @@ async function main(): Promise<void> {
     express.json(),
     on(() => shopOk({ reservationKey: randomUUID() })),
   );
-  // The same middleware as the service's own app (log context included), so that only the handler differs.
+  // The same middleware as the service's own app, so that only the handler differs.
   const baselineApp = createHttpApp({
     logger,
-    runInLogContext,
     metrics: metricsRegistry,
     requestDuration: httpRequestDuration,
     routers: [{ path: '/api/v1', router: shopRouter({ logger, routers: [baseline] }) }],

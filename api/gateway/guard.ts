@@ -8,6 +8,7 @@ import type { RequestHandler } from 'express';
 import { endpointName, type GatewayServices } from '../../application/gateway/index.js';
 import type { Logger } from '../../application/shared/logger.js';
 import type { GatewayFront } from '../shared/gateway-front.js';
+import { logContextOf } from '../shared/request-context.js';
 import { endpointMatcher } from './endpoint-matcher.js';
 
 export function gatewayGuard(
@@ -46,7 +47,7 @@ export function gatewayGuard(
         },
         (err: unknown) => {
           // Never let a request through unchecked: the interface answers that it cannot serve it now.
-          deps.logger.error('gateway check failed', { interface: front.interface, err });
+          deps.logger.error('gateway check failed', { interface: front.interface, ...logContextOf(res), err });
           front.send(
             res,
             unavailableStatus,

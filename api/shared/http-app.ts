@@ -2,13 +2,11 @@ import http from 'node:http';
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import type { Histogram, Registry } from 'prom-client';
 import swaggerUi from 'swagger-ui-express';
-import type { Logger, LogContextRunner } from '../../application/shared/logger.js';
-import { requestContext } from './request-context.js';
+import type { Logger } from '../../application/shared/logger.js';
+import { logContextOf, requestContext } from './request-context.js';
 
 export interface HttpAppOptions {
   logger: Logger;
-  /** Carries the request's ids into every log line written while serving it (default: none). */
-  runInLogContext?: LogContextRunner;
   /** Interface routers, each with its own auth, envelope and error mapping. */
   routers: { path: string; router: Router }[];
   /** Readiness: every dependency this process needs answers; `roles`: what its background roles report (lag). */
@@ -57,7 +55,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(requestContext(options.runInLogContext ?? ((_context, next) => next())));
+  app.use(requestContext);
   app.use(securityHeaders);
   const logging = options.logger.isLevelEnabled('http');
   app.use((req, res, next) => {
@@ -74,6 +72,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
           status: res.statusCode,
           durationMs: Math.round(seconds * 1e4) / 10,
           ...actorOf(res.locals),
+          ...logContextOf(res),
         });
     });
     next();
@@ -124,7 +123,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   // Last resort: routers handle their own errors; this only sees errors outside them.
   app.use((err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
     const status = typeof (err as { status?: unknown }).status === 'number' ? (err as { status: number }).status : 500;
-    if (status >= 500) options.logger.error('unhandled error', { err });
+    if (status >= 500) options.logger.error('unhandled error', { ...logContextOf(res), err });
     res.status(status >= 400 && status < 600 ? status : 500).json({
       code: status < 500 ? 'BAD_REQUEST' : 'INTERNAL_ERROR',
       message: status < 500 ? 'bad request' : 'internal error',

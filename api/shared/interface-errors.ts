@@ -8,6 +8,7 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { isDomainError, type DomainError } from '../../application/shared/errors.js';
 import { ControlCharacterError } from './control-characters.js';
+import { logContextOf } from './request-context.js';
 
 /** An answer already in the interface's terms, thrown by auth, parsing and handlers. */
 export class HttpError extends Error {
@@ -114,12 +115,17 @@ export function interfaceErrorHandler<Code extends string>(
     const refused = malformed(err, spec.malformed);
     if (refused) return spec.send(res, refused[0], refused[1], refused[2], null);
     if (storageUnavailable(err)) {
-      logger.error(`${spec.name} request failed: storage unavailable`, { method: req.method, path: req.path, err });
+      logger.error(`${spec.name} request failed: storage unavailable`, {
+        method: req.method,
+        path: req.path,
+        ...logContextOf(res),
+        err,
+      });
       res.setHeader('Retry-After', '1');
       const { status, code } = spec.unavailable ?? { status: 503, code: spec.internal.code };
       return spec.send(res, status, code, unavailableMessage, null);
     }
-    logger.error(`${spec.name} request failed`, { method: req.method, path: req.path, err });
+    logger.error(`${spec.name} request failed`, { method: req.method, path: req.path, ...logContextOf(res), err });
     spec.send(res, 500, spec.internal.code, spec.internal.message, null);
   };
 }

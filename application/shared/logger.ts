@@ -11,11 +11,12 @@ export interface Logger {
   isLevelEnabled(level: string): boolean;
 }
 
-/** What every log line written while serving one request (or handling one message) carries. */
+/**
+ * What the log lines written for one request carry: passed along explicitly (api/shared/request-context.ts,
+ * `logContextOf`), not through AsyncLocalStorage, whose promise hooks cost the api a tenth of its CPU on Node 20
+ * (docs/operations.md, "Logs").
+ */
 export interface LogContext {
   requestId?: string;
   correlationId?: string;
 }
-
-/** Runs `next` with `context` on every log line written on its behalf. */
-export type LogContextRunner = (context: LogContext, next: () => void) => void;

@@ -137,6 +137,7 @@ export class PurchaseService {
       merchantId: caller.merchantId,
       userId: caller.userId,
       requestId: caller.context.requestId,
+      correlationId: caller.context.correlationId,
     });
     return this.view(released);
   }

@@ -1,19 +1,6 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import winston from 'winston';
 
-import type { LogContext, LogContextRunner, Logger as LoggerPort } from '../../application/shared/logger.js';
-
-export const logContext = new AsyncLocalStorage<LogContext>();
-
-/** The LogContextRunner of this logger: the context reaches every line through AsyncLocalStorage. */
-export const runInLogContext: LogContextRunner = (context, next) => logContext.run(context, next);
-
-const withContext = winston.format((info) => {
-  const ctx = logContext.getStore();
-  if (ctx?.requestId && info.requestId === undefined) info.requestId = ctx.requestId;
-  if (ctx?.correlationId && info.correlationId === undefined) info.correlationId = ctx.correlationId;
-  return info;
-});
+import type { Logger as LoggerPort } from '../../application/shared/logger.js';
 
 /** An error as a log line shows it: its own enumerable fields can be anything, so only these are kept. */
 export function errorForLog(error: Error, depth = 0): Record<string, unknown> {
@@ -44,7 +31,6 @@ export function createLogger(level = process.env.LOG_LEVEL ?? 'info'): Logger {
   return winston.createLogger({
     level,
     format: winston.format.combine(
-      withContext(),
       withErrors(),
       winston.format.timestamp(),
       winston.format.errors({ stack: true }),

@@ -4,6 +4,7 @@ import { Router } from 'express';
 import { Histogram, Registry } from 'prom-client';
 import winston from 'winston';
 import { createHttpApp, listen } from '../../../api/shared/http-app.js';
+import { interfaceErrorHandler } from '../../../api/shared/interface-errors.js';
 import { InMemoryEventStore } from '../../../infrastructure/shared/eventstore/in-memory-event-store.js';
 import { InMemoryNumericIds } from '../../../infrastructure/shared/in-memory-numeric-ids.js';
 import { createLogger } from '../../../infrastructure/shared/logger.js';
@@ -47,7 +48,7 @@ describe('Every answer carries the security headers and is never cached (docs/op
 });
 
 describe('The access log (docs/operations.md, "Logs")', () => {
-  it('records the full path, the status and who called, never a credential', async () => {
+  it('records the full path, the status, who called and the request and correlation ids, never a credential', async () => {
     const logger = createLogger('http');
     const out = new PassThrough();
     const lines: Record<string, unknown>[] = [];
@@ -67,6 +68,22 @@ describe('The access log (docs/operations.md, "Logs")', () => {
       res.locals.caller = { merchantId: 'M1', userId: 'u-1' };
       res.json({ ok: true });
     });
+    router.get('/broken', () => {
+      throw new Error('boom');
+    });
+    router.use(
+      interfaceErrorHandler(
+        {
+          name: 'test',
+          table: {},
+          malformed: { invalid: 'BAD', tooLarge: 'LARGE', unsupportedMediaType: 'TYPE' },
+          unknownEndpoint: 'NONE',
+          internal: { code: 'INTERNAL', message: 'internal error' },
+          send: (res, status, code, message) => res.status(status).json({ code, message }),
+        },
+        logger,
+      ),
+    );
     const registry = new Registry();
     const app = createHttpApp({
       logger,
@@ -82,7 +99,13 @@ describe('The access log (docs/operations.md, "Logs")', () => {
     });
     const server = await listen(app, 0, '127.0.0.1');
     try {
-      await fetch(`http://127.0.0.1:${server.port}/api/v1/things/7?page=2`, { headers: { client_secret: 's3cret' } });
+      await fetch(`http://127.0.0.1:${server.port}/api/v1/things/7?page=2`, {
+        headers: { client_secret: 's3cret', 'x-request-id': 'req-7', 'x-correlation-id': 'checkout-42' },
+      });
+      const broken = await fetch(`http://127.0.0.1:${server.port}/api/v1/broken`, {
+        headers: { 'x-request-id': 'req-8' },
+      });
+      expect(broken.status).to.equal(500);
       await new Promise((resolve) => setTimeout(resolve, 20));
     } finally {
       await server.close(100);
@@ -94,7 +117,16 @@ describe('The access log (docs/operations.md, "Logs")', () => {
       status: 200,
       merchantId: 'M1',
       userId: 'u-1',
+      requestId: 'req-7',
+      correlationId: 'checkout-42',
     });
+    // An error line written for a request names it too (the correlation id is the request id when none was given).
+    expect(lines.find((l) => l.message === 'test request failed')).to.include({
+      path: '/broken',
+      requestId: 'req-8',
+      correlationId: 'req-8',
+    });
+    expect(lines.find((l) => l.message === 'request' && l.status === 500)).to.include({ requestId: 'req-8' });
     expect(JSON.stringify(lines)).not.to.include('s3cret');
   });
 });
