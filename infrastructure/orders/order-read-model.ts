@@ -88,8 +88,23 @@ const summaryColumns = [
 /** The daily statistics can count a filter made only of these, with whole UTC days as its range. */
 const dailyDimensions = new Set(['merchantId', 'orderType', 'status', 'from', 'to']);
 const midnight = (iso: string | undefined) => iso === undefined || iso.endsWith('T00:00:00.000Z');
-/** Without a merchant, a range of at most this many days keeps the sum over the daily rows small. */
+/** Across merchants the daily statistics answer for at most a month (a row per merchant, day, type and status). */
 const dailyMaxDaysAcrossMerchants = 31;
+
+/**
+ * Whether the daily statistics can count the filter exactly: merchant, type, status and a range of whole UTC days
+ * (ordered_at's day), with a merchant or over at most a month.
+ */
+function dailyCountable(filter: PortalFilter): boolean {
+  const used = Object.entries(filter).filter(([, v]) => v !== undefined);
+  if (!used.every(([k]) => dailyDimensions.has(k)) || !midnight(filter.from) || !midnight(filter.to)) return false;
+  if (filter.merchantId !== undefined) return true;
+  return (
+    filter.from !== undefined &&
+    filter.to !== undefined &&
+    Date.parse(filter.to) - Date.parse(filter.from) <= dailyMaxDaysAcrossMerchants * 86_400_000
+  );
+}
 
 export class PostgresOrderReadModel implements OrderReadModel {
   private readonly countLimit: number;
@@ -161,7 +176,11 @@ export class PostgresOrderReadModel implements OrderReadModel {
       })
       .limit(paging.size)
       .offset((paging.page - 1) * paging.size);
-    const [rows, counts] = await Promise.all([
+    // A merchant's counts come from the daily statistics when they can give them (exact, and at most a row per day,
+    // type and status instead of an index entry per order); other filters are counted, and only beyond the count
+    // limit asked of the daily statistics.
+    const dailyFirst = filter.merchantId !== undefined && dailyCountable(filter);
+    const [rows, counted] = await Promise.all([
       preparedBuilderRows<OrderRow>(
         this.knex,
         this.knex(`${table} as o`)
@@ -169,12 +188,15 @@ export class PostgresOrderReadModel implements OrderReadModel {
           .join(keys.as('p'), (on) => on.on('o.merchant_id', 'p.merchant_id').andOn('o.order_id', 'p.order_id'))
           .orderBy(newestFirst('o')),
       ),
-      preparedBuilderRows<{ status: string | null; n: string }>(this.knex, capped),
+      dailyFirst
+        ? this.dailyCounts(filter)
+        : preparedBuilderRows<{ status: string | null; n: string }>(this.knex, capped).then((counts) =>
+            Object.fromEntries(counts.map((c) => [c.status ?? '', Number(c.n)])),
+          ),
     ]);
-    let countsByStatus: Record<string, number> | null = Object.fromEntries(
-      counts.map((c) => [c.status ?? '', Number(c.n)]),
-    );
-    let countsExact = Object.values(countsByStatus).reduce((a, b) => a + b, 0) <= this.countLimit;
+    let countsByStatus = counted;
+    let countsExact =
+      counted !== null && (dailyFirst || Object.values(counted).reduce((a, b) => a + b, 0) <= this.countLimit);
     if (!countsExact) {
       countsByStatus = await this.dailyCounts(filter);
       countsExact = countsByStatus !== null;
@@ -192,16 +214,11 @@ export class PostgresOrderReadModel implements OrderReadModel {
   }
 
   /**
-   * The counts by status from the daily statistics the projector keeps, when the filter is theirs: merchant, type,
-   * status and a range of whole UTC days (ordered_at's day), with a merchant or over at most a month; else null.
+   * The counts by status from the daily statistics the projector keeps, when they can give them (dailyCountable);
+   * else null.
    */
   private async dailyCounts(filter: PortalFilter): Promise<Record<string, number> | null> {
-    const used = Object.entries(filter).filter(([, v]) => v !== undefined);
-    if (!used.every(([k]) => dailyDimensions.has(k)) || !midnight(filter.from) || !midnight(filter.to)) return null;
-    if (filter.merchantId === undefined) {
-      if (filter.from === undefined || filter.to === undefined) return null;
-      if (Date.parse(filter.to) - Date.parse(filter.from) > dailyMaxDaysAcrossMerchants * 86_400_000) return null;
-    }
+    if (!dailyCountable(filter)) return null;
     const q = this.knex(orderTables.daily).select('status').sum({ n: 'order_count' }).groupBy('status');
     if (filter.merchantId !== undefined) void q.where('merchant_id', filter.merchantId);
     if (filter.orderType !== undefined) void q.where('order_type', filter.orderType);

@@ -18,14 +18,14 @@ describe('orders read model: counts beyond the count limit', () => {
   let readModel: PostgresOrderReadModel;
   const day0 = Date.UTC(2026, 2, 1);
   const statuses = ['CREATED', 'PAID', 'COMPLETED', 'CANCELLED'];
-  /** [merchant, bu, type, status, ordered_at] of every order, to count by hand. */
-  const orders: { merchantId: string; bu: string; type: string; status: string; at: number }[] = [];
+  /** [merchant, bu, type, status, ordered_at, customer] of every order, to count by hand. */
+  const orders: { merchantId: string; bu: string; type: string; status: string; at: number; customer: string }[] = [];
 
   function created(n: number, merchantId: string, at: number) {
     const status = statuses[n % statuses.length]!;
     const type = n % 3 === 0 ? 'CAR_PURCHASE' : 'AFTER_SALES';
     const bu = n % 2 === 0 ? 'BU-1' : 'BU-2';
-    orders.push({ merchantId, bu, type, status, at });
+    orders.push({ merchantId, bu, type, status, at, customer: `c-${n % 7}` });
     const order: OrderChanges = {
       order_type: type,
       status,
@@ -67,7 +67,23 @@ describe('orders read model: counts beyond the count limit', () => {
 
   const list = (filter: PortalFilter) => readModel.list(filter, { page: 1, size: 10 });
 
+  /** The SQL `work` sends. */
+  const statementsOf = async (work: () => Promise<unknown>) => {
+    const sent: string[] = [];
+    const listen = (q: { sql: string }) => sent.push(q.sql);
+    db.knex.on('query', listen);
+    try {
+      await work();
+    } finally {
+      db.knex.removeListener('query', listen);
+    }
+    return sent;
+  };
+
   it('up to the limit: exact, from the orders themselves', async () => {
+    const customer = await list({ customerId: 'c-1' });
+    expect(customer).to.include({ countsExact: true });
+    expect(customer.countsByStatus).to.deep.equal(byHand((o) => o.customer === 'c-1'));
     const page = await list({ merchantId: 'M2' });
     expect(page).to.include({ total: 66, countsExact: true });
     expect(page.countsByStatus).to.deep.equal(byHand((o) => o.merchantId === 'M2'));
@@ -76,6 +92,22 @@ describe('orders read model: counts beyond the count limit', () => {
       ...['O-2001', 'O-2003', 'O-2005', 'O-2007', 'O-2009', 'O-2011'],
       ...['O-1059', 'O-1058', 'O-1057', 'O-1056'],
     ]);
+  });
+
+  it("a merchant's counts (with type, status, whole days): from the daily statistics, none counted along the orders", async () => {
+    for (const filter of [{ merchantId: 'M2' }, { merchantId: 'M3', status: 'PAID' }] as PortalFilter[]) {
+      const sent = await statementsOf(() => list(filter));
+      expect(
+        sent.some((sql) => sql.includes(orderTables.daily)),
+        JSON.stringify(filter),
+      ).to.equal(true);
+      expect(
+        sent.filter((sql) => /count\(/i.test(sql)),
+        JSON.stringify(filter),
+      ).to.deep.equal([]);
+    }
+    const sent = await statementsOf(() => list({ customerId: 'c-1' }));
+    expect(sent.filter((sql) => /count\(/i.test(sql))).to.have.length(1);
   });
 
   it('beyond it, a merchant (and type, status, whole days): exact, from the daily statistics', async () => {
