@@ -8,12 +8,12 @@
  *    projector has caught up — through NATS when NATS_URL is set (relay and projectors in a process of their own, as
  *    deployed), else on the in-process bus;
  * 4. QUERIES my-orders requests (customers' real access tokens) and QUERIES portal listings with counts (operator
- *    token), at the history's size: back to back over QUERY_CONNECTIONS (the capacity), then paced at QUERY_RATE
- *    requests/s by QUERY_USERS users (the latency reported on the last line).
+ *    token), at the history's size: back to back over QUERY_CONNECTIONS (the capacity), then paced by QUERY_USERS
+ *    users at QUERY_RATE requests/s, or unset at QUERY_LOAD (half) of that capacity (the latency on the last line).
  * Last line: orders: webhooks=<n> ingest_per_s=<x> webhook_p99_ms=<y> lost=<k> my_orders_p95_ms=<z> portal_p95_ms=<w>
  *
  * Env: WEBHOOKS (5000), MERCHANTS (20), CONNECTIONS (16), WARM_UP (600), HISTORY (20000), HISTORY_BATCH (5000),
- * QUERIES (1000), QUERY_CONNECTIONS (4), QUERY_RATE (200), QUERY_USERS (16), CATCH_UP_SECONDS (300), DATABASE_URL (else embedded), NATS_URL (optional),
+ * QUERIES (1000), QUERY_CONNECTIONS (4), QUERY_RATE (unset), QUERY_LOAD (0.5), QUERY_USERS (16), CATCH_UP_SECONDS (300), DATABASE_URL (else embedded), NATS_URL (optional),
  * KEEP_DATABASE (set: the database is kept for EXPLAIN ANALYZE, its URL printed; needs DATABASE_URL), CPU_PROFILE_DIR
  * (the api's CPU profiles of the webhooks, orders-webhooks.cpuprofile, and of the queries, orders-my-orders and
  * orders-portal, and the roles' process's for its whole life).
@@ -44,7 +44,9 @@ const historySize = env('HISTORY', 20_000);
 const historyBatch = env('HISTORY_BATCH', 5000);
 const queries = env('QUERIES', 1000);
 const queryConnections = env('QUERY_CONNECTIONS', 4);
-const queryRate = env('QUERY_RATE', 200);
+/** Requests/s of the paced pass; unset, half the capacity the back-to-back pass measured (QUERY_LOAD, 0.5). */
+const queryRate = process.env.QUERY_RATE === undefined ? undefined : Number(process.env.QUERY_RATE);
+const queryLoad = env('QUERY_LOAD', 0.5);
 const queryUsers = env('QUERY_USERS', 16);
 const catchUpSeconds = env('CATCH_UP_SECONDS', 300);
 
@@ -180,12 +182,15 @@ async function main(): Promise<void> {
   for (const set of [accepted, expectedKeys, expectedOrders]) set.clear();
   const tokens = await customerTokens(base, sampledCustomers(shape, 50));
   // Each query phase twice: back to back over QUERY_CONNECTIONS (the capacity; the machine saturated, so its latency
-  // is QUERY_CONNECTIONS / capacity, queueing rather than the query), then paced at QUERY_RATE by QUERY_USERS users
-  // (the latency the target is about, at a stated load), as bench:payments paces its inits (docs/orders-read-models.md,
-  // "Benchmark"). The paced pass's CPU per request, and with CPU_PROFILE_DIR the api's profile of it.
-  const paced = { thinkMs: ((queryUsers * 1000) / queryRate) * 0.9 };
+  // is QUERY_CONNECTIONS / capacity, queueing rather than the query), then paced by QUERY_USERS users at QUERY_RATE or
+  // at QUERY_LOAD of that capacity (the latency the target is about, at a stated load), as bench:payments paces its
+  // inits (docs/orders-read-models.md, "Benchmark"). The paced pass's CPU per request, and with CPU_PROFILE_DIR the
+  // api's profile of it.
   const queryPhase = async (profileName: string, requests: LoadRequest[]) => {
     const saturated = await loadInOwnProcess(server.port, requests, queryConnections, { keepBodies: false });
+    const rate = queryRate ?? queryLoad * (requests.length / (saturated.elapsedMs / 1000));
+    // Each user pauses so that together they send about `rate` requests/s (a cycle is a pause and an answer).
+    const paced = { thinkMs: ((queryUsers * 1000) / rate) * 0.9 };
     const cpuUse = await measureCpu({ api: process.pid, knex: c.knex });
     const profile = await profileCpu(process.env.CPU_PROFILE_DIR, profileName);
     const result = await loadInOwnProcess(server.port, requests, queryUsers, { ...paced, keepBodies: false });
