@@ -5,7 +5,7 @@
  * (rows the projector keeps) or nothing ("Counts at scale").
  */
 import type { Knex } from 'knex';
-import { preparedBuilderRows } from '../shared/prepared-query.js';
+import { preparedBuilderRows, preparedRows } from '../shared/prepared-query.js';
 import type {
   DailyStat,
   DailyStatsFilter,
@@ -90,6 +90,10 @@ const dailyDimensions = new Set(['merchantId', 'orderType', 'status', 'from', 't
 const midnight = (iso: string | undefined) => iso === undefined || iso.endsWith('T00:00:00.000Z');
 /** Across merchants the daily statistics answer for at most a month (a row per merchant, day, type and status). */
 const dailyMaxDaysAcrossMerchants = 31;
+
+/** A filter of nothing but a status: its counts by status are the whole table's (the status filter left out). */
+const wholeTable = (filter: PortalFilter) =>
+  Object.entries(filter).every(([k, v]) => v === undefined || k === 'status');
 
 /**
  * Whether the daily statistics can count the filter exactly: merchant, type, status and a range of whole UTC days
@@ -176,10 +180,14 @@ export class PostgresOrderReadModel implements OrderReadModel {
       })
       .limit(paging.size)
       .offset((paging.page - 1) * paging.size);
-    // A merchant's counts come from the daily statistics when they can give them (exact, and at most a row per day,
-    // type and status instead of an index entry per order); other filters are counted, and only beyond the count
-    // limit asked of the daily statistics.
-    const dailyFirst = filter.merchantId !== undefined && dailyCountable(filter);
+    // Counts the projector keeps, when they answer the filter exactly: the status totals for the whole table, the
+    // daily statistics for a merchant (a row per day, type and status instead of an index entry per order). Other
+    // filters are counted, and only beyond the count limit asked of the daily statistics.
+    const kept = wholeTable(filter)
+      ? this.statusTotals()
+      : filter.merchantId !== undefined && dailyCountable(filter)
+        ? this.dailyCounts(filter)
+        : undefined;
     const [rows, counted] = await Promise.all([
       preparedBuilderRows<OrderRow>(
         this.knex,
@@ -188,15 +196,14 @@ export class PostgresOrderReadModel implements OrderReadModel {
           .join(keys.as('p'), (on) => on.on('o.merchant_id', 'p.merchant_id').andOn('o.order_id', 'p.order_id'))
           .orderBy(newestFirst('o')),
       ),
-      dailyFirst
-        ? this.dailyCounts(filter)
-        : preparedBuilderRows<{ status: string | null; n: string }>(this.knex, capped).then((counts) =>
-            Object.fromEntries(counts.map((c) => [c.status ?? '', Number(c.n)])),
-          ),
+      kept ??
+        preparedBuilderRows<{ status: string | null; n: string }>(this.knex, capped).then((counts) =>
+          Object.fromEntries(counts.map((c) => [c.status ?? '', Number(c.n)])),
+        ),
     ]);
     let countsByStatus = counted;
     let countsExact =
-      counted !== null && (dailyFirst || Object.values(counted).reduce((a, b) => a + b, 0) <= this.countLimit);
+      counted !== null && (kept !== undefined || Object.values(counted).reduce((a, b) => a + b, 0) <= this.countLimit);
     if (!countsExact) {
       countsByStatus = await this.dailyCounts(filter);
       countsExact = countsByStatus !== null;
@@ -211,6 +218,16 @@ export class PostgresOrderReadModel implements OrderReadModel {
       ? { orderedAt: last.ordered_at.toISOString(), merchantId: last.merchant_id, orderId: last.order_id }
       : null;
     return { orders: rows.map(summaryOf), total, countsByStatus, countsExact, next };
+  }
+
+  /** The orders per status over the whole table, as the projector keeps them. */
+  private async statusTotals(): Promise<Record<string, number>> {
+    const rows = await preparedRows<{ status: string; n: string }>(
+      this.knex,
+      `SELECT status, order_count AS n FROM ${orderTables.totals} WHERE order_count <> 0`,
+      [],
+    );
+    return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
   }
 
   /**

@@ -1,6 +1,6 @@
 /**
  * The order view's read-model tables (docs/orders-read-models.md, "Read models"), with the comments analysts read: the orders as
- * they show now, each order's history of events, and orders and GMV per day kept by the projector.
+ * they show now, each order's history of events, orders and GMV per day, and orders per status, kept by the projector.
  */
 import type { Knex } from 'knex';
 import { physical, type PhysicalNames, type ReadModelTable } from '../shared/projector.js';
@@ -9,6 +9,7 @@ export const orderTables = {
   orders: 'order_view_orders',
   history: 'order_view_order_history',
   daily: 'order_view_daily_stats',
+  totals: 'order_view_status_totals',
 } as const;
 
 export const orderReadModelTables: readonly ReadModelTable[] = [
@@ -78,6 +79,15 @@ export const orderReadModelTables: readonly ReadModelTable[] = [
       currency: 'Currency of the amounts.',
       order_count: 'Orders of that day, merchant, type and status now.',
       gmv: 'Sum of their grand_total.',
+    },
+  },
+  {
+    name: orderTables.totals,
+    comment:
+      'Orders per current status over every merchant and day, kept by the projector as orders change (the whole table counted without a scan: the portal listing without a filter). Eventually consistent.',
+    columns: {
+      status: "The orders' current status.",
+      order_count: 'Orders in that status now.',
     },
   },
 ];
@@ -177,5 +187,9 @@ export async function createOrderTables(knex: Knex, names: PhysicalNames): Promi
     b.primary(['day', 'merchant_id', 'order_type', 'status', 'currency']);
     // A merchant's days: the listings' counts beyond the count limit sum these rows (docs/orders-read-models.md).
     b.index(['merchant_id', 'day'], `${daily}_merchant`);
+  });
+  await knex.schema.createTable(physical(names, orderTables.totals), (b) => {
+    b.text('status').primary();
+    b.bigInteger('order_count').notNullable();
   });
 }

@@ -266,6 +266,7 @@ describe('Order view read models (HTTP, PostgreSQL, projector)', () => {
         knex('order_view_daily_stats')
           .where('order_count', '<>', 0)
           .orderBy(['day', 'merchant_id', 'order_type', 'status']),
+        knex('order_view_status_totals').where('order_count', '<>', 0).orderBy('status'),
       ]);
     const before = await rows();
     await app.container.projections.rebuild('order-view-orders');

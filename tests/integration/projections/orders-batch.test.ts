@@ -62,6 +62,7 @@ describe('orders projector: a batch in one call equals one event at a time', () 
       orders: await rows(orderTables.orders, ['merchant_id', 'order_id']),
       history: await rows(orderTables.history, ['event_id']),
       daily: await rows(orderTables.daily, ['day', 'merchant_id', 'order_type', 'status', 'currency']),
+      totals: await rows(orderTables.totals, ['status']),
     };
   }
 
