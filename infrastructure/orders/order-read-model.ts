@@ -181,12 +181,14 @@ export class PostgresOrderReadModel implements OrderReadModel {
       .limit(paging.size)
       .offset((paging.page - 1) * paging.size);
     // Counts the projector keeps, when they answer the filter exactly: the status totals for the whole table, the
-    // daily statistics for a merchant (a row per day, type and status instead of an index entry per order). Other
-    // filters are counted, and only beyond the count limit asked of the daily statistics.
+    // merchant's totals (by type and status) for a merchant, its daily statistics for a merchant over whole days.
+    // Other filters are counted, and only beyond the count limit asked of the daily statistics.
     const kept = wholeTable(filter)
       ? this.statusTotals()
       : filter.merchantId !== undefined && dailyCountable(filter)
-        ? this.dailyCounts(filter)
+        ? filter.from === undefined && filter.to === undefined
+          ? this.merchantTotals(filter.merchantId, filter.orderType)
+          : this.dailyCounts(filter)
         : undefined;
     const [rows, counted] = await Promise.all([
       preparedBuilderRows<OrderRow>(
@@ -226,6 +228,17 @@ export class PostgresOrderReadModel implements OrderReadModel {
       this.knex,
       `SELECT status, order_count AS n FROM ${orderTables.totals} WHERE order_count <> 0`,
       [],
+    );
+    return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+  }
+
+  /** A merchant's orders per status (of one order type, if given), as the projector keeps them. */
+  private async merchantTotals(merchantId: string, orderType: string | undefined): Promise<Record<string, number>> {
+    const rows = await preparedRows<{ status: string; n: string }>(
+      this.knex,
+      `SELECT status, sum(order_count) AS n FROM ${orderTables.merchantTotals}
+        WHERE merchant_id = ? AND (order_type = ? OR ?::text IS NULL) GROUP BY status HAVING sum(order_count) <> 0`,
+      [merchantId, orderType ?? null, orderType ?? null],
     );
     return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
   }

@@ -2,7 +2,7 @@
  * A batch of order events in a few statements whatever its size (docs/orders-read-models.md, "Projector"): the orders
  * it touches read once (locked), the events folded onto them in memory in log order, then one insert for
  * the new orders, one update for the changed ones, one upsert for every daily-statistics bucket touched, one for the
- * status totals and one insert for the history. The rows come out exactly as from applying the events one call each: an order already in the
+ * status totals (overall, per merchant and type) and one insert for the history. The rows come out exactly as from applying the events one call each: an order already in the
  * table (or created twice: a redelivery) keeps its row and counts once; an event at or before an order's last
  * position changes nothing; every event gets its history row once, keyed by event id.
  */
@@ -187,20 +187,25 @@ export async function applyOrderEvents(trx: Knex.Transaction, t: Tables, all: re
           SET order_count = ??.order_count + excluded.order_count, gmv = ??.gmv + excluded.gmv`,
       [t.daily, JSON.stringify(part), t.daily, t.daily],
     );
-  // The status totals move with the daily buckets: their changes summed per status (a handful of rows, in status
-  // order), written even when they cancel out, as the buckets are.
-  const totals = new Map<string, number>();
-  for (const c of changes) totals.set(c.status, (totals.get(c.status) ?? 0) + c.n);
-  if (totals.size > 0)
+  // The status totals move with the daily buckets: their changes summed per status (a handful of rows) and per
+  // merchant, type and status, written even when they cancel out, as the buckets are.
+  if (changes.length > 0) {
     await trx.raw(
-      `INSERT INTO ?? (status, order_count) SELECT status, n FROM jsonb_to_recordset(?::jsonb) AS x(status text, n bigint)
+      `INSERT INTO ?? (status, order_count)
+       SELECT status, sum(n) FROM jsonb_to_recordset(?::jsonb) AS x(status text, n bigint) GROUP BY 1 ORDER BY 1
        ON CONFLICT (status) DO UPDATE SET order_count = ??.order_count + excluded.order_count`,
-      [
-        t.totals,
-        JSON.stringify([...totals].sort(([a], [b]) => (a < b ? -1 : 1)).map(([status, n]) => ({ status, n }))),
-        t.totals,
-      ],
+      [t.totals, JSON.stringify(changes), t.totals],
     );
+    for (const part of chunks(changes))
+      await trx.raw(
+        `INSERT INTO ?? (merchant_id, order_type, status, order_count)
+         SELECT merchant_id, order_type, status, sum(n)
+           FROM jsonb_to_recordset(?::jsonb) AS x(merchant_id text, order_type text, status text, n bigint)
+          GROUP BY 1, 2, 3
+         ON CONFLICT (merchant_id, order_type, status) DO UPDATE SET order_count = ??.order_count + excluded.order_count`,
+        [t.merchantTotals, JSON.stringify(part), t.merchantTotals],
+      );
+  }
   for (const part of chunks(firstOfEach(events, (e) => e.id)))
     await insertRows(
       trx,

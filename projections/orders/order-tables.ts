@@ -1,6 +1,7 @@
 /**
  * The order view's read-model tables (docs/orders-read-models.md, "Read models"), with the comments analysts read: the orders as
- * they show now, each order's history of events, orders and GMV per day, and orders per status, kept by the projector.
+ * they show now, each order's history of events, orders and GMV per day, and orders per status (overall and per
+ * merchant and type), kept by the projector.
  */
 import type { Knex } from 'knex';
 import { physical, type PhysicalNames, type ReadModelTable } from '../shared/projector.js';
@@ -10,6 +11,7 @@ export const orderTables = {
   history: 'order_view_order_history',
   daily: 'order_view_daily_stats',
   totals: 'order_view_status_totals',
+  merchantTotals: 'order_view_merchant_totals',
 } as const;
 
 export const orderReadModelTables: readonly ReadModelTable[] = [
@@ -88,6 +90,17 @@ export const orderReadModelTables: readonly ReadModelTable[] = [
     columns: {
       status: "The orders' current status.",
       order_count: 'Orders in that status now.',
+    },
+  },
+  {
+    name: orderTables.merchantTotals,
+    comment:
+      "Orders per merchant, order type and current status over every day, kept by the projector as orders change (a merchant's listing counted without a scan). Eventually consistent.",
+    columns: {
+      merchant_id: 'Merchant.',
+      order_type: 'Product type.',
+      status: "The orders' current status.",
+      order_count: 'Orders of that merchant and type in that status now.',
     },
   },
 ];
@@ -191,5 +204,12 @@ export async function createOrderTables(knex: Knex, names: PhysicalNames): Promi
   await knex.schema.createTable(physical(names, orderTables.totals), (b) => {
     b.text('status').primary();
     b.bigInteger('order_count').notNullable();
+  });
+  await knex.schema.createTable(physical(names, orderTables.merchantTotals), (b) => {
+    b.text('merchant_id').notNullable();
+    b.text('order_type').notNullable();
+    b.text('status').notNullable();
+    b.bigInteger('order_count').notNullable();
+    b.primary(['merchant_id', 'order_type', 'status']);
   });
 }

@@ -267,6 +267,9 @@ describe('Order view read models (HTTP, PostgreSQL, projector)', () => {
           .where('order_count', '<>', 0)
           .orderBy(['day', 'merchant_id', 'order_type', 'status']),
         knex('order_view_status_totals').where('order_count', '<>', 0).orderBy('status'),
+        knex('order_view_merchant_totals')
+          .where('order_count', '<>', 0)
+          .orderBy(['merchant_id', 'order_type', 'status']),
       ]);
     const before = await rows();
     await app.container.projections.rebuild('order-view-orders');

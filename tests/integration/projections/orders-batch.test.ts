@@ -63,6 +63,7 @@ describe('orders projector: a batch in one call equals one event at a time', () 
       history: await rows(orderTables.history, ['event_id']),
       daily: await rows(orderTables.daily, ['day', 'merchant_id', 'order_type', 'status', 'currency']),
       totals: await rows(orderTables.totals, ['status']),
+      merchantTotals: await rows(orderTables.merchantTotals, ['merchant_id', 'order_type', 'status']),
     };
   }
 

@@ -94,17 +94,32 @@ describe('orders read model: counts beyond the count limit', () => {
     ]);
   });
 
-  it("a merchant's counts (with type, status, whole days): from the daily statistics, none counted along the orders", async () => {
-    for (const filter of [{ merchantId: 'M2' }, { merchantId: 'M3', status: 'PAID' }] as PortalFilter[]) {
-      const sent = await statementsOf(() => list(filter));
+  it("a merchant's counts: from its totals, or over whole days from its daily statistics, none counted along the orders", async () => {
+    const [from, to] = [iso(day0 + 86_400_000), iso(day0 + 3 * 86_400_000)];
+    for (const [filter, table] of [
+      [{ merchantId: 'M2' }, orderTables.merchantTotals],
+      [{ merchantId: 'M3', status: 'PAID' }, orderTables.merchantTotals],
+      [{ merchantId: 'M1', orderType: 'AFTER_SALES' }, orderTables.merchantTotals],
+      [{ merchantId: 'M1', from, to }, orderTables.daily],
+    ] as [PortalFilter, string][]) {
+      let page: Awaited<ReturnType<typeof list>> | undefined;
+      const sent = await statementsOf(async () => (page = await list(filter)));
       expect(
-        sent.some((sql) => sql.includes(orderTables.daily)),
+        sent.some((sql) => sql.includes(table)),
         JSON.stringify(filter),
       ).to.equal(true);
       expect(
         sent.filter((sql) => /count\(/i.test(sql)),
         JSON.stringify(filter),
       ).to.deep.equal([]);
+      expect(page!.countsByStatus, JSON.stringify(filter)).to.deep.equal(
+        byHand(
+          (o) =>
+            o.merchantId === filter.merchantId &&
+            (filter.orderType === undefined || o.type === filter.orderType) &&
+            (filter.from === undefined || (o.at >= Date.parse(from) && o.at < Date.parse(to))),
+        ),
+      );
     }
     const sent = await statementsOf(() => list({ customerId: 'c-1' }));
     expect(sent.filter((sql) => /count\(/i.test(sql))).to.have.length(1);
