@@ -91,6 +91,9 @@ const midnight = (iso: string | undefined) => iso === undefined || iso.endsWith(
 /** Across merchants the daily statistics answer for at most a month (a row per merchant, day, type and status). */
 const dailyMaxDaysAcrossMerchants = 31;
 
+/** PostgreSQL's undefined_table. */
+const undefinedTable = '42P01';
+
 /** A filter of nothing but a status: its counts by status are the whole table's (the status filter left out). */
 const wholeTable = (filter: PortalFilter) =>
   Object.entries(filter).every(([k, v]) => v === undefined || k === 'status');
@@ -190,6 +193,13 @@ export class PostgresOrderReadModel implements OrderReadModel {
           ? this.merchantTotals(filter.merchantId, filter.orderType)
           : this.dailyCounts(filter)
         : undefined;
+    const cappedCounts = async (): Promise<Record<string, number>> =>
+      Object.fromEntries(
+        (await preparedBuilderRows<{ status: string | null; n: string }>(this.knex, capped)).map((c) => [
+          c.status ?? '',
+          Number(c.n),
+        ]),
+      );
     const [rows, counted] = await Promise.all([
       preparedBuilderRows<OrderRow>(
         this.knex,
@@ -198,14 +208,17 @@ export class PostgresOrderReadModel implements OrderReadModel {
           .join(keys.as('p'), (on) => on.on('o.merchant_id', 'p.merchant_id').andOn('o.order_id', 'p.order_id'))
           .orderBy(newestFirst('o')),
       ),
-      kept ??
-        preparedBuilderRows<{ status: string | null; n: string }>(this.knex, capped).then((counts) =>
-          Object.fromEntries(counts.map((c) => [c.status ?? '', Number(c.n)])),
-        ),
+      // Tables of an older version (being rebuilt on an upgrade) have no totals yet: counted along the orders meanwhile.
+      kept?.catch((error: unknown) => {
+        if ((error as { code?: string }).code === undefinedTable) return undefined;
+        throw error;
+      }) ?? cappedCounts(),
     ]);
-    let countsByStatus = counted;
+    const fromKept = kept !== undefined && counted !== undefined;
+    let countsByStatus = counted === undefined ? await cappedCounts() : counted;
     let countsExact =
-      counted !== null && (kept !== undefined || Object.values(counted).reduce((a, b) => a + b, 0) <= this.countLimit);
+      countsByStatus !== null &&
+      (fromKept || Object.values(countsByStatus).reduce((a, b) => a + b, 0) <= this.countLimit);
     if (!countsExact) {
       countsByStatus = await this.dailyCounts(filter);
       countsExact = countsByStatus !== null;
