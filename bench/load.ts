@@ -32,6 +32,14 @@ export interface LoadResult {
   elapsedMs: number;
 }
 
+/**
+ * The think time that has `connections` send about `rate` requests/s together: a cycle is a pause and an answer, the
+ * answer taken as a tenth of it (at the rates the benchmarks pace, answers are much shorter than the pauses).
+ */
+export function paced(connections: number, rate: number): LoadOptions {
+  return { thinkMs: ((connections * 1000) / rate) * 0.9 };
+}
+
 /** Mulberry32: a small seeded generator of uniform numbers in [0, 1). */
 export function seeded(seed: number): () => number {
   return () => {

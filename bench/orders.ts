@@ -13,10 +13,11 @@
  * Last line: orders: webhooks=<n> ingest_per_s=<x> webhook_p99_ms=<y> lost=<k> my_orders_p95_ms=<z> portal_p95_ms=<w>
  *
  * Env: WEBHOOKS (5000), MERCHANTS (20), CONNECTIONS (16), WARM_UP (600), HISTORY (20000), HISTORY_BATCH (5000),
- * QUERIES (1000), QUERY_CONNECTIONS (4), QUERY_RATE (unset), QUERY_LOAD (0.5), QUERY_USERS (16), CATCH_UP_SECONDS (300), DATABASE_URL (else embedded), NATS_URL (optional),
- * KEEP_DATABASE (set: the database is kept for EXPLAIN ANALYZE, its URL printed; needs DATABASE_URL), CPU_PROFILE_DIR
- * (the api's CPU profiles of the webhooks, orders-webhooks.cpuprofile, and of the queries, orders-my-orders and
- * orders-portal, and the roles' process's for its whole life).
+ * QUERIES (1000), QUERY_CONNECTIONS (4), QUERY_RATE (unset), QUERY_LOAD (0.5), QUERY_USERS (16), CATCH_UP_SECONDS
+ * (300), DATABASE_URL (else embedded), NATS_URL (optional), KEEP_DATABASE (set: the database is kept for EXPLAIN
+ * ANALYZE, its URL printed; needs DATABASE_URL), CPU_PROFILE_DIR (the api's CPU profiles of the webhooks,
+ * orders-webhooks.cpuprofile, and of the queries, orders-my-orders and orders-portal, and the roles' process's for its
+ * whole life).
  */
 import os from 'node:os';
 import { listen } from '../api/shared/http-app.js';
@@ -30,7 +31,7 @@ import { measureCpu } from './cpu-use.js';
 import { createBenchDatabase } from './database.js';
 import { registerBenchParty } from './gateway-party.js';
 import { loadInOwnProcess } from './load-process.js';
-import { percentile, type LoadRequest, type LoadResult } from './load.js';
+import { paced, percentile, type LoadRequest, type LoadResult } from './load.js';
 import { bulkLoadHistory, type HistoryShape } from './orders-history.js';
 import { customerTokens, myOrdersRequests, portalRequests, sampledCustomers } from './orders-queries.js';
 import { planWebhooks, type BenchMerchant, type PlannedWebhook } from './orders-webhooks.js';
@@ -189,24 +190,26 @@ async function main(): Promise<void> {
   const queryPhase = async (profileName: string, requests: LoadRequest[]) => {
     const saturated = await loadInOwnProcess(server.port, requests, queryConnections, { keepBodies: false });
     const rate = queryRate ?? queryLoad * (requests.length / (saturated.elapsedMs / 1000));
-    // Each user pauses so that together they send about `rate` requests/s (a cycle is a pause and an answer).
-    const paced = { thinkMs: ((queryUsers * 1000) / rate) * 0.9 };
     const cpuUse = await measureCpu({ api: process.pid, knex: c.knex });
     const profile = await profileCpu(process.env.CPU_PROFILE_DIR, profileName);
-    const result = await loadInOwnProcess(server.port, requests, queryUsers, { ...paced, keepBodies: false });
+    const result = await loadInOwnProcess(server.port, requests, queryUsers, {
+      ...paced(queryUsers, rate),
+      keepBodies: false,
+    });
     await profile.stop();
     return { saturated, result, cpu: await cpuUse.end(requests.length) };
   };
   const mine = await queryPhase('orders-my-orders', myOrdersRequests(tokens, queries));
   const portal = await queryPhase('orders-portal', portalRequests(shape, queries));
-  const failures = (r: LoadResult) => r.bodies.filter((b) => b.status !== 200);
   const spread = (r: LoadResult) =>
     `p50/p95/p99 ${round1(percentile(r.latenciesMs, 50))}/${round1(percentile(r.latenciesMs, 95))}/${round1(percentile(r.latenciesMs, 99))} ms`;
+  let failedQueries = 0;
   for (const [name, { saturated, result, cpu: cpuUse }] of [
     ['my orders', mine],
     ['portal', portal],
   ] as const) {
-    const failed = [...failures(saturated), ...failures(result)];
+    const failed = [...saturated.bodies, ...result.bodies].filter((b) => b.status !== 200);
+    failedQueries += failed.length;
     console.log(
       `  ${name}: back to back over ${queryConnections} connections ${Math.round(queries / (saturated.elapsedMs / 1000))} requests/s, ${spread(saturated)}; ` +
         `at ${Math.round(queries / (result.elapsedMs / 1000))} requests/s (${queryUsers} users) ${spread(result)}, statuses ${JSON.stringify([...result.statuses])}` +
@@ -214,10 +217,6 @@ async function main(): Promise<void> {
         `; cpu per request: ${cpuUse}`,
     );
   }
-  const failedQueries = [mine, portal].reduce(
-    (n, p) => n + failures(p.saturated).length + failures(p.result).length,
-    0,
-  );
   if (failedQueries > 0) throw new Error(`${failedQueries} queries were not answered 200`);
   const [{ n: orderRowCount }] = (await c.knex(orderTables.orders).count({ n: '*' })) as [{ n: string }];
   console.log(`  read model holds ${orderRowCount} orders; load average ${load()} (a shared, noisy machine)`);

@@ -22,7 +22,7 @@ import { createLogger } from '../infrastructure/shared/logger.js';
 import { createBenchDatabase } from './database.js';
 import { benchGatewayEnvironment, benchGatewayHeaders, registerBenchParty } from './gateway-party.js';
 import { loadInOwnProcess } from './load-process.js';
-import { percentile, type LoadRequest } from './load.js';
+import { paced, percentile, type LoadRequest } from './load.js';
 
 const inits = Number(process.env.INITS ?? 5000);
 const rate = Number(process.env.RATE ?? 200);
@@ -116,13 +116,13 @@ async function main(): Promise<void> {
   const run = `${Date.now()}`;
   // Each connection pauses so that together they send about RATE requests/s: a cycle is a pause and an answer
   // (about a tenth of the cycle at this rate), the pauses drawn at random so that requests arrive as users' would.
-  const paced = { thinkMs: ((connections * 1000) / rate) * 0.9 };
+  const pacing = paced(connections, rate);
   // Warm-up (not measured): the JIT, the pools and the caches, as a process that has served a while.
   const warm = await loadInOwnProcess(
     server.port,
     Array.from({ length: warmUp }, (_, i) => initRequest(`W-${run}-${i}`)),
     connections,
-    paced,
+    pacing,
   );
   const warmIds = warm.bodies.map((b) => (b.body as { data: { transaction: { id: string } } }).data.transaction.id);
   await loadInOwnProcess(
@@ -150,7 +150,7 @@ async function main(): Promise<void> {
     server.port,
     Array.from({ length: inits }, (_, i) => initRequest(`B-${run}-${i}`)),
     connections,
-    paced,
+    pacing,
   );
   const initiated = initLoad.bodies
     .filter((b) => b.status === 200)
@@ -173,7 +173,7 @@ async function main(): Promise<void> {
     server.port,
     initiated.map((id) => putRequest('confirm', id)),
     connections,
-    { ...paced, keepBodies: false },
+    { ...pacing, keepBodies: false },
   );
   console.log(
     `confirm:  statuses=${JSON.stringify([...confirmLoad.statuses])} p50_ms=${percentile(confirmLoad.latenciesMs, 50).toFixed(1)}`,

@@ -13,8 +13,8 @@ export interface Logger {
 
 /**
  * What the log lines written for one request carry: passed along explicitly (api/shared/request-context.ts,
- * `logContextOf`), not through AsyncLocalStorage, whose promise hooks cost the api a tenth of its CPU on Node 20
- * (docs/operations.md, "Logs").
+ * `logContextOf`), not through AsyncLocalStorage, whose promise hooks run for every promise of the process on
+ * Node 20 (docs/operations.md, "Logs").
  */
 export interface LogContext {
   requestId?: string;

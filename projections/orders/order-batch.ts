@@ -1,10 +1,10 @@
 /**
  * A batch of order events in a few statements whatever its size (docs/orders-read-models.md, "Projector"): the orders
- * it touches read once (locked), the events folded onto them in memory in log order, then one insert for
- * the new orders, one update for the changed ones, one upsert for every daily-statistics bucket touched, one for the
- * status totals (overall, per merchant and type) and one insert for the history. The rows come out exactly as from applying the events one call each: an order already in the
- * table (or created twice: a redelivery) keeps its row and counts once; an event at or before an order's last
- * position changes nothing; every event gets its history row once, keyed by event id.
+ * it touches read once (locked), the events folded onto them in memory in log order, then one insert for the new
+ * orders, one update for the changed ones, one upsert each for the daily-statistics buckets, the status totals and the
+ * merchant totals touched, and one insert for the history. The rows come out exactly as from applying the events one
+ * call each: an order already in the table (or created twice: a redelivery) keeps its row and counts once; an event
+ * at or before an order's last position changes nothing; every event gets its history row once, keyed by event id.
  */
 import type { Knex } from 'knex';
 import {
@@ -170,42 +170,37 @@ export async function applyOrderEvents(trx: Knex.Transaction, t: Tables, all: re
         WHERE o.merchant_id = x.merchant_id AND o.order_id = x.order_id`,
       [t.orders, ...updatedColumns, ...updatedColumns, t.orders, JSON.stringify(part)],
     );
-  // Each bucket's changes summed in SQL (numeric, each amount rounded to the column's scale first, as one upsert per
-  // change stores it), so that the upsert touches each bucket row once. A bucket whose changes cancel out is still
-  // written (+0), as one by one would leave it.
+  // The daily buckets' changes, each amount rounded to the column's scale first (as one upsert per change stores it);
+  // the status totals move with them, per status and per merchant, type and status.
   const changes = [...daily.values()].flatMap(({ bucket, changes }) =>
     changes.map((c) => ({ ...bucket, n: c.n, gmv: String(c.gmv) })),
   );
-  for (const part of chunks(changes))
-    await trx.raw(
-      `INSERT INTO ?? (day, merchant_id, order_type, status, currency, order_count, gmv)
-       SELECT day::date, merchant_id, order_type, status, currency, sum(n), sum(round(gmv::numeric, 4))
-         FROM jsonb_to_recordset(?::jsonb)
-           AS x(day text, merchant_id text, order_type text, status text, currency text, n integer, gmv text)
-        GROUP BY 1, 2, 3, 4, 5
-       ON CONFLICT (day, merchant_id, order_type, status, currency) DO UPDATE
-          SET order_count = ??.order_count + excluded.order_count, gmv = ??.gmv + excluded.gmv`,
-      [t.daily, JSON.stringify(part), t.daily, t.daily],
-    );
-  // The status totals move with the daily buckets: their changes summed per status (a handful of rows) and per
-  // merchant, type and status, written even when they cancel out, as the buckets are.
-  if (changes.length > 0) {
-    await trx.raw(
-      `INSERT INTO ?? (status, order_count)
-       SELECT status, sum(n) FROM jsonb_to_recordset(?::jsonb) AS x(status text, n bigint) GROUP BY 1 ORDER BY 1
-       ON CONFLICT (status) DO UPDATE SET order_count = ??.order_count + excluded.order_count`,
-      [t.totals, JSON.stringify(changes), t.totals],
-    );
-    for (const part of chunks(changes))
-      await trx.raw(
-        `INSERT INTO ?? (merchant_id, order_type, status, order_count)
-         SELECT merchant_id, order_type, status, sum(n)
-           FROM jsonb_to_recordset(?::jsonb) AS x(merchant_id text, order_type text, status text, n bigint)
-          GROUP BY 1, 2, 3
-         ON CONFLICT (merchant_id, order_type, status) DO UPDATE SET order_count = ??.order_count + excluded.order_count`,
-        [t.merchantTotals, JSON.stringify(part), t.merchantTotals],
-      );
-  }
+  const counted = ['order_count', 'n integer', 'sum(n)'] as const;
+  await addToCounters(
+    trx,
+    t.daily,
+    changes,
+    [
+      ['day', 'date'],
+      ['merchant_id', 'text'],
+      ['order_type', 'text'],
+      ['status', 'text'],
+      ['currency', 'text'],
+    ],
+    [counted, ['gmv', 'gmv text', 'sum(round(gmv::numeric, 4))']],
+  );
+  await addToCounters(trx, t.totals, changes, [['status', 'text']], [counted]);
+  await addToCounters(
+    trx,
+    t.merchantTotals,
+    changes,
+    [
+      ['merchant_id', 'text'],
+      ['order_type', 'text'],
+      ['status', 'text'],
+    ],
+    [counted],
+  );
   for (const part of chunks(firstOfEach(events, (e) => e.id)))
     await insertRows(
       trx,
@@ -215,6 +210,31 @@ export async function applyOrderEvents(trx: Knex.Transaction, t: Tables, all: re
         return { ...row, applied_fields: JSON.parse(row.applied_fields), stale_fields: JSON.parse(row.stale_fields) };
       }),
       ['event_id'],
+    );
+}
+
+/**
+ * Adds changes to a table of counters: summed per key in SQL, so that a statement touches each counter row once, then
+ * added to what the row holds. A counter whose changes cancel out is still written (+0), as one change at a time would
+ * leave it. `key`: the key columns and their types; `sums`: each counted column, its input in the rows and its sum.
+ */
+async function addToCounters(
+  trx: Knex.Transaction,
+  table: string,
+  rows: readonly object[],
+  key: readonly (readonly [column: string, type: string])[],
+  sums: readonly (readonly [column: string, input: string, sum: string])[],
+): Promise<void> {
+  const keyColumns = key.map(([column]) => column).join(', ');
+  const inputs = [...key.map(([column, type]) => `${column} ${type}`), ...sums.map(([, input]) => input)];
+  for (const part of chunks(rows))
+    await trx.raw(
+      `INSERT INTO ?? (${keyColumns}, ${sums.map(([column]) => column).join(', ')})
+       SELECT ${keyColumns}, ${sums.map(([, , sum]) => sum).join(', ')}
+         FROM jsonb_to_recordset(?::jsonb) AS x(${inputs.join(', ')})
+        GROUP BY ${key.map((_, i) => i + 1).join(', ')}
+       ON CONFLICT (${keyColumns}) DO UPDATE SET ${sums.map(([column]) => `${column} = ??.${column} + excluded.${column}`).join(', ')}`,
+      [table, JSON.stringify(part), ...sums.map(() => table)],
     );
 }
 

@@ -25,7 +25,8 @@ const eventNames = { OrderCreated: 'order.created', OrderUpdated: 'order.updated
 export const ordersProjector: Projector = {
   name: 'order-view-orders',
   // 2: order_view_daily_stats indexed by merchant and day. 3: listing indexes include the order's key (pages found in
-  // the index alone), an index by merchant and payment status, vacuum's index clean-up always on, order_view_status_totals and order_view_merchant_totals.
+  // the index alone), an index by merchant and payment status, vacuum's index clean-up always on,
+  // order_view_status_totals and order_view_merchant_totals.
   version: 3,
   eventTypes: new Set<OrderEvent['type']>(['OrderCreated', 'OrderUpdated', 'OrderCancelled']),
   decoder: ordersEventDecoder,
