@@ -38,26 +38,27 @@
  * database to look into it afterwards), LOG_LEVEL.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import net from 'node:net';
+import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { newCommandContext } from '../application/shared/command-context.js';
 import type { AppendResult, StreamWrite } from '../application/shared/event-store.js';
-import { buildContainer, projectors, type Container, loadConfig, type Secrets } from '../container.js';
-import { newSigningKeyJwk } from '../infrastructure/identity/index.js';
+import { buildContainer, projectors, type Container, loadConfig, loadSecrets, type Secrets } from '../container.js';
 import { createLogger, type Logger } from '../infrastructure/shared/logger.js';
 import { PostgresNumericIds } from '../infrastructure/shared/numeric-ids.js';
-import { categories, generateCatalog, seededRandom, type GeneratedCampaign } from './catalog-data.js';
-import { median, percentile, type LoadRequest, type LoadResult } from './load.js';
-import { benchSecrets } from './bench-secrets.js';
+import { freePort } from '../tests/support/free-port.js';
+import { generateCatalog, type GeneratedCampaign } from './catalog-data.js';
+import { caughtUp, machineSpeed, serverTimes, type ServerTimes } from './catalog-probes.js';
+import { requestsFor, routes, type Kind } from './catalog-requests.js';
+import { median, percentile, type LoadResult } from './load.js';
+import { benchSecretsEnv } from './bench-secrets.js';
 import { deleteStream } from './nats-streams.js';
 import { startBenchServer, type BenchDatabase } from './database.js';
 import { benchGatewayEnvironment, benchGatewayHeaders, registerBenchParty } from './gateway-party.js';
 import { loadInOwnProcess } from './load-process.js';
 
-/** The identity context's signing key, as the spawned servers read it from their environment. */
-const signingKeysJson = JSON.stringify([newSigningKeyJwk()]);
+// The secrets, as the spawned servers read them from their environment and as this process uses them: the same keys.
+const secretsEnv = benchSecretsEnv();
 const poolTotal = Number(process.env.POOLS ?? 100_000);
 const campaignTotal = Number(process.env.CAMPAIGNS ?? 2_000);
 const batch = Number(process.env.BATCH ?? 2_000);
@@ -81,150 +82,12 @@ async function append(c: Container, writes: StreamWrite[]): Promise<{ events: nu
 }
 
 /**
- * Resolves when every projector's checkpoint is at or past `position`, with the seconds from
- * `started` at which each got there; reports progress every 5 s. Where the bus gives a projector only its context's
- * events (NATS_FILTER_BY_CONTEXT), one that applies none of the `appended` types is given none of them and counts
- * as there at once.
- */
-async function caughtUp(
-  c: Container,
-  position: string,
-  appended: ReadonlySet<string>,
-  started: number,
-): Promise<Map<string, number>> {
-  let reported = Date.now();
-  const done = new Map<string, number>();
-  const eventTypes = c.projectorEventTypes();
-  const given = (projector: string) =>
-    !c.config.NATS_URL ||
-    !c.config.NATS_FILTER_BY_CONTEXT ||
-    [...(eventTypes.get(projector) ?? appended)].some((type) => appended.has(type));
-  for (;;) {
-    const rows: { projector: string; position: string | null }[] = await c
-      .knex('projection_checkpoints')
-      .select('projector', 'position');
-    const behind = rows.filter((r) => given(r.projector) && (r.position === null || r.position < position));
-    for (const r of rows)
-      if (!behind.includes(r) && !done.has(r.projector)) done.set(r.projector, (Date.now() - started) / 1000);
-    if (rows.length === projectors.length && behind.length === 0) return done;
-    if (Date.now() - reported > 5_000) {
-      reported = Date.now();
-      console.log(
-        `  projecting… ${((Date.now() - started) / 1000).toFixed(0)} s, behind: ${behind.map((r) => r.projector).join(', ')}`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-type Kind = 'search' | 'list' | 'detail';
-
-/** What a shopper types: plain and accented words, brands, a prefix, a typo. */
-const searchTerms = [
-  'khuyen mai',
-  'dien thoai',
-  'cà phê',
-  'ca phe sua da',
-  'trà sữa',
-  'highlands',
-  'hihglands',
-  'phở',
-  'pho ha noi',
-  've xem phim',
-  'giảm giá',
-  'the nap',
-  'vietj',
-  'bún chả',
-  'combo ga ran',
-  'voucher taxi',
-  'mua 1 tang 1',
-  'khach san',
-  'sieu thi',
-  'tết',
-];
-
-/** The requests, and for each its kind and variant (the filter or search term it uses, for the per-variant breakdown). */
-function requestsFor(
-  campaigns: GeneratedCampaign[],
-  headers: Record<string, string>,
-  seed: number,
-): { requests: LoadRequest[]; kinds: Kind[]; variants: string[] } {
-  const random = seededRandom(seed);
-  const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
-  const live = campaigns.filter((c) => c.live && c.poolIds.length > 0);
-  const livePools = live.flatMap((c) => c.poolIds);
-  const listQueries: [string, () => string][] = [
-    ['page', () => `page=${Math.floor(random() * 20)}`],
-    ['tag', () => `tag=${pick(['HOT_DEAL', 'FLASH_SALE', 'NEW', 'TET_DEAL'])}&page=${Math.floor(random() * 5)}`],
-    ['tags,size=50', () => 'tags=FLASH_SALE,NEW&size=50'],
-    ['categoryIds', () => `categoryIds=${pick(categories)[0]},${pick(categories)[0]}`],
-    ['campaignIds', () => `campaignIds=${pick(live).id},${pick(live).id},${pick(live).id}`],
-    ['excludeCampaignIds,WEB', () => `excludeCampaignIds=${pick(live).id}&channel=WEB`],
-    ['tag+categoryIds', () => `tag=HOT_DEAL&categoryIds=${pick(categories)[0]}&size=10`],
-  ];
-  const make: Record<Kind, () => [string, string]> = {
-    search: () => {
-      const term = pick(searchTerms);
-      return [`/api/v1/vouchers/search?q=${encodeURIComponent(term)}${random() < 0.2 ? '&tag=HOT_DEAL' : ''}`, term];
-    },
-    list: () => {
-      const [variant, query] = pick(listQueries);
-      return [`/api/v1/vouchers?${query()}`, variant];
-    },
-    detail: () => [`/api/v1/vouchers/${pick(livePools)}${random() < 0.5 ? '?channel=WEB' : ''}`, 'id'],
-  };
-  const kinds: Kind[] = [];
-  const variants: string[] = [];
-  const requests: LoadRequest[] = [];
-  for (let i = 0; i < perKind * 3; i++) {
-    const kind = (['search', 'list', 'detail'] as const)[i % 3]!;
-    const [path, variant] = make[kind]();
-    kinds.push(kind);
-    variants.push(variant);
-    // Half the calls name a user, so userPurchaseUsage is computed too.
-    const user: Record<string, string> = random() < 0.5 ? { 'x-user-id': `user-${i % 500}` } : {};
-    requests.push({ method: 'GET', path, headers: { ...headers, ...user, 'x-request-id': randomUUID() } });
-  }
-  return { requests, kinds, variants };
-}
-
-/** The route pattern of each kind of request, as the service labels its timings. */
-const routes: Record<Kind, string> = {
-  search: '/api/v1/vouchers/search',
-  list: '/api/v1/vouchers',
-  detail: '/api/v1/vouchers/:id(\\\\d+)',
-};
-
-/** Cumulative answer counts of the service's duration histogram, by "route|le" (status 200). */
-type ServerTimes = Map<string, number>;
-
-async function serverTimes(port: number): Promise<ServerTimes> {
-  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-  const times: ServerTimes = new Map();
-  for (const match of text.matchAll(
-    /^http_request_duration_seconds_bucket\{le="([^"]+)",method="GET",route="([^"]+)",status_code="200"\} (\d+)$/gm,
-  ))
-    times.set(`${match[2]}|${match[1]}`, Number(match[3]));
-  return times;
-}
-
-/** A free TCP port of 127.0.0.1. */
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-/**
  * main.ts as npm start runs it, in a process of its own, with `roles` and the benchmark's database and secrets
  * (and `env`); resolves once `ready` says so.
  */
 async function startMain(
   roles: string,
   databaseUrl: string,
-  secrets: Secrets,
   env: Record<string, string>,
   ready: () => Promise<boolean>,
 ): Promise<{ stop(): Promise<void> }> {
@@ -238,10 +101,7 @@ async function startMain(
       ROLES: roles,
       SEED_DEMO: 'false',
       GATEWAY_ENVIRONMENT: benchGatewayEnvironment,
-      OPERATOR_TOKENS: secrets.OPERATOR_TOKENS.map((t) => `${t.name}=${t.token}`).join(','),
-      VOUCHER_CODE_KEY: secrets.VOUCHER_CODE_KEY,
-      IDENTITY_SIGNING_KEYS: signingKeysJson,
-      ORDERS_SECRET_KEY_KEY: secrets.ORDERS_SECRET_KEY_KEY,
+      ...secretsEnv,
       ...env,
     },
     stdio: 'inherit',
@@ -260,7 +120,7 @@ async function startMain(
 }
 
 /** The API (ROLES=api) on a port of its own, as it is deployed. */
-async function startApi(databaseUrl: string, secrets: Secrets): Promise<{ port: number; stop(): Promise<void> }> {
+async function startApi(databaseUrl: string): Promise<{ port: number; stop(): Promise<void> }> {
   const port = await freePort();
   const up = () =>
     fetch(`http://127.0.0.1:${port}/health`).then(
@@ -269,17 +129,8 @@ async function startApi(databaseUrl: string, secrets: Secrets): Promise<{ port: 
     );
   return {
     port,
-    ...(await startMain('api', databaseUrl, secrets, { PORT: String(port), API_WORKERS: String(apiWorkers) }, up)),
+    ...(await startMain('api', databaseUrl, { PORT: String(port), API_WORKERS: String(apiWorkers) }, up)),
   };
-}
-
-/** A fixed piece of CPU work, timed in ms: how fast the machine is at the moment (on a shared host it varies by minutes). */
-function machineSpeed(): number {
-  const started = performance.now();
-  let x = 0;
-  for (let i = 0; i < 20_000_000; i++) x = (x * 31 + i) % 1_000_003;
-  if (x < 0) throw new Error('unreachable');
-  return performance.now() - started;
 }
 
 interface Loaded {
@@ -306,16 +157,22 @@ async function load(server: BenchServer, secrets: Secrets, logger: Logger): Prom
     : {};
   // This process only appends, as an importer does: no role runs here (startBackground is not called), and not the api
   // role either, whose read-model change feed would start and warm the catalog cache here in the middle of the load.
+  // The roles' bus settings too: which events each projector is given (NATS_FILTER_BY_CONTEXT) decides when it is
+  // caught up (caughtUp).
   const config = loadConfig({
     NODE_ENV: 'production',
     DATABASE_URL: db.url,
     ROLES: 'projector',
     GATEWAY_ENVIRONMENT: benchGatewayEnvironment,
+    ...nats,
   });
   const c = await buildContainer({ config, databaseUrl: db.url, secrets, logger });
-  const checkpoints = async () =>
-    Number((await c.knex('projection_checkpoints').count<{ n: string }[]>('* as n'))[0]!.n) === projectors.length;
-  const background = await startMain('relay,projector', db.url, secrets, nats, checkpoints);
+  // Every read-model projector has registered (the roles' process also registers its reactors and feeds).
+  const checkpoints = async () => {
+    const registered = new Set((await c.knex('projection_checkpoints').pluck('projector')) as string[]);
+    return projectors.every((p) => registered.has(p.name));
+  };
+  const background = await startMain('relay,projector', db.url, nats, checkpoints);
   const ids = new PostgresNumericIds(c.knex);
   const catalog = generateCatalog(
     { campaigns: campaignTotal, pools: poolTotal, now: Date.now() },
@@ -374,7 +231,7 @@ async function load(server: BenchServer, secrets: Secrets, logger: Logger): Prom
 
 async function main(): Promise<void> {
   const logger = createLogger((process.env.LOG_LEVEL as 'error' | 'warn' | 'info' | undefined) ?? 'error');
-  const secrets = benchSecrets();
+  const secrets = loadSecrets({ NODE_ENV: 'production', DATA_DIR: '.data' }, secretsEnv);
   const server = await startBenchServer();
   console.log(
     `catalog: ${loadCount} loads of ${poolTotal} pools in ${campaignTotal} campaigns, each on a fresh database, ${batch} streams per appendMany, ` +
@@ -408,7 +265,7 @@ async function main(): Promise<void> {
     name: 'Bench',
   });
   await registerBenchParty(c.services.gateway);
-  const api = await startApi(db.url, secrets);
+  const api = await startApi(db.url);
   console.log(`  serving: main.ts, ROLES=api, API_WORKERS=${apiWorkers}, on port ${api.port}`);
   const headers = {
     ...benchGatewayHeaders,
@@ -419,9 +276,11 @@ async function main(): Promise<void> {
   // The measured requests of each phase (a seed each), and as many others of the same kinds drawn apart (another
   // seed, so the measured ones find nothing of theirs kept) to warm the service up as serving traffic does: compiled
   // code, connections, plans, caches. All lists hold the kinds in the same order.
-  const phases = Array.from({ length: phaseCount }, (_, i) => requestsFor(loaded!.campaigns, headers, 7 + 2 * i));
+  const phases = Array.from({ length: phaseCount }, (_, i) =>
+    requestsFor(loaded!.campaigns, headers, 7 + 2 * i, perKind),
+  );
   const { requests, kinds } = phases[0]!;
-  const warmUp = requestsFor(loaded!.campaigns, headers, 8);
+  const warmUp = requestsFor(loaded!.campaigns, headers, 8, perKind);
   // Warm-up, then: one client alone (a request's own time), the measured phases (CLIENTS clients pausing THINK_MS
   // between requests), and the same clients back to back (the server saturated: what it can serve at most).
   await loadInOwnProcess(api.port, warmUp.requests, clients, { keepBodies: false, thinkMs });
@@ -440,7 +299,7 @@ async function main(): Promise<void> {
       `    ${kind} p50 by variant, slowest first: ${slowest.map(([v, ms]) => `${v}=${percentile(ms, 50).toFixed(1)}`).join(' ')}`,
     );
   }
-  const timedBefore = await serverTimes(api.port);
+  const timedBefore = await serverTimes(api.port, secrets.OPERATOR_TOKENS[0]!.token);
   const paced: Record<Kind, number>[] = [];
   for (const [i, phase] of phases.entries()) {
     const speed = machineSpeed();
@@ -451,7 +310,7 @@ async function main(): Promise<void> {
       ),
     );
   }
-  const timedAfter = await serverTimes(api.port);
+  const timedAfter = await serverTimes(api.port, secrets.OPERATOR_TOKENS[0]!.token);
   const within = (le: string) =>
     (['search', 'list', 'detail'] as const).map((kind) => {
       const count = (times: ServerTimes, bound: string) => times.get(`${routes[kind]}|${bound}`) ?? 0;
