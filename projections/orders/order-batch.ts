@@ -136,7 +136,9 @@ export async function applyOrderEvents(trx: Knex.Transaction, t: Tables, all: re
     }
     order.fields = fields;
     order.lastEventAt = Math.max(order.lastEventAt, d.eventTimestamp);
-    order.cancelled = order.cancelled || (e.type === 'OrderCancelled' && upd.data.applied.includes('status'));
+    // Received, whether or not its status still shows: a reopening may be older or newer than the cancellation, and
+    // any delivery order of the same webhooks must give the same row (docs/orders-ordering.md).
+    order.cancelled = order.cancelled || e.type === 'OrderCancelled';
     order.eventCount += 1;
     order.lastPosition = e.position;
     order.changed = true;

@@ -44,7 +44,8 @@ export const orderReadModelTables: readonly ReadModelTable[] = [
       ordered_at: "order.created's event_timestamp: when the order was created at the sender.",
       order_day: 'ordered_at as a UTC date: the day order_view_daily_stats counts the order under.',
       last_event_at: 'The newest event_timestamp applied to the order.',
-      cancelled: 'Whether an order.cancelled was applied (status may have moved on since: a reopened order).',
+      cancelled:
+        'Whether an order.cancelled was received, late ones included (status may show another value: a reopened order).',
       fields: 'The order as it shows now: the fields of `order` as JSON, extension maps as their exact JSON text.',
       event_count: 'Webhooks recorded for the order (created, updated, cancelled; repeats are not recorded).',
       last_position: 'Global position of the last event applied to this row.',

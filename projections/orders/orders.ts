@@ -26,8 +26,9 @@ export const ordersProjector: Projector = {
   name: 'order-view-orders',
   // 2: order_view_daily_stats indexed by merchant and day. 3: listing indexes include the order's key (pages found in
   // the index alone), an index by merchant and payment status, vacuum's index clean-up always on,
-  // order_view_status_totals and order_view_merchant_totals.
-  version: 3,
+  // order_view_status_totals and order_view_merchant_totals. 4: `cancelled` set by any order.cancelled received, not
+  // only one whose status applied (that depended on the delivery order).
+  version: 4,
   eventTypes: new Set<OrderEvent['type']>(['OrderCreated', 'OrderUpdated', 'OrderCancelled']),
   decoder: ordersEventDecoder,
   tables: orderReadModelTables,
