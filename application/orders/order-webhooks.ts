@@ -9,7 +9,6 @@ import {
   isKnownOrderType,
   orderDecider,
   ordersDecoders,
-  ordersError,
   ordersEventDecoder,
   streams,
   type OrderEvent,
@@ -89,13 +88,6 @@ export class OrderWebhooks {
 
   async receive(context: CommandContext, merchantId: string, webhook: OrderWebhook): Promise<WebhookAnswer> {
     const { limits } = this.deps;
-    const nowMs = this.deps.clock.now().getTime();
-    if (webhook.eventTimestamp < nowMs - limits.maxAgeMs || webhook.eventTimestamp > nowMs + limits.maxFutureMs)
-      throw ordersError(
-        'EVENT_TIMESTAMP_OUT_OF_WINDOW',
-        `event_timestamp must lie between ${Math.round(limits.maxAgeMs / 3_600_000)} hours before and ${Math.round(limits.maxFutureMs / 1000)} seconds after this service's clock (${nowMs})`,
-        { field: 'event_timestamp' },
-      );
     const fingerprint = webhookFingerprint(webhook);
     const streamName = streams.order(merchantId, webhook.orderId);
     const { events } = await this.queue.run(streamName, async () => {
@@ -124,6 +116,8 @@ export class OrderWebhooks {
             now,
             earlyWindowMs: limits.earlyWindowMs,
             maxEarlyEvents: limits.maxEarlyEvents,
+            maxAgeMs: limits.maxAgeMs,
+            maxFutureMs: limits.maxFutureMs,
           }),
         },
         { maxAttempts: 10, keepRecorded: true },

@@ -69,6 +69,9 @@ export interface ReceiveOrderWebhook {
   earlyWindowMs: number;
   /** How many early events one order may hold. */
   maxEarlyEvents: number;
+  /** How far event_timestamp may lie before and after `now` (ms). */
+  maxAgeMs: number;
+  maxFutureMs: number;
 }
 
 export type OrderCommand = ReceiveOrderWebhook;
@@ -124,6 +127,15 @@ function decide(command: OrderCommand, state: OrderState): OrderEvent[] {
   if (state.status !== 'NONE' && (state.merchantId !== merchantId || state.orderId !== orderId))
     throw new Error(
       `order stream of ${state.merchantId}/${state.orderId} given a command for ${merchantId}/${orderId}`,
+    );
+  // Refused here, not before the command: a resend under its X-Request-Id, once the window has passed, is answered
+  // from the key's record as any refusal of a resend is (docs/orders-ordering.md).
+  const nowMs = Date.parse(now);
+  if (eventTimestamp < nowMs - command.maxAgeMs || eventTimestamp > nowMs + command.maxFutureMs)
+    throw ordersError(
+      'EVENT_TIMESTAMP_OUT_OF_WINDOW',
+      `event_timestamp must lie between ${Math.round(command.maxAgeMs / 3_600_000)} hours before and ${Math.round(command.maxFutureMs / 1000)} seconds after this service's clock (${nowMs})`,
+      { field: 'event_timestamp' },
     );
   if (state.status !== 'NONE' && state.seen.includes(fingerprint)) return []; // a repeat
 

@@ -37,6 +37,8 @@ export function recordedCreated(input: RecordedCreatedInput): ProjectedEvent {
       now: receivedAt,
       earlyWindowMs: 3_600_000,
       maxEarlyEvents: 10,
+      maxAgeMs: 3_600_000,
+      maxFutureMs: 60_000,
     },
     orderDecider.initialState,
   ) as [OrderCreated];

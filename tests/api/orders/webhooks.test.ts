@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
+import { fixedClock } from '../../../application/shared/clock.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
 import { gatewayHeaders } from '../../support/gateway.js';
 import { call } from '../support.js';
@@ -224,5 +225,31 @@ describe('Order view webhooks (HTTP, PostgreSQL)', () => {
     const applied = events.slice(1).filter((e) => (e.data as { applied: string[] }).applied.includes('status'));
     const newest = applied.reduce((a, e) => Math.max(a, (e.data as { eventTimestamp: number }).eventTimestamp), 0);
     expect(newest).to.equal(t + 12);
+  });
+});
+
+describe('Order view webhooks: a resend after the event_timestamp window (HTTP, PostgreSQL)', () => {
+  let app: TestApp;
+  let keys: MerchantKeys;
+  const clock = fixedClock(new Date());
+
+  before(async () => {
+    app = await startTestApp({ background: false, clock });
+    keys = await merchantWithKey(app, 'P_LATE');
+  });
+  after(() => app?.stop());
+
+  it('an identical resend under its X-Request-Id gets the first answer; a new request with that timestamp is 400 4003', async () => {
+    const body = createdBody('wh-late', { event_timestamp: clock.now().getTime() });
+    const requestId = randomUUID();
+    const first = expectOrders(await sendWebhook(app, 'created', body, { keys, requestId }), 200, 0);
+    clock.advance(31 * 86_400_000); // past the default window of 30 days
+    const again = expectOrders(await sendWebhook(app, 'created', body, { keys, requestId }), 200, 0);
+    expect(again).to.deep.equal(first);
+    expect(await app.container.store.readStream('order-P_LATE-wh-late')).to.have.length(1);
+    const other = createdBody('wh-late-2', { event_timestamp: body.event_timestamp });
+    expect(expectOrders(await sendWebhook(app, 'created', other, { keys }), 400, 4003)).to.deep.equal({
+      field: 'event_timestamp',
+    });
   });
 });

@@ -102,6 +102,8 @@ describe('orders projector: a batch in one call equals one event at a time', () 
           now,
           earlyWindowMs: 3_600_000,
           maxEarlyEvents: 10,
+          maxAgeMs: 3_600_000,
+          maxFutureMs: 60_000,
         },
         state,
       );

@@ -40,6 +40,8 @@ const webhook = (
   now: at,
   earlyWindowMs: 72 * hour,
   maxEarlyEvents: 50,
+  maxAgeMs: 30 * 24 * hour,
+  maxFutureMs: 60_000,
 });
 
 const received = (w: ReceiveOrderWebhook) => ({
@@ -157,7 +159,8 @@ describe('order decider (docs/orders-ordering.md, "Ordering")', () => {
   });
 
   it('given an event parked longer than the early window, when created comes, then it is discarded as EXPIRED', () => {
-    const old = webhook('UPDATED', t0 + 5, 'fo', { status: 'OLD' }, '2026-02-20T00:00:00.000Z');
+    // Received when sent, four days before the created comes (`now`): longer than the 72-hour window.
+    const old = webhook('UPDATED', t0 + 5, 'fo', { status: 'OLD' }, new Date(t0 + 10).toISOString());
     const parked = orderDecider.decide(old, fold(orderDecider, []));
     const events = orderDecider.decide(create, fold(orderDecider, parked));
     expect(events[1]).to.deep.equal({
@@ -197,6 +200,29 @@ describe('order decider (docs/orders-ordering.md, "Ordering")', () => {
     given(history)
       .when({ ...webhook('UPDATED', t0, 'd', { status: 'd' }), maxEarlyEvents: 3 })
       .thenRejects('TOO_MANY_EARLY_EVENTS', { limit: 3 });
+  });
+
+  it('given any order, when event_timestamp lies before the window or too far ahead of now, then EVENT_TIMESTAMP_OUT_OF_WINDOW', () => {
+    const nowMs = Date.parse(now);
+    given([])
+      .when(webhook('CREATED', nowMs - 30 * 24 * hour - 1, 'fo', createdOrder))
+      .thenRejects('EVENT_TIMESTAMP_OUT_OF_WINDOW', { field: 'event_timestamp' });
+    given([created])
+      .when(webhook('UPDATED', nowMs + 60_001, 'ff', { status: 'FUTURE' }))
+      .thenRejects('EVENT_TIMESTAMP_OUT_OF_WINDOW', { field: 'event_timestamp' });
+    // At the window's edges: accepted.
+    given([])
+      .when(webhook('CREATED', nowMs - 30 * 24 * hour, 'fe', createdOrder))
+      .then([
+        {
+          type: 'OrderCreated',
+          data: {
+            ...received(webhook('CREATED', nowMs - 30 * 24 * hour, 'fe', createdOrder)),
+            source,
+            order: createdOrder,
+          },
+        },
+      ]);
   });
 
   describe('any delivery order converges (property test over random permutations)', () => {
