@@ -71,7 +71,8 @@ describe('Order view: signed webhooks with fields of any value (property test ov
           const text = JSON.stringify(signed).replace('"order":{', () => `"order":{"metadata":${metadataText},`);
           const res = await sendWebhook(app, 'created', body, { keys, rawBody: text });
           const where = `${field}=${JSON.stringify(value)} total=${total} metadata=${metadataText} → ${res.status} ${res.text}`;
-          expect(res.status, where).to.be.oneOf([200, 400, 401, 409]);
+          // Correctly signed: never 401, whatever the values (a 401 is a string to sign the two sides build apart).
+          expect(res.status, where).to.be.oneOf([200, 400, 409]);
           expect(res.body, where).to.have.all.keys('code', 'message', 'data');
           expect(res.text, where).not.to.match(/\n\s+at |node_modules|\.ts:\d+/);
           if (res.status === 200) {
