@@ -276,15 +276,26 @@ describe('Order view read models (HTTP, PostgreSQL, projector)', () => {
     expect(await rows()).to.deep.equal(before);
   });
 
-  it('comments every table and column of the order view read models', async () => {
-    const { rows } = await app.container.knex.raw<{ rows: { relation: string; column: string | null }[] }>(
-      `SELECT c.relname AS relation, a.attname AS column FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid
-         WHERE c.relkind = 'r' AND c.relname ~ '^order_view_' AND a.attnum > 0 AND NOT a.attisdropped
-           AND col_description(c.oid, a.attnum) IS NULL
+  it('comments every table and column of the order view read models, and the views analysts query', async () => {
+    const { rows } = await app.container.knex.raw<{
+      rows: { relation: string; kind: string; column: string | null; comment: string | null }[];
+    }>(
+      `SELECT c.relname AS relation, c.relkind::text AS kind, NULL AS column, obj_description(c.oid, 'pg_class') AS comment
+         FROM pg_class c WHERE c.relkind IN ('r', 'v') AND c.relname ~ '^order_view_'
        UNION ALL
-       SELECT c.relname, NULL FROM pg_class c WHERE c.relkind = 'r' AND c.relname ~ '^order_view_' AND obj_description(c.oid) IS NULL`,
+       SELECT c.relname, c.relkind::text, a.attname, col_description(c.oid, a.attnum)
+         FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+        WHERE c.relkind IN ('r', 'v') AND c.relname ~ '^order_view_'`,
     );
-    expect(rows).to.deep.equal([]);
+    const views = rows.filter((r) => r.column === null && r.kind === 'v').map((r) => r.relation);
+    expect(views).to.include.members([
+      'order_view_orders',
+      'order_view_order_history',
+      'order_view_daily_stats',
+      'order_view_status_totals',
+      'order_view_merchant_totals',
+    ]);
+    expect(rows.filter((r) => !r.comment)).to.deep.equal([]);
   });
 
   it('has autovacuum keep the orders table all-visible at 1% changed, indexes cleaned every pass, rebuilt tables too', async () => {
