@@ -79,6 +79,7 @@ export function planWebhooks(total: number, merchants: BenchMerchant[], tag: str
           order_id: orderId,
           order_type: ['CAR_PURCHASE', 'AFTER_SALES', 'BILLING_PAYMENT', 'EV_AND_CHARGING'][j % 4],
           order_name: `Bench order ${j}`,
+          deeplink: `superapp://orders/${orderId}`,
           status: 'CREATED',
           pnl_order_status: 'NEW',
           payment_status: 'UNPAID',

@@ -129,7 +129,8 @@ const orderFields = {
   transactions: z.array(transaction).max(1000).optional(),
   amounts,
   image_url: url.optional(),
-  deeplink: z.string().min(1).max(2048).optional(),
+  // Required on order.created since v1.1 (the seed's version history); an update may change it.
+  deeplink: z.string().min(1).max(2048),
   metadata: extension.optional(),
   attributes: extension.optional(),
 };
@@ -145,6 +146,7 @@ const changedOrder = z
     pnl_order_status: orderFields.pnl_order_status.optional(),
     payment_status: orderFields.payment_status.optional(),
     customer: customer.optional(),
+    deeplink: orderFields.deeplink.optional(),
     amounts: amounts
       .partial()
       .superRefine((a, ctx) => {

@@ -65,6 +65,7 @@ export function demoWebhooks(now: number): Webhook[] {
           order_id: orderId,
           order_type: type,
           order_name: name,
+          deeplink: `superapp://orders/${orderId}`,
           status: 'CREATED',
           pnl_order_status: 'NEW',
           payment_status: 'UNPAID',

@@ -76,6 +76,7 @@ export function createdBody(orderId: string, overrides: Partial<Body> = {}, orde
       order_id: orderId,
       order_type: 'CAR_PURCHASE',
       order_name: 'VF 8 deposit',
+      deeplink: `superapp://orders/${orderId}`,
       status: 'CREATED',
       pnl_order_status: 'NEW',
       payment_status: 'UNPAID',

@@ -12,6 +12,7 @@ const valid = () => ({
   order: {
     order_id: 'o1',
     order_type: 'CAR_PURCHASE',
+    deeplink: 'superapp://orders/o1',
     status: 'CREATED',
     pnl_order_status: 'N',
     payment_status: 'UNPAID',
