@@ -4,7 +4,8 @@
  * VoucherStockReserved events, plus per reservation three new streams with
  * 'no_stream' (reservation, order guard, idempotency guard), one event each.
  * Prints per batch size the median and p90 time of one appendMany and the
- * statements it sent (BEGIN and COMMIT included).
+ * statements it sent (one: appendMany is a single statement, no BEGIN or
+ * COMMIT).
  *
  * Env: DATABASE_URL (required: a server where a scratch database may be
  * created), SIZES (100,500), ROUNDS (40).
