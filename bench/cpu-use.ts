@@ -9,15 +9,26 @@ import type { Knex } from 'knex';
 
 const ticksPerSecond = 100; // USER_HZ on Linux
 
-/** utime + stime of a process (all its threads), in seconds; 0 when it is gone or /proc is not there. */
-function cpuSecondsOf(pid: number): number {
+/** The fields of /proc/<pid>/stat after the command's name (state first), or undefined when it is gone. */
+function statOf(pid: number): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
-    return 0;
+    return undefined;
   }
+}
+
+/** utime + stime of a process (all its threads), in seconds; 0 when it is gone or /proc is not there. */
+function cpuSecondsOf(pid: number): number {
+  const fields = statOf(pid);
+  return fields ? (Number(fields[11]) + Number(fields[12])) / ticksPerSecond : 0;
+}
+
+/** cutime + cstime: the CPU seconds of a process's children that ended and were waited for. */
+function endedChildrenSecondsOf(pid: number): number {
+  const fields = statOf(pid);
+  return fields ? (Number(fields[13]) + Number(fields[14])) / ticksPerSecond : 0;
 }
 
 function pidsNamed(executable: string): number[] {
@@ -55,19 +66,45 @@ export interface CpuParties {
   knex: Knex;
 }
 
-type Reading = Map<string, Map<number, number>>;
+interface Reading {
+  pids: Map<string, Map<number, number>>;
+  /** The CPU seconds of PostgreSQL's ended backends (the postmaster's cutime + cstime), all databases'. */
+  endedBackends: number;
+}
 
 async function read(parties: CpuParties): Promise<Reading> {
   const { rows } = await parties.knex.raw<{ rows: { pid: number }[] }>(
     'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
   );
+  // The postmaster is the parent of this connection's backend.
+  const own = await parties.knex.raw<{ rows: { pid: number }[] }>('SELECT pg_backend_pid() AS pid');
+  const postmaster = Number(statOf(own.rows[0]!.pid)?.[1] ?? 0);
   const groups: [string, number[]][] = [
     ['api', [parties.api]],
     ['roles', parties.roles ? [parties.roles] : []],
     ['database', rows.map((r) => r.pid)],
     ['nats', pidsNamed('nats-server')],
   ];
-  return new Map(groups.map(([name, pids]) => [name, new Map(pids.map((pid) => [pid, cpuSecondsOf(pid)]))]));
+  return {
+    pids: new Map(groups.map(([name, pids]) => [name, new Map(pids.map((pid) => [pid, cpuSecondsOf(pid)]))])),
+    endedBackends: postmaster > 0 ? endedChildrenSecondsOf(postmaster) : 0,
+  };
+}
+
+/**
+ * The CPU seconds since the first reading of the backends listed then but not now: one that pg_stat_activity left out
+ * for a moment is read from /proc; one that ended (the pool closing an idle connection) is counted from the
+ * postmaster's ended children (`endedSince`), less what it had used by the first reading. Those children are every
+ * database's, and autovacuum's workers: a benchmark runs alone on its server.
+ */
+function unlistedBackends(
+  before: ReadonlyMap<number, number> | undefined,
+  now: ReadonlyMap<number, number>,
+  endedSince: number,
+): number {
+  let seconds = endedSince;
+  for (const [pid, s] of before ?? []) if (!now.has(pid)) seconds += statOf(pid) ? cpuSecondsOf(pid) - s : -s;
+  return seconds;
 }
 
 /** Starts a measure; `end(operations)` answers the CPU milliseconds per operation of each party since the start. */
@@ -80,10 +117,12 @@ export async function measureCpu(parties: CpuParties): Promise<{ end(operations:
       const machine = machineBusySeconds() - machineBefore;
       const parts: string[] = [];
       let total = 0;
-      for (const [name, pids] of after) {
+      for (const [name, pids] of after.pids) {
         let seconds = 0;
-        // A backend that ended in between is not counted; one that began is counted from 0.
-        for (const [pid, s] of pids) seconds += s - (before.get(name)?.get(pid) ?? 0);
+        // One that began in between is counted from 0.
+        for (const [pid, s] of pids) seconds += s - (before.pids.get(name)?.get(pid) ?? 0);
+        if (name === 'database')
+          seconds += unlistedBackends(before.pids.get(name), pids, after.endedBackends - before.endedBackends);
         total += seconds;
         if (pids.size > 0) parts.push(`${name} ${((seconds * 1000) / operations).toFixed(2)}`);
       }
