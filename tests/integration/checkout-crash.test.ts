@@ -2,44 +2,20 @@
  * kill -9 between reserve and confirm (issue 14): the service restarted on the same database finds the reservation
  * intact (its promotion still held, the discount as reserved) and confirms it. main.ts as `npm start` runs it.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { expect } from 'chai';
 import { call, expectOk } from '../api/support.js';
 import { CheckoutCaller, checkoutOk, checkoutScene, line, order } from '../api/checkout/checkout-support.js';
-import { startMain, type MainProcess } from '../support/main-process.js';
-import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
+import { mainSuite } from '../support/main-suite.js';
 
 const operatorToken = 'alice-operator-token-0123456789';
 
 describe('Checkout: kill -9 between reserve and confirm (main.ts)', function () {
   this.timeout(120_000);
-  let db: TestDatabase;
-  let dir: string;
-  let service: MainProcess | undefined;
-
-  const start = () =>
-    startMain({
-      DATABASE_URL: db.url,
-      DATA_DIR: dir,
-      PORT: '0',
-      SEED_DEMO: 'false',
-      OPERATOR_TOKENS: `alice=${operatorToken}`,
-    });
-
-  before(async () => {
-    db = await createTestDatabase();
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'checkout-crash-'));
-  });
-  after(async () => {
-    if (service?.child.exitCode === null) service.child.kill('SIGKILL');
-    await db.drop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const suite = mainSuite('checkout-crash');
+  const start = () => suite.start({ PORT: '0', SEED_DEMO: 'false', OPERATOR_TOKENS: `alice=${operatorToken}` });
 
   it('finds the reservation intact after a restart and confirms it', async () => {
-    service = await start();
+    let service = await start();
     let baseUrl = `http://127.0.0.1:${service.port}`;
     const operator = { Authorization: `Bearer ${operatorToken}` };
     expectOk(

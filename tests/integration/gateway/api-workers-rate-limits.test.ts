@@ -1,24 +1,15 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { expect } from 'chai';
 import { call, expectOk, expectRefusal, type HttpResult } from '../../api/support.js';
-import { startMain, type MainProcess } from '../../support/main-process.js';
-import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
+import type { MainProcess } from '../../support/main-process.js';
+import { mainSuite, type MainSuite } from '../../support/main-suite.js';
 
 const operatorToken = 'alice-operator-token-0123456789';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** main.ts serving the api from two node:cluster workers, on `db`, with `env` added. */
-async function twoWorkers(
-  db: TestDatabase,
-  env: Record<string, string>,
-): Promise<{ service: MainProcess; dir: string }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-workers-'));
-  const service = await startMain(
+/** main.ts serving the api from two node:cluster workers, on the suite's database, with `env` added. */
+function twoWorkers(suite: MainSuite, env: Record<string, string>): Promise<MainProcess> {
+  return suite.start(
     {
-      DATABASE_URL: db.url,
-      DATA_DIR: dir,
       API_WORKERS: '2',
       PORT: '0',
       SEED_DEMO: 'false',
@@ -27,7 +18,6 @@ async function twoWorkers(
     },
     { started: (line) => line.apiWorkers === 2 },
   );
-  return { service, dir };
 }
 
 /** A party limited to `points` requests per `windowSeconds` on every shop endpoint, and its pair. */
@@ -73,24 +63,11 @@ const passed = (responses: HttpResult[]) => responses.filter((r) => r.status ===
 
 describe('Gateway rate limits across two API workers (main.ts, API_WORKERS=2)', function () {
   this.timeout(120_000);
-  let db: TestDatabase;
-  const started: { service: MainProcess; dir: string }[] = [];
-
-  before(async () => {
-    db = await createTestDatabase();
-  });
-  after(async () => {
-    for (const { service, dir } of started) {
-      if (service.child.exitCode === null) service.child.kill('SIGKILL');
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-    await db.drop();
-  });
+  const suite = mainSuite('gateway-workers');
 
   it('counts requests spread over both workers in one window (the primary’s): 429 together, then recovery', async () => {
-    const running = await twoWorkers(db, {});
-    started.push(running);
-    const baseUrl = `http://127.0.0.1:${running.service.port}`;
+    const service = await twoWorkers(suite, {});
+    const baseUrl = `http://127.0.0.1:${service.port}`;
     const headers = await limitedParty(baseUrl, 'shared-window', 10, 6);
 
     const answers = await burst(baseUrl, headers, 30);
@@ -105,18 +82,17 @@ describe('Gateway rate limits across two API workers (main.ts, API_WORKERS=2)', 
     const again = await burst(baseUrl, headers, 4);
     expect(passed(again)).to.equal(4);
 
-    running.service.child.kill('SIGTERM');
-    expect(await running.service.exited).to.deep.equal({ code: 0, signal: null });
+    service.child.kill('SIGTERM');
+    expect(await service.exited).to.deep.equal({ code: 0, signal: null });
   });
 
   it('while each worker counting alone (GATEWAY_RATE_LIMIT_STORE=memory) lets more through: the burst reached both', async () => {
-    const running = await twoWorkers(db, { GATEWAY_RATE_LIMIT_STORE: 'memory' });
-    started.push(running);
-    const baseUrl = `http://127.0.0.1:${running.service.port}`;
+    const service = await twoWorkers(suite, { GATEWAY_RATE_LIMIT_STORE: 'memory' });
+    const baseUrl = `http://127.0.0.1:${service.port}`;
     const headers = await limitedParty(baseUrl, 'own-windows', 10, 6);
     const answers = await burst(baseUrl, headers, 30);
     expect(passed(answers)).to.be.above(10);
-    running.service.child.kill('SIGTERM');
-    await running.service.exited;
+    service.child.kill('SIGTERM');
+    await service.exited;
   });
 });

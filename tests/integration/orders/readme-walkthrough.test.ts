@@ -5,13 +5,12 @@
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { startMain, until, type MainProcess } from '../../support/main-process.js';
-import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
+import { until } from '../../support/main-process.js';
+import { mainSuite } from '../../support/main-suite.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const onPath = (tool: string) =>
@@ -47,33 +46,20 @@ function answers(text: string): Record<string, unknown>[] {
 
 describe('README "Order view": the walk-through as written (bash, curl, main.ts, PostgreSQL)', function () {
   this.timeout(180_000);
-  let db: TestDatabase;
-  let dataDir: string;
-  let service: MainProcess | undefined;
-
-  before(async function () {
+  before(function () {
     for (const tool of ['curl', 'jq', 'openssl'])
       if (!onPath(tool)) {
         if (process.env.CI === 'true') throw new Error(`${tool} is not installed (.ci/run installs it)`);
         console.log(`    (skipped: ${tool} is not installed)`);
         this.skip();
       }
-    db = await createTestDatabase();
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orders-readme-'));
   });
-  after(async () => {
-    if (service && service.child.exitCode === null && service.child.signalCode === null) {
-      service.child.kill('SIGTERM');
-      await service.exited;
-    }
-    await db?.drop();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  const suite = mainSuite('orders-readme');
 
   it('signs and sends an order.created with openssl, then reads it back in the portal and as its customer', async () => {
-    service = await startMain({ DATABASE_URL: db.url, DATA_DIR: dataDir, PORT: '0', SEED_DEMO: 'true' });
+    const service = await suite.start({ PORT: '0', SEED_DEMO: 'true' });
     await until('the order view demo in the banner', () =>
-      service!.output().includes('Order view demo') ? true : undefined,
+      service.output().includes('Order view demo') ? true : undefined,
     );
     const base = `127.0.0.1:${service.port}`;
     const waitForOrder =
@@ -81,7 +67,7 @@ describe('README "Order view": the walk-through as written (bash, curl, main.ts,
       `| grep -q "$ID"; do sleep 0.2; done`;
     const script = walkthrough()
       .replaceAll('localhost:3000', base)
-      .replaceAll('.data/', `${dataDir}/`)
+      .replaceAll('.data/', `${suite.dataDir}/`)
       .replace(/^sleep 1\b.*$/m, waitForOrder);
     expect(script).to.include(waitForOrder);
     const { stdout } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], {

@@ -4,51 +4,27 @@
  * either is due, and a new process on the same database fires both: the held transaction ends CANCELLED by the hold
  * timeout, the unpaid one FAILED as abandoned.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { expect } from 'chai';
 import pg from 'pg';
 import { hmacSha256Hex } from '../../../application/shared/signatures.js';
-import { startMain, until, type MainProcess } from '../../support/main-process.js';
+import { until } from '../../support/main-process.js';
+import { mainSuite } from '../../support/main-suite.js';
 import { demoCredentials, demoHubHeaders, holdDemoWalletPayment } from '../../support/payments-demo.js';
-import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 
 describe('payment hub: a pending hold timer after kill -9 (main.ts, PostgreSQL)', function () {
   this.timeout(180_000);
-  let db: TestDatabase;
-  let dataDir: string;
-  const services: MainProcess[] = [];
+  const suite = mainSuite('payments-timer');
 
-  before(async () => {
-    db = await createTestDatabase();
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payments-timer-'));
-  });
-  after(async () => {
-    for (const s of services)
-      if (s.child.exitCode === null && s.child.signalCode === null) {
-        s.child.kill('SIGTERM');
-        await s.exited;
-      }
-    await db?.drop();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  const start = async () => {
-    const s = await startMain({
-      DATABASE_URL: db.url,
-      DATA_DIR: dataDir,
+  const start = () =>
+    suite.start({
       PORT: '0',
       SEED_DEMO: 'true',
       PAYMENTS_HOLD_TIMEOUT_SECONDS: '12',
       // The smallest abandonment delay the configuration takes.
       PAYMENTS_ABANDON_AFTER_SECONDS: '60',
     });
-    services.push(s);
-    return s;
-  };
   const query = async (sql: string, params: unknown[]) => {
-    const client = new pg.Client({ connectionString: db.url });
+    const client = new pg.Client({ connectionString: suite.db.url });
     await client.connect();
     try {
       return (await client.query(sql, params)).rows as Record<string, unknown>[];
@@ -59,7 +35,7 @@ describe('payment hub: a pending hold timer after kill -9 (main.ts, PostgreSQL)'
 
   it('fires the hold timeout and the abandonment in the next process', async () => {
     const first = await start();
-    const creds = await demoCredentials(dataDir);
+    const creds = await demoCredentials(suite.dataDir);
     const base = `http://127.0.0.1:${first.port}`;
     const headers = demoHubHeaders(creds, `kill-9-${Date.now()}`);
     const held = await holdDemoWalletPayment(base, creds, 'KILL-9', 'held across kill -9');

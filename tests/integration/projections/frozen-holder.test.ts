@@ -3,14 +3,11 @@
  * request is open. Its successor takes over, and an event the frozen holder's pull received is not lost: the
  * successor finds the hole in the stream sequence and applies it from the event store. No process is restarted.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { expect } from 'chai';
 import { promotionMasterBody } from '../../support/checkout-fixtures.js';
-import { startMain, until, type MainProcess } from '../../support/main-process.js';
+import { until, type MainProcess } from '../../support/main-process.js';
+import { mainSuite } from '../../support/main-suite.js';
 import { startOwnNatsServer, type OwnNatsServer } from '../../support/own-nats-server.js';
-import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 
 const operatorToken = 'frozen-holder-operator-token-0123456789abcdef';
 const projector = 'checkout-promotion-masters';
@@ -21,42 +18,26 @@ interface Ready {
 
 describe('a projector holder frozen past its lease (SIGSTOP; real processes, own nats-server)', function () {
   this.timeout(180_000);
+  // First, so that its processes (a frozen one continued) stop before the nats-server does.
+  const suite = mainSuite('frozen-holder');
   let nats: OwnNatsServer;
-  let db: TestDatabase;
-  let dataDir: string;
-  const processes: MainProcess[] = [];
 
   before(async function () {
     nats = await startOwnNatsServer(this);
-    db = await createTestDatabase();
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'frozen-holder-'));
   });
   after(async () => {
-    for (const p of processes) {
-      if (p.child.exitCode !== null || p.child.signalCode !== null) continue;
-      p.child.kill('SIGCONT');
-      p.child.kill('SIGKILL');
-      await p.exited;
-    }
     await nats?.stop();
-    await db?.drop();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const start = async (roles: string) => {
-    const p = await startMain({
-      DATABASE_URL: db.url,
+  const start = (roles: string) =>
+    suite.start({
       NATS_URL: nats.url,
       NATS_STREAM: 'FROZENHOLDER',
-      DATA_DIR: dataDir,
       ROLES: roles,
       PORT: '0',
       SEED_DEMO: 'false',
       OPERATOR_TOKENS: `alice=${operatorToken}`,
     });
-    processes.push(p);
-    return p;
-  };
   const applying = async (p: MainProcess) => {
     const res = await fetch(`http://127.0.0.1:${p.port}/ready`).catch(() => undefined);
     if (!res) return false;
@@ -64,7 +45,7 @@ describe('a projector holder frozen past its lease (SIGSTOP; real processes, own
     return body.roles.projectors?.find((s) => s.projector === projector)?.applying ?? false;
   };
   const projectedIds = async (): Promise<number[]> =>
-    (await db.knex('checkout_promotion_masters').orderBy('promotion_master_id').pluck('promotion_master_id')).map(
+    (await suite.db.knex('checkout_promotion_masters').orderBy('promotion_master_id').pluck('promotion_master_id')).map(
       Number,
     );
 

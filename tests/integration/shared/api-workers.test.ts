@@ -1,9 +1,7 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { expect } from 'chai';
-import { startMain, until, type MainProcess } from '../../support/main-process.js';
-import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
+import { until, type MainProcess } from '../../support/main-process.js';
+import { mainSuite } from '../../support/main-suite.js';
 
 /** The pids of a process's children (Linux). */
 function children(pid: number): number[] {
@@ -23,25 +21,16 @@ const get = (port: number, route: string) =>
 
 describe('main.ts with API_WORKERS=2 (node:cluster)', function () {
   this.timeout(60_000);
-  let db: TestDatabase;
+  const suite = mainSuite('api-workers');
   let service: MainProcess;
   let port: number;
-  let dataDir: string;
 
   before(async () => {
-    db = await createTestDatabase();
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'api-workers-'));
-    service = await startMain(
-      { DATABASE_URL: db.url, DATA_DIR: dataDir, API_WORKERS: '2', PORT: '0', SEED_DEMO: 'false' },
+    service = await suite.start(
+      { API_WORKERS: '2', PORT: '0', SEED_DEMO: 'false' },
       { started: (line) => line.apiWorkers === 2 },
     );
     port = service.port;
-  });
-
-  after(async () => {
-    if (service?.child.exitCode === null) service.child.kill('SIGKILL');
-    await db.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('serves the api from two worker processes, each an api process of its own', async () => {

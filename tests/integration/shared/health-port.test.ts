@@ -2,13 +2,10 @@
  * A process without the api role reports its health, readiness and lag on a port of its own (docs/operations.md,
  * "Health"): NATS lost makes it not ready, NATS back makes it ready again, and the projectors' lag is there to read.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { expect } from 'chai';
-import { startMain, until, type MainProcess } from '../../support/main-process.js';
+import { until, type MainProcess } from '../../support/main-process.js';
+import { mainSuite } from '../../support/main-suite.js';
 import { startOwnNatsServer, type OwnNatsServer } from '../../support/own-nats-server.js';
-import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 
 interface ReadyBody {
   status: string;
@@ -21,24 +18,16 @@ interface ReadyBody {
 
 describe('health port of a process without the api role (relay and projector roles, own nats-server)', function () {
   this.timeout(120_000);
+  // First, so that its processes stop before the nats-server does (mocha runs after hooks in order).
+  const suite = mainSuite('health-port');
   let nats: OwnNatsServer;
-  let db: TestDatabase;
   let service: MainProcess | undefined;
-  let dataDir: string;
 
   before(async function () {
     nats = await startOwnNatsServer(this);
-    db = await createTestDatabase();
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'health-port-'));
   });
   after(async () => {
-    if (service && service.child.exitCode === null) {
-      service.child.kill('SIGTERM');
-      await service.exited;
-    }
     await nats?.stop();
-    await db?.drop();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   const get = async (pathname: string) => {
@@ -51,11 +40,9 @@ describe('health port of a process without the api role (relay and projector rol
   };
 
   it('answers /health, /ready with NATS, the relay and each projector, and /metrics; no interface', async () => {
-    service = await startMain({
-      DATABASE_URL: db.url,
+    service = await suite.start({
       NATS_URL: nats.url,
       NATS_STREAM: 'HEALTHPORT',
-      DATA_DIR: dataDir,
       ROLES: 'relay,projector',
       PORT: '0',
       SEED_DEMO: 'false',
