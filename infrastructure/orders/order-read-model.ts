@@ -183,24 +183,7 @@ export class PostgresOrderReadModel implements OrderReadModel {
       })
       .limit(paging.size)
       .offset((paging.page - 1) * paging.size);
-    // Counts the projector keeps, when they answer the filter exactly: the status totals for the whole table, the
-    // merchant's totals (by type and status) for a merchant, its daily statistics for a merchant over whole days.
-    // Other filters are counted, and only beyond the count limit asked of the daily statistics.
-    const kept = wholeTable(filter)
-      ? this.statusTotals()
-      : filter.merchantId !== undefined && dailyCountable(filter)
-        ? filter.from === undefined && filter.to === undefined
-          ? this.merchantTotals(filter.merchantId, filter.orderType)
-          : this.dailyCounts(filter)
-        : undefined;
-    const cappedCounts = async (): Promise<Record<string, number>> =>
-      Object.fromEntries(
-        (await preparedBuilderRows<{ status: string | null; n: string }>(this.knex, capped)).map((c) => [
-          c.status ?? '',
-          Number(c.n),
-        ]),
-      );
-    const [rows, counted] = await Promise.all([
+    const [rows, { countsByStatus, countsExact }] = await Promise.all([
       preparedBuilderRows<OrderRow>(
         this.knex,
         this.knex(`${table} as o`)
@@ -208,21 +191,8 @@ export class PostgresOrderReadModel implements OrderReadModel {
           .join(keys.as('p'), (on) => on.on('o.merchant_id', 'p.merchant_id').andOn('o.order_id', 'p.order_id'))
           .orderBy(newestFirst('o')),
       ),
-      // Tables of an older version (being rebuilt on an upgrade) have no totals yet: counted along the orders meanwhile.
-      kept?.catch((error: unknown) => {
-        if ((error as { code?: string }).code === undefinedTable) return undefined;
-        throw error;
-      }) ?? cappedCounts(),
+      this.counts(filter, capped),
     ]);
-    const fromKept = kept !== undefined && counted !== undefined;
-    let countsByStatus = counted === undefined ? await cappedCounts() : counted;
-    let countsExact =
-      countsByStatus !== null &&
-      (fromKept || Object.values(countsByStatus).reduce((a, b) => a + b, 0) <= this.countLimit);
-    if (!countsExact) {
-      countsByStatus = await this.dailyCounts(filter);
-      countsExact = countsByStatus !== null;
-    }
     const total = !countsByStatus
       ? this.countLimit
       : filter.status === undefined
@@ -233,6 +203,49 @@ export class PostgresOrderReadModel implements OrderReadModel {
       ? { orderedAt: last.ordered_at.toISOString(), merchantId: last.merchant_id, orderId: last.order_id }
       : null;
     return { orders: rows.map(summaryOf), total, countsByStatus, countsExact, next };
+  }
+
+  /**
+   * The listing's counts by status: those the projector keeps when they answer the filter (keptCounts), else counted
+   * along the orders up to the count limit, and beyond it asked of the daily statistics (null when they cannot say).
+   */
+  private async counts(
+    filter: PortalFilter,
+    capped: Knex.QueryBuilder,
+  ): Promise<{ countsByStatus: Record<string, number> | null; countsExact: boolean }> {
+    const kept = await this.keptCounts(filter);
+    if (kept) return { countsByStatus: kept, countsExact: true };
+    const counted = Object.fromEntries(
+      (await preparedBuilderRows<{ status: string | null; n: string }>(this.knex, capped)).map((c) => [
+        c.status ?? '',
+        Number(c.n),
+      ]),
+    );
+    if (Object.values(counted).reduce((a, b) => a + b, 0) <= this.countLimit)
+      return { countsByStatus: counted, countsExact: true };
+    const daily = await this.dailyCounts(filter);
+    return { countsByStatus: daily, countsExact: daily !== null };
+  }
+
+  /**
+   * The counts the projector keeps, when they answer the filter exactly: the status totals for the whole table, the
+   * merchant's totals (by type and status) for a merchant, its daily statistics for a merchant over whole days.
+   * Undefined for other filters, and while an upgrade's rebuild runs (tables of an older version have no totals yet).
+   */
+  private async keptCounts(filter: PortalFilter): Promise<Record<string, number> | undefined> {
+    const kept = wholeTable(filter)
+      ? this.statusTotals()
+      : filter.merchantId !== undefined && dailyCountable(filter)
+        ? filter.from === undefined && filter.to === undefined
+          ? this.merchantTotals(filter.merchantId, filter.orderType)
+          : this.dailyCounts(filter)
+        : undefined;
+    try {
+      return (await kept) ?? undefined;
+    } catch (error) {
+      if ((error as { code?: string }).code === undefinedTable) return undefined;
+      throw error;
+    }
   }
 
   /** The orders per status over the whole table, as the projector keeps them. */
