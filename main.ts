@@ -10,6 +10,7 @@
 import cluster from 'node:cluster';
 import path from 'node:path';
 import { collectDefaultMetrics } from 'prom-client';
+import express from 'express';
 import { listen } from './api/shared/http-app.js';
 import { startApiWorkers, workerMetrics } from './infrastructure/shared/api-workers.js';
 import { buildContainer, loadConfig, loadSecrets } from './container.js';
@@ -29,25 +30,41 @@ import type { Logger } from './application/shared/logger.js';
 /**
  * The sample partner receiver of the demo merchant (examples/ipn-receiver; docs/ipn.md, "A receiver"): it verifies
  * each IPN and logs it, so a newcomer sees notifications arrive. Not started with port 0, or when the port is taken.
+ * It binds its port before the demo merchant is seeded, so the merchant's postback URL names it only when it is
+ * listening; until `serve` gives it the merchant's secretKey it answers 503 (an IPN then is retried).
  */
-async function startDemoReceiver(port: number, secretKey: string, logger: Logger) {
+async function startDemoReceiver(port: number, logger: Logger) {
   if (port === 0) return undefined;
-  const app = ipnWebhookApp({
-    secretKey,
-    onReceived: ({ payload, answer }) =>
-      logger.info('IPN received by the demo receiver', {
-        orderId: payload.orderId,
-        transactionId: payload.transactionId,
-        transactionType: payload.transactionType,
-        status: payload.status,
-        processedAt: payload.processedAt,
-        answered: answer.status,
-      }),
-  });
-  return listen(app, port, '127.0.0.1').catch((err: unknown) => {
-    logger.warn('demo IPN receiver not started (is the port taken?)', { port, err });
+  let receiver: express.Express | undefined;
+  const front = express().use((req, res, next) =>
+    receiver ? receiver(req, res, next) : res.status(503).json({ status: 'FAILED', message: 'starting' }),
+  );
+  const running = await listen(front, port, '127.0.0.1').catch((err: unknown) => {
+    logger.warn('demo IPN receiver not started (is the port taken?); the demo merchant gets no postback', {
+      port,
+      err,
+    });
     return undefined;
   });
+  if (!running) return undefined;
+  return {
+    port: running.port,
+    close: (timeoutMs: number) => running.close(timeoutMs),
+    serve(secretKey: string) {
+      receiver = ipnWebhookApp({
+        secretKey,
+        onReceived: ({ payload, answer }) =>
+          logger.info('IPN received by the demo receiver', {
+            orderId: payload.orderId,
+            transactionId: payload.transactionId,
+            transactionType: payload.transactionType,
+            status: payload.status,
+            processedAt: payload.processedAt,
+            answered: answer.status,
+          }),
+      });
+    },
+  };
 }
 
 async function main(): Promise<void> {
@@ -144,20 +161,17 @@ async function main(): Promise<void> {
       const webhooks =
         port === undefined ? undefined : { baseUrl: `http://127.0.0.1:${port}`, gateway: gateway.orders };
       const orders = await seedOrdersDemo(container.services.orders, config.DATA_DIR, webhooks);
-      const payments = await seedPaymentsDemo(
-        container.services.payments,
-        config.DATA_DIR,
-        config.PAYMENTS_DEMO_RECEIVER_PORT,
-      );
-      const receiver = await startDemoReceiver(config.PAYMENTS_DEMO_RECEIVER_PORT, payments.secretKey, logger);
+      const receiver = await startDemoReceiver(config.PAYMENTS_DEMO_RECEIVER_PORT, logger);
       demoReceiver = receiver;
-      return { demo, gateway, identity, checkout, orders, payments };
+      const payments = await seedPaymentsDemo(container.services.payments, config.DATA_DIR, receiver?.port ?? null);
+      receiver?.serve(payments.secretKey);
+      return { demo, gateway, identity, checkout, orders, payments, receiverPort: receiver?.port ?? null };
     })().catch((error: unknown) => {
       if (stopping) return undefined;
       throw error;
     });
     if (seeded) {
-      const { demo, gateway, identity, checkout, orders, payments } = seeded;
+      const { demo, gateway, identity, checkout, orders, payments, receiverPort } = seeded;
       const base = `http://localhost:${port ?? config.PORT}`;
       console.log(
         [
@@ -186,7 +200,9 @@ async function main(): Promise<void> {
           `  merchant:             ${payments.merchantCode}  secretKey ${payments.secretKey}`,
           ...payments.terminals.map((t) => `  ${`${t.terminalId}:`.padEnd(22)}X-Payment-API-Key ${t.paymentApiKey}`),
           `  methods:              CREDIT_CARD, WALLET (holds), BANK_TRANSFER, QR_CODE; API ${base}/api/payments/v1`,
-          `  IPN postback:         ${demoIpnUrl(config.PAYMENTS_DEMO_RECEIVER_PORT)} (sample receiver, logs "IPN received"; docs/ipn.md)`,
+          receiverPort
+            ? `  IPN postback:         ${demoIpnUrl(receiverPort)} (sample receiver, logs "IPN received"; docs/ipn.md)`
+            : `  IPN postback:         ${demoIpnUrl(null)} (no sample receiver: PAYMENTS_DEMO_RECEIVER_PORT is 0 or taken)`,
           '',
         ].join('\n'),
       );

@@ -116,8 +116,8 @@ export function sandboxRouter(deps: { services: PaymentsServices; logger: Logger
         saveCard && outcome.kind === 'AUTHORIZED'
           ? sandbox.tokenize(t.provider.code, digitsOnly(str(form.cardNumber)), expiry)
           : null;
-      const origin = `${req.protocol}://${req.get('host') ?? 'localhost'}`;
-      const after = await sandbox.report(t, outcome, origin, tokenization);
+      // The callback goes where configuration says, never to this request's Host (docs/payments-sandbox.md).
+      const after = await sandbox.report(t, outcome, tokenization);
       return after.returnUrl ? { redirect: after.returnUrl } : { status: 200, html: resultPage(after) };
     }),
   );

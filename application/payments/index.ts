@@ -12,6 +12,7 @@ export * from './provider-port.js';
 export * from './provider-settlement.js';
 export * from './sandbox-outcomes.js';
 export * from './sandbox-providers.js';
+export * from './sandbox-hub-callbacks.js';
 export * from './payment-method-listing.js';
 export * from './request-signatures.js';
 export * from './saved-card-reactor.js';

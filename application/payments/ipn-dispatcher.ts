@@ -37,8 +37,22 @@ export interface IpnDispatchSettings {
   leaseMs: number;
 }
 
-/** The first bytes of an answer kept in the attempt's record. */
-const responseHeadBytes = 512;
+/** Characters of an answer kept in the attempt's record (docs/ipn.md, "Operations"). */
+export const answerExcerptLength = 160;
+
+/**
+ * What the attempt log keeps of a partner's answer: its first `answerExcerptLength` characters, each control
+ * character (C0, DEL, C1, line separators, bidirectional controls) made a space, with "…" when cut. Enough for an
+ * operator to tell a partner's own message from an error page; never the target's whole answer, and nothing that
+ * would rewrite a terminal or a log line. (The partner's `status` and the HTTP status are kept apart.)
+ */
+export function answerExcerpt(body: string): string {
+  const chars = Array.from(body);
+  const kept = chars.slice(0, answerExcerptLength).join('');
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what this removes
+  const clean = kept.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, ' ');
+  return chars.length > answerExcerptLength ? `${clean}…` : clean;
+}
 
 /** The partner's `status`, from a JSON answer; null for anything else. */
 export function partnerStatusOf(body: string): PartnerStatus | null {
@@ -201,7 +215,10 @@ export class IpnDispatcher {
           ? { kind: 'RESPONSE', httpStatus: post.httpStatus, partnerStatus: partnerStatusOf(post.body) }
           : post.kind === 'TIMEOUT'
             ? { kind: 'TIMEOUT' }
-            : { kind: 'NETWORK_ERROR', message: post.message };
+            : post.kind === 'REFUSED'
+              ? // The egress policy refused where the URL leads (docs/outbound.md): like a URL the hub never posts to.
+                { kind: 'URL_REFUSED', message: `the egress policy refuses the target: ${post.message}` }
+              : { kind: 'NETWORK_ERROR', message: post.message };
     }
     const now = this.deps.clock.now().toISOString();
     const state = {
@@ -228,8 +245,7 @@ export class IpnDispatcher {
       url: url instanceof URL ? url.toString() : merchant.ipnUrl,
       httpStatus: post?.kind === 'RESPONSE' ? post.httpStatus : null,
       latencyMs: post ? post.latencyMs : null,
-      // PostgreSQL text holds no NUL: a binary answer is kept without them.
-      responseHead: post?.kind === 'RESPONSE' ? post.body.slice(0, responseHeadBytes).replaceAll('\u0000', '') : null,
+      responseHead: post?.kind === 'RESPONSE' ? answerExcerpt(post.body) : null,
       partnerStatus: outcome.kind === 'RESPONSE' ? outcome.partnerStatus : null,
       error:
         outcome.kind === 'TIMEOUT'

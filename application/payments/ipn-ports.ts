@@ -110,12 +110,14 @@ export interface IpnOutbox {
 export type PostResult =
   | { kind: 'RESPONSE'; httpStatus: number; body: string; truncated: boolean; latencyMs: number }
   | { kind: 'TIMEOUT'; latencyMs: number }
-  | { kind: 'NETWORK_ERROR'; message: string; latencyMs: number };
+  | { kind: 'NETWORK_ERROR'; message: string; latencyMs: number }
+  /** The egress policy refused the target (docs/outbound.md): nothing was sent. */
+  | { kind: 'REFUSED'; message: string; latencyMs: number };
 
 export interface IpnSender {
   /**
-   * POSTs `body` (JSON) to `url`, never following a redirect, reading at most a small part of the answer; `signal`
-   * cuts it short (a NETWORK_ERROR) when the dispatcher stops.
+   * POSTs `body` (JSON) to `url` under the egress policy, never following a redirect, reading at most a small part of
+   * the answer; `signal` cuts it short (a NETWORK_ERROR) when the dispatcher stops.
    */
   post(
     url: URL,

@@ -22,6 +22,7 @@ import type { CommandContext } from '../shared/command-context.js';
 import { handleCommand, loadAggregate, nameBasedUuid } from '../shared/command-handler.js';
 import type { EventStore } from '../shared/event-store.js';
 import type { GuardClaim, SideWrite } from '../shared/guard-claims.js';
+import type { OutboundTargets } from '../shared/outbound-targets.js';
 import type { SecretCipher } from '../shared/secret-cipher.js';
 import { randomToken, secretDigest } from '../shared/signatures.js';
 import type { PaymentMerchantDirectory } from './merchant-directory.js';
@@ -62,13 +63,30 @@ export class PaymentOnboarding {
       cipher: SecretCipher;
       directory: PaymentMerchantDirectory;
       secretOverlapSeconds: number;
+      /** The egress policy: an ipnUrl it would refuse is refused here, before it is stored (docs/outbound.md). */
+      targets: OutboundTargets;
     },
   ) {}
+
+  /**
+   * Refuses (INVALID_PAYMENT_SETUP, field ipnUrl) a postback URL the outbound client would never send to: a loopback,
+   * private, link-local or metadata address or name, or plain http in production. A name that resolves to such an
+   * address is refused when the hub connects (the attempt is REJECTED; docs/ipn.md).
+   */
+  private assertSendable(ipnUrl: string | undefined): void {
+    if (ipnUrl === undefined) return;
+    const refused = this.deps.targets.refusal(ipnUrl);
+    if (refused)
+      throw paymentsError('INVALID_PAYMENT_SETUP', `ipnUrl: the hub does not send there (${refused})`, {
+        field: 'ipnUrl',
+      });
+  }
 
   async onboard(
     context: CommandContext,
     input: OnboardMerchantInput,
   ): Promise<{ merchant: PaymentMerchant; secret: IssuedSecretKey }> {
+    this.assertSendable(input.ipnUrl);
     const secret = this.newSecret(input.merchantCode);
     const merchant = await this.run(context, input.merchantCode, (now) => ({
       type: 'OnboardMerchant',
@@ -85,6 +103,7 @@ export class PaymentOnboarding {
     merchantCode: string,
     input: { ipnUrl?: string; maxIpnRetries?: number },
   ): Promise<PaymentMerchant> {
+    this.assertSendable(input.ipnUrl);
     return this.run(
       context,
       merchantCode,

@@ -80,7 +80,20 @@ export interface ProviderSettlement {
   currency: string;
 }
 
-/** Posts a provider's signed callback to the hub over HTTP (infrastructure/payments/http-callback-sender.ts). */
+/**
+ * Delivers a sandbox provider's signed callback to the hub (docs/payments-sandbox.md, "Callbacks"): `payment` to
+ * /payment-providers/v1/{providerCode}/callbacks, `refund` to …/refund-callbacks. Where it goes is configuration, never
+ * a request: over HTTP to PAYMENTS_SANDBOX_CALLBACK_BASE_URL through the outbound client
+ * (infrastructure/payments/http-callback-sender.ts), or, unset, in this process (sandbox-hub-callbacks.ts). Answers
+ * the hub's status (200 applied, 409 another result holds, 4xx refused) and a short body.
+ */
 export interface CallbackSender {
-  post(url: string, body: string, headers: Record<string, string>): Promise<{ status: number; body: string }>;
+  send(callback: {
+    kind: 'payment' | 'refund';
+    providerCode: string;
+    /** The callback's JSON, exactly as signed. */
+    body: string;
+    /** The provider's signature over `body` (X-Provider-Signature). */
+    signature: string;
+  }): Promise<{ status: number; body: string }>;
 }

@@ -2,8 +2,8 @@
  * The sandbox payment providers (docs/payments-sandbox.md): the provider side of a payment, served by this service so
  * that every flow runs for real over HTTP. `start` answers a hosted page's address, signed so that only the payer it
  * was given to can open it; the page's actions decide an outcome (sandbox-outcomes.ts) and the provider reports it to
- * the hub as a real one would: a callback over HTTP signed with its own key, which the hub verifies
- * (provider-callbacks.ts). The sandbox reads the payment from the hub's transaction; a real provider keeps its own.
+ * the hub as a real one would: a callback signed with its own key, which the hub verifies (provider-callbacks.ts),
+ * sent where configuration says (provider-port.ts, CallbackSender), never where a request says. The sandbox reads the payment from the hub's transaction; a real provider keeps its own.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -57,8 +57,7 @@ export class SandboxProviders {
       keys: SandboxKeys;
       /** Where the hosted pages are served, as payers' browsers reach them (PAYMENTS_SANDBOX_BASE_URL). */
       baseUrl: string;
-      /** Where the hub takes callbacks; null: the origin the page was requested on. */
-      callbackBaseUrl: string | null;
+      /** Delivers callbacks to the hub, where configuration says (never where a request says). */
       sender: CallbackSender;
       /** Renders text as a QR code image (a data: URL), with a maintained QR library (infrastructure). */
       qrImage: (text: string) => Promise<string>;
@@ -85,11 +84,10 @@ export class SandboxProviders {
 
   private refundDesk: SandboxRefunds | null = null;
 
-  /** The sandbox's refunds (sandbox-refunds.ts): their callbacks go where payments' do, else to the sandbox's origin. */
+  /** The sandbox's refunds (sandbox-refunds.ts): their callbacks go the way payments' do. */
   get refunds(): SandboxRefunds {
     this.refundDesk ??= new SandboxRefunds({
       providerKey: (code) => this.deps.keys.provider(code),
-      callbackBaseUrl: this.deps.callbackBaseUrl ?? this.deps.baseUrl,
       sender: this.deps.sender,
       clock: this.deps.clock,
     });
@@ -184,11 +182,14 @@ export class SandboxProviders {
     return this.deps.qrImage(`SANDBOXQR|${t.providerTransactionId ?? ''}|${t.amount}|${t.currency}`);
   }
 
-  /** Reports the outcome to the hub as a signed HTTP callback; answers the transaction as the hub then holds it. */
+  /**
+   * Reports the outcome to the hub as a signed callback, sent where configuration says (the sender); answers the
+   * transaction as the hub then holds it. A failure to deliver is an error the page answers with its one generic
+   * message: what the callback met is never shown.
+   */
   async report(
     transaction: Transaction,
     outcome: SandboxOutcome,
-    requestOrigin: string,
     tokenization: CardTokenization | null = null,
   ): Promise<Transaction> {
     const callback: ProviderCallback = {
@@ -207,14 +208,12 @@ export class SandboxProviders {
     };
     const code = transaction.provider.code;
     const body = JSON.stringify(callback);
-    const answer = await this.deps.sender.post(
-      `${this.deps.callbackBaseUrl ?? requestOrigin}${callbackPath(code)}`,
+    const answer = await this.deps.sender.send({
+      kind: 'payment',
+      providerCode: code,
       body,
-      {
-        'Content-Type': 'application/json',
-        [providerSignatureHeader]: hmacSha256Hex(this.deps.keys.provider(code), body),
-      },
-    );
+      signature: hmacSha256Hex(this.deps.keys.provider(code), body),
+    });
     // 409: another outcome won (the merchant cancelled first); the page shows what the hub holds either way.
     if (answer.status !== 200 && answer.status !== 409)
       throw new Error(`the hub answered the sandbox callback with ${answer.status}: ${answer.body.slice(0, 200)}`);

@@ -1,7 +1,7 @@
 /**
  * The sandbox providers' refunds (docs/payments-sandbox.md, "Refunds"): a refund is taken at once (its provider refund
- * id answered) and its result reported shortly after, as a real provider does, by a callback over HTTP signed with the
- * provider's key, to /payment-providers/v1/{providerCode}/refund-callbacks. The result is decided by the amount: one
+ * id answered) and its result reported shortly after, as a real provider does, by a callback signed with the
+ * provider's key, to /payment-providers/v1/{providerCode}/refund-callbacks (or in this process: provider-port.ts). The result is decided by the amount: one
  * whose last two digits are 99 is refused (REFUND_DECLINED); any other completes. Idempotent by refundId: a refund
  * asked again while its callback is on its way is not sent twice.
  */
@@ -37,8 +37,7 @@ export class SandboxRefunds {
   constructor(
     private readonly deps: {
       providerKey: (code: string) => string;
-      /** Where the hub takes callbacks (PAYMENTS_SANDBOX_CALLBACK_BASE_URL, else the sandbox's own base URL). */
-      callbackBaseUrl: string;
+      /** Delivers callbacks to the hub, where configuration says. */
       sender: CallbackSender;
       clock: Clock;
     },
@@ -90,14 +89,12 @@ export class SandboxRefunds {
       sentAt: this.deps.clock.now().toISOString(),
     };
     const body = JSON.stringify(callback);
-    const answer = await this.deps.sender.post(
-      `${this.deps.callbackBaseUrl}${refundCallbackPath(refund.providerCode)}`,
+    const answer = await this.deps.sender.send({
+      kind: 'refund',
+      providerCode: refund.providerCode,
       body,
-      {
-        'Content-Type': 'application/json',
-        'X-Provider-Signature': hmacSha256Hex(this.deps.providerKey(refund.providerCode), body),
-      },
-    );
+      signature: hmacSha256Hex(this.deps.providerKey(refund.providerCode), body),
+    });
     // 409: the refund has another result already; nothing to send again.
     return answer.status === 200 || answer.status === 409;
   }

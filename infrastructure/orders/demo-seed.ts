@@ -166,6 +166,8 @@ export async function seedOrdersDemo(
   let ordersSent = 0;
   if (webhooks && !(saved && saved.ordersSent > 0)) {
     for (const w of demoWebhooks(Date.now())) {
+      // Not an outbound call (docs/outbound.md): the demo seed posts to this very process's own webhooks, at the
+      // loopback address main.ts listens on, never at an address anyone supplies; production never seeds the demo.
       const res = await fetch(`${webhooks.baseUrl}/order/cov/webhook/v1/orders/${w.kind}`, {
         method: 'POST',
         headers: {

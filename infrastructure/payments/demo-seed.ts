@@ -81,13 +81,20 @@ export const demoPaymentMethods: PaymentMethodConfig[] = [
   },
 ];
 
-/** The demo merchant's postback URL: the sample receiver `npm start` runs (main.ts), or none. */
-export const demoIpnUrl = (receiverPort: number) => `http://127.0.0.1:${receiverPort || 4000}/api/v1/payment-webhook`;
+/**
+ * The demo merchant's postback URL: the sample receiver `npm start` runs (main.ts) at the port it is listening on; with
+ * no receiver listening (PAYMENTS_DEMO_RECEIVER_PORT 0, or its port taken), an address of the reserved `.example`
+ * domain that never resolves, so the demo's IPNs reach nothing rather than whatever holds the port (their failed
+ * attempts show in the attempt log).
+ */
+export const demoIpnUrl = (receiverPort: number | null) =>
+  receiverPort ? `http://127.0.0.1:${receiverPort}/api/v1/payment-webhook` : 'https://demo-shop.example/ipn';
 
 export async function seedPaymentsDemo(
   services: PaymentsServices,
   dataDir: string,
-  receiverPort = 4000,
+  /** The port the sample receiver is listening on; null: none is. */
+  receiverPort: number | null = null,
 ): Promise<PaymentsDemoData> {
   const file = path.resolve(dataDir, 'demo-credentials.json');
   const read = () =>
@@ -107,7 +114,7 @@ export async function seedPaymentsDemo(
     merchant = onboarded.merchant;
     secretKey = onboarded.secret.secretKey;
   }
-  // An older demo database, or another receiver port: the postback follows the sample receiver.
+  // An older demo database, another receiver port or none: the postback follows the sample receiver.
   if (merchant.ipnUrl !== demoIpnUrl(receiverPort))
     merchant = await onboarding.changeIpn(asSeed(), merchantCode, { ipnUrl: demoIpnUrl(receiverPort) });
   const terminals: PaymentsDemoData['terminals'] = [];

@@ -11,6 +11,7 @@ import {
   RefundCallbacks,
   refundReactor,
   RefundService,
+  InProcessHubCallbacks,
   savedCardReactor,
   TransactionSnapshots,
   PaymentMerchantDirectory,
@@ -20,6 +21,7 @@ import {
   SandboxProviders,
   SavedPaymentMethods,
   type PaymentProviderPort,
+  type CallbackSender,
   RequestSignatures,
   TransactionService,
   type PaymentsServices,
@@ -47,6 +49,8 @@ import { timerJob } from '../shared/timer-job.js';
 import { hmacSha256Hex } from '../../application/shared/signatures.js';
 import QRCode from 'qrcode';
 import { HttpCallbackSender } from './http-callback-sender.js';
+import { egressPolicyOf } from '../shared/outbound/egress-policy.js';
+import { OutboundHttp } from '../shared/outbound/outbound-http.js';
 import { KnexTransactionListing } from './transaction-listing.js';
 import type { PaymentsConfig } from './config.js';
 import type { PaymentsSecrets } from './secrets.js';
@@ -62,7 +66,7 @@ type CommandDeps = Pick<
 
 /** The hub with its stored timers' job (docs/payments.md, "Timers"), which polls payments_timers. */
 export function buildPayments(deps: ContextDeps<PaymentsConfig, PaymentsSecrets>): BuiltContext<PaymentsServices> {
-  const { providers, cipher, ...built } = assemble(deps);
+  const { providers, cipher, outbound, ...built } = assemble(deps);
   const handlers = paymentsTimerHandlers({
     transactions: built.services.transactions,
     holdExpiryStatus: deps.config.PAYMENTS_HOLD_EXPIRY_STATUS,
@@ -70,7 +74,7 @@ export function buildPayments(deps: ContextDeps<PaymentsConfig, PaymentsSecrets>
   });
   const { knex, clock, logger, config } = deps;
   const outbox = new PostgresIpnOutbox(knex);
-  const sender = new HttpIpnSender();
+  const sender = new HttpIpnSender(outbound);
   const dispatcher = new IpnDispatcher({
     outbox,
     sender,
@@ -102,7 +106,7 @@ export function buildPayments(deps: ContextDeps<PaymentsConfig, PaymentsSecrets>
     logger,
     clock,
     pollMs: config.PAYMENTS_IPN_POLL_MS,
-    onStop: () => sender.close(),
+    onStop: () => outbound.close(),
   });
   const ipn = new IpnNotifications({ outbox, onboarding: built.services.onboarding, clock, logger });
   return {
@@ -131,15 +135,19 @@ export function buildPayments(deps: ContextDeps<PaymentsConfig, PaymentsSecrets>
 
 /** The command side only: the event store's adapters (so fast tests build it on an in-memory store too). */
 export function buildPaymentsCommands(deps: CommandDeps): BuiltContext<PaymentsServices> {
-  const { providers: _providers, cipher: _cipher, ...built } = assemble(deps);
+  const { providers: _providers, cipher: _cipher, outbound: _outbound, ...built } = assemble(deps);
   return built;
 }
 
 /** The services, and the provider ports they use (the settlement reactor calls them too). */
-function assemble(
-  deps: CommandDeps,
-): BuiltContext<PaymentsServices> & { providers: Map<string, PaymentProviderPort>; cipher: AesGcmSecretCipher } {
+function assemble(deps: CommandDeps): BuiltContext<PaymentsServices> & {
+  providers: Map<string, PaymentProviderPort>;
+  cipher: AesGcmSecretCipher;
+  outbound: OutboundHttp;
+} {
   const { config, secrets, store, clock, ports } = deps;
+  // The one outbound client of the hub's sends (IPNs, the sandbox's callbacks) and its egress policy (docs/outbound.md).
+  const outbound = new OutboundHttp(egressPolicyOf(config));
   const cipher = new AesGcmSecretCipher(
     'payments-merchant-secret',
     secrets.PAYMENTS_SECRETS_KEY,
@@ -188,14 +196,17 @@ function assemble(
   const sandbox = new SandboxProviders({
     keys,
     baseUrl: (config.PAYMENTS_SANDBOX_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, ''),
-    callbackBaseUrl: config.PAYMENTS_SANDBOX_CALLBACK_BASE_URL?.replace(/\/+$/, '') ?? null,
-    sender: new HttpCallbackSender(),
+    sender: sandboxCallbackSender(config.PAYMENTS_SANDBOX_CALLBACK_BASE_URL, outbound, () => hub),
     qrImage: (text) => QRCode.toDataURL(text, { errorCorrectionLevel: 'M', width: 240, margin: 1 }),
     transactions,
     clock,
   });
   for (const [code, port] of sandbox.ports()) providers.set(code, port);
   const refunds = new RefundService({ store, clock, transactions, sessions });
+  const hub = {
+    providerCallbacks: new ProviderCallbacks({ keys, transactions, savedMethods }),
+    refundCallbacks: new RefundCallbacks({ refunds, transactions }),
+  };
   return {
     services: {
       directory,
@@ -206,6 +217,7 @@ function assemble(
         cipher,
         directory,
         secretOverlapSeconds: config.PAYMENTS_SECRET_OVERLAP_SECONDS,
+        targets: outbound,
       }),
       signatures: new RequestSignatures({
         directory,
@@ -217,9 +229,8 @@ function assemble(
       sandbox,
       savedMethods,
       sessions,
-      providerCallbacks: new ProviderCallbacks({ keys, transactions, savedMethods }),
       refunds,
-      refundCallbacks: new RefundCallbacks({ refunds, transactions }),
+      ...hub,
       snapshots: new TransactionSnapshots({ store, clock, directory, users: () => ports.get('users') }),
     },
     jobs: [],
@@ -227,5 +238,22 @@ function assemble(
     stop: async () => sandbox.refunds.stop(),
     providers,
     cipher,
+    outbound,
   };
+}
+
+/**
+ * Where the sandbox's callbacks go (docs/payments-sandbox.md, "Callbacks"): PAYMENTS_SANDBOX_CALLBACK_BASE_URL over
+ * HTTP through the outbound client, refused at start when the egress policy would refuse it; unset, in this process.
+ * Never the origin a page was requested on.
+ */
+function sandboxCallbackSender(
+  baseUrl: string | undefined,
+  outbound: OutboundHttp,
+  hub: ConstructorParameters<typeof InProcessHubCallbacks>[0],
+): CallbackSender {
+  if (baseUrl === undefined) return new InProcessHubCallbacks(hub);
+  const refused = outbound.refusal(baseUrl);
+  if (refused) throw new Error(`PAYMENTS_SANDBOX_CALLBACK_BASE_URL: the egress policy refuses it: ${refused}`);
+  return new HttpCallbackSender(baseUrl.replace(/\/+$/, ''), outbound);
 }

@@ -68,6 +68,11 @@ export const configSchema = z.object({
    * `public`. Unset: operator in production, public elsewhere (docs/operations.md).
    */
   OPERATIONS_ENDPOINTS: z.enum(['public', 'operator']).optional(),
+  /**
+   * Development and tests only: the outbound client may send to loopback addresses and `localhost` (the demo IPN
+   * receiver, tests' local receivers). Unset: true outside production; refused in production (docs/outbound.md).
+   */
+  EGRESS_ALLOW_LOOPBACK: bool.optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -79,8 +84,8 @@ export const operationsNeedOperator = (config: Pick<Config, 'NODE_ENV' | 'OPERAT
 export class ConfigError extends Error {}
 
 /**
- * Production never runs on the embedded database, nor seeds demo data (whose credentials are printed): both are
- * development conveniences (README.md, "Configuration").
+ * Production never runs on the embedded database, nor seeds demo data (whose credentials are printed), nor sends to
+ * loopback addresses: all are development conveniences (README.md, "Configuration").
  */
 function productionRules(config: Record<string, unknown>, ctx: z.RefinementCtx): void {
   if (config.NODE_ENV !== 'production') return;
@@ -92,6 +97,12 @@ function productionRules(config: Record<string, unknown>, ctx: z.RefinementCtx):
     });
   if (config.SEED_DEMO)
     ctx.addIssue({ code: 'custom', path: ['SEED_DEMO'], message: 'demo data is never seeded in production' });
+  if (config.EGRESS_ALLOW_LOOPBACK)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['EGRESS_ALLOW_LOOPBACK'],
+      message: 'production never sends to loopback addresses (docs/outbound.md)',
+    });
 }
 
 /**

@@ -80,6 +80,16 @@ describe('configuration in production', () => {
     ).to.equal(false);
     expect(loadConfig({}).DATABASE_URL).to.equal(undefined);
   });
+
+  it('refuses EGRESS_ALLOW_LOOPBACK (a development and test setting, docs/outbound.md)', () => {
+    const production = { NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x' };
+    expect(() => loadConfig({ ...production, EGRESS_ALLOW_LOOPBACK: 'true' })).to.throw(
+      ConfigError,
+      /EGRESS_ALLOW_LOOPBACK: production never sends to loopback addresses/,
+    );
+    expect(loadConfig({ ...production, EGRESS_ALLOW_LOOPBACK: 'false' }).EGRESS_ALLOW_LOOPBACK).to.equal(false);
+    expect(loadConfig({ EGRESS_ALLOW_LOOPBACK: 'true' }).EGRESS_ALLOW_LOOPBACK).to.equal(true);
+  });
 });
 
 describe('who may read the operations endpoints', () => {

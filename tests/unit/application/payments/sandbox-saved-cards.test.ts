@@ -12,8 +12,7 @@ describe('sandbox providers: saved card tokens', () => {
     new SandboxProviders({
       keys: { page: 'page-key', provider: (code) => `${secret}:${code}` },
       baseUrl: 'http://sandbox.test',
-      callbackBaseUrl: null,
-      sender: { post: () => Promise.reject(new Error('no callbacks here')) },
+      sender: { send: () => Promise.reject(new Error('no callbacks here')) },
       qrImage: () => Promise.resolve(''),
       transactions: {} as TransactionService,
       clock: fixedClock('2026-03-01T10:00:00.000Z'),
