@@ -24,7 +24,10 @@ export const onboardMerchantBody = z
   .object({
     merchantCode: code('the merchant (mini-app) code; part of its stream name'),
     name: text(1, 200),
-    ipnUrl: absoluteUrl(true).describe('where the hub posts IPNs'),
+    ipnUrl: absoluteUrl(true).describe(
+      'where the hub posts IPNs; refused (400) where the egress policy would not send: loopback, private, link-local ' +
+        'or metadata addresses, localhost, plain http in production (docs/outbound.md)',
+    ),
     maxIpnRetries: integer(0).max(50, 'must be at most 50').describe('IPN retries after the first attempt'),
   })
   .strict()

@@ -16,7 +16,10 @@ export type AttemptOutcome =
   | { kind: 'RESPONSE'; httpStatus: number; partnerStatus: PartnerStatus | null }
   | { kind: 'TIMEOUT' }
   | { kind: 'NETWORK_ERROR'; message: string }
-  /** The registered URL is not one the hub posts to (not http or https): nothing was sent. */
+  /**
+   * The registered URL is not one the hub posts to (not http or https, or refused by the egress policy:
+   * docs/outbound.md): nothing was sent.
+   */
   | { kind: 'URL_REFUSED'; message: string };
 
 export type AttemptVerdict = 'DELIVERED' | 'RETRY' | 'REJECTED';

@@ -106,7 +106,6 @@ export function buildPayments(deps: ContextDeps<PaymentsConfig, PaymentsSecrets>
     logger,
     clock,
     pollMs: config.PAYMENTS_IPN_POLL_MS,
-    onStop: () => outbound.close(),
   });
   const ipn = new IpnNotifications({ outbox, onboarding: built.services.onboarding, clock, logger });
   return {
@@ -235,7 +234,10 @@ function assemble(deps: CommandDeps): BuiltContext<PaymentsServices> & {
     },
     jobs: [],
     // Refund callbacks the sandbox has not sent yet are dropped (a redelivered request sends them again).
-    stop: async () => sandbox.refunds.stop(),
+    stop: async () => {
+      sandbox.refunds.stop();
+      outbound.close();
+    },
     providers,
     cipher,
     outbound,
