@@ -14,8 +14,10 @@ import { isJsonRequest, issueField, issueMessage } from '../shared/validation.js
 import { ordersOk } from './envelope.js';
 import { ordersCodes } from './errors.js';
 import { rawValues } from './raw-json.js';
-import { isExtensionPath, signedWebhookOf, webhookBodies, webhookOf } from './webhook-schemas.js';
+import { isExtensionPath, webhookBodies, webhookOf } from './webhook-schemas.js';
 import { webhookRoutes } from './webhook-routes.js';
+// What the secure_hash covers, read from the parsed body before the raw text is walked.
+import { signedWebhookOf } from './webhook-schemas.js';
 
 const uuidV4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
@@ -75,7 +77,7 @@ export function mountWebhooks(router: Router, services: OrdersServices): void {
           'secure_hash does not match: HMAC-SHA256 with the secretKey over the fields of docs/orders-signing.md, "Signing"',
           { field: 'secure_hash' },
         );
-      // The raw text is walked only for a signed body with an extension map (most updates have none).
+      // The raw text is walked only when the body has an extension map (most updates have none).
       let raw: Map<string, string> | undefined;
       const webhook = webhookOf(kind, parsed.data, (path) =>
         (raw ??= rawValues((req as Request & { rawBody?: string }).rawBody ?? '', isExtensionPath)).get(
