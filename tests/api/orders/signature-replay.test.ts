@@ -223,6 +223,22 @@ describe('Order view webhooks: a signature binds its webhook (HTTP, PostgreSQL, 
     expect(detail.order.deeplink).to.equal(created.deeplink);
   });
 
+  it('a body with a wrong secure_hash is refused before its extension maps are walked: deep ones cost nothing', async () => {
+    // Three branches nested 4000 deep in order.metadata: the raw-text walk (quadratic in depth before issue 29) used
+    // to run before the signature check and held the event loop for seconds. Refused with a 4xx in well under that
+    // (the signature's 4014 here; a JSON depth limit in front, where there is one, refuses it sooner).
+    const deep = `{"a":${'{"a":'.repeat(4000)}1${'}'.repeat(4000)},"b":${'['.repeat(4000)}${']'.repeat(4000)},"c":${'{"c":'.repeat(4000)}{}${'}'.repeat(4000)}}`;
+    const body = { ...createdBody('sig-deep', { event_timestamp: t }), secure_hash: 'f'.repeat(64) };
+    const text = JSON.stringify(body).replace('"order":{', () => `"order":{"metadata":${deep},`);
+    const started = process.hrtime.bigint();
+    const res = await sendWebhook(app, 'created', body as Body, { keys, unsigned: true, rawBody: text });
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    expect(res.status, res.text).to.be.oneOf([400, 401]);
+    if (res.status === 401) expectOrders(res, 401, 4014);
+    expect(ms, `answered in ${ms} ms`).to.be.below(1000);
+    expect(await events('sig-deep')).to.deep.equal([]);
+  });
+
   it('a resend of the same body to the same endpoint keeps its answer: the first answer under its X-Request-Id, DUPLICATE under a new one', async () => {
     const created = createdBody('sig-7', { event_timestamp: t });
     expectOrders(await sendWebhook(app, 'created', created, { keys }), 200, 0);
