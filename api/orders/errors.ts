@@ -41,6 +41,8 @@ export const webhookErrorTable: ErrorTable<WebhookErrorCode> = {
   ORDER_ALREADY_CREATED: [409, '4091'],
   ORDER_FIELD_IMMUTABLE: [409, '4092'],
   TOO_MANY_EARLY_EVENTS: [409, '4093'],
+  // A signature that does not authenticate this body: the bad signature's code (docs/orders-signing.md).
+  SECURE_HASH_REUSED: [401, ordersCodes.secureHashMismatch],
 };
 
 export const orderQueryErrorTable: ErrorTable<OrderQueryErrorCode> = {

@@ -1,7 +1,8 @@
 /**
  * The order view's webhooks (docs/orders-signing.md, docs/orders-fields.md) under /order/cov/webhook/v1/orders: behind the gateway (client_id,
  * client_secret), each checks X-API-Key, X-Request-Id, the body's field rules and its secure_hash, in that order,
- * then records the event on the order's aggregate. Every refusal is the interface's envelope.
+ * then reads the extension maps' raw text and records the event on the order's aggregate (which claims the
+ * secure_hash for this webhook alone). Every refusal is the interface's envelope.
  */
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { OrdersServices, WebhookKeyRefusal, WebhookKind } from '../../application/orders/index.js';
@@ -15,6 +16,8 @@ import { ordersCodes } from './errors.js';
 import { rawValues } from './raw-json.js';
 import { isExtensionPath, webhookBodies, webhookOf } from './webhook-schemas.js';
 import { webhookRoutes } from './webhook-routes.js';
+// What the secure_hash covers, read from the parsed body before the raw text is walked.
+import { signedWebhookOf } from './webhook-schemas.js';
 
 const uuidV4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
@@ -66,6 +69,14 @@ export function mountWebhooks(router: Router, services: OrdersServices): void {
         const field = issueField(issue);
         throw new HttpError(400, ordersCodes.invalidRequest, issueMessage(issue, field), { field });
       }
+      // The signature before anything walks the body again: it needs the parsed fields alone.
+      if (!secureHashMatches(key.secretKey, signedWebhookOf(kind, parsed.data), parsed.data.secure_hash))
+        throw new HttpError(
+          401,
+          ordersCodes.secureHashMismatch,
+          'secure_hash does not match: HMAC-SHA256 with the secretKey over the fields of docs/orders-signing.md, "Signing"',
+          { field: 'secure_hash' },
+        );
       // The raw text is walked only when the body has an extension map (most updates have none).
       let raw: Map<string, string> | undefined;
       const webhook = webhookOf(kind, parsed.data, (path) =>
@@ -73,13 +84,6 @@ export function mountWebhooks(router: Router, services: OrdersServices): void {
           JSON.stringify(path),
         )!,
       );
-      if (!secureHashMatches(key.secretKey, webhook, webhook.secureHash))
-        throw new HttpError(
-          401,
-          ordersCodes.secureHashMismatch,
-          'secure_hash does not match: HMAC-SHA256 with the secretKey over the fields of docs/orders-signing.md, "Signing"',
-          { field: 'secure_hash' },
-        );
 
       const context = commandContextOf(req, res, {
         actor: { merchantId: key.merchantId },

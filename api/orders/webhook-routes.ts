@@ -70,7 +70,7 @@ const webhookErrors: ErrorCase[] = [
   [
     401,
     ordersCodes.secureHashMismatch,
-    "`secure_hash` is not the HMAC of the string to sign under the key's secretKey",
+    "`secure_hash` is not the HMAC of the string to sign under the key's secretKey, or another webhook (body, endpoint or order) took it already",
   ],
   [409, webhookErrorTable.IDEMPOTENCY_KEY_REUSED[1], 'this `X-Request-Id` was used for another request'],
   [413, ordersCodes.bodyTooLarge, 'body too large'],
@@ -133,7 +133,11 @@ export const webhookRoutes = {
     'orderUpdatedWebhook',
     'order.updated: anything changed',
     updatedBody,
-    [409, webhookErrorTable.ORDER_FIELD_IMMUTABLE[1], '`business_unit_id` or `branch_id` differs from the created'],
+    [
+      409,
+      webhookErrorTable.ORDER_FIELD_IMMUTABLE[1],
+      'a field the created fixes (`business_unit_id`, `branch_id`, `seller_merchant_id`, `customer`, `deeplink`) differs from it',
+    ],
     [409, webhookErrorTable.TOO_MANY_EARLY_EVENTS[1], "too many events wait for this order's created"],
   ),
   cancelled: webhook(
@@ -141,7 +145,11 @@ export const webhookRoutes = {
     'orderCancelledWebhook',
     'order.cancelled: cancelled by the customer or the system',
     cancelledBody,
-    [409, webhookErrorTable.ORDER_FIELD_IMMUTABLE[1], '`business_unit_id` or `branch_id` differs from the created'],
+    [
+      409,
+      webhookErrorTable.ORDER_FIELD_IMMUTABLE[1],
+      'a field the created fixes (`business_unit_id`, `branch_id`, `seller_merchant_id`, `customer`, `deeplink`) differs from it',
+    ],
     [409, webhookErrorTable.TOO_MANY_EARLY_EVENTS[1], "too many events wait for this order's created"],
   ),
 } satisfies Record<string, RouteSpec>;

@@ -6,13 +6,19 @@
  */
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import type { OrderChanges, OrderWebhook, WebhookKind } from '../../application/orders/index.js';
+import type { OrderChanges, OrderWebhook, SignedWebhook, WebhookKind } from '../../application/orders/index.js';
 import { absoluteUrl } from '../shared/input-schemas.js';
 
 extendZodWithOpenApi(z);
 
 const maxText = (max: number) => z.string().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 const freeText = z.string().max(4096, 'must be at most 4096 characters');
+/**
+ * A value of the string to sign, which joins values with `|` (docs/orders-signing.md, "Signing"): a `|` inside one
+ * would let one secure_hash stand for other values of the fields around it.
+ */
+const signedText = (max: number) =>
+  maxText(max).regex(/^[^|]*$/, 'must not contain | (it separates the values of the string to sign)');
 /** The largest amount whose integer part signs exactly (2^53 - 1). */
 const money = z
   .number()
@@ -106,7 +112,7 @@ const grandTotalRule = (a: { total_amount?: number; grand_total?: number } | und
 
 /** The fields of `order` every event may carry (the created's required ones are required there). */
 const orderFields = {
-  order_id: maxText(64),
+  order_id: signedText(64),
   order_type: maxText(64).openapi({
     description:
       'named: AFTER_SALES, CAR_PURCHASE, BILLING_PAYMENT, PROMOTION_PURCHASE, EV_AND_CHARGING; others accepted and flagged',
@@ -119,9 +125,9 @@ const orderFields = {
   pnl_order_status_label: maxText(256).optional(),
   payment_status: maxText(64),
   description: freeText.optional(),
-  business_unit_id: maxText(64).optional(),
-  branch_id: maxText(64).optional(),
-  seller_merchant_id: maxText(64).optional(),
+  business_unit_id: signedText(64).optional(),
+  branch_id: signedText(64).optional(),
+  seller_merchant_id: signedText(64).optional(),
   customer,
   items: z.array(item).min(1, 'must hold at least one item when present').max(1000).optional(),
   fees: z.array(fee).max(1000).optional(),
@@ -170,8 +176,8 @@ export const createdBody = z
   .object({
     ...envelope,
     created_by: maxText(128),
-    platform_code: maxText(64),
-    miniapp_id: maxText(64),
+    platform_code: signedText(64),
+    miniapp_id: signedText(64),
     order: createdOrder,
   })
   .openapi('OrderCreatedWebhook');
@@ -187,12 +193,35 @@ export const webhookBodies: Record<WebhookKind, z.ZodTypeAny> = {
 
 type ParsedOrder = z.infer<typeof changedOrder>;
 
+type ParsedBody = { secure_hash: string; event_timestamp: number; order: ParsedOrder } & Partial<
+  Record<'created_by' | 'platform_code' | 'miniapp_id', string>
+>;
+
+const sourceOf = (body: ParsedBody) => ({
+  created_by: body.created_by!,
+  platform_code: body.platform_code!,
+  miniapp_id: body.miniapp_id!,
+});
+
+/**
+ * What the secure_hash covers, from the parsed body alone: the signature is checked on it before the raw text is
+ * walked for the extension maps (docs/orders-signing.md, "Headers"), so an unsigned body costs no walk of its own.
+ */
+export function signedWebhookOf(kind: WebhookKind, body: ParsedBody): SignedWebhook {
+  const { order_id: orderId, amounts, branch_id, business_unit_id, seller_merchant_id } = body.order;
+  return {
+    kind,
+    eventTimestamp: body.event_timestamp,
+    orderId,
+    order: withoutUndefined({ amounts, branch_id, business_unit_id, seller_merchant_id }),
+    ...(kind === 'CREATED' && { source: sourceOf(body) }),
+  };
+}
+
 /** The parsed body as the typed webhook, its extension maps replaced by the raw text found at their paths. */
 export function webhookOf(
   kind: WebhookKind,
-  body: { secure_hash: string; event_timestamp: number; order: ParsedOrder } & Partial<
-    Record<'created_by' | 'platform_code' | 'miniapp_id', string>
-  >,
+  body: ParsedBody,
   raw: (path: readonly (string | number)[]) => string,
 ): OrderWebhook {
   const { order_id: orderId, ...rest } = body.order;
@@ -223,9 +252,7 @@ export function webhookOf(
     eventTimestamp: body.event_timestamp,
     orderId,
     order: withoutUndefined(order),
-    ...(kind === 'CREATED' && {
-      source: { created_by: body.created_by!, platform_code: body.platform_code!, miniapp_id: body.miniapp_id! },
-    }),
+    ...(kind === 'CREATED' && { source: sourceOf(body) }),
   };
 }
 

@@ -1,8 +1,9 @@
 /**
  * The three webhooks as commands on the order's aggregate (stream order-<merchantId>-<orderId>; docs/orders-ordering.md,
  * "Ordering"), through the command handler with the sender's X-Request-Id as the idempotency key (unique per
- * merchant): an identical resend gets the first answer, another request under the id is refused. The answer is
- * built from the events the command appended, never from a read model.
+ * merchant): an identical resend gets the first answer, another request under the id is refused. Each webhook claims
+ * its secure_hash in the same append (webhook-signatures.ts). The answer is built from the events the command
+ * appended, never from a read model.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -23,6 +24,7 @@ import { handleCommand, type KnownEvent } from '../shared/command-handler.js';
 import type { EventStore } from '../shared/event-store.js';
 import { PerKeyQueue } from './per-order-queue.js';
 import type { SignedWebhook } from './secure-hash.js';
+import { signatureClaims } from './webhook-signatures.js';
 
 /** A webhook as its interface parsed it (api/orders/webhook-schemas.ts). */
 export interface OrderWebhook extends SignedWebhook {
@@ -103,6 +105,8 @@ export class OrderWebhooks {
           // first and were parked, another process's writes), the append's expected version fails and the handler
           // reads the stream and decides again (docs/orders-ordering.md, "Concurrency").
           recorded: this.known.get(streamName) ?? (webhook.kind === 'CREATED' ? [] : undefined),
+          // The secure_hash binds this webhook only: the same one again finds its claim, other content is refused.
+          claims: (decided) => signatureClaims(merchantId, webhook.secureHash, decided),
           command: (now) => ({
             type: 'ReceiveOrderWebhook',
             kind: webhook.kind,

@@ -38,6 +38,8 @@ export const webhookErrorCodes = [
   'TOO_MANY_EARLY_EVENTS',
   /** A different request under a used X-Request-Id (raised by the command handler). */
   'IDEMPOTENCY_KEY_REUSED',
+  /** The secure_hash was taken by another webhook (another body, endpoint or order): order-signature.ts. */
+  'SECURE_HASH_REUSED',
 ] as const;
 
 export type WebhookErrorCode = (typeof webhookErrorCodes)[number];

@@ -4,7 +4,7 @@
  * versions. How to change an event's shape: docs/event-store.md#schema-versions-and-upcasting.
  */
 import { eventDecoder, type EventDecoder, type EventSchemas } from '../shared/event-decoder.js';
-import type { OrderApiKeyEvent, OrderEvent, OrderMerchantEvent, OrdersEvent } from './events.js';
+import type { OrderApiKeyEvent, OrderEvent, OrderMerchantEvent, OrdersEvent, OrderSignatureEvent } from './events.js';
 
 /** Stored as the type declares it: no orders event has changed shape yet. */
 const v1 = { version: 1 } as const;
@@ -28,12 +28,14 @@ const groups = {
     OrderEventParked: v1,
     OrderEarlyEventDiscarded: v1,
   } satisfies EventSchemas<OrderEvent>,
+  orderSignature: { OrderSignatureClaimed: v1 } satisfies EventSchemas<OrderSignatureEvent>,
 };
 
 export const ordersEventSchemas: EventSchemas<OrdersEvent> = {
   ...groups.orderMerchant,
   ...groups.orderApiKey,
   ...groups.order,
+  ...groups.orderSignature,
 };
 
 /** The orders context's decoder. */
@@ -44,4 +46,5 @@ export const ordersDecoders = {
   orderMerchant: ordersEventDecoder.only(groups.orderMerchant),
   orderApiKey: ordersEventDecoder.only(groups.orderApiKey),
   order: ordersEventDecoder.only(groups.order),
+  orderSignature: ordersEventDecoder.only(groups.orderSignature),
 };

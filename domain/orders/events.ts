@@ -7,6 +7,8 @@
  *   orderMerchant-<merchantId>          a merchant (accounting partner code) and its webhook keys (order-merchant.ts)
  *   orderApiKey-<sha256 of the apiKey>  lookup guard of one key: its merchant, environment, encrypted secretKey, state
  *   order-<merchantId>-<orderId>        one order, as its webhooks told it (order.ts)
+ *   orderSignature-<digest>             guard of one secure_hash of a merchant: the one webhook content it signs
+ *                                       (order-signature.ts; the digest of (merchantId, secure_hash))
  * Times are ISO 8601 strings in UTC; event timestamps (the sender's) are Unix ms.
  */
 import type { DomainEvent } from '../shared/decider.js';
@@ -115,12 +117,34 @@ export type OrderEarlyEventDiscarded = DomainEvent<
   }
 >;
 
+// ---- orderSignature-<digest> ----
+
+/**
+ * A merchant's secure_hash was taken for one webhook: its kind and content (`fingerprint`, with `eventTimestamp`).
+ * The same webhook again finds its own claim; any other content under that hash is refused (docs/orders-signing.md,
+ * "One signature, one webhook").
+ */
+export type OrderSignatureClaimed = DomainEvent<
+  'OrderSignatureClaimed',
+  {
+    merchantId: string;
+    orderId: string;
+    kind: WebhookKind;
+    eventTimestamp: number;
+    fingerprint: string;
+    claimedAt: string;
+  }
+>;
+
+export type OrderSignatureEvent = OrderSignatureClaimed;
+
 export type OrderEvent = OrderCreated | OrderUpdated | OrderCancelled | OrderEventParked | OrderEarlyEventDiscarded;
 
-export type OrdersEvent = OrderMerchantEvent | OrderApiKeyEvent | OrderEvent;
+export type OrdersEvent = OrderMerchantEvent | OrderApiKeyEvent | OrderEvent | OrderSignatureEvent;
 
 export const streams = {
   orderMerchant: (merchantId: string) => `orderMerchant-${merchantId}`,
   orderApiKey: (keyDigest: string) => `orderApiKey-${keyDigest}`,
   order: (merchantId: string, orderId: string) => `order-${merchantId}-${orderId}`,
+  orderSignature: (digest: string) => `orderSignature-${digest}`,
 };

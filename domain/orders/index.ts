@@ -8,3 +8,4 @@ export * from './events.js';
 export * from './order-fields.js';
 export * from './order-merchant.js';
 export * from './order.js';
+export * from './order-signature.js';

@@ -118,8 +118,21 @@ export interface OrderSource {
   miniapp_id: string;
 }
 
-/** Fields set once by order.created and never changed (the seed: they tell accounting who owns the order). */
-export const immutableOrderFields = ['business_unit_id', 'branch_id'] as const;
+/**
+ * Fields set by order.created that an update or a cancellation may repeat but never change (docs/orders-fields.md,
+ * "What an update may change"): `business_unit_id` and `branch_id` (the seed: they tell accounting who owns the
+ * order and "cannot be changed later"); `seller_merchant_id`, the other field only the created's secure_hash covers;
+ * `customer`, whose order it is (the customer app shows it to that user), and `deeplink`, where the customer app sends
+ * them: none is among what the seed says an update changes ("status, payment, items, fees, metadata"), and an update's
+ * secure_hash covers none of them.
+ */
+export const immutableOrderFields = [
+  'business_unit_id',
+  'branch_id',
+  'seller_merchant_id',
+  'customer',
+  'deeplink',
+] as const;
 
 /** A value the order shows, as one field of the last-writer-wins merge: `amounts.<x>` per amount, else per key. */
 export type OrderFieldKey = string;

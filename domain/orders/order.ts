@@ -9,6 +9,7 @@
  * - a webhook whose fingerprint the order has seen is a repeat and changes nothing.
  * Pure: the fingerprint, the time and the limits come in the command.
  */
+import { canonicalJson } from '../shared/canonical-json.js';
 import type { Decider } from '../shared/decider.js';
 import { ordersError } from './errors.js';
 import type {
@@ -89,11 +90,15 @@ const newer = (at: number, fingerprint: string, current: OrderFieldValue | undef
 
 const isImmutable = (key: string) => (immutableOrderFields as readonly string[]).includes(key);
 
-/** The first fixed field `order` gives another value than the created did, if any. */
-function changedImmutable(state: Created, order: OrderChanges): string | undefined {
+/**
+ * The first fixed field `order` gives another value than the created did (or one the created did not send), if any.
+ * Compared as content: a customer sent again with its keys in another order is the same customer.
+ */
+function changedImmutable(state: Created, order: OrderChanges): (typeof immutableOrderFields)[number] | undefined {
   return immutableOrderFields.find((key) => {
     const sent = order[key];
-    return sent !== undefined && sent !== state.fields[key]?.value;
+    const fixed = state.fields[key];
+    return sent !== undefined && (!fixed || canonicalJson(sent) !== canonicalJson(fixed.value));
   });
 }
 
@@ -181,12 +186,15 @@ function decide(command: OrderCommand, state: OrderState): OrderEvent[] {
   }
 
   const immutable = changedImmutable(state, order);
-  if (immutable)
-    throw ordersError(
-      'ORDER_FIELD_IMMUTABLE',
-      `order.${immutable} is set by order.created and cannot change (it is ${String(state.fields[immutable]?.value ?? 'absent')})`,
-      { field: `order.${immutable}` },
-    );
+  if (immutable) {
+    // A fixed string is named (the sender sees what its created said); the customer is not repeated back.
+    const fixed = state.fields[immutable]?.value;
+    const shown =
+      fixed === undefined ? ' (the created did not send it)' : typeof fixed === 'string' ? ` (it is ${fixed})` : '';
+    throw ordersError('ORDER_FIELD_IMMUTABLE', `order.${immutable} is set by order.created and cannot change${shown}`, {
+      field: `order.${immutable}`,
+    });
+  }
   return [changeEvent(state, kind, { ...received, order }, false)];
 }
 

@@ -13,8 +13,11 @@ export const ordersConfig = {
   ORDERS_EARLY_EVENT_WINDOW_HOURS: count(1, 24 * 90, 72),
   /** How many such early events one order may hold. */
   ORDERS_MAX_EARLY_EVENTS: count(1, 10_000, 100),
-  /** event_timestamp may lie at most this many hours in the past (late deliveries and retries)... */
-  ORDERS_EVENT_MAX_AGE_HOURS: count(1, 24 * 365, 24 * 30),
+  /**
+   * event_timestamp may lie at most this many hours in the past (late deliveries and retries; the early window's 72 h,
+   * docs/orders-signing.md, "The time window")...
+   */
+  ORDERS_EVENT_MAX_AGE_HOURS: count(1, 24 * 365, 72),
   /** ...and this many seconds ahead of this service's clock (senders' clock skew). */
   ORDERS_EVENT_MAX_FUTURE_SECONDS: count(0, 86_400, 300),
   /**

@@ -18,7 +18,8 @@ const webhook = (kind: OrderWebhook['kind'], secondsBefore: number, order: Order
   orderId: 'ORD-1',
   source,
   order,
-  secureHash: 'not checked here',
+  // Not checked here, but claimed: each webhook has its own, as HMACs of different strings are.
+  secureHash: `${kind}-${secondsBefore}`.padEnd(64, '0'),
 });
 const created = webhook('CREATED', 60, {
   status: 'CREATED',
@@ -110,5 +111,35 @@ describe('OrderWebhooks: decided on what this process knows of the order, withou
         (error: unknown) => error,
       );
     expect(refusal).to.have.property('code', 'ORDER_ALREADY_CREATED');
+  });
+});
+
+describe('OrderWebhooks: a secure_hash claimed by its first webhook (docs/orders-signing.md)', () => {
+  it('given an update recorded, when other content comes under its secure_hash, then SECURE_HASH_REUSED and nothing is appended', async () => {
+    for (const other of [
+      { ...paid, order: { payment_status: 'REFUNDED' } },
+      { ...paid, kind: 'CANCELLED' as const, order: {} },
+      { ...paid, orderId: 'ORD-2' },
+    ]) {
+      const store = new InMemoryEventStore();
+      const webhooks = new OrderWebhooks({
+        store,
+        clock: fixedClock(new Date(now)),
+        limits: { earlyWindowMs: 3_600_000, maxEarlyEvents: 10, maxAgeMs: 86_400_000, maxFutureMs: 60_000 },
+      });
+      const receive = (w: OrderWebhook) =>
+        webhooks.receive(newCommandContext({ actor: { merchantId: 'M1' } }), 'M1', w);
+      await receive(created);
+      await receive(paid);
+      const before = (await store.readAll(null, 1000)).length;
+      const refusal = await receive(other).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refusal).to.have.property('code', 'SECURE_HASH_REUSED');
+      expect((await store.readAll(null, 1000)).length).to.equal(before);
+      // The claimed webhook itself, again under a new request: a repeat, as before.
+      expect((await receive(paid)).outcome).to.equal('DUPLICATE');
+    }
   });
 });
