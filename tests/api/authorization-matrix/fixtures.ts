@@ -17,6 +17,7 @@ import { checkoutOk, checkoutScene, line, listed, order } from '../checkout/chec
 import { png } from '../files/media.js';
 import { form, upload } from '../files/support.js';
 import { createdBody, expectOrders, merchantWithKey, sendWebhook } from '../orders/support.js';
+import { expectHubOk, hub, hubHeaders, initBody, onboardMerchant, type Onboarded } from '../payments/support.js';
 import { call, OperatorApi, reserveBody, Shopper, type HeaderSet, type ShopMerchant } from '../support.js';
 
 export interface MatrixWorld {
@@ -32,6 +33,8 @@ export interface MatrixWorld {
   orders: { merchant: string; orderId: string; tokenA: string; tokenB: string; authOnlyA: string };
   shop: { buyer: string; reservationKey: string };
   files: { fileId: string };
+  /** A transaction of payment merchant P1, and P2: another payment merchant with its own key. */
+  payments: { transactionId: string; p2: Onboarded };
   stop(): Promise<void>;
 }
 
@@ -94,6 +97,14 @@ export async function matrixWorld(): Promise<MatrixWorld> {
   const uploaded = await upload(app.baseUrl, tokenA, form('file', png(), 'a.png', 'image/png'));
   expect(uploaded.status, JSON.stringify(uploaded.body)).to.equal(201);
 
+  // Payment hub: a transaction of P1 (initialised through the hub, signed with P1's secretKey).
+  const [p1, p2] = [await onboardMerchant(app.baseUrl, 'matrix-p1'), await onboardMerchant(app.baseUrl, 'matrix-p2')];
+  const now = String(Math.floor(Date.now() / 1000));
+  const init = await hub(app.baseUrl, 'POST', '/transactions', hubHeaders(p1.keys.T1!.paymentApiKey, now), {
+    ...initBody(p1.secretKey, 'MATRIX-PAY-1'),
+  });
+  const transactionId = (expectHubOk(init) as { transaction: { id: string } }).transaction.id;
+
   return {
     app,
     otherParty,
@@ -104,6 +115,7 @@ export async function matrixWorld(): Promise<MatrixWorld> {
     orders: { merchant: ordersMerchant, orderId: 'matrix-o1', tokenA, tokenB, authOnlyA },
     shop: { buyer: buyer.userId, reservationKey: shopReservation },
     files: { fileId: uploaded.body.data!.fileId as string },
+    payments: { transactionId, p2 },
     async stop() {
       await app.stop();
       fs.rmSync(filesDir, { recursive: true, force: true });

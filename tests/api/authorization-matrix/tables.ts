@@ -6,7 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { gatewayHeaders } from '../../support/gateway.js';
 import { CheckoutCaller, line, order } from '../checkout/checkout-support.js';
+import { hmacSha256Hex } from '../../../application/shared/signatures.js';
 import { createdBody } from '../orders/support.js';
+import { hubHeaders } from '../payments/support.js';
 import { Shopper, type HeaderSet, type ShopMerchant } from '../support.js';
 import type { MatrixWorld } from './fixtures.js';
 
@@ -212,18 +214,39 @@ export function interfaceTables(w: MatrixWorld): InterfaceTable[] {
           'POST /payment-sessions',
           'PUT /payment-sessions/cancel',
           'POST /refunds/snapshot',
-          'GET /transactions',
           'POST /transactions',
-          'PUT /transactions/cancel',
-          'PUT /transactions/confirm',
           'POST /transactions/refund',
           'POST /transactions/snapshot',
           'GET /user-payment-methods',
           'PUT /user-payment-methods/remove',
-        ].map((r) => [r, [...G, 'noOwnCredential']]),
+        ]
+          .map((r): [string, readonly Case[]] => [r, [...G, 'noOwnCredential']])
+          .concat(
+            // A transaction is its merchant's terminal's (docs/payments.md): P2's valid key naming P1's is 403 4200.
+            ['GET /transactions', 'PUT /transactions/cancel', 'PUT /transactions/confirm'].map((r) => [
+              r,
+              [...G, 'noOwnCredential', 'otherMerchantsThing'],
+            ]),
+          ),
       ),
-      refusals: { none: [401, '4105'], otherParty: [403, '4201'], noOwnCredential: [401, '4101'] },
+      refusals: {
+        none: [401, '4105'],
+        otherParty: [403, '4201'],
+        noOwnCredential: [401, '4101'],
+        otherMerchantsThing: [403, '4200'],
+      },
       probe: (route, kind) => {
+        if (kind === 'otherMerchantsThing') {
+          const { transactionId, p2 } = w.payments;
+          const ts = String(Math.floor(Date.now() / 1000));
+          const headers = hubHeaders(p2.keys.T1!.paymentApiKey, ts);
+          if (methodOf(route) === 'GET')
+            return { path: `/api/payments/v1/transactions?transactionId=${transactionId}`, headers };
+          return {
+            headers,
+            json: { transactionId, secureHash: hmacSha256Hex(p2.secretKey, `${transactionId}|${ts}`) },
+          };
+        }
         const right = { ...gatewayHeaders(), ...env, 'X-Request-Id': randomUUID() };
         return { headers: gatewayCase(kind, right), json: methodOf(route) === 'GET' ? undefined : {} };
       },
