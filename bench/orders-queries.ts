@@ -21,10 +21,10 @@ const operator = { authorization: `Bearer ${benchOperatorToken}` };
 async function call(
   base: string,
   path: string,
-  init: { headers: Record<string, string>; body: string; form?: boolean },
+  init: { headers: Record<string, string>; body: string; form?: boolean; method?: string },
 ) {
   const res = await fetch(base + path, {
-    method: 'POST',
+    method: init.method ?? 'POST',
     headers: { 'content-type': init.form ? 'application/x-www-form-urlencoded' : 'application/json', ...init.headers },
     body: init.body,
   });
@@ -46,9 +46,15 @@ export async function customerTokens(base: string, users: string[]): Promise<Map
       headers: operator,
       body: JSON.stringify({ user_id: user, name: `User ${user}`, phone_number: '0901112233' }),
     });
+    // The customer queries need `profile`, consented to for the mini-app (docs/orders.md, "The customer's consent").
+    await call(base, `/operator/v1/identity/users/${user}/consents/bench-orders-app`, {
+      method: 'PUT',
+      headers: operator,
+      body: JSON.stringify({ scopes: ['profile'] }),
+    });
     const code = await call(base, '/operator/v1/identity/auth-codes', {
       headers: operator,
-      body: JSON.stringify({ user_id: user, miniapp_id: 'bench-orders-app', scopes: ['auth'] }),
+      body: JSON.stringify({ user_id: user, miniapp_id: 'bench-orders-app', scopes: ['profile'] }),
     });
     const exchanged = await call(base, '/oauth2/token/exchange', {
       headers: { ...benchGatewayHeaders, authorization: basic },

@@ -63,7 +63,7 @@ export function checkoutRouter(deps: {
 
   mount(router, routes.applicable, withBody, async (req, res) => {
     const { orders } = parseBody(applicableBody, req);
-    const found = await applicable.applicable(callerOf(req, res).userId, orders);
+    const found = await applicable.applicable(callerOf(req, res), orders);
     return checkoutOk({ applicable_promotions: { discount_promotions: found.map(applicableJson) } });
   });
 

@@ -81,7 +81,7 @@ const responses = (...cases: ErrorCase[]) =>
   errorResponses([...callErrors, ...cases], (_status, codes) => failure(codes));
 
 const promotionRefusals = [
-  domain('PROMOTION_NOT_FOUND', 'no such promotion'),
+  domain('PROMOTION_NOT_FOUND', 'no such promotion, or one scoped to another merchant'),
   domain('PROMOTION_NOT_OWNED', "the promotion is not in X-App-User-Id's wallet (User not eligible)"),
   domain(
     'PROMOTION_NOT_APPLICABLE',
@@ -156,7 +156,7 @@ export const checkoutRoutes = {
     responses: {
       200: successResponse('Confirmed', success(statuses)),
       ...responses(
-        domain('RESERVATION_NOT_FOUND', 'no such reservation for this order and user, or it was released'),
+        domain('RESERVATION_NOT_FOUND', 'no such reservation of this order, user and merchant, or it was released'),
         domain('RESERVATION_EXPIRED', 'past its time-to-live (only with CHECKOUT_RESERVATION_TTL_SECONDS)'),
         domain('RESERVATION_ALREADY_CONFIRMED', 'confirmed already'),
       ),
@@ -170,7 +170,7 @@ export const checkoutRoutes = {
     responses: {
       200: successResponse('Released', success(statuses)),
       ...responses(
-        domain('RESERVATION_NOT_FOUND', 'no such reservation for this order and user'),
+        domain('RESERVATION_NOT_FOUND', 'no such reservation of this order, user and merchant'),
         domain('RESERVATION_ALREADY_CONFIRMED', 'confirmed: refund it instead'),
       ),
     },
@@ -192,7 +192,7 @@ export const checkoutRoutes = {
           }),
         ),
       ),
-      ...responses(domain('RESERVATION_NOT_FOUND', 'no such reservation for this order and user')),
+      ...responses(domain('RESERVATION_NOT_FOUND', 'no such reservation of this order, user and merchant')),
     },
   }),
   refund: route({
@@ -203,7 +203,7 @@ export const checkoutRoutes = {
     responses: {
       200: successResponse('Refunded', success(statuses)),
       ...responses(
-        domain('RESERVATION_NOT_FOUND', 'no such reservation for this order and user'),
+        domain('RESERVATION_NOT_FOUND', 'no such reservation of this order, user and merchant'),
         domain('RESERVATION_NOT_CONFIRMED', 'never confirmed: release it instead'),
       ),
     },

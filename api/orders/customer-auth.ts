@@ -1,8 +1,11 @@
 /**
- * The customer queries' authentication (docs/orders-read-models.md, "Read models"): `Authorization: Bearer <access token>`,
- * checked by the identity context's verifier; the customer is the token's user (res.locals.customerId).
+ * The customer queries' one guard (docs/orders-read-models.md, "Queries"; docs/orders.md, "The customer's consent"):
+ * `Authorization: Bearer <access token>`, checked by the identity context's verifier, then what it may read
+ * (application/orders/customer-access.ts: `profile` and the user's current consent, or a host-app audience). The
+ * access it decides (the token's user, the fields shown) is res.locals.customerAccess, which the queries obey.
  */
 import type { RequestHandler, Response } from 'express';
+import type { CustomerAccess, CustomerAccessPolicy, CustomerAccessRefusal } from '../../application/orders/index.js';
 import type { AccessTokenRefusal, AccessTokenVerifier } from '../../application/shared/access-tokens.js';
 import { HttpError } from '../shared/interface-errors.js';
 import { ordersCodes } from './errors.js';
@@ -13,6 +16,15 @@ const refusals: { readonly [R in AccessTokenRefusal]: readonly [code: string, me
   TOKEN_REVOKED: [ordersCodes.tokenRevoked, 'the access token has been revoked'],
 };
 
+/** RFC 6750 §3.1: a valid token that may not read the orders is 403 insufficient_scope, naming the scope needed. */
+const accessRefusals: { readonly [R in CustomerAccessRefusal]: readonly [code: string, message: string] } = {
+  SCOPE_MISSING: [
+    ordersCodes.scopeMissing,
+    'the access token does not carry the profile scope (an auth-only token cannot read the orders)',
+  ],
+  CONSENT_WITHDRAWN: [ordersCodes.consentWithdrawn, 'the user withdrew consent to profile for this mini-app'],
+};
+
 const bearer = /^Bearer +([\x21-\x7e]{1,8192}) *$/i;
 
 function refuse(res: Response, code: string, message: string, error?: string): HttpError {
@@ -20,7 +32,7 @@ function refuse(res: Response, code: string, message: string, error?: string): H
   return new HttpError(401, code, message);
 }
 
-export function customerAuth(tokens: AccessTokenVerifier): RequestHandler {
+export function customerAuth(tokens: AccessTokenVerifier, policy: CustomerAccessPolicy): RequestHandler {
   return (req, res, next) => {
     const header = req.header('authorization');
     if (!header) return next(refuse(res, ordersCodes.tokenMissing, 'Authorization: Bearer <access token> is required'));
@@ -33,11 +45,18 @@ export function customerAuth(tokens: AccessTokenVerifier): RequestHandler {
       .then(() => tokens.verify(token))
       .then((checked) => {
         if (!checked.ok) throw refuse(res, ...refusals[checked.reason], 'invalid_token');
-        res.locals.customerId = checked.claims.userId;
+        return policy.check(checked.claims);
+      })
+      .then((allowed) => {
+        if (!allowed.ok) {
+          res.setHeader('WWW-Authenticate', 'Bearer realm="orders", error="insufficient_scope", scope="profile"');
+          throw new HttpError(403, ...accessRefusals[allowed.reason]);
+        }
+        res.locals.customerAccess = allowed.access;
         next();
       })
       .catch(next);
   };
 }
 
-export const customerOf = (res: Response): string => res.locals.customerId as string;
+export const customerOf = (res: Response): CustomerAccess => res.locals.customerAccess as CustomerAccess;

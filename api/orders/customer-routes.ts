@@ -16,6 +16,8 @@ const tokenErrors: ErrorCase[] = [
   [401, ordersCodes.tokenInvalid, 'the access token is not valid'],
   [401, ordersCodes.tokenExpired, 'the access token has expired'],
   [401, ordersCodes.tokenRevoked, 'the access token has been revoked'],
+  [403, ordersCodes.scopeMissing, 'the token does not carry `profile` (an `auth`-only token cannot read the orders)'],
+  [403, ordersCodes.consentWithdrawn, "the user withdrew consent to `profile` for the token's mini-app"],
 ];
 
 const route = (spec: Omit<RouteSpec, 'tags' | 'security' | 'method'>, ...cases: ErrorCase[]): RouteSpec => ({

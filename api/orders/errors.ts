@@ -27,6 +27,8 @@ export const ordersCodes = {
   gatewayCredentialsInvalid: '4111',
   interfaceNotGranted: '4201',
   ipNotAllowed: '4202',
+  scopeMissing: '4203',
+  consentWithdrawn: '4204',
   unknownEndpoint: '4300',
   bodyTooLarge: '4130',
   notJson: '4150',

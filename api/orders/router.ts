@@ -25,7 +25,7 @@ export function ordersRouter(deps: OrdersServices & { logger: Logger }): Router 
   const router = Router();
   mountWebhooks(router, deps);
 
-  const auth = customerAuth(deps.accessTokens);
+  const auth = customerAuth(deps.accessTokens, deps.customerAccess);
   mount(router, customerRoutes.myOrders, [auth], async (req, res) => {
     const q = queryOf(customerListQuery, req, [400, ordersCodes.invalidRequest]);
     const page = await deps.queries.myOrders(

@@ -5,6 +5,7 @@
  */
 import {
   eligibility,
+  usableAtMerchant,
   type CheckoutOrder,
   type Ineligibility,
   type MasterRules,
@@ -23,8 +24,11 @@ export interface WalletEntry {
 }
 
 export interface WalletReadModel {
-  /** The user's promotions that are ISSUED, RESERVED or EXPIRED, soonest to end first, at most `limit`. */
-  entries(userId: string, limit: number): Promise<WalletEntry[]>;
+  /**
+   * The user's promotions that are ISSUED, RESERVED or EXPIRED and usable at `merchantId` (`usableAtMerchant`: the
+   * platform's and that merchant's), soonest to end first, at most `limit`.
+   */
+  entries(userId: string, merchantId: string, limit: number): Promise<WalletEntry[]>;
 }
 
 export interface ApplicablePromotion {
@@ -43,9 +47,19 @@ export const maxApplicable = 200;
 export class ApplicableQuery {
   constructor(private readonly deps: { wallet: WalletReadModel; clock: Clock; codes: SecretCipher }) {}
 
-  async applicable(userId: string, orders: readonly CheckoutOrder[]): Promise<ApplicablePromotion[]> {
+  /**
+   * The wallet of `caller.userId` as `caller.merchantId` may see it: only promotions usable at that merchant, so the
+   * codes and pins of another merchant's never reach it (docs/checkout.md, "Who reaches what"). The read model
+   * selects them (so the limit counts only those); the domain's rule is applied again here, the one the answer obeys.
+   */
+  async applicable(
+    caller: { userId: string; merchantId: string },
+    orders: readonly CheckoutOrder[],
+  ): Promise<ApplicablePromotion[]> {
     const now = this.deps.clock.now().toISOString();
-    const entries = await this.deps.wallet.entries(userId, maxApplicable);
+    const entries = (await this.deps.wallet.entries(caller.userId, caller.merchantId, maxApplicable)).filter((e) =>
+      usableAtMerchant(e.master.scope, caller.merchantId),
+    );
     const listed = entries.map((entry) => {
       const verdict = eligibility(entry.promotion, entry.master, orders, now, entry.usage);
       const { promotionId, encryptedCode, encryptedPin } = entry.promotion;

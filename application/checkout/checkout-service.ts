@@ -13,8 +13,10 @@ import {
   ineligibilityError,
   issuedPromotionDecider,
   originalTotal,
+  ownReservation,
   promotionUsageDecider,
   streams,
+  usableAtMerchant,
   type CheckoutOrder,
   type CheckoutReservation,
   type CodeType,
@@ -182,6 +184,7 @@ export class CheckoutService {
       type: 'ConfirmCheckout',
       orderId,
       userId: caller.userId,
+      merchantId: caller.merchantId,
       now,
     }));
   }
@@ -191,6 +194,7 @@ export class CheckoutService {
       type: 'ReleaseCheckout',
       orderId,
       userId: caller.userId,
+      merchantId: caller.merchantId,
       reason,
       now,
     }));
@@ -201,17 +205,21 @@ export class CheckoutService {
       type: 'RefundCheckout',
       orderId,
       userId: caller.userId,
+      merchantId: caller.merchantId,
       reason,
       now,
     }));
   }
 
-  /** The reservation as its stream says, when it is this order's and this user's. */
+  /** The reservation as its stream says, when it is this order's, this user's and this merchant's. */
   async get(caller: CheckoutCaller, reservationKey: string, orderId: string): Promise<ReservationView> {
     const { state } = await this.loadReservation(reservationKey);
-    if (state.status === 'NONE' || state.orderId !== orderId || state.userId !== caller.userId)
-      throw checkoutError('RESERVATION_NOT_FOUND', 'no such reservation for this order and user', { reservationKey });
-    return this.view(state);
+    const own = ownReservation(
+      state,
+      { orderId, userId: caller.userId, merchantId: caller.merchantId },
+      reservationKey,
+    );
+    return this.view(own);
   }
 
   /** Ends a reservation past its time-to-live (its timer, or a confirm that came too late); nothing otherwise. */
@@ -259,22 +267,26 @@ export class CheckoutService {
     return (await loadPromotionMaster(this.deps.store, promotionMasterId)).state;
   }
 
-  /** The one selected promotion, the caller's, with its master; the pin checked when one is given or required. */
+  /**
+   * The one selected promotion, usable at the calling merchant and the caller's, with its master; the pin checked when
+   * one is given or required. The guard of preview and reserve (docs/checkout.md, "Who reaches what"): a promotion
+   * of another merchant is not found, before its owner or its pin is looked at, so neither tells anything of it.
+   */
   private async pick(caller: CheckoutCaller, selected: readonly SelectedPromotion[]) {
     if (selected.length !== 1) throw new RangeError('one promotion per checkout (checked by the interface)');
     const choice = selected[0]!;
     const loaded: Loaded<IssuedPromotionState> = await loadIssuedPromotion(this.deps.store, choice.promotionId);
     const promotion = loaded.state;
-    if (promotion.status === 'NONE')
-      throw checkoutError('PROMOTION_NOT_FOUND', `no promotion ${choice.promotionId}`, {
-        promotionId: choice.promotionId,
-      });
+    const notFound = () =>
+      checkoutError('PROMOTION_NOT_FOUND', `no promotion ${choice.promotionId}`, { promotionId: choice.promotionId });
+    if (promotion.status === 'NONE') throw notFound();
+    const master = await this.master(promotion.promotionMasterId);
+    if (master.status === 'NONE') throw new Error(`promotion ${promotion.promotionId} has no master`);
+    if (!usableAtMerchant(master.scope, caller.merchantId)) throw notFound();
     if (promotion.userId !== caller.userId)
       throw checkoutError('PROMOTION_NOT_OWNED', `promotion ${choice.promotionId} is not in this user's wallet`, {
         promotionId: choice.promotionId,
       });
-    const master = await this.master(promotion.promotionMasterId);
-    if (master.status === 'NONE') throw new Error(`promotion ${promotion.promotionId} has no master`);
     if (choice.codeType !== master.codeType)
       throw checkoutError('PROMOTION_CODE_INVALID', `promotion ${promotion.promotionId} is ${master.codeType}`, {
         promotionId: promotion.promotionId,

@@ -88,6 +88,12 @@ export class UserDirectory {
     return state;
   }
 
+  /** The scopes the user consents to share with the mini-app now (none for an unknown user): the consents port. */
+  async consentedScopes(userId: string, miniAppId: string): Promise<readonly ConsentScope[]> {
+    const state = await this.state(userId);
+    return state.status === 'NONE' ? [] : consentOf(state, miniAppId);
+  }
+
   /** The user, or null when the directory holds no such id. */
   async find(userId: string): Promise<UserView | null> {
     const state = await this.state(userId);

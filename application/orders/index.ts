@@ -2,12 +2,14 @@
  * The order view's application layer, as the API and the composition root see it: its services and their views.
  * Import this file from outside application/orders (docs/conventions.md, "Modules").
  */
+export * from './customer-access.js';
 export * from './merchant-keys.js';
 export * from './order-queries.js';
 export * from './order-webhooks.js';
 export * from './secure-hash.js';
 export * from './webhook-keys.js';
 
+import type { CustomerAccessPolicy } from './customer-access.js';
 import type { OrderMerchantKeys } from './merchant-keys.js';
 import type { OrderQueries } from './order-queries.js';
 import type { OrderWebhooks } from './order-webhooks.js';
@@ -23,6 +25,8 @@ export interface OrdersServices {
   queries: OrderQueries;
   /** Checks the customer's access token (the identity context's verifier). */
   accessTokens: AccessTokenVerifier;
+  /** What a valid token may read of the customer queries (its scopes and the user's consent). */
+  customerAccess: CustomerAccessPolicy;
   /** Largest webhook body the interface reads, in bytes. */
   webhookMaxBytes: number;
 }

@@ -4,6 +4,7 @@
  * customer.customer_id is the user of their access token; another's order is answered as not found.
  */
 import { ordersError, type OrderChanges } from '../../domain/orders/index.js';
+import { customerAsShown, type CustomerAccess } from './customer-access.js';
 
 export interface OrderSummary {
   merchantId: string;
@@ -131,21 +132,22 @@ function checkDepth(paging: Paging): void {
 export class OrderQueries {
   constructor(private readonly readModel: OrderReadModel) {}
 
-  /** The customer's own orders, newest first. */
+  /** The customer's own orders, newest first (a summary carries no consent-gated field). */
   async myOrders(
-    customerId: string,
+    access: CustomerAccess,
     filter: { status?: string; orderType?: string },
     paging: Paging,
   ): Promise<OrderPage> {
     checkDepth(paging);
-    return this.readModel.list({ ...filter, customerId }, paging);
+    return this.readModel.list({ ...filter, customerId: access.customerId }, paging);
   }
 
-  /** One of the customer's orders; another's is not found. */
-  async myOrder(customerId: string, merchantId: string, orderId: string): Promise<OrderDetail> {
+  /** One of the customer's orders, its customer's fields as `access` allows (customer-access.ts); another's is not found. */
+  async myOrder(access: CustomerAccess, merchantId: string, orderId: string): Promise<OrderDetail> {
     const order = await this.readModel.detail(merchantId, orderId);
-    if (!order || order.customerId !== customerId) throw notFound(merchantId, orderId);
-    return order;
+    if (!order || order.customerId !== access.customerId) throw notFound(merchantId, orderId);
+    if (!order.order.customer) return order;
+    return { ...order, order: { ...order.order, customer: customerAsShown(order.order.customer, access) } };
   }
 
   /** The portal's listing: any filter, newest first, with counts. */

@@ -5,6 +5,7 @@
  * Add a port here with the interface it is typed by, itself in `application/shared`.
  */
 import type { AccessTokenVerifier } from './access-tokens.js';
+import type { ConsentLookup } from './consents.js';
 import type { MerchantApiKeys } from './merchant-api-keys.js';
 import type { PromotionWalletPort } from './promotion-wallet.js';
 import type { UserLookup } from './user-lookup.js';
@@ -12,6 +13,8 @@ import type { UserLookup } from './user-lookup.js';
 export interface SharedPorts {
   /** Checks users' access tokens (identity). */
   accessTokens: AccessTokenVerifier;
+  /** Users' current consent per mini-app (identity). */
+  consents: ConsentLookup;
   /** Checks merchants' X-Promotion-Api-Key (the shop, which issues them). */
   merchantApiKeys: MerchantApiKeys;
   /** Issues bought vouchers into users' wallets (the checkout). */

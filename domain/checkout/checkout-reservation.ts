@@ -18,17 +18,21 @@ export type CheckoutReservation = CheckoutReserved['data'] & {
 
 export type CheckoutReservationState = { readonly status: 'NONE' } | CheckoutReservation;
 
-/** Who asks: the order given at reserve and the wallet's owner must both match, or the reservation is not theirs. */
-interface Caller {
+/**
+ * Who asks: the order given at reserve, the wallet's owner and the merchant that reserved (the one of its verified
+ * API key) must all match, or the reservation is not theirs (docs/checkout.md, "Who reaches what").
+ */
+export interface ReservationCaller {
   orderId: string;
   userId: string;
+  merchantId: string;
 }
 
 export type CheckoutReservationCommand =
   | ({ type: 'ReserveCheckout'; now: string } & Omit<CheckoutReserved['data'], 'reservedAt'>)
-  | ({ type: 'ConfirmCheckout'; now: string } & Caller)
-  | ({ type: 'ReleaseCheckout'; reason: string | null; now: string } & Caller)
-  | ({ type: 'RefundCheckout'; reason: string | null; now: string } & Caller)
+  | ({ type: 'ConfirmCheckout'; now: string } & ReservationCaller)
+  | ({ type: 'ReleaseCheckout'; reason: string | null; now: string } & ReservationCaller)
+  | ({ type: 'RefundCheckout'; reason: string | null; now: string } & ReservationCaller)
   | { type: 'ExpireCheckout'; now: string };
 
 /** Past its time-to-live (never, without one). */
@@ -36,8 +40,17 @@ export const outlived = (r: CheckoutReservation, now: string): boolean =>
   r.expiresAt !== null && Date.parse(now) >= Date.parse(r.expiresAt);
 
 /** The reservation, when it is this caller's; otherwise "not found", telling nothing of another's. */
-export function ownReservation(state: CheckoutReservationState, caller: Caller, key?: string): CheckoutReservation {
-  if (state.status === 'NONE' || state.orderId !== caller.orderId || state.userId !== caller.userId)
+export function ownReservation(
+  state: CheckoutReservationState,
+  caller: ReservationCaller,
+  key?: string,
+): CheckoutReservation {
+  if (
+    state.status === 'NONE' ||
+    state.orderId !== caller.orderId ||
+    state.userId !== caller.userId ||
+    state.merchantId !== caller.merchantId
+  )
     throw checkoutError('RESERVATION_NOT_FOUND', 'no such reservation for this order and user', {
       reservationKey: key ?? (state.status === 'NONE' ? undefined : state.reservationKey),
     });

@@ -10,5 +10,6 @@ export * from './issued-promotion.js';
 export * from './promotion-master.js';
 export * from './checkout-reservation.js';
 export * from './eligibility.js';
+export * from './merchant-scope.js';
 export * from './promotion-usage.js';
 export * from './promotion-allotment.js';

@@ -1,8 +1,9 @@
 /**
  * The checkout demo for `npm start` (docs/checkout.md, "Demo data"; README, "The checkout with curl"): promotion
  * masters of each type and scope, and the demo user's wallet with promotions usable on a DEMO order of 150,000 VND,
- * ones that are not (minimum not met, another merchant, a category the order lacks) and one that expires seconds
- * after the seed (its stored timer marks it EXPIRED). Idempotent: kept under `checkout` in demo-credentials.json.
+ * ones that are not (minimum not met, a category the order lacks), one of another merchant (which DEMO's key never
+ * sees: docs/checkout.md, "Who reaches what") and one that expires seconds after the seed (its stored timer marks it
+ * EXPIRED). Idempotent: kept under `checkout` in demo-credentials.json.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -78,6 +79,7 @@ function masters(now: number): PromotionMasterDefinition[] {
       shortTitle: 'Giảm 30k',
       promotionType: 'VOUCHER',
       discount: { type: 'FIXED', amount: 30_000 },
+      // In the wallet, but not listed to DEMO: only OTHER-SHOP's key reaches it.
       scope: { type: 'MERCHANT', merchantId: 'OTHER-SHOP' },
     },
     {

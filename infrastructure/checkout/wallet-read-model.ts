@@ -55,14 +55,16 @@ const walletQuery = `SELECT w.promotion_id, w.promotion_master_id, w.status, w.e
                 AS user_uses
          FROM ${id(walletTable)} w JOIN ${id(masters)} m ON m.promotion_master_id = w.promotion_master_id
         WHERE w.user_id = ? AND w.status IN ('ISSUED', 'RESERVED', 'EXPIRED')
+          AND (m.scope = 'PLATFORM' OR m.merchant_id = ?)
         ORDER BY w.valid_until DESC, w.promotion_id
         LIMIT ?`;
 
 export class PostgresWalletReadModel implements WalletReadModel {
   constructor(private readonly knex: Knex) {}
 
-  async entries(userId: string, limit: number): Promise<WalletEntry[]> {
-    const rows = await preparedRows<Row>(this.knex, walletQuery, [totalCounter, userId, limit]);
+  /** Only promotions usable at `merchantId` (domain/checkout/merchant-scope.ts's rule, as SQL). */
+  async entries(userId: string, merchantId: string, limit: number): Promise<WalletEntry[]> {
+    const rows = await preparedRows<Row>(this.knex, walletQuery, [totalCounter, userId, merchantId, limit]);
     return rows.map(entryOf);
   }
 }

@@ -53,6 +53,10 @@ export function buildIdentity(
     },
     jobs: [],
     stop: async () => {},
-    provides: { accessTokens, users },
+    provides: {
+      accessTokens,
+      users,
+      consents: { scopes: (userId: string, miniAppId: string) => users.consentedScopes(userId, miniAppId) },
+    },
   };
 }

@@ -25,6 +25,21 @@ export const ordersConfig = {
    * filter allows, else the answer says "more than this" (docs/orders-read-models.md, "Counts at scale").
    */
   ORDERS_LIST_COUNT_LIMIT: count(100, 1_000_000, 10_000),
+  /**
+   * Access-token audiences (mini-app ids, comma separated) that are the host app's own: their tokens read the customer
+   * queries with every customer field and without the user's consent (docs/orders.md, "The customer's consent").
+   * Empty (default): every token needs `profile`, and phone and e-mail their own consent.
+   */
+  ORDERS_HOST_APP_AUDIENCES: z
+    .string()
+    .default('')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((a) => a.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'each entry is a mini-app id'))),
   /** Largest webhook body, in bytes. */
   ORDERS_WEBHOOK_MAX_BYTES: count(1024, 16 * 1024 * 1024, 1024 * 1024),
 };

@@ -5,6 +5,7 @@
  * infrastructure/orders the composition root imports (docs/conventions.md, "Modules").
  */
 import {
+  CustomerAccessPolicy,
   OrderMerchantKeys,
   OrderQueries,
   OrderWebhooks,
@@ -61,7 +62,7 @@ export function buildOrderCommands(
 export function buildOrders(
   deps: Pick<
     ContextDeps<OrdersConfig, OrdersSecrets>,
-    'config' | 'secrets' | 'store' | 'ids' | 'clock' | 'knex' | 'accessTokens'
+    'config' | 'secrets' | 'store' | 'ids' | 'clock' | 'knex' | 'accessTokens' | 'ports'
   >,
 ): BuiltContext<OrdersServices> {
   return {
@@ -71,6 +72,10 @@ export function buildOrders(
         new PostgresOrderReadModel(deps.knex, { countLimit: deps.config.ORDERS_LIST_COUNT_LIMIT }),
       ),
       accessTokens: deps.accessTokens,
+      customerAccess: new CustomerAccessPolicy({
+        consents: () => deps.ports.get('consents'),
+        hostAppAudiences: deps.config.ORDERS_HOST_APP_AUDIENCES,
+      }),
     },
     jobs: [],
     stop: async () => {},

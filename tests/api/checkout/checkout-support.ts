@@ -149,10 +149,13 @@ export class CheckoutCaller {
   }
 }
 
-/** A merchant with a key, and the operator to make masters and issue promotions with. */
-export async function checkoutScene(app: Pick<TestApp, 'baseUrl'>, defaults: HeaderSet = {}) {
+/**
+ * A merchant with a key (`M001` unless told: the merchant the fixture's masters are scoped to, so that its promotions
+ * are usable at the scene's caller), and the operator to make masters and issue promotions with.
+ */
+export async function checkoutScene(app: Pick<TestApp, 'baseUrl'>, defaults: HeaderSet = {}, merchantId = 'M001') {
   const operator = new OperatorApi(app.baseUrl);
-  const merchant = await operator.createMerchant();
+  const merchant = await operator.createMerchant({ merchantId });
   return {
     operator,
     merchant,

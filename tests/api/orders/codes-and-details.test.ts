@@ -29,7 +29,7 @@ describe('Order view codes and details (HTTP, PostgreSQL, projector)', () => {
   let keys: MerchantKeys;
   const tokens = new Map<string, string>();
   const tokenOf = async (user: string) => {
-    if (!tokens.has(user)) tokens.set(user, await issueTestAccessToken(app, { userId: user }));
+    if (!tokens.has(user)) tokens.set(user, await issueTestAccessToken(app, { userId: user, scopes: ['profile'] }));
     return tokens.get(user)!;
   };
   const asCustomer = <T = unknown>(path: string, headers: HeaderSet) =>
@@ -112,7 +112,7 @@ describe('Order view codes and details (HTTP, PostgreSQL, projector)', () => {
       expect(challenge).to.match(/^Bearer realm="orders"/);
       if (error) expect(challenge).to.include(`error="${error}"`);
     };
-    const good = await issueTestAccessToken(app, { userId: 'cust-tok' });
+    const good = await issueTestAccessToken(app, { userId: 'cust-tok', scopes: ['profile'] });
     const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
     for (const path of ['', '/CD_A/nope']) {
       await refused(path, {}, 4101);
@@ -125,7 +125,7 @@ describe('Order view codes and details (HTTP, PostgreSQL, projector)', () => {
     const forged = `${head}.${Buffer.from(JSON.stringify({ sub: 'cust-other' })).toString('base64url')}.${signature}`;
     await refused('', bearer(forged), 4100, 'invalid_token');
 
-    const revoked = await issueTestAccessToken(app, { userId: 'cust-tok' });
+    const revoked = await issueTestAccessToken(app, { userId: 'cust-tok', scopes: ['profile'] });
     expectOrders(await asCustomer('', bearer(revoked)), 200, 0);
     await revokeTestAccessToken(app, revoked);
     await refused('', bearer(revoked), 4103, 'invalid_token');

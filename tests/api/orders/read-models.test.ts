@@ -35,7 +35,7 @@ describe('Order view read models (HTTP, PostgreSQL, projector)', () => {
     b = await merchantWithKey(app, 'RM_B');
     const tokens = new Map<string, string>();
     tokenOf = async (user) => {
-      if (!tokens.has(user)) tokens.set(user, await issueTestAccessToken(app, { userId: user }));
+      if (!tokens.has(user)) tokens.set(user, await issueTestAccessToken(app, { userId: user, scopes: ['profile'] }));
       return tokens.get(user)!;
     };
     const created = (keys: MerchantKeys, id: string, user: string, at: number, order: Record<string, unknown> = {}) =>

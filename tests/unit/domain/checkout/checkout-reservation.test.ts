@@ -10,7 +10,7 @@ const given = scenario(checkoutReservationDecider);
 const at = '2026-06-01T10:00:00.000Z';
 const later = '2026-06-01T10:20:00.000Z';
 const key = 'a3f1c2d4-0000-4000-8000-000000000001';
-const caller = { orderId: 'order-1', userId: 'u1' };
+const caller = { orderId: 'order-1', userId: 'u1', merchantId: 'M1' };
 
 const reservedData = (expiresAt: string | null = null) => ({
   reservationKey: key,
@@ -62,10 +62,10 @@ describe('checkout reservation decider', () => {
   it('only its order and its wallet owner find it: RESERVATION_NOT_FOUND otherwise', () => {
     given([]).when(confirm()).thenRejects('RESERVATION_NOT_FOUND');
     given([reserved()])
-      .when(confirm(at, { orderId: 'order-2', userId: 'u1' }))
+      .when(confirm(at, { ...caller, orderId: 'order-2' }))
       .thenRejects('RESERVATION_NOT_FOUND');
     given([reserved()])
-      .when(release(at, { orderId: 'order-1', userId: 'u2' }))
+      .when(release(at, { ...caller, userId: 'u2' }))
       .thenRejects('RESERVATION_NOT_FOUND');
   });
 
