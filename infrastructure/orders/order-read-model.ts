@@ -303,10 +303,11 @@ export class PostgresOrderReadModel implements OrderReadModel {
       this.knex,
       this.knex(orderTables.history)
         .where({ merchant_id: merchantId, order_id: orderId })
-        .orderBy([
-          { column: 'event_timestamp', order: 'asc' },
-          { column: 'position', order: 'asc' },
-        ]),
+        // Webhooks of one millisecond in the order the decider ranks them (created, updated, cancelled), then as
+        // recorded: the same history whatever the delivery order (docs/orders-ordering.md, "Ordering").
+        .orderBy('event_timestamp', 'asc')
+        .orderByRaw("CASE event WHEN 'order.created' THEN 0 WHEN 'order.updated' THEN 1 ELSE 2 END")
+        .orderBy('position', 'asc'),
     );
     return {
       ...summaryOf(row),
