@@ -3,7 +3,7 @@
  * eventually consistent with the webhooks (projector lag at /metrics). A customer sees only orders whose
  * customer.customer_id is the user of their access token; another's order is answered as not found.
  */
-import { ordersError, type OrderChanges } from '../../domain/orders/index.js';
+import { ordersError, withDefaultAmounts, type OrderChanges } from '../../domain/orders/index.js';
 
 export interface OrderSummary {
   merchantId: string;
@@ -18,9 +18,16 @@ export interface OrderSummary {
   branchId: string | null;
   sellerMerchantId: string | null;
   currency: string | null;
+  /** Amounts exactly as sent (never rounded); paid and refunded 0 when never sent (the seed's default). */
   totalAmount: number | null;
   grandTotal: number | null;
+  paidAmount: number;
+  refundedAmount: number;
   itemCount: number;
+  /** order.created's envelope: who created the order, on which host app and mini-app. */
+  createdBy: string;
+  platformCode: string;
+  miniappId: string;
   orderedAt: string;
   lastEventAt: string;
   cancelled: boolean;
@@ -145,7 +152,7 @@ export class OrderQueries {
   async myOrder(customerId: string, merchantId: string, orderId: string): Promise<OrderDetail> {
     const order = await this.readModel.detail(merchantId, orderId);
     if (!order || order.customerId !== customerId) throw notFound(merchantId, orderId);
-    return order;
+    return shown(order);
   }
 
   /** The portal's listing: any filter, newest first, with counts. */
@@ -159,7 +166,7 @@ export class OrderQueries {
   async portalOrder(merchantId: string, orderId: string): Promise<OrderDetail> {
     const order = await this.readModel.detail(merchantId, orderId);
     if (!order) throw notFound(merchantId, orderId);
-    return order;
+    return shown(order);
   }
 
   dailyStats(filter: DailyStatsFilter): Promise<DailyStat[]> {
@@ -168,6 +175,12 @@ export class OrderQueries {
     return this.readModel.dailyStats(filter);
   }
 }
+
+/** The order as the views show it: the amounts the seed defaults to 0 shown as 0 when never sent. */
+const shown = (detail: OrderDetail): OrderDetail =>
+  detail.order.amounts
+    ? { ...detail, order: { ...detail.order, amounts: withDefaultAmounts(detail.order.amounts) } }
+    : detail;
 
 const notFound = (merchantId: string, orderId: string) =>
   ordersError('ORDER_NOT_FOUND', `no order ${orderId} of merchant ${merchantId} (or not yet in the order view)`, {
