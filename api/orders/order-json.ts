@@ -27,11 +27,27 @@ export const summaryJson = (o: OrderSummary) => ({
   currency: o.currency,
   total_amount: o.totalAmount,
   grand_total: o.grandTotal,
+  paid_amount: o.paidAmount,
+  refunded_amount: o.refundedAmount,
   item_count: o.itemCount,
   ordered_at: o.orderedAt,
   last_event_at: o.lastEventAt,
   cancelled: o.cancelled,
 });
+
+/**
+ * An order as the portal shows it: with order.created's envelope fields, named and placed as the seed's envelope
+ * has them (beside `order`). The customer app's answers leave them out: `created_by` may name a staff user of the host
+ * platform, not the customer (docs/orders-read-models.md, "Queries").
+ */
+export const portalSummaryJson = (o: OrderSummary) => ({
+  ...summaryJson(o),
+  created_by: o.createdBy,
+  platform_code: o.platformCode,
+  miniapp_id: o.miniappId,
+});
+
+type SummaryJson = (o: OrderSummary) => object;
 
 /** A listing position as the opaque `next_cursor` / `after` the API hands out. */
 export const cursorOf = (p: ListPosition): string =>
@@ -50,8 +66,8 @@ export function positionOf(cursor: string): ListPosition | undefined {
   }
 }
 
-export const pageJson = (p: OrderPage, page: number, size: number) => ({
-  orders: p.orders.map(summaryJson),
+export const pageJson = (p: OrderPage, page: number, size: number, summary: SummaryJson = summaryJson) => ({
+  orders: p.orders.map(summary),
   page,
   size,
   total: p.total,
@@ -88,10 +104,14 @@ function withPlaceholders(order: OrderChanges): { order: unknown; raw: Map<strin
 }
 
 /** The detail in an interface's success envelope, as JSON bytes with the extension maps exactly as sent. */
-export function detailBytes(o: OrderDetail, envelope: (data: unknown) => unknown): Buffer {
+export function detailBytes(
+  o: OrderDetail,
+  envelope: (data: unknown) => unknown,
+  summary: SummaryJson = summaryJson,
+): Buffer {
   const { order, raw } = withPlaceholders(o.order);
   const data = {
-    ...summaryJson(o),
+    ...summary(o),
     order,
     history: o.history.map((h) => ({
       event: h.event,

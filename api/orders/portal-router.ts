@@ -9,7 +9,7 @@ import { HttpError, interfaceErrorHandler } from '../shared/interface-errors.js'
 import { ok, operatorErrors, operatorStatus } from '../shared/operator-api.js';
 import { mount } from '../shared/route-spec.js';
 import { rawJson } from '../shared/route.js';
-import { detailBytes, pageJson } from './order-json.js';
+import { detailBytes, pageJson, portalSummaryJson } from './order-json.js';
 import { portalRoutes } from './portal-routes.js';
 import { queryOf } from './query-params.js';
 import { dailyStatsQuery, portalListQuery } from './query-schemas.js';
@@ -45,7 +45,7 @@ export function orderPortalRouter(deps: { queries: OrderQueries; logger: Logger 
       },
       { page: q.page, size: q.size, ...(q.after && { after: q.after }) },
     );
-    return ok(pageJson(page, q.page, q.size));
+    return ok(pageJson(page, q.page, q.size, portalSummaryJson));
   });
   mount(router, portalRoutes.dailyStats, [], async (req) => {
     const q = queryOf(dailyStatsQuery, req, operatorStatus.invalid);
@@ -70,7 +70,7 @@ export function orderPortalRouter(deps: { queries: OrderQueries; logger: Logger 
   });
   mount(router, portalRoutes.order, [], async (req) => {
     const order = await queries.portalOrder(idParam(req, 'merchantId'), idParam(req, 'orderId'));
-    return rawJson(detailBytes(order, (data) => ({ code: 'SUCCESS', message: 'Success', data })));
+    return rawJson(detailBytes(order, (data) => ({ code: 'SUCCESS', message: 'Success', data }), portalSummaryJson));
   });
   router.use(interfaceErrorHandler(errors, deps.logger));
   return router;

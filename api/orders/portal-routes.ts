@@ -16,9 +16,9 @@ import type { RouteSpec } from '../shared/route-spec.js';
 import {
   dailyStatsQuery,
   dailyStatsSchema,
-  orderDetailSchema,
-  orderPageSchema,
   portalListQuery,
+  portalOrderDetailSchema,
+  portalOrderPageSchema,
 } from './query-schemas.js';
 
 export const portalTag = 'Operator: order view portal';
@@ -34,7 +34,7 @@ export const portalRoutes = {
       'Orders by merchant, business unit, branch, seller, type, status, payment status and date range, with counts',
     request: { query: portalListQuery },
     responses: {
-      200: successResponse('A page of orders and the counts by status', operatorSuccess(orderPageSchema)),
+      200: successResponse('A page of orders and the counts by status', operatorSuccess(portalOrderPageSchema)),
       ...operatorErrorResponses(...operatorBaseErrors, badQuery),
     },
   }),
@@ -56,7 +56,7 @@ export const portalRoutes = {
     summary: 'One order with its items, fees, promotions, transactions, amounts and history',
     request: { params: z.object({ merchantId: z.string(), orderId: z.string() }) },
     responses: {
-      200: successResponse('The order', operatorSuccess(orderDetailSchema)),
+      200: successResponse('The order', operatorSuccess(portalOrderDetailSchema)),
       ...operatorErrorResponses(
         ...operatorBaseErrors,
         badOperatorParam('`merchantId` or `orderId` longer than 64 characters'),

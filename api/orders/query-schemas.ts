@@ -89,8 +89,10 @@ export const orderSummarySchema = z
     branch_id: z.string().nullable(),
     seller_merchant_id: z.string().nullable(),
     currency: z.string().nullable(),
-    total_amount: z.number().nullable(),
-    grand_total: z.number().nullable(),
+    total_amount: z.number().nullable().describe('exactly as sent'),
+    grand_total: z.number().nullable().describe('exactly as sent'),
+    paid_amount: z.number().describe('exactly as sent; 0 when never sent (the seed: default 0)'),
+    refunded_amount: z.number().describe('exactly as sent; 0 when never sent (the seed: default 0)'),
     item_count: z.number().int(),
     ordered_at: instant,
     last_event_at: instant,
@@ -98,9 +100,18 @@ export const orderSummarySchema = z
   })
   .openapi('OrderSummary');
 
-export const orderPageSchema = z
-  .object({
-    orders: z.array(orderSummarySchema),
+/** order.created's envelope fields, which the portal shows beside the order (the customer app does not). */
+const createdEnvelope = {
+  created_by: z.string().describe("order.created's created_by: the host platform's user who created the order"),
+  platform_code: z.string().describe("order.created's platform_code: the host app"),
+  miniapp_id: z.string().describe("order.created's miniapp_id: the mini-app that created the order"),
+};
+
+export const portalOrderSummarySchema = orderSummarySchema.extend(createdEnvelope).openapi('PortalOrderSummary');
+
+const pageOf = (summary: z.ZodTypeAny) =>
+  z.object({
+    orders: z.array(summary),
     page: z.number().int(),
     size: z.number().int(),
     total: z
@@ -120,28 +131,29 @@ export const orderPageSchema = z
       .string()
       .nullable()
       .describe('the page after this one: pass it as after; null when this page is not full'),
-  })
-  .openapi('OrderPage');
+  });
 
-export const orderDetailSchema = orderSummarySchema
-  .extend({
-    order: z
-      .record(z.unknown())
-      .describe("the order's fields as the sender names them; extension maps exactly as sent"),
-    history: z.array(
-      z.object({
-        event: z.string(),
-        event_timestamp: z.number().int(),
-        status: z.string().nullable(),
-        payment_status: z.string().nullable(),
-        applied_fields: z.array(z.string()),
-        stale_fields: z.array(z.string()),
-        early: z.boolean(),
-        received_at: instant,
-      }),
-    ),
-  })
-  .openapi('OrderDetail');
+export const orderPageSchema = pageOf(orderSummarySchema).openapi('OrderPage');
+export const portalOrderPageSchema = pageOf(portalOrderSummarySchema).openapi('PortalOrderPage');
+
+const detailFields = {
+  order: z.record(z.unknown()).describe("the order's fields as the sender names them; extension maps exactly as sent"),
+  history: z.array(
+    z.object({
+      event: z.string(),
+      event_timestamp: z.number().int(),
+      status: z.string().nullable(),
+      payment_status: z.string().nullable(),
+      applied_fields: z.array(z.string()),
+      stale_fields: z.array(z.string()),
+      early: z.boolean(),
+      received_at: instant,
+    }),
+  ),
+};
+
+export const orderDetailSchema = orderSummarySchema.extend(detailFields).openapi('OrderDetail');
+export const portalOrderDetailSchema = portalOrderSummarySchema.extend(detailFields).openapi('PortalOrderDetail');
 
 export const dailyStatsSchema = z
   .object({

@@ -3,7 +3,7 @@
  * eventually consistent with the webhooks (projector lag at /metrics). A customer sees only orders whose
  * customer.customer_id is the user of their access token; another's order is answered as not found.
  */
-import { ordersError, type OrderChanges } from '../../domain/orders/index.js';
+import { ordersError, withDefaultAmounts, type OrderChanges } from '../../domain/orders/index.js';
 import { customerAsShown, type CustomerAccess } from './customer-access.js';
 
 export interface OrderSummary {
@@ -19,9 +19,16 @@ export interface OrderSummary {
   branchId: string | null;
   sellerMerchantId: string | null;
   currency: string | null;
+  /** Amounts exactly as sent (never rounded); paid and refunded 0 when never sent (the seed's default). */
   totalAmount: number | null;
   grandTotal: number | null;
+  paidAmount: number;
+  refundedAmount: number;
   itemCount: number;
+  /** order.created's envelope: who created the order, on which host app and mini-app. */
+  createdBy: string;
+  platformCode: string;
+  miniappId: string;
   orderedAt: string;
   lastEventAt: string;
   cancelled: boolean;
@@ -146,8 +153,9 @@ export class OrderQueries {
   async myOrder(access: CustomerAccess, merchantId: string, orderId: string): Promise<OrderDetail> {
     const order = await this.readModel.detail(merchantId, orderId);
     if (!order || order.customerId !== access.customerId) throw notFound(merchantId, orderId);
-    if (!order.order.customer) return order;
-    return { ...order, order: { ...order.order, customer: customerAsShown(order.order.customer, access) } };
+    const detail = shown(order);
+    if (!detail.order.customer) return detail;
+    return { ...detail, order: { ...detail.order, customer: customerAsShown(detail.order.customer, access) } };
   }
 
   /** The portal's listing: any filter, newest first, with counts. */
@@ -161,7 +169,7 @@ export class OrderQueries {
   async portalOrder(merchantId: string, orderId: string): Promise<OrderDetail> {
     const order = await this.readModel.detail(merchantId, orderId);
     if (!order) throw notFound(merchantId, orderId);
-    return order;
+    return shown(order);
   }
 
   dailyStats(filter: DailyStatsFilter): Promise<DailyStat[]> {
@@ -170,6 +178,12 @@ export class OrderQueries {
     return this.readModel.dailyStats(filter);
   }
 }
+
+/** The order as the views show it: the amounts the seed defaults to 0 shown as 0 when never sent. */
+const shown = (detail: OrderDetail): OrderDetail =>
+  detail.order.amounts
+    ? { ...detail, order: { ...detail.order, amounts: withDefaultAmounts(detail.order.amounts) } }
+    : detail;
 
 const notFound = (merchantId: string, orderId: string) =>
   ordersError('ORDER_NOT_FOUND', `no order ${orderId} of merchant ${merchantId} (or not yet in the order view)`, {

@@ -85,6 +85,14 @@ export interface OrderAmounts {
   grand_total?: number;
 }
 
+/**
+ * The amounts the seed gives a default ("`paid_amount` ... no, >= 0, default 0", `refunded_amount` likewise): an order
+ * that never sent one shows 0 (docs/orders-read-models.md, "Queries"). The events keep what was sent.
+ */
+export function withDefaultAmounts(amounts: OrderAmounts): OrderAmounts {
+  return { ...amounts, paid_amount: amounts.paid_amount ?? 0, refunded_amount: amounts.refunded_amount ?? 0 };
+}
+
 /** The fields of `order` a webhook carries besides order_id (all optional here: each event's rules say which it needs). */
 export interface OrderChanges {
   order_type?: string;

@@ -2,7 +2,8 @@
  * One order of the order view (stream order-<merchantId>-<orderId>), as its webhooks tell it (docs/orders-ordering.md,
  * "Ordering"). Late, early and repeated webhooks are normal:
  * - every field the order shows keeps the sender's event_timestamp that set it, and a later-arriving event sets only
- *   the fields it is newer for (ties: the greater fingerprint), so any delivery order ends in the same order;
+ *   the fields it is newer for (equal timestamps: by kind, created < updated < cancelled, then the greater
+ *   fingerprint), so any delivery order ends in the same order;
  *   what it could not set is kept in its event as `stale`;
  * - an updated or cancelled before the created is parked, and applied (in event_timestamp order) when the created
  *   comes, unless it waited longer than the early window;
@@ -29,11 +30,16 @@ import {
   type OrderSource,
 } from './order-fields.js';
 
-/** A field's value and the event that set it. */
-export interface OrderFieldValue {
-  value: unknown;
+/** Where an event stands in the order of events: its event_timestamp, then its kind, then its fingerprint. */
+export interface EventRank {
   at: number;
+  kind: WebhookKind;
   fingerprint: string;
+}
+
+/** A field's value and the event that set it. */
+export interface OrderFieldValue extends EventRank {
+  value: unknown;
 }
 
 type Parked = OrderEventParked['data'];
@@ -84,9 +90,22 @@ export function effectiveChanges(kind: WebhookKind, order: OrderChanges): OrderC
   return kind === 'CANCELLED' ? { ...order, status: order.status ?? 'CANCELLED' } : order;
 }
 
-/** Whether (at, fingerprint) wins over what set a field. */
-const newer = (at: number, fingerprint: string, current: OrderFieldValue | undefined) =>
-  !current || at > current.at || (at === current.at && fingerprint > current.fingerprint);
+/**
+ * Equal event_timestamps are broken by the kind (docs/orders-ordering.md, "Ordering"): a created comes first, a
+ * cancellation last (an order created and cancelled in the same millisecond is cancelled; an update in the millisecond
+ * of its creation is applied). Two events of one kind in one millisecond: the greater fingerprint, a hash of the
+ * content, so the same whatever the delivery order.
+ */
+const kindOrder: Record<WebhookKind, number> = { CREATED: 0, UPDATED: 1, CANCELLED: 2 };
+
+/** Negative when `a` comes before `b` in the order of events, 0 for the same event. */
+export const compareEvents = (a: EventRank, b: EventRank): number =>
+  a.at - b.at ||
+  kindOrder[a.kind] - kindOrder[b.kind] ||
+  (a.fingerprint < b.fingerprint ? -1 : a.fingerprint > b.fingerprint ? 1 : 0);
+
+/** Whether the event `rank` wins over what set a field. */
+const newer = (rank: EventRank, current: OrderFieldValue | undefined) => !current || compareEvents(rank, current) > 0;
 
 const isImmutable = (key: string) => (immutableOrderFields as readonly string[]).includes(key);
 
@@ -112,7 +131,8 @@ function changeEvent(
   const stale: OrderFieldKey[] = [];
   for (const [key] of fieldsOf(effectiveChanges(kind, data.order))) {
     if (isImmutable(key)) continue; // equal to the created's (checked before): nothing to set
-    (newer(data.eventTimestamp, data.fingerprint, state.fields[key]) ? applied : stale).push(key);
+    const rank = { at: data.eventTimestamp, kind, fingerprint: data.fingerprint };
+    (newer(rank, state.fields[key]) ? applied : stale).push(key);
   }
   const full = { ...data, applied, stale, early };
   return kind === 'UPDATED' ? { type: 'OrderUpdated', data: full } : { type: 'OrderCancelled', data: full };
@@ -158,8 +178,11 @@ function decide(command: OrderCommand, state: OrderState): OrderEvent[] {
     const events: OrderEvent[] = [created];
     let current = evolve(state, created) as Created;
     const oldestKept = Date.parse(now) - command.earlyWindowMs;
-    const byTime = [...state.parked].sort(
-      (a, b) => a.eventTimestamp - b.eventTimestamp || (a.fingerprint < b.fingerprint ? -1 : 1),
+    const byTime = [...state.parked].sort((a, b) =>
+      compareEvents(
+        { at: a.eventTimestamp, kind: a.kind, fingerprint: a.fingerprint },
+        { at: b.eventTimestamp, kind: b.kind, fingerprint: b.fingerprint },
+      ),
     );
     for (const parked of byTime) {
       const event =
@@ -225,7 +248,7 @@ function evolve(state: OrderState, event: OrderEvent): OrderState {
       const d = event.data;
       const fields: Record<OrderFieldKey, OrderFieldValue> = {};
       for (const [key, value] of fieldsOf(d.order))
-        fields[key] = { value, at: d.eventTimestamp, fingerprint: d.fingerprint };
+        fields[key] = { value, at: d.eventTimestamp, kind: 'CREATED', fingerprint: d.fingerprint };
       return {
         status: 'CREATED',
         merchantId: d.merchantId,
@@ -242,10 +265,11 @@ function evolve(state: OrderState, event: OrderEvent): OrderState {
     case 'OrderCancelled': {
       if (state.status !== 'CREATED') return state;
       const d = event.data;
-      const changes = effectiveChanges(event.type === 'OrderUpdated' ? 'UPDATED' : 'CANCELLED', d.order);
+      const kind = event.type === 'OrderUpdated' ? 'UPDATED' : 'CANCELLED';
+      const changes = effectiveChanges(kind, d.order);
       const fields = { ...state.fields };
       for (const key of d.applied)
-        fields[key] = { value: valueOf(changes, key), at: d.eventTimestamp, fingerprint: d.fingerprint };
+        fields[key] = { value: valueOf(changes, key), at: d.eventTimestamp, kind, fingerprint: d.fingerprint };
       return {
         ...state,
         fields,

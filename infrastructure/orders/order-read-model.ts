@@ -34,13 +34,19 @@ interface OrderRow {
   currency: string | null;
   total_amount: string | null;
   grand_total: string | null;
+  paid_amount: string;
+  refunded_amount: string;
   item_count: number;
+  created_by: string;
+  platform_code: string;
+  miniapp_id: string;
   ordered_at: Date;
   last_event_at: Date;
   cancelled: boolean;
   fields: OrderChanges;
 }
 
+/** numeric without a scale holds the amount as sent; its text reads back as the same number. */
 const amount = (value: string | null) => (value === null ? null : Number(value));
 
 const summaryOf = (r: OrderRow): OrderSummary => ({
@@ -58,7 +64,12 @@ const summaryOf = (r: OrderRow): OrderSummary => ({
   currency: r.currency,
   totalAmount: amount(r.total_amount),
   grandTotal: amount(r.grand_total),
+  paidAmount: Number(r.paid_amount),
+  refundedAmount: Number(r.refunded_amount),
   itemCount: r.item_count,
+  createdBy: r.created_by,
+  platformCode: r.platform_code,
+  miniappId: r.miniapp_id,
   orderedAt: r.ordered_at.toISOString(),
   lastEventAt: r.last_event_at.toISOString(),
   cancelled: r.cancelled,
@@ -79,7 +90,12 @@ const summaryColumns = [
   'currency',
   'total_amount',
   'grand_total',
+  'paid_amount',
+  'refunded_amount',
   'item_count',
+  'created_by',
+  'platform_code',
+  'miniapp_id',
   'ordered_at',
   'last_event_at',
   'cancelled',
@@ -303,10 +319,11 @@ export class PostgresOrderReadModel implements OrderReadModel {
       this.knex,
       this.knex(orderTables.history)
         .where({ merchant_id: merchantId, order_id: orderId })
-        .orderBy([
-          { column: 'event_timestamp', order: 'asc' },
-          { column: 'position', order: 'asc' },
-        ]),
+        // Webhooks of one millisecond in the order the decider ranks them (created, updated, cancelled), then as
+        // recorded: the same history whatever the delivery order (docs/orders-ordering.md, "Ordering").
+        .orderBy('event_timestamp', 'asc')
+        .orderByRaw("CASE event WHEN 'order.created' THEN 0 WHEN 'order.updated' THEN 1 ELSE 2 END")
+        .orderBy('position', 'asc'),
     );
     return {
       ...summaryOf(row),

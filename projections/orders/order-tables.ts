@@ -33,10 +33,10 @@ export const orderReadModelTables: readonly ReadModelTable[] = [
       branch_id: 'Accounting branch, fixed by order.created; null if not sent.',
       seller_merchant_id: 'Marketplace seller, or null.',
       currency: 'order.amounts.currency.',
-      total_amount: 'order.amounts.total_amount: total before promotion.',
-      grand_total: 'order.amounts.grand_total: what the customer pays (GMV counts this).',
-      paid_amount: 'order.amounts.paid_amount (0 if never sent).',
-      refunded_amount: 'order.amounts.refunded_amount (0 if never sent).',
+      total_amount: 'order.amounts.total_amount: total before promotion, exactly as sent.',
+      grand_total: 'order.amounts.grand_total: what the customer pays (GMV counts this), exactly as sent.',
+      paid_amount: 'order.amounts.paid_amount exactly as sent (0 if never sent: the seed says default 0).',
+      refunded_amount: 'order.amounts.refunded_amount exactly as sent (0 if never sent: the seed says default 0).',
       item_count: 'Number of order.items (0 for a zero-item order).',
       created_by: 'order.created envelope: who created it on the host platform.',
       platform_code: 'order.created envelope: the host app.',
@@ -81,7 +81,7 @@ export const orderReadModelTables: readonly ReadModelTable[] = [
       status: "The orders' current status.",
       currency: 'Currency of the amounts.',
       order_count: 'Orders of that day, merchant, type and status now.',
-      gmv: 'Sum of their grand_total.',
+      gmv: 'Sum of their grand_total, each rounded to 4 decimals.',
     },
   },
   {
@@ -122,10 +122,12 @@ export async function createOrderTables(knex: Knex, names: PhysicalNames): Promi
     b.text('branch_id');
     b.text('seller_merchant_id');
     b.text('currency');
-    b.decimal('total_amount', 20, 4);
-    b.decimal('grand_total', 20, 4);
-    b.decimal('paid_amount', 20, 4).notNullable();
-    b.decimal('refunded_amount', 20, 4).notNullable();
+    // numeric without a scale: each amount exactly as sent (numeric(20, 4) answered 12345678.123456 as
+    // 12345678.1235; docs/orders-read-models.md, "Read models").
+    b.decimal('total_amount', null);
+    b.decimal('grand_total', null);
+    b.decimal('paid_amount', null).notNullable();
+    b.decimal('refunded_amount', null).notNullable();
     b.integer('item_count').notNullable();
     b.text('created_by').notNullable();
     b.text('platform_code').notNullable();

@@ -27,8 +27,9 @@ export const ordersProjector: Projector = {
   // 2: order_view_daily_stats indexed by merchant and day. 3: listing indexes include the order's key (pages found in
   // the index alone), an index by merchant and payment status, vacuum's index clean-up always on,
   // order_view_status_totals and order_view_merchant_totals. 4: `cancelled` set by any order.cancelled received, not
-  // only one whose status applied (that depended on the delivery order).
-  version: 4,
+  // only one whose status applied (that depended on the delivery order). 5: the amounts' columns numeric without a
+  // scale, each amount exactly as sent (numeric(20, 4) rounded them to 4 decimals).
+  version: 5,
   eventTypes: new Set<OrderEvent['type']>(['OrderCreated', 'OrderUpdated', 'OrderCancelled']),
   decoder: ordersEventDecoder,
   tables: orderReadModelTables,

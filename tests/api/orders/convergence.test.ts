@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { startTestApp, type TestApp } from '../../support/app.js';
 import { eventually } from '../../support/eventually.js';
+import { call, expectOk, operatorHeaders } from '../support.js';
 import { createdBody, expectOrders, merchantWithKey, sendWebhook, type MerchantKeys } from './support.js';
 
 type Kind = 'created' | 'updated' | 'cancelled';
@@ -116,5 +117,78 @@ describe('Order view: any delivery order, the same read model (HTTP, PostgreSQL,
         Number(d.gmv),
       ]),
     ).to.deep.equal([['REOPENED', permutations, permutations * 9_000_000]]);
+  });
+
+  /**
+   * Webhooks of one order in the same millisecond (docs/orders-ordering.md, "Ordering"): the seed's three events in
+   * their own order, created < updated < cancelled, whatever their content hashes (which differ with every order id,
+   * so before this rule about half the orders ended otherwise). Only pairs a sender signs apart in one millisecond:
+   * an update without amounts and a cancellation sign the same string (docs/orders-signing.md, "One signature, one
+   * webhook"), so one order has a created, an update with amounts and a cancellation in one millisecond, another a
+   * created and an update without amounts.
+   */
+  it('webhooks of one millisecond end as created < updated < cancelled in every delivery order', async () => {
+    const same = t + 60_000;
+    const cancelledSet = (orderId: string): [Kind, Record<string, unknown>][] => [
+      ['created', createdBody(orderId, { event_timestamp: same })],
+      [
+        'updated',
+        {
+          event_timestamp: same,
+          order: {
+            order_id: orderId,
+            payment_status: 'PAID',
+            amounts: { total_amount: 10_000_000, grand_total: 9_000_000, paid_amount: 9_000_000 },
+          },
+        },
+      ],
+      ['cancelled', { event_timestamp: same, order: { order_id: orderId } }],
+    ];
+    const updatedSet = (orderId: string): [Kind, Record<string, unknown>][] => [
+      ['created', createdBody(orderId, { event_timestamp: same })],
+      ['updated', { event_timestamp: same, order: { order_id: orderId, status: 'CONFIRMED' } }],
+    ];
+    const portalOrder = (orderId: string) =>
+      call<{ status: string; payment_status: string; cancelled: boolean; grand_total: number; history: unknown[] }>(
+        app.baseUrl,
+        'GET',
+        `/operator/v1/orders/CONV/${orderId}`,
+        { headers: operatorHeaders() },
+      );
+    for (const [prefix, set] of [
+      ['same-x', cancelledSet],
+      ['same-u', updatedSet],
+    ] as const)
+      for (let p = 0; p < permutations; p++) {
+        const twice = [...set(`${prefix}-${p}`), ...set(`${prefix}-${p}`)];
+        const order = p === 0 ? twice : p === 1 ? [...twice].reverse() : shuffled(twice, p + 100);
+        for (const [kind, body] of order) expectOrders(await sendWebhook(app, kind, body as never, { keys }), 200, 0);
+      }
+
+    for (let p = 0; p < permutations; p++) {
+      const cancelled = await eventually(async () => {
+        const o = expectOk(await portalOrder(`same-x-${p}`));
+        expect(o.history).to.have.length(3);
+        return o;
+      });
+      expect(
+        [cancelled.status, cancelled.payment_status, cancelled.cancelled, cancelled.grand_total],
+        `same-x-${p}`,
+      ).to.deep.equal(['CANCELLED', 'PAID', true, 9_000_000]);
+      expect(
+        cancelled.history.map((h) => (h as { event: string }).event),
+        `same-x-${p}: the history in the same order`,
+      ).to.deep.equal(['order.created', 'order.updated', 'order.cancelled']);
+      const updated = await eventually(async () => {
+        const o = expectOk(await portalOrder(`same-u-${p}`));
+        expect(o.history).to.have.length(2);
+        return o;
+      });
+      expect([updated.status, updated.payment_status, updated.cancelled], `same-u-${p}`).to.deep.equal([
+        'CONFIRMED',
+        'UNPAID',
+        false,
+      ]);
+    }
   });
 });

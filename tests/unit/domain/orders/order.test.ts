@@ -236,6 +236,9 @@ describe('order decider (docs/orders-ordering.md, "Ordering")', () => {
         items: [{ item_id: 'i1', name: 'Car', quantity: 1, unit_price: 1, total_price: 1, currency: 'VND' }],
       }),
       webhook('UPDATED', t0 - 500, 'fold', { status: 'OLDER_THAN_CREATED', description: 'late' }),
+      // In the created's millisecond, with a smaller fingerprint than the created's: an update comes after a created
+      // of the same millisecond whatever the fingerprints (order-same-millisecond.test.ts tries every kind).
+      webhook('UPDATED', t0, 'fa', { pnl_order_status: 'N2' }),
     ];
     /** A seeded generator, so a failure names the permutation that broke it. */
     function shuffled<T>(items: T[], seed: number): T[] {
@@ -267,6 +270,7 @@ describe('order decider (docs/orders-ordering.md, "Ordering")', () => {
         paid_amount: 900,
       });
       expect(expected.description).to.equal('late'); // nothing newer set it
+      expect(expected.pnl_order_status).to.equal('N2'); // the update in the created's millisecond
     });
 
     for (let seed = 1; seed <= 200; seed++) {
