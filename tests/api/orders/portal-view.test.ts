@@ -59,7 +59,7 @@ describe('Order view: what the portal and the customer app show (HTTP, PostgreSQ
   before(async () => {
     app = await startTestApp();
     keys = await merchantWithKey(app, 'PV');
-    token = await issueTestAccessToken(app, { userId: 'pv-user' });
+    token = await issueTestAccessToken(app, { userId: 'pv-user', scopes: ['profile'] });
     const created = (orderId: string, ts: number, order: Record<string, unknown>) =>
       sendWebhook(
         app,
