@@ -3,17 +3,18 @@
  * client_secret), each checks X-API-Key, X-Request-Id, the body's field rules and its secure_hash, in that order,
  * then records the event on the order's aggregate. Every refusal is the interface's envelope.
  */
-import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { OrdersServices, WebhookKeyRefusal, WebhookKind } from '../../application/orders/index.js';
 import { secureHashMatches } from '../../application/orders/index.js';
 import { commandContextOf } from '../shared/command-context.js';
 import { HttpError } from '../shared/interface-errors.js';
+import { jsonBody as sharedJsonBody } from '../shared/json-body.js';
 import { mount, type RouteSpec } from '../shared/route-spec.js';
 import { isJsonRequest, issueField, issueMessage } from '../shared/validation.js';
 import { ordersOk } from './envelope.js';
 import { ordersCodes } from './errors.js';
 import { rawValues } from './raw-json.js';
-import { isExtensionPath, webhookBodies, webhookOf } from './webhook-schemas.js';
+import { extensionPaths, webhookBodies, webhookOf } from './webhook-schemas.js';
 import { webhookRoutes } from './webhook-routes.js';
 
 const uuidV4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
@@ -40,12 +41,7 @@ function jsonBody(maxBytes: number): RequestHandler[] {
           ? undefined
           : new HttpError(415, ordersCodes.notJson, 'Content-Type must be application/json'),
       ),
-    express.json({
-      limit: maxBytes,
-      verify: (req, _res, buf) => {
-        (req as Request & { rawBody?: string }).rawBody = buf.toString('utf8');
-      },
-    }),
+    ...sharedJsonBody({ limit: maxBytes, keepText: true }),
   ];
 }
 
@@ -69,7 +65,7 @@ export function mountWebhooks(router: Router, services: OrdersServices): void {
       // The raw text is walked only when the body has an extension map (most updates have none).
       let raw: Map<string, string> | undefined;
       const webhook = webhookOf(kind, parsed.data, (path) =>
-        (raw ??= rawValues((req as Request & { rawBody?: string }).rawBody ?? '', isExtensionPath)).get(
+        (raw ??= rawValues((req as Request & { rawBody?: string }).rawBody ?? '', extensionPaths)).get(
           JSON.stringify(path),
         )!,
       );
