@@ -110,13 +110,20 @@ function refusing(parser: RequestHandler): RequestHandler {
   return (req, res, next) => parser(req, res, (err?: unknown) => next(err === undefined ? undefined : bodyError(err)));
 }
 
-/** A body of `type` in a charset other than UTF-8 is refused before reading: the depth scan reads UTF-8 bytes. */
-function utf8Only(type: string): RequestHandler {
+/**
+ * A body of `type` (any type when undefined) in a charset other than UTF-8 is refused before reading: the depth scan
+ * reads UTF-8 bytes.
+ */
+function utf8Only(type: string | undefined): RequestHandler {
   return (req, _res, next) => {
     const header = req.headers['content-type'];
     // The header is parsed only when it names a charset (rarely): this runs on every hot write.
     const charset = header?.includes('charset') ? charsetPattern.exec(header)?.[1]?.toLowerCase() : undefined;
-    const refused = charset !== undefined && charset !== 'utf-8' && charset !== 'utf8' && Boolean(req.is(type));
+    const refused =
+      charset !== undefined &&
+      charset !== 'utf-8' &&
+      charset !== 'utf8' &&
+      (type === undefined || Boolean(req.is(type)));
     next(refused ? new RequestBodyError('unsupportedMediaType', 'request body must be UTF-8') : undefined);
   };
 }
@@ -150,7 +157,10 @@ export function formBody(options: { limit: number | string; parameterLimit?: num
   ];
 }
 
-/** The body's bytes (any Content-Type) of at most `limit`, inflated, for a handler that checks a signature first. */
+/**
+ * The body's bytes (any Content-Type, UTF-8 if it names a charset) of at most `limit`, inflated, for a handler that
+ * checks a signature over them first and then reads them with `parseJsonText`.
+ */
 export function rawBody(options: { limit: number | string }): RequestHandler[] {
-  return [refusing(express.raw({ type: () => true, limit: options.limit }))];
+  return [utf8Only(undefined), refusing(express.raw({ type: () => true, limit: options.limit }))];
 }
