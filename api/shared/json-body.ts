@@ -21,6 +21,7 @@ export type RequestBodyProblem = 'invalid' | 'tooLarge' | 'unsupportedMediaType'
 
 /** A body refused before any handler ran; each interface answers it with its own code for `problem`. */
 export class RequestBodyError extends Error {
+  /** Also read by body-parser (http-errors), which keeps an error's own status when it wraps one. */
   readonly status: number;
   constructor(
     readonly problem: RequestBodyProblem,
@@ -28,9 +29,15 @@ export class RequestBodyError extends Error {
   ) {
     super(message);
     this.name = 'RequestBodyError';
-    this.status = problem === 'invalid' ? 400 : problem === 'tooLarge' ? 413 : 415;
+    this.status = bodyProblemStatus[problem];
   }
 }
+
+export const bodyProblemStatus: Record<RequestBodyProblem, number> = {
+  invalid: 400,
+  tooLarge: 413,
+  unsupportedMediaType: 415,
+};
 
 const tooDeep = () =>
   new RequestBodyError('invalid', `request body is nested deeper than ${maxJsonDepth} arrays or objects`);
