@@ -32,11 +32,15 @@ export function controlCharacterField(value: unknown, field: string): string | u
   );
 }
 
-const isContainer = (value: unknown): value is object =>
-  value !== null && typeof value === 'object' && !ArrayBuffer.isView(value);
+/** An array or object to look into; JSON holds no other objects, and a raw body's bytes (a Buffer) are not text. */
+const isContainer = (value: unknown): value is object => value !== null && typeof value === 'object';
+const isRoot = (value: unknown): value is object => isContainer(value) && !ArrayBuffer.isView(value);
 
-/** The values still to look at, reused by every call (the walk is synchronous) so that a walk allocates nothing. */
-const pending: unknown[] = [];
+/**
+ * The containers still to look at, reused by every call (the walk is synchronous) so that a walk allocates nothing;
+ * the slots used are cleared after it, so that no request's values are kept.
+ */
+const pending: object[] = [];
 
 /**
  * Whether any string or key of `value` is refused: an explicit stack rather than recursion, so that no nesting can
@@ -46,33 +50,40 @@ const pending: unknown[] = [];
  */
 function holdsRefused(root: unknown): boolean {
   if (typeof root === 'string') return refused(root);
-  if (!isContainer(root)) return false;
-  pending.push(root);
-  try {
-    while (pending.length > 0) {
-      const value = pending.pop() as Record<string, unknown>;
-      if (Array.isArray(value)) {
-        for (let i = 0; i < value.length; i++) {
-          const item: unknown = value[i];
-          if (typeof item === 'string') {
-            if (refused(item)) return true;
-          } else if (isContainer(item)) pending.push(item);
+  if (!isRoot(root)) return false;
+  let top = 0;
+  let used = 0;
+  let found = false;
+  pending[top++] = root;
+  walk: while (top > 0) {
+    if (top > used) used = top;
+    const value = pending[--top] as Record<string, unknown>;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i];
+        if (typeof item === 'string') {
+          if (refused(item)) {
+            found = true;
+            break walk;
+          }
+        } else if (isContainer(item)) pending[top++] = item;
+      }
+    } else
+      for (const key in value) {
+        if (!Object.hasOwn(value, key)) continue;
+        const item = value[key];
+        if (refused(key) || (typeof item === 'string' && refused(item))) {
+          found = true;
+          break walk;
         }
-      } else
-        for (const key in value) {
-          if (!Object.hasOwn(value, key)) continue;
-          if (refused(key)) return true;
-          const item = value[key];
-          if (typeof item === 'string') {
-            if (refused(item)) return true;
-          } else if (isContainer(item)) pending.push(item);
-        }
-    }
-    return false;
-  } finally {
-    pending.length = 0;
+        if (isContainer(item)) pending[top++] = item;
+      }
   }
+  if (top > used) used = top;
+  pending.fill(cleared, 0, used);
+  return found;
 }
+const cleared = Object.freeze({});
 
 interface Frame {
   value: Record<string, unknown> | unknown[];
@@ -86,7 +97,7 @@ interface Frame {
  */
 function firstRefusedPath(root: unknown): (string | number)[] | undefined {
   if (typeof root === 'string') return refused(root) ? [] : undefined;
-  if (!isContainer(root)) return undefined;
+  if (!isRoot(root)) return undefined;
   const frameOf = (value: object): Frame =>
     Array.isArray(value)
       ? { value, keys: undefined, next: 0 }
