@@ -3,13 +3,14 @@
  * and its envelope. Each route: the checkout's headers (checkout-auth.ts), a JSON body parsed into the typed request,
  * one service call. docs/checkout.md.
  */
-import express, { Router, type Request, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import type { z } from 'zod';
 import type { CheckoutCaller, CheckoutServices } from '../../application/checkout/index.js';
 import type { Logger } from '../../application/shared/logger.js';
 import type { MerchantApiKeys } from '../../application/shared/merchant-api-keys.js';
 import { commandContextOf } from '../shared/command-context.js';
 import { HttpError, unknownEndpoint } from '../shared/interface-errors.js';
+import { jsonBody } from '../shared/json-body.js';
 import { mount } from '../shared/route-spec.js';
 import { describeZodError, isJsonRequest } from '../shared/validation.js';
 import { checkoutAuth, type CheckoutCallerLocals } from './checkout-auth.js';
@@ -59,7 +60,7 @@ export function checkoutRouter(deps: {
 }): Router {
   const { checkout, applicable } = deps.services;
   const router = Router();
-  const withBody = [checkoutAuth(deps.merchantKeys), express.json({ limit: '256kb', strict: false })];
+  const withBody = [checkoutAuth(deps.merchantKeys), ...jsonBody({ limit: '256kb', strict: false })];
 
   mount(router, routes.applicable, withBody, async (req, res) => {
     const { orders } = parseBody(applicableBody, req);

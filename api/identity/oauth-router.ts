@@ -4,13 +4,14 @@
  * client_id/client_secret parameters (RFC 6749 §2.3.1). docs/identity.md, "Token exchange".
  */
 import { randomUUID } from 'node:crypto';
-import express, { Router, type Request, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import type { z } from 'zod';
 import type { ClientCredentials, IdentityServices, IssuedTokens } from '../../application/identity/index.js';
 import type { CommandContext } from '../../application/shared/command-context.js';
 import type { Logger } from '../../application/shared/logger.js';
 import { actorContextOf } from '../shared/command-context.js';
 import { HttpError, interfaceErrorHandler, unknownEndpoint } from '../shared/interface-errors.js';
+import { formBody, jsonBody } from '../shared/json-body.js';
 import { json } from '../shared/route.js';
 import { mount } from '../shared/route-spec.js';
 import { basicChallengeLocal, oauthErrors } from './oauth-errors.js';
@@ -101,10 +102,7 @@ const tokenJson = (t: IssuedTokens) =>
     noStore,
   );
 
-const bodyParsers = [
-  express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 }),
-  express.json({ limit: '16kb' }),
-];
+const bodyParsers = [...formBody({ limit: '16kb', parameterLimit: 50 }), ...jsonBody({ limit: '16kb' })];
 
 export function oauthRouter(deps: Pick<IdentityServices, 'tokens'> & { logger: Logger }): Router {
   const { tokens } = deps;

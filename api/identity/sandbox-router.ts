@@ -4,7 +4,7 @@
  * against CSRF by a double-submit cookie, and framed by nobody. docs/identity.md, "The consent page".
  */
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import express, { Router, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import {
   identityIdPattern,
   isConsentScope,
@@ -17,6 +17,7 @@ import type { CommandContext } from '../../application/shared/command-context.js
 import type { Logger } from '../../application/shared/logger.js';
 import { actorContextOf } from '../shared/command-context.js';
 import { HttpError, interfaceErrorHandler, unknownEndpoint, type InterfaceErrors } from '../shared/interface-errors.js';
+import { formBody } from '../shared/json-body.js';
 import { expressPath, type RouteSpec } from '../shared/route-spec.js';
 import { codePage, consentFormPage, deniedPage, errorPage } from './sandbox-page.js';
 import { sandboxRoutes } from './sandbox-routes.js';
@@ -178,8 +179,8 @@ export function sandboxRouter(
     };
   });
 
-  const form = express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 20 });
-  mountPage(router, sandboxRoutes.consentSubmit, [form], async (req, res) => {
+  const form = formBody({ limit: '8kb', parameterLimit: 20 });
+  mountPage(router, sandboxRoutes.consentSubmit, form, async (req, res) => {
     if (!req.is('application/x-www-form-urlencoded')) throw bad('the form must be application/x-www-form-urlencoded');
     const fields = req.body as Record<string, unknown>;
     const cookie = cookieOf(req, csrfCookie);

@@ -4,17 +4,18 @@
  * then reads the extension maps' raw text and records the event on the order's aggregate (which claims the
  * secure_hash for this webhook alone). Every refusal is the interface's envelope.
  */
-import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { OrdersServices, WebhookKeyRefusal, WebhookKind } from '../../application/orders/index.js';
 import { secureHashMatches } from '../../application/orders/index.js';
 import { commandContextOf } from '../shared/command-context.js';
 import { HttpError } from '../shared/interface-errors.js';
+import { jsonBody as sharedJsonBody } from '../shared/json-body.js';
 import { mount, type RouteSpec } from '../shared/route-spec.js';
 import { isJsonRequest, issueField, issueMessage } from '../shared/validation.js';
 import { ordersOk } from './envelope.js';
 import { ordersCodes } from './errors.js';
 import { rawValues } from './raw-json.js';
-import { isExtensionPath, webhookBodies, webhookOf } from './webhook-schemas.js';
+import { extensionPaths, webhookBodies, webhookOf } from './webhook-schemas.js';
 import { webhookRoutes } from './webhook-routes.js';
 // What the secure_hash covers, read from the parsed body before the raw text is walked.
 import { signedWebhookOf } from './webhook-schemas.js';
@@ -43,12 +44,7 @@ function jsonBody(maxBytes: number): RequestHandler[] {
           ? undefined
           : new HttpError(415, ordersCodes.notJson, 'Content-Type must be application/json'),
       ),
-    express.json({
-      limit: maxBytes,
-      verify: (req, _res, buf) => {
-        (req as Request & { rawBody?: string }).rawBody = buf.toString('utf8');
-      },
-    }),
+    ...sharedJsonBody({ limit: maxBytes, keepText: true }),
   ];
 }
 
@@ -80,7 +76,7 @@ export function mountWebhooks(router: Router, services: OrdersServices): void {
       // The raw text is walked only when the body has an extension map (most updates have none).
       let raw: Map<string, string> | undefined;
       const webhook = webhookOf(kind, parsed.data, (path) =>
-        (raw ??= rawValues((req as Request & { rawBody?: string }).rawBody ?? '', isExtensionPath)).get(
+        (raw ??= rawValues((req as Request & { rawBody?: string }).rawBody ?? '', extensionPaths)).get(
           JSON.stringify(path),
         )!,
       );

@@ -268,15 +268,12 @@ function withoutUndefined<T>(value: T): T {
   return value;
 }
 
-/** Where the extension maps are: the paths raw-json.ts returns the text of. */
-export function isExtensionPath(path: readonly (string | number)[]): boolean {
-  const p = path.map((s) => (typeof s === 'number' ? '#' : s)).join('.');
-  return [
-    'order.metadata',
-    'order.attributes',
-    'order.items.#.attributes',
-    'order.items.#.sub_items.#.attributes',
-    'order.fees.#.metadata',
-    'order.promotion_infos.#.extra_data',
-  ].includes(p);
-}
+/** Where the extension maps are: the paths raw-json.ts returns the text of (`#`: any index). */
+export const extensionPaths = [
+  'order.metadata',
+  'order.attributes',
+  'order.items.#.attributes',
+  'order.items.#.sub_items.#.attributes',
+  'order.fees.#.metadata',
+  'order.promotion_infos.#.extra_data',
+];

@@ -3,7 +3,7 @@
  * route's headers and body (4001), the X-Timestamp window (4103) and the secureHash (4102), then the operation, run
  * once per X-Request-ID (an identical resend replays its answer, another request under it is refused 4093).
  */
-import express, { Router, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
 import {
   cancelConfirmSigningString,
@@ -17,6 +17,7 @@ import type { CommandContext } from '../../application/shared/command-context.js
 import type { Logger } from '../../application/shared/logger.js';
 import { commandContextOf } from '../shared/command-context.js';
 import { HttpError, interfaceErrorHandler, unknownEndpoint } from '../shared/interface-errors.js';
+import { jsonBody } from '../shared/json-body.js';
 import { saneToken } from '../shared/request-context.js';
 import { mount } from '../shared/route-spec.js';
 import { isJsonRequest, issueField, issueMessage } from '../shared/validation.js';
@@ -126,7 +127,7 @@ export function hubRouter(deps: { services: PaymentsServices; logger: Logger }):
   const { services } = deps;
   const router = Router();
   const auth = keyAuth(services);
-  const withBody = [auth, express.json({ limit: '64kb', strict: false })];
+  const withBody = [auth, ...jsonBody({ limit: '64kb', strict: false })];
 
   mount(router, hubRoutes.init, withBody, async (req, res) => {
     const caller = callerOf(res);

@@ -3,11 +3,12 @@
  * front (providers are not gateway parties, said so in docs/gateway.md's sense of a public surface), authenticated by
  * the provider's signature over the raw body, checked before the body is even parsed.
  */
-import express, { Router, type Request } from 'express';
+import { Router, type Request } from 'express';
 import type { z } from 'zod';
 import type { PaymentsServices, ProviderResultErrorCode } from '../../application/payments/index.js';
 import type { Logger } from '../../application/shared/logger.js';
 import { HttpError, interfaceErrorHandler, unknownEndpoint, type InterfaceErrors } from '../shared/interface-errors.js';
+import { parseJsonText, rawBody } from '../shared/json-body.js';
 import { json } from '../shared/route.js';
 import { mount } from '../shared/route-spec.js';
 import { issueField, issueMessage } from '../shared/validation.js';
@@ -34,16 +35,16 @@ export const providerCallbackErrors: InterfaceErrors<ProviderResultErrorCode> = 
 export function providerCallbackRouter(deps: { services: PaymentsServices; logger: Logger }): Router {
   const { providerCallbacks } = deps.services;
   const router = Router();
-  const raw = express.raw({ type: () => true, limit: '32kb' });
+  const raw = rawBody({ limit: '32kb' });
 
-  mount(router, providerCallbackRoutes.callback, [raw], async (req) => {
+  mount(router, providerCallbackRoutes.callback, raw, async (req) => {
     const { providerCode, body } = verifiedCallback(req, providerCallbackBody);
     const t = await providerCallbacks.apply(providerCode, body);
     return json(200, { code: 'OK', status: t.status });
   });
 
   // A refund's result (docs/payments-refunds.md): verified the same way, applied to the transaction's refund ledger.
-  mount(router, providerRefundCallbackRoutes.refundCallback, [raw], async (req) => {
+  mount(router, providerRefundCallbackRoutes.refundCallback, raw, async (req) => {
     const { providerCode, body } = verifiedCallback(req, providerRefundCallbackBody);
     const refund = await deps.services.refundCallbacks.apply(providerCode, body);
     return json(200, { code: 'OK', status: refund.status });
@@ -57,13 +58,7 @@ export function providerCallbackRouter(deps: { services: PaymentsServices; logge
     const providerCode = req.params.providerCode ?? '';
     const text = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
     providerCallbacks.verify(providerCode, text, req.header('x-provider-signature'));
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new HttpError(400, 'INVALID', 'the body is not JSON');
-    }
-    const callback = schema.safeParse(parsed);
+    const callback = schema.safeParse(parseJsonText(text));
     if (!callback.success) {
       const issue = callback.error.issues[0]!;
       throw new HttpError(400, 'INVALID', issueMessage(issue, issueField(issue)));

@@ -4,7 +4,7 @@
  * What the payer does becomes the provider's signed callback to the hub; then the browser goes back to the
  * transaction's returnURL, or sees the result.
  */
-import express, { Router, type Request, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import {
   afterAction,
   afterCardEntry,
@@ -18,6 +18,7 @@ import {
 import { isDomainError } from '../../application/shared/errors.js';
 import type { Logger } from '../../application/shared/logger.js';
 import { interfaceErrorHandler, unknownEndpoint, type InterfaceErrors } from '../shared/interface-errors.js';
+import { formBody } from '../shared/json-body.js';
 import { expressPath } from '../shared/route-spec.js';
 import { errorPage, notFoundPage, paymentPage, resultPage, threeDsPage } from './sandbox-page.js';
 import { sandboxPageRoutes } from './provider-routes.js';
@@ -82,7 +83,7 @@ export function sandboxRouter(deps: { services: PaymentsServices; logger: Logger
 
   router.post(
     expressPath(sandboxPageRoutes.act),
-    express.urlencoded({ extended: false, limit: '8kb' }),
+    ...formBody({ limit: '8kb' }),
     page(async (req) => {
       const form = (req.body ?? {}) as Record<string, unknown>;
       const token = str(form.token);

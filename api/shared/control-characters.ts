@@ -24,33 +24,103 @@ const refused = (text: string): boolean => forbidden.test(text);
 
 /** The first field of `value` (named as `orderId`, `banners[0].title`) holding a refused character, if any. */
 export function controlCharacterField(value: unknown, field: string): string | undefined {
-  const path = refusedPath(value);
-  if (!path) return undefined;
+  if (!holdsRefused(value)) return undefined;
+  const path = firstRefusedPath(value)!;
   return path.reduce<string>(
     (name, part) => (typeof part === 'number' ? `${name}[${part}]` : name ? `${name}.${part}` : part),
     field,
   );
 }
 
+/** An array or object to look into; JSON holds no other objects, and a raw body's bytes (a Buffer) are not text. */
+const isContainer = (value: unknown): value is object => value !== null && typeof value === 'object';
+const isRoot = (value: unknown): value is object => isContainer(value) && !ArrayBuffer.isView(value);
+
 /**
- * The path to the first refused string or key, or undefined: names are only made for a refusal, since a request
- * that holds none (nearly all) was paying for a name per field (a flash-sale reserve, docs/batched-stream-writer.md).
+ * The containers still to look at, reused by every call (the walk is synchronous) so that a walk allocates nothing;
+ * the slots used are cleared after it, so that no request's values are kept.
  */
-function refusedPath(value: unknown): (string | number)[] | undefined {
-  if (typeof value === 'string') return refused(value) ? [] : undefined;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const path = refusedPath(value[i]);
-      if (path) return [i, ...path];
-    }
-    return undefined;
+const pending: object[] = [];
+
+/**
+ * Whether any string or key of `value` is refused: an explicit stack rather than recursion, so that no nesting can
+ * overflow the call stack, visiting each value once, and allocating nothing (no names, no frames), since a request
+ * that holds no refusal (nearly all) would pay for them on every field (a flash-sale reserve,
+ * docs/batched-stream-writer.md). The order of the visit does not matter here: `firstRefusedPath` names the field.
+ */
+function holdsRefused(root: unknown): boolean {
+  if (typeof root === 'string') return refused(root);
+  if (!isRoot(root)) return false;
+  let top = 0;
+  let used = 0;
+  let found = false;
+  pending[top++] = root;
+  walk: while (top > 0) {
+    if (top > used) used = top;
+    const value = pending[--top] as Record<string, unknown>;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i];
+        if (typeof item === 'string') {
+          if (refused(item)) {
+            found = true;
+            break walk;
+          }
+        } else if (isContainer(item)) pending[top++] = item;
+      }
+    } else
+      for (const key in value) {
+        if (!Object.hasOwn(value, key)) continue;
+        const item = value[key];
+        if (refused(key) || (typeof item === 'string' && refused(item))) {
+          found = true;
+          break walk;
+        }
+        if (isContainer(item)) pending[top++] = item;
+      }
   }
-  if (value !== null && typeof value === 'object') {
-    for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
-      if (refused(key)) return [key];
-      const path = refusedPath((value as Record<string, unknown>)[key]);
-      if (path) return [key, ...path];
+  if (top > used) used = top;
+  pending.fill(cleared, 0, used);
+  return found;
+}
+const cleared = Object.freeze({});
+
+interface Frame {
+  value: Record<string, unknown> | unknown[];
+  keys: string[] | undefined;
+  next: number;
+}
+
+/**
+ * The path to the first refused string or key in document order (a key before its value), or undefined: walked only
+ * once `holdsRefused` found one, with frames on an explicit stack.
+ */
+function firstRefusedPath(root: unknown): (string | number)[] | undefined {
+  if (typeof root === 'string') return refused(root) ? [] : undefined;
+  if (!isRoot(root)) return undefined;
+  const frameOf = (value: object): Frame =>
+    Array.isArray(value)
+      ? { value, keys: undefined, next: 0 }
+      : { value: value as Record<string, unknown>, keys: Object.keys(value), next: 0 };
+  const path: (string | number)[] = [];
+  const frames: Frame[] = [frameOf(root)];
+  while (frames.length > 0) {
+    const frame = frames[frames.length - 1]!;
+    const { value, keys } = frame;
+    if (frame.next >= (keys ? keys.length : (value as unknown[]).length)) {
+      frames.pop();
+      path.pop();
+      continue;
+    }
+    const index = frame.next++;
+    const part = keys ? keys[index]! : index;
+    if (typeof part === 'string' && refused(part)) return [...path, part];
+    const item = keys ? (value as Record<string, unknown>)[part] : (value as unknown[])[index];
+    if (typeof item === 'string') {
+      if (refused(item)) return [...path, part];
+    } else if (isContainer(item)) {
+      path.push(part);
+      frames.push(frameOf(item));
     }
   }
   return undefined;

@@ -8,6 +8,7 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { isDomainError, type DomainError } from '../../application/shared/errors.js';
 import { ControlCharacterError } from './control-characters.js';
+import { bodyProblemStatus, RequestBodyError } from './json-body.js';
 import { logContextOf } from './request-context.js';
 
 /** An answer already in the interface's terms, thrown by auth, parsing and handlers. */
@@ -76,6 +77,8 @@ const transientCodes = new Set([
 function malformed(err: unknown, codes: InterfaceErrors<string>['malformed']): [number, string, string] | undefined {
   if (err instanceof URIError) return [400, codes.invalid, 'request path is not valid percent-encoding'];
   if (err instanceof ControlCharacterError) return [400, codes.invalid, err.message];
+  // Every body parser of api/shared/json-body.ts: too deep, corrupt encoding, too large, not UTF-8.
+  if (err instanceof RequestBodyError) return [bodyProblemStatus[err.problem], codes[err.problem], err.message];
   switch (err && typeof err === 'object' ? (err as { type?: unknown }).type : undefined) {
     case 'entity.parse.failed':
       return [400, codes.invalid, 'request body is not valid JSON'];

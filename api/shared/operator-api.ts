@@ -4,7 +4,7 @@
  * command context of a request, and its 404. Each context's operator router maps its own typed domain codes through
  * its own table (operatorErrors); codes: docs/shop-api.md, "Operator API".
  */
-import express, { Router, type Request, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import type { z } from 'zod';
 import type { CommandContext } from '../../application/shared/command-context.js';
 import type { Logger } from '../../application/shared/logger.js';
@@ -16,6 +16,7 @@ import {
   type ErrorTable,
   type InterfaceErrors,
 } from './interface-errors.js';
+import { jsonBody } from './json-body.js';
 import { operatorAuth } from './operator-auth.js';
 import { json, type HttpResult } from './route.js';
 import { isJsonRequest, issueField, issueMessage } from './validation.js';
@@ -112,7 +113,7 @@ export function operatorApi(deps: {
 }): Router {
   const router = Router();
   router.use(operatorAuth(deps.operatorTokens, refuseOperator));
-  router.use(express.json({ limit: '256kb' }));
+  router.use(jsonBody({ limit: '256kb' }));
   for (const r of deps.routers) router.use(r);
   router.use(unknownEndpoint(shellErrors));
   router.use(interfaceErrorHandler(shellErrors, deps.logger));

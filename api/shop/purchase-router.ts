@@ -1,9 +1,10 @@
 /** Endpoints 7 to 10 of the shop interface, the purchase flow (routes in purchase-routes.ts, docs/shop-purchase.md). */
-import express, { Router, type Request, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import type { z } from 'zod';
 import type { PurchaseService, ReservationView, ShopCaller, ShopCredentials } from '../../application/shop/index.js';
 import { actorContextOf } from '../shared/command-context.js';
 import { HttpError } from '../shared/interface-errors.js';
+import { jsonBody } from '../shared/json-body.js';
 import { mount } from '../shared/route-spec.js';
 import { describeZodError, isJsonRequest, uuidPattern } from '../shared/validation.js';
 import { shopAuth, type ShopCallerLocals } from './auth.js';
@@ -53,7 +54,7 @@ function idempotencyKeyOf(req: Request): string {
 export function purchaseRouter(deps: { purchases: PurchaseService; credentials: ShopCredentials }): Router {
   const router = Router();
   const auth = shopAuth(deps.credentials, { requireUser: true });
-  const withBody = [auth, express.json({ limit: '64kb', strict: false })];
+  const withBody = [auth, ...jsonBody({ limit: '64kb', strict: false })];
 
   mount(router, purchaseRoutes.reserve, withBody, async (req, res) => {
     const key = idempotencyKeyOf(req);
