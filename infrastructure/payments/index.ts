@@ -48,6 +48,7 @@ import { hmacSha256Hex } from '../../application/shared/signatures.js';
 import QRCode from 'qrcode';
 import { HttpCallbackSender } from './http-callback-sender.js';
 import { KnexTransactionListing } from './transaction-listing.js';
+import { sandboxOn } from '../shared/sandboxes.js';
 import type { PaymentsConfig } from './config.js';
 import type { PaymentsSecrets } from './secrets.js';
 
@@ -194,7 +195,9 @@ function assemble(
     transactions,
     clock,
   });
-  for (const [code, port] of sandbox.ports()) providers.set(code, port);
+  // Production registers no sandbox provider and mounts no page unless SANDBOXES_ALLOWED names it (sandboxes.ts).
+  const sandboxRuns = sandboxOn(config, 'payments', config.PAYMENTS_SANDBOX);
+  if (sandboxRuns) for (const [code, port] of sandbox.ports()) providers.set(code, port);
   const refunds = new RefundService({ store, clock, transactions, sessions });
   return {
     services: {
@@ -214,7 +217,7 @@ function assemble(
         timestampWindowSeconds: config.PAYMENTS_TIMESTAMP_WINDOW_SECONDS,
       }),
       transactions,
-      sandbox,
+      ...(sandboxRuns && { sandbox }),
       savedMethods,
       sessions,
       providerCallbacks: new ProviderCallbacks({ keys, transactions, savedMethods }),

@@ -1,4 +1,5 @@
 import { z, type ZodObject, type ZodRawShape } from 'zod';
+import { publicUrlRule, sandboxesAllowedSetting, sandboxRules } from './sandboxes.js';
 
 /** A boolean setting: true/false, 1/0, yes/no. */
 export const bool = z
@@ -68,6 +69,11 @@ export const configSchema = z.object({
    * `public`. Unset: operator in production, public elsewhere (docs/operations.md).
    */
   OPERATIONS_ENDPOINTS: z.enum(['public', 'operator']).optional(),
+  /**
+   * With NODE_ENV=production, the sandboxes this (staging) deployment runs: `payments`, `identity`, comma separated;
+   * unset: none, and a sandbox configured is refused (sandboxes.ts; docs/operations.md, "Sandboxes in production").
+   */
+  SANDBOXES_ALLOWED: sandboxesAllowedSetting,
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -79,8 +85,8 @@ export const operationsNeedOperator = (config: Pick<Config, 'NODE_ENV' | 'OPERAT
 export class ConfigError extends Error {}
 
 /**
- * Production never runs on the embedded database, nor seeds demo data (whose credentials are printed): both are
- * development conveniences (README.md, "Configuration").
+ * Production never runs on the embedded database, nor seeds demo data (whose credentials are printed), nor runs a
+ * sandbox a staging setting does not name: all are development conveniences (README.md, "Configuration").
  */
 function productionRules(config: Record<string, unknown>, ctx: z.RefinementCtx): void {
   if (config.NODE_ENV !== 'production') return;
@@ -92,6 +98,9 @@ function productionRules(config: Record<string, unknown>, ctx: z.RefinementCtx):
     });
   if (config.SEED_DEMO)
     ctx.addIssue({ code: 'custom', path: ['SEED_DEMO'], message: 'demo data is never seeded in production' });
+  // No sandbox unless SANDBOXES_ALLOWED names it; the public addresses handed out are https and not localhost.
+  sandboxRules(config, ctx);
+  publicUrlRule(config, 'FILES_PUBLIC_BASE_URL', ctx);
 }
 
 /**
