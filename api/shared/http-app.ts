@@ -19,6 +19,11 @@ export interface HttpAppOptions {
   openApi?: object;
   /** Before /metrics, /openapi.json and /docs: who may read them (default: anyone; docs/operations.md). */
   operationsGuard?: RequestHandler;
+  /**
+   * Whether a /ready request may see the details (checks, roles, lag); default: every request. Otherwise it gets the
+   * status code and `{status}` only, which is all a load balancer needs (docs/operations.md, "Health").
+   */
+  readyDetailsFor?: (req: express.Request) => boolean;
 }
 
 /**
@@ -81,13 +86,13 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.get('/health', (_req, res) => {
     res.json({ status: 'UP' });
   });
-  app.get('/ready', async (_req, res) => {
+  const readyDetailsFor = options.readyDetailsFor ?? (() => true);
+  app.get('/ready', async (req, res) => {
     const result = await options.ready().catch(() => ({ ready: false, checks: {}, roles: undefined }));
-    res.status(result.ready ? 200 : 503).json({
-      status: result.ready ? 'READY' : 'NOT_READY',
-      checks: result.checks,
-      roles: result.roles,
-    });
+    const status = result.ready ? 'READY' : 'NOT_READY';
+    res
+      .status(result.ready ? 200 : 503)
+      .json(readyDetailsFor(req) ? { status, checks: result.checks, roles: result.roles } : { status });
   });
   const operations: RequestHandler = options.operationsGuard ?? ((_req, _res, next) => next());
   app.get('/metrics', operations, async (_req, res) => {
