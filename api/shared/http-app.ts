@@ -3,6 +3,7 @@ import express, { type Express, type RequestHandler, type Router } from 'express
 import type { Histogram, Registry } from 'prom-client';
 import swaggerUi from 'swagger-ui-express';
 import type { Logger } from '../../application/shared/logger.js';
+import { loggedUrl } from './logged-url.js';
 import { logContextOf, requestContext } from './request-context.js';
 
 export interface HttpAppOptions {
@@ -73,7 +74,8 @@ export function createHttpApp(options: HttpAppOptions): Express {
       if (logging)
         options.logger.http('request', {
           method: req.method,
-          path: req.originalUrl,
+          // Credentials in the query (the sandbox page's token) are redacted: logs are read by more people than they.
+          path: loggedUrl(req.originalUrl),
           status: res.statusCode,
           durationMs: Math.round(seconds * 1e4) / 10,
           ...actorOf(res.locals),

@@ -3,7 +3,7 @@ import { listen, type RunningServer } from '../../api/shared/http-app.js';
 import type { Clock } from '../../application/shared/clock.js';
 import { buildContainer, type Container, loadConfig, type Secrets } from '../../container.js';
 import { newSigningKeyJwk, readSigningKeys } from '../../infrastructure/identity/index.js';
-import { createLogger } from '../../infrastructure/shared/logger.js';
+import { createLogger, type Logger } from '../../infrastructure/shared/logger.js';
 import { registerTestGatewayClient } from './gateway.js';
 import { createTestDatabase, type TestDatabase } from './postgres.js';
 
@@ -27,6 +27,8 @@ export async function startTestApp(
     env?: Record<string, string>;
     clock?: Clock;
     background?: boolean;
+    /** The service's logger (default: errors only, to the console); a test of the logs passes its own. */
+    logger?: Logger;
   } = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase();
@@ -52,7 +54,7 @@ export async function startTestApp(
     config,
     databaseUrl: db.url,
     secrets,
-    logger: createLogger('error'),
+    logger: options.logger ?? createLogger('error'),
     clock: options.clock,
   });
   await registerTestGatewayClient(container.services.gateway, container.services.gateway.check.environment);
