@@ -4,7 +4,7 @@ import type { Clock } from '../../application/shared/clock.js';
 import { buildContainer, type Container, loadConfig, type Secrets } from '../../container.js';
 import { newSigningKeyJwk, readSigningKeys } from '../../infrastructure/identity/index.js';
 import { createLogger, type Logger } from '../../infrastructure/shared/logger.js';
-import { registerTestGatewayClient } from './gateway.js';
+import { registerTestGatewayClient, testRateLimits } from './gateway.js';
 import { createTestDatabase, type TestDatabase } from './postgres.js';
 
 export interface TestApp {
@@ -34,6 +34,9 @@ export async function startTestApp(
   const db = await createTestDatabase();
   const config = loadConfig({
     NODE_ENV: 'test',
+    // Tests send bursts far beyond a real party's or user's rate (docs/testing.md): limits are set explicitly, and
+    // the rate-limit tests set their own.
+    ...testRateLimits,
     NATS_STREAM: `TEST_${randomBytes(4).toString('hex')}`,
     NATS_SUBJECT_PREFIX: `test${randomBytes(4).toString('hex')}`,
     ...options.env,
