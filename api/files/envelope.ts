@@ -4,13 +4,11 @@
  */
 import type { Response } from 'express';
 import { json, type HttpResult } from '../shared/route.js';
-import { closeIfUnread } from './unread-body.js';
 
 export const filesOk = (data: unknown, status = 200, headers?: Record<string, string>): HttpResult =>
   json(status, { code: 0, message: 'Success', data }, headers);
 
 /** A refusal; `code` is one of the table's (digits), sent as a number. */
 export function sendFilesError(res: Response, status: number, code: string, message: string, data: unknown): void {
-  closeIfUnread(res);
   res.status(status).json({ code: Number(code), message, data: data ?? null });
 }

@@ -4,6 +4,7 @@ import type { Histogram, Registry } from 'prom-client';
 import swaggerUi from 'swagger-ui-express';
 import type { Logger } from '../../application/shared/logger.js';
 import { loggedUrl } from './logged-url.js';
+import { boundUnreadBody } from './unread-body.js';
 import { logContextOf, requestContext } from './request-context.js';
 
 export interface HttpAppOptions {
@@ -62,6 +63,8 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestContext);
+  // A request answered before its body ended (refused early) has the rest drained, up to a bound (unread-body.ts).
+  app.use(boundUnreadBody);
   app.use(securityHeaders);
   const logging = options.logger.isLevelEnabled('http');
   app.use((req, res, next) => {
