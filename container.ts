@@ -3,7 +3,7 @@
  * (context-module.ts), and the HTTP app that mounts their interfaces. main.ts runs it; the API tests and benchmarks
  * build it too, so they exercise exactly what production runs. Adding a context: docs/conventions.md, "Modules".
  */
-import { Router, type Express } from 'express';
+import { Router, type Express, type Request } from 'express';
 import type { Knex } from 'knex';
 import type { Registry } from 'prom-client';
 import type { ZodRawShape } from 'zod';
@@ -11,7 +11,7 @@ import { createHttpApp } from './api/shared/http-app.js';
 import { buildOpenApiDocument, type OpenApiOptions } from './api/shared/openapi.js';
 import { registerOperationsOpenApi } from './api/shared/operations-openapi.js';
 import { operatorApi, operatorBasePath, refuseOperator } from './api/shared/operator-api.js';
-import { operatorAuth } from './api/shared/operator-auth.js';
+import { operatorAuth, operatorOf } from './api/shared/operator-auth.js';
 import { registerOperatorOpenApi } from './api/shared/operator-openapi.js';
 import { checkoutApi } from './api/checkout/index.js';
 import { identityApi } from './api/identity/index.js';
@@ -290,6 +290,10 @@ export async function buildContainer(options: {
     return { ready: database && broker && !relay.blocked, checks, roles };
   };
 
+  // Where the operations endpoints are the operators' (production), /ready shows its details to an operator only.
+  const operator = operatorOf(secrets.OPERATOR_TOKENS);
+  const readyDetailsFor = operationsNeedOperator(config) ? (req: Request) => operator(req) !== undefined : undefined;
+
   const operatorRouters = modules.flatMap((c) => c.api.operatorRouter?.(servicesOf(c), { logger }) ?? []);
   // The gateway stands in front of every interface that declares its front (docs/gateway.md); null: a public surface.
   const interfaces = modules.flatMap((c) => c.api.interfaces(servicesOf(c), { logger }));
@@ -303,6 +307,7 @@ export async function buildContainer(options: {
     requestDuration: httpRequestDuration,
     openApi: buildOpenApiDocument(openApi),
     operationsGuard: operationsNeedOperator(config) ? operatorAuth(secrets.OPERATOR_TOKENS, refuseOperator) : undefined,
+    readyDetailsFor,
     routers: [
       ...fronted,
       {
@@ -319,6 +324,7 @@ export async function buildContainer(options: {
     metrics: options.metrics ?? metricsRegistry,
     requestDuration: httpRequestDuration,
     operationsGuard: operationsNeedOperator(config) ? operatorAuth(secrets.OPERATOR_TOKENS, refuseOperator) : undefined,
+    readyDetailsFor,
     routers: [],
     ready,
   });

@@ -58,6 +58,7 @@ import { benchSecretsEnv } from './bench-secrets.js';
 import { deleteStream } from './nats-streams.js';
 import { startBenchServer, type BenchDatabase } from './database.js';
 import { benchGatewayEnvironment, benchGatewayHeaders, registerBenchParty } from './gateway-party.js';
+import { benchSettings } from './bench-settings.js';
 import { loadInOwnProcess } from './load-process.js';
 
 // The secrets, as the spawned servers read them from their environment and as this process uses them: the same keys.
@@ -104,6 +105,7 @@ async function startMain(
       ROLES: roles,
       SEED_DEMO: 'false',
       GATEWAY_ENVIRONMENT: benchGatewayEnvironment,
+      ...benchSettings,
       ...secretsEnv,
       ...env,
     },
@@ -167,6 +169,7 @@ async function load(server: BenchServer, secrets: Secrets, logger: Logger): Prom
     DATABASE_URL: db.url,
     ROLES: 'projector',
     GATEWAY_ENVIRONMENT: benchGatewayEnvironment,
+    ...benchSettings,
     ...nats,
   });
   const c = await buildContainer({ config, databaseUrl: db.url, secrets, logger });

@@ -9,6 +9,7 @@ import { loadConfig, loadSecrets, type Config, type Secrets } from '../container
 import { startMain } from '../tests/support/main-process.js';
 import { benchSecretsEnv } from './bench-secrets.js';
 import { benchGatewayEnvironment } from './gateway-party.js';
+import { benchSettings } from './bench-settings.js';
 import { deleteStream } from './nats-streams.js';
 
 export interface BenchDeployment {
@@ -33,6 +34,7 @@ export async function startBenchDeployment(
     NODE_ENV: 'production',
     DATABASE_URL: databaseUrl,
     GATEWAY_ENVIRONMENT: benchGatewayEnvironment,
+    ...benchSettings,
     ...(natsUrl && {
       NATS_URL: natsUrl,
       NATS_STREAM: `BENCH_${tag}`,

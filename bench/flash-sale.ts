@@ -34,6 +34,7 @@ import { median, percentile, type LoadRequest } from './load.js';
 import { benchSecrets } from './bench-secrets.js';
 import { createBenchDatabase } from './database.js';
 import { benchGatewayEnvironment, benchGatewayHeaders, registerBenchParty } from './gateway-party.js';
+import { benchSettings } from './bench-settings.js';
 import { loadInOwnProcess } from './load-process.js';
 import { profileCpu } from './cpu-profile.js';
 import { sampleHeap } from './heap-sampling.js';
@@ -55,6 +56,7 @@ async function main(): Promise<void> {
     DATABASE_URL: db.url,
     ROLES: 'api',
     GATEWAY_ENVIRONMENT: benchGatewayEnvironment,
+    ...benchSettings,
   });
   const secrets = benchSecrets();
   const c = await buildContainer({ config, databaseUrl: db.url, secrets, logger });

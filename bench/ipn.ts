@@ -27,6 +27,7 @@ import { createLogger } from '../infrastructure/shared/logger.js';
 import { benchSecrets } from './bench-secrets.js';
 import { createBenchDatabase } from './database.js';
 import { benchGatewayEnvironment } from './gateway-party.js';
+import { benchSettings } from './bench-settings.js';
 import { percentile } from './load.js';
 import { transactionEvents } from '../tests/support/ipn.js';
 
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
     DATABASE_URL: db.url,
     ROLES: 'relay,ipn',
     GATEWAY_ENVIRONMENT: benchGatewayEnvironment,
+    ...benchSettings,
     PAYMENTS_IPN_TIMEOUT_MS: String(timeoutMs),
     PAYMENTS_IPN_FIRST_RETRY_MS: '500',
     PAYMENTS_IPN_CONCURRENCY: '200',

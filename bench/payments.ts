@@ -21,6 +21,7 @@ import { demoPaymentMethods } from '../infrastructure/payments/demo-seed.js';
 import { createLogger } from '../infrastructure/shared/logger.js';
 import { createBenchDatabase } from './database.js';
 import { benchGatewayEnvironment, benchGatewayHeaders, registerBenchParty } from './gateway-party.js';
+import { benchSettings } from './bench-settings.js';
 import { loadInOwnProcess } from './load-process.js';
 import { paced, percentile, type LoadRequest } from './load.js';
 
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
     DATABASE_URL: db.url,
     ROLES: 'api',
     GATEWAY_ENVIRONMENT: benchGatewayEnvironment,
+    ...benchSettings,
   });
   const secrets = benchSecrets();
   const c = await buildContainer({ config, databaseUrl: db.url, secrets, logger: createLogger('error') });

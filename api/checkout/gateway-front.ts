@@ -10,6 +10,7 @@ import { checkoutRoutes } from './checkout-routes.js';
 export const checkoutGatewayFront: GatewayFront = {
   interface: 'checkout',
   envHeader: 'required',
+  userHeader: 'X-App-User-Id',
   routes: Object.values(checkoutRoutes),
   refusals: {
     CREDENTIALS_MISSING: [401, checkoutCodes.unauthenticated],

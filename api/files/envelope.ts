@@ -4,13 +4,15 @@
  */
 import type { Response } from 'express';
 import { json, type HttpResult } from '../shared/route.js';
-import { closeIfUnread } from './unread-body.js';
 
 export const filesOk = (data: unknown, status = 200, headers?: Record<string, string>): HttpResult =>
   json(status, { code: 0, message: 'Success', data }, headers);
 
 /** A refusal; `code` is one of the table's (digits), sent as a number. */
 export function sendFilesError(res: Response, status: number, code: string, message: string, data: unknown): void {
-  closeIfUnread(res);
+  // A quota's refusal says when to come back (an HTTP date: RFC 9110 §10.2.3), as the gateway's 429 does in seconds.
+  const resetsAt = (data as { resetsAt?: unknown } | null)?.resetsAt;
+  if (status === 429 && typeof resetsAt === 'string' && !res.headersSent)
+    res.setHeader('Retry-After', new Date(resetsAt).toUTCString());
   res.status(status).json({ code: Number(code), message, data: data ?? null });
 }

@@ -40,13 +40,15 @@ export const filesErrorTable: ErrorTable<FilesInterfaceErrorCode> = {
   FILE_EXISTS: [409, '4091'],
   FILE_TOO_LARGE: [413, '4130'],
   FILE_TYPE_NOT_ALLOWED: [415, '4150'],
+  // Too many requests of this user today: 429 as the gateway's limits, the interface's own code (docs/files.md).
+  UPLOAD_QUOTA_EXCEEDED: [429, '4291'],
 };
 
 /** The gateway's refusals in the files envelope (api/shared/gateway-front.ts). */
 export const filesGatewayRefusals = gatewayRefusalsOf(filesCodes);
 
-/** The domain's details a refusal shows: the limit passed, the type detected, the field named. */
-const shownDetails: ReadonlySet<string> = new Set(['limit', 'kind', 'detected', 'field']);
+/** The domain's details a refusal shows: the limit passed, the type detected, the field named, a quota's use. */
+const shownDetails: ReadonlySet<string> = new Set(['limit', 'kind', 'detected', 'field', 'used', 'resetsAt']);
 
 export const filesErrors: InterfaceErrors<FilesInterfaceErrorCode> = {
   name: 'files',

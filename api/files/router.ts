@@ -16,7 +16,6 @@ import { filesCodes, filesErrorHandler, filesErrors } from './errors.js';
 import { attachment, contentPath, fileJson } from './file-json.js';
 import { readMultipart } from './multipart.js';
 import { filesRoutes } from './routes.js';
-import { boundUnreadBody } from './unread-body.js';
 
 export { filesBasePath } from './file-json.js';
 
@@ -31,7 +30,6 @@ export interface FilesRouterDeps {
 
 export function filesRouter(deps: FilesRouterDeps): Router {
   const router = Router();
-  router.use(boundUnreadBody);
   const auth = bearerAuth(deps.accessTokens);
 
   mount(router, filesRoutes.upload, [auth], async (req, res) => {

@@ -76,6 +76,10 @@ export const filesRoutes = {
       [413, filesCodes.formTooLarge, 'more form fields than allowed, a field value or name too long'],
       domainCase('FILE_TYPE_NOT_ALLOWED', 'the content is not an image, audio or video (data: detected)'),
       [415, filesCodes.notMultipart, '`Content-Type` is not `multipart/form-data`'],
+      domainCase(
+        'UPLOAD_QUOTA_EXCEEDED',
+        "the user's upload quota of the UTC day (files or bytes) is spent (data: limit, used, resetsAt; `Retry-After` the reset)",
+      ),
     ),
   }),
 

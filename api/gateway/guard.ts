@@ -33,6 +33,7 @@ export function gatewayGuard(
         interface: front.interface,
         endpoint: endpointOf(req.method, req.path),
         clientIp: req.ip,
+        userId: front.userHeader ? req.header(front.userHeader) : undefined,
       })
       .then(
         (decision) => {

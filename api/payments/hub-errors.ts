@@ -55,6 +55,7 @@ export const hubOk = (data?: unknown): HttpResult =>
 export const paymentsGatewayFront: GatewayFront = {
   interface: 'payments',
   envHeader: 'optional',
+  userHeader: 'X-MiniApp-User-ID',
   routes: [...Object.values(hubRoutes), ...Object.values(refundHubRoutes), ...Object.values(sessionRoutes)],
   refusals: {
     CREDENTIALS_MISSING: [401, '4105'],

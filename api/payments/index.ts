@@ -24,7 +24,16 @@ export const paymentsApi: ContextApi<PaymentsServices> = {
     // Providers are no gateway parties: their callbacks are authenticated by the provider's signature instead.
     { path: providerCallbacksBasePath, gateway: null, router: providerCallbackRouter({ services, logger }) },
     // A page the payer's browser opens (it cannot send gateway credentials); its address carries a signed token.
-    { path: sandboxPagesBasePath, gateway: null, router: sandboxRouter({ services, logger }) },
+    // Mounted only where the sandbox runs (never in production unless SANDBOXES_ALLOWED names it).
+    ...(services.sandbox
+      ? [
+          {
+            path: sandboxPagesBasePath,
+            gateway: null,
+            router: sandboxRouter({ services, sandbox: services.sandbox, logger }),
+          },
+        ]
+      : []),
   ],
   operatorRouter: (services, { logger }) => paymentsOperatorRouter({ services, logger }),
   openApi: [registerPaymentsOpenApi, registerPaymentsOperatorOpenApi],

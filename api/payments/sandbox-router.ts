@@ -67,8 +67,12 @@ function page(handler: (req: Request) => Promise<PageResult>) {
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
-export function sandboxRouter(deps: { services: PaymentsServices; logger: Logger }): Router {
-  const { sandbox } = deps.services;
+export function sandboxRouter(deps: {
+  services: PaymentsServices;
+  sandbox: NonNullable<PaymentsServices['sandbox']>;
+  logger: Logger;
+}): Router {
+  const { sandbox } = deps;
   const router = Router();
 
   router.get(

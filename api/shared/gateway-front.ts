@@ -22,6 +22,11 @@ export interface GatewayFront {
   envHeader: 'required' | 'optional' | 'ignored';
   /** The interface's routes, relative to its base path: a rate limit is per party and per one of these. */
   routes: readonly Pick<RouteSpec, 'method' | 'path' | 'pathPatterns'>[];
+  /**
+   * The header that names the end user a request acts for, as the seed has it (`X-User-Id`, ...): a request naming
+   * one is also counted against that user's limit within the party (GATEWAY_USER_RATE_LIMIT_*). None: no user limit.
+   */
+  userHeader?: string;
   /** Every refusal → the interface's HTTP status and code (a refusal left out does not compile). */
   refusals: { readonly [R in GatewayRefusal]: readonly [status: number, code: string] };
   /**

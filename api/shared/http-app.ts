@@ -3,6 +3,8 @@ import express, { type Express, type RequestHandler, type Router } from 'express
 import type { Histogram, Registry } from 'prom-client';
 import swaggerUi from 'swagger-ui-express';
 import type { Logger } from '../../application/shared/logger.js';
+import { loggedUrl } from './logged-url.js';
+import { boundUnreadBody } from './unread-body.js';
 import { logContextOf, requestContext } from './request-context.js';
 
 export interface HttpAppOptions {
@@ -19,6 +21,11 @@ export interface HttpAppOptions {
   openApi?: object;
   /** Before /metrics, /openapi.json and /docs: who may read them (default: anyone; docs/operations.md). */
   operationsGuard?: RequestHandler;
+  /**
+   * Whether a /ready request may see the details (checks, roles, lag); default: every request. Otherwise it gets the
+   * status code and `{status}` only, which is all a load balancer needs (docs/operations.md, "Health").
+   */
+  readyDetailsFor?: (req: express.Request) => boolean;
 }
 
 /**
@@ -56,6 +63,8 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestContext);
+  // A request answered before its body ended (refused early) has the rest drained, up to a bound (unread-body.ts).
+  app.use(boundUnreadBody);
   app.use(securityHeaders);
   const logging = options.logger.isLevelEnabled('http');
   app.use((req, res, next) => {
@@ -68,7 +77,8 @@ export function createHttpApp(options: HttpAppOptions): Express {
       if (logging)
         options.logger.http('request', {
           method: req.method,
-          path: req.originalUrl,
+          // Credentials in the query (the sandbox page's token) are redacted: logs are read by more people than they.
+          path: loggedUrl(req.originalUrl),
           status: res.statusCode,
           durationMs: Math.round(seconds * 1e4) / 10,
           ...actorOf(res.locals),
@@ -81,13 +91,13 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.get('/health', (_req, res) => {
     res.json({ status: 'UP' });
   });
-  app.get('/ready', async (_req, res) => {
+  const readyDetailsFor = options.readyDetailsFor ?? (() => true);
+  app.get('/ready', async (req, res) => {
     const result = await options.ready().catch(() => ({ ready: false, checks: {}, roles: undefined }));
-    res.status(result.ready ? 200 : 503).json({
-      status: result.ready ? 'READY' : 'NOT_READY',
-      checks: result.checks,
-      roles: result.roles,
-    });
+    const status = result.ready ? 'READY' : 'NOT_READY';
+    res
+      .status(result.ready ? 200 : 503)
+      .json(readyDetailsFor(req) ? { status, checks: result.checks, roles: result.roles } : { status });
   });
   const operations: RequestHandler = options.operationsGuard ?? ((_req, _res, next) => next());
   app.get('/metrics', operations, async (_req, res) => {

@@ -12,6 +12,7 @@ import { purchaseRoutes } from './purchase-routes.js';
 export const shopGatewayFront: GatewayFront = {
   interface: 'shop',
   envHeader: 'optional',
+  userHeader: 'X-User-Id',
   routes: [...Object.values(catalogRoutes), ...Object.values(purchaseRoutes)],
   refusals: {
     CREDENTIALS_MISSING: [401, 'SHOP-AUTH-001'],

@@ -7,18 +7,22 @@
 import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import {
+  assertQuotaLeft,
   fileDecider,
   filesDecoders,
   filesError,
   filesEventDecoder,
+  quotaDayOf,
   sanitiseFileName,
   streams,
+  uploadQuotaDecider,
   type FileCommand,
   type FileOwner,
+  type UploadQuota,
 } from '../../domain/files/index.js';
 import type { Clock } from '../shared/clock.js';
-import type { CommandContext } from '../shared/command-context.js';
-import { handleCommand } from '../shared/command-handler.js';
+import { followUpContext, type CommandContext } from '../shared/command-context.js';
+import { handleCommand, loadAggregate } from '../shared/command-handler.js';
 import type { EventStore } from '../shared/event-store.js';
 import type { Logger } from '../shared/logger.js';
 import { ContentInspector, type Inspected, type SizeLimits } from './content-inspector.js';
@@ -42,6 +46,8 @@ export class FileUploads {
       storage: FileStorage;
       detector: ContentTypeDetector;
       limits: SizeLimits;
+      /** Each user's uploads per UTC day (docs/files.md, "Quota"). */
+      quota: UploadQuota;
       logger: Logger;
     },
   ) {}
@@ -56,6 +62,9 @@ export class FileUploads {
    * FilesErrors; an error the parts raise (a malformed or aborted body) is thrown as it is, after the clean-up.
    */
   async upload(context: CommandContext, owner: FileOwner, parts: AsyncIterable<UploadPart>): Promise<FileView> {
+    // A user whose quota is spent is refused before a byte of the file is read (the body is then drained).
+    const { state: used } = await this.quotaOf(owner);
+    assertQuotaLeft(used, this.deps.quota, this.deps.clock.now().toISOString());
     const fields = new Map<string, string>();
     let received: Received | undefined;
     try {
@@ -108,6 +117,14 @@ export class FileUploads {
     const fileId = randomUUID();
     const storageKey = storage.keyFor(fileId);
     try {
+      // Counted before its bytes are kept: a file the quota has no room for is discarded. An append that fails after
+      // this has spent the unit (rare; the user's next day is whole again).
+      await this.count(followUpContext(context, 'upload-quota'), owner, fileId, received.inspected.size);
+    } catch (error) {
+      await received.pending.discard();
+      throw error;
+    }
+    try {
       await received.pending.commit(storageKey);
     } catch (error) {
       await received.pending.discard();
@@ -140,5 +157,30 @@ export class FileUploads {
       );
       throw error;
     }
+  }
+
+  /** The owner's quota of today, as its stream says. */
+  private quotaOf(owner: FileOwner) {
+    const day = quotaDayOf(this.deps.clock.now().toISOString());
+    return loadAggregate(
+      this.deps.store,
+      uploadQuotaDecider,
+      filesDecoders.uploadQuota,
+      streams.uploadQuota(owner, day),
+    );
+  }
+
+  /** Counts an upload of `size` bytes against the owner's quota of the day, or refuses it (UPLOAD_QUOTA_EXCEEDED). */
+  private async count(context: CommandContext, owner: FileOwner, fileId: string, size: number): Promise<void> {
+    const { store, clock, quota } = this.deps;
+    // The stream is named from the clock here and the decision's `now` comes from the same clock: at midnight the two
+    // can straddle the day, which only counts that one upload to the day before.
+    const day = quotaDayOf(clock.now().toISOString());
+    await handleCommand({ store, clock, decoder: filesEventDecoder }, context, {
+      decider: uploadQuotaDecider,
+      decoder: filesDecoders.uploadQuota,
+      streamName: streams.uploadQuota(owner, day),
+      command: (now) => ({ type: 'CountUpload' as const, fileId, size, quota, now }),
+    });
   }
 }

@@ -1,6 +1,7 @@
 /**
  * The gateway's check of one request (docs/gateway.md, "The check"), in this order: client credentials, the
- * credential's environment, the `env` header, the IP allowlist, the interface grant, the rate limit. Lookups come
+ * credential's environment, the `env` header, the IP allowlist, the interface grant, the rate limits (the party's,
+ * then its user's where the request names one). Lookups come
  * from the directory's cache (no database round trip on a hit); the secret is compared as sha256 in constant time
  * and never logged.
  */
@@ -23,6 +24,8 @@ export interface GatewayRequest {
   endpoint: string;
   /** The caller's address (the socket's, or X-Forwarded-For's through trusted proxies). */
   clientIp?: string;
+  /** The end user the request acts for, as the interface's user header names it (GatewayFront.userHeader). */
+  userId?: string;
 }
 
 export type GatewayDecision =
@@ -34,12 +37,21 @@ export interface GatewaySettings {
   environment: GatewayEnvironment;
   /** The limit of an endpoint the party has no override for. */
   defaultLimit: RateLimit;
+  /** Each user's limit per party and endpoint, where the request names its user; null: none. */
+  userLimit: RateLimit | null;
 }
 
 /** Longer secrets than any issued or imported one are refused without hashing them. */
 const maxSecretLength = 256;
 
 const refuse = (reason: GatewayRefusal, message: string): GatewayDecision => ({ ok: false, reason, message });
+
+const limited = (retryAfterSeconds: number, limit: RateLimit, endpoint: string, what: string): GatewayDecision => ({
+  ok: false,
+  reason: 'RATE_LIMITED',
+  message: `${what} of ${limit.points} requests per ${limit.windowSeconds} s reached for ${endpoint}; retry after ${retryAfterSeconds} s`,
+  retryAfterSeconds,
+});
 
 export class GatewayCheck {
   constructor(
@@ -89,13 +101,16 @@ export class GatewayCheck {
     const limit = this.limitOf(party, request.interface, request.endpoint);
     const key = `${party.partyId}|${request.interface}|${request.endpoint}`;
     const decision = await this.deps.rateLimiter.consume(key, limit);
-    if (!decision.allowed)
-      return {
-        ok: false,
-        reason: 'RATE_LIMITED',
-        message: `rate limit of ${limit.points} requests per ${limit.windowSeconds} s reached for ${request.endpoint}; retry after ${decision.retryAfterSeconds} s`,
-        retryAfterSeconds: decision.retryAfterSeconds,
-      };
+    if (!decision.allowed) return limited(decision.retryAfterSeconds, limit, request.endpoint, 'rate limit');
+    // Per user within the party: one user (or one stolen session) cannot spend the party's whole budget. Counted
+    // under the party, so a party naming another's users spends only its own users' counts.
+    const { userLimit } = settings;
+    if (userLimit && request.userId) {
+      const userKey = `${key}|user:${request.userId}`;
+      const perUser = await this.deps.rateLimiter.consume(userKey, userLimit);
+      if (!perUser.allowed)
+        return limited(perUser.retryAfterSeconds, userLimit, request.endpoint, "the user's rate limit");
+    }
     return { ok: true, caller: { partyId: party.partyId, clientId, environment: settings.environment } };
   }
 

@@ -54,7 +54,8 @@ export interface PaymentsServices {
   transactions: TransactionService;
   paymentMethods: PaymentMethodListing;
   providerCallbacks: ProviderCallbacks;
-  sandbox: SandboxProviders;
+  /** The sandbox providers, where they run: absent in production unless SANDBOXES_ALLOWED names them. */
+  sandbox?: SandboxProviders;
   savedMethods: SavedPaymentMethods;
   /** The operators' list, over a read model: absent where there is no database (the fast app). */
   transactionListing?: TransactionListing;

@@ -166,7 +166,8 @@ export async function initiateTransaction(
         );
   const transactionId = randomUUID();
   const port = deps.providers.get(provider.code);
-  if (!port) throw new Error(`no provider port for ${provider.code}`);
+  // A provider configured on the terminal but not run by this deployment (the sandbox's, in production).
+  if (!port) throw invalid('providerId', `provider ${provider.code} is not available in this deployment`);
   const payment: ProviderPayment = {
     transactionId,
     providerCode: provider.code,

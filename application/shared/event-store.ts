@@ -121,8 +121,11 @@ export interface EventStore {
    */
   appendMany(writes: StreamWrite[]): Promise<AppendResult[]>;
 
-  /** All events of a stream from a revision (default 0), in order; [] when missing. */
-  readStream(streamName: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]>;
+  /** All events of a stream from a revision (default 0), in order, at most `limit` (default all); [] when missing. */
+  readStream(streamName: string, options?: { fromRevision?: number; limit?: number }): Promise<RecordedEvent[]>;
+
+  /** The last event of a stream (its highest revision); undefined when missing. One read, whatever its length. */
+  readLastEvent(streamName: string): Promise<RecordedEvent | undefined>;
 
   /**
    * Events of the global log strictly after `checkpoint` (null: from the

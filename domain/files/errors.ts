@@ -18,6 +18,8 @@ export const uploadErrorCodes = [
   'FILE_TOO_LARGE',
   /** A file id handed out twice (a bug, answered as a conflict). */
   'FILE_EXISTS',
+  /** The user's upload quota of the day (files or bytes) is spent (upload-quota.ts). */
+  'UPLOAD_QUOTA_EXCEEDED',
 ] as const;
 
 /** A download or metadata read refused. */

@@ -5,10 +5,11 @@
  *
  * Streams:
  *   file-<fileId>    one uploaded file (file.ts); fileId is a UUID
+ *   fileUploadQuota-<day>~<miniAppId>~<userId>   one user's uploads counted in a UTC day (upload-quota.ts)
  * Times are ISO 8601 strings in UTC; sizes in bytes.
  */
 import type { DomainEvent } from '../shared/decider.js';
-import type { StoredFile } from './file.js';
+import type { FileOwner, StoredFile } from './file.js';
 
 // ---- file-<fileId> ----
 
@@ -17,8 +18,18 @@ export type FileUploaded = DomainEvent<'FileUploaded', StoredFile & { uploadedAt
 
 export type FileEvent = FileUploaded;
 
-export type FilesEvent = FileEvent;
+// ---- fileUploadQuota-<day>~<miniAppId>~<userId> ----
+
+/** An upload of `size` bytes counted against its user's quota of the day. */
+export type FileUploadCounted = DomainEvent<
+  'FileUploadCounted',
+  { fileId: string; size: number; day: string; countedAt: string }
+>;
+
+export type FilesEvent = FileEvent | FileUploadCounted;
 
 export const streams = {
   file: (fileId: string) => `file-${fileId}`,
+  /** `day` is YYYY-MM-DD (UTC); the ids never hold `~` (identityIdPattern), so the name is unambiguous. */
+  uploadQuota: (owner: FileOwner, day: string) => `fileUploadQuota-${day}~${owner.miniAppId}~${owner.userId}`,
 };

@@ -8,3 +8,4 @@ export * from './events.js';
 export * from './file.js';
 export * from './file-kind.js';
 export * from './file-name.js';
+export * from './upload-quota.js';

@@ -14,6 +14,13 @@ export const filesConfig = {
   /** Form fields besides the file, and the bytes of one field's value. */
   FILES_MAX_FIELDS: z.coerce.number().int().min(0).max(1000).default(20),
   FILES_MAX_FIELD_BYTES: z.coerce.number().int().min(1).max(MiB).default(4096),
+  /**
+   * Each user's uploads per UTC day, in files and in bytes (docs/files.md, "Quota"): 200 files and 1 GiB, far above a
+   * person's photos, voice notes and clips of a day (ten videos at the 100 MiB limit), far below a script filling the
+   * disk. Past either: 429 4291 until midnight UTC.
+   */
+  FILES_QUOTA_FILES_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(200),
+  FILES_QUOTA_BYTES_PER_DAY: bytes(1024 * MiB),
   /** Prefix of the `url` an upload answers (e.g. the gateway's external address); unset: a path on this service. */
   FILES_PUBLIC_BASE_URL: z
     .string()

@@ -42,6 +42,7 @@ export async function buildFiles(
       audio: config.FILES_MAX_AUDIO_BYTES,
       video: config.FILES_MAX_VIDEO_BYTES,
     },
+    quota: { files: config.FILES_QUOTA_FILES_PER_DAY, bytes: config.FILES_QUOTA_BYTES_PER_DAY },
     logger,
   });
   return {

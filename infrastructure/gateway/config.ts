@@ -34,9 +34,19 @@ export const gatewayStores = ['auto', 'memory', 'postgres', 'redis'] as const;
 export const gatewayConfig = {
   /** This deployment's environment; required with NODE_ENV=production (gatewayEnvironmentOf). */
   GATEWAY_ENVIRONMENT: z.enum(gatewayEnvironments).optional(),
-  /** Requests per window a party may send to one endpoint of an interface, unless it has an override. */
-  GATEWAY_RATE_LIMIT_POINTS: z.coerce.number().int().min(1).max(10_000_000).default(20_000),
+  /**
+   * Requests per window a party may send to one endpoint of an interface, unless it has an override: 1,000 per 10 s
+   * (100/s on average, bursts of up to 1,000) suits an ordinary partner backend; a larger one gets an override
+   * (docs/gateway.md, "Rate limits").
+   */
+  GATEWAY_RATE_LIMIT_POINTS: z.coerce.number().int().min(1).max(10_000_000).default(1_000),
   GATEWAY_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(10),
+  /**
+   * Requests per window one end user (the interface's user header: X-User-Id, X-App-User-Id, X-MiniApp-User-ID) may
+   * make to one endpoint through one party: 30 per 10 s, far above a person's taps, far below a script's. 0: none.
+   */
+  GATEWAY_USER_RATE_LIMIT_POINTS: z.coerce.number().int().min(0).max(10_000_000).default(30),
+  GATEWAY_USER_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(10),
   /**
    * Where the counts live: auto (the node:cluster primary for API workers, this process's memory otherwise), memory
    * (each process its own), postgres (the service's database, for several hosts), redis (REDIS_URL).

@@ -46,6 +46,13 @@ export function buildGateway(
             points: config.GATEWAY_RATE_LIMIT_POINTS,
             windowSeconds: config.GATEWAY_RATE_LIMIT_WINDOW_SECONDS,
           },
+          userLimit:
+            config.GATEWAY_USER_RATE_LIMIT_POINTS === 0
+              ? null
+              : {
+                  points: config.GATEWAY_USER_RATE_LIMIT_POINTS,
+                  windowSeconds: config.GATEWAY_USER_RATE_LIMIT_WINDOW_SECONDS,
+                },
         },
       }),
       endpoints,

@@ -14,6 +14,7 @@ import {
   type IdentityServices,
 } from '../../application/identity/index.js';
 import type { BuiltContext, ContextDeps } from '../shared/context.js';
+import { sandboxOn } from '../shared/sandboxes.js';
 import type { IdentityConfig } from './config.js';
 import { createJwtCodec } from './jwt-codec.js';
 import type { IdentitySecrets } from './secrets.js';
@@ -40,7 +41,8 @@ export function buildIdentity(
   const users = new UserDirectory({ store, clock });
   const miniApps = new MiniAppRegistry({ store, clock });
   const accessTokens = new IdentityAccessTokens({ store, codec });
-  const sandbox = config.IDENTITY_SANDBOX ?? config.NODE_ENV !== 'production';
+  // Production runs it only when SANDBOXES_ALLOWED names it (infrastructure/shared/sandboxes.ts).
+  const sandbox = sandboxOn(config, 'identity', config.IDENTITY_SANDBOX);
   return {
     services: {
       users,

@@ -1,5 +1,6 @@
 /** The payment hub's settings: its slice of the service's configuration (README, "Configuration"; docs/payments.md). */
 import { z } from 'zod';
+import { bool } from '../shared/config.js';
 
 export const paymentsConfig = {
   /** A signed request's X-Timestamp must be within this many seconds of the hub's clock (either way); else 401 4103. */
@@ -40,7 +41,15 @@ export const paymentsConfig = {
     .int()
     .min(60)
     .default(4 * 3600),
-  /** Origin of the sandbox providers' hosted pages as browsers reach them; default http://localhost:PORT. */
+  /**
+   * The sandbox providers and their hosted pages (docs/payments-sandbox.md): a test card completes any payment.
+   * Default: on, except with NODE_ENV=production, where SANDBOXES_ALLOWED must name `payments` (a staging deployment).
+   */
+  PAYMENTS_SANDBOX: bool.optional(),
+  /**
+   * Origin of the sandbox providers' hosted pages as browsers reach them; default http://localhost:PORT. Required in
+   * production when the sandbox runs there (https, not localhost).
+   */
   PAYMENTS_SANDBOX_BASE_URL: z.string().url().optional(),
   /**
    * Where the sandbox providers post their callbacks; default the origin the page was requested on (payments), or

@@ -52,6 +52,7 @@ import { HttpCallbackSender } from './http-callback-sender.js';
 import { egressPolicyOf } from '../shared/outbound/egress-policy.js';
 import { OutboundHttp } from '../shared/outbound/outbound-http.js';
 import { KnexTransactionListing } from './transaction-listing.js';
+import { sandboxOn } from '../shared/sandboxes.js';
 import type { PaymentsConfig } from './config.js';
 import type { PaymentsSecrets } from './secrets.js';
 
@@ -200,7 +201,9 @@ function assemble(deps: CommandDeps): BuiltContext<PaymentsServices> & {
     transactions,
     clock,
   });
-  for (const [code, port] of sandbox.ports()) providers.set(code, port);
+  // Production registers no sandbox provider and mounts no page unless SANDBOXES_ALLOWED names it (sandboxes.ts).
+  const sandboxRuns = sandboxOn(config, 'payments', config.PAYMENTS_SANDBOX);
+  if (sandboxRuns) for (const [code, port] of sandbox.ports()) providers.set(code, port);
   const refunds = new RefundService({ store, clock, transactions, sessions });
   const hub = {
     providerCallbacks: new ProviderCallbacks({ keys, transactions, savedMethods }),
@@ -225,7 +228,7 @@ function assemble(deps: CommandDeps): BuiltContext<PaymentsServices> & {
         timestampWindowSeconds: config.PAYMENTS_TIMESTAMP_WINDOW_SECONDS,
       }),
       transactions,
-      sandbox,
+      ...(sandboxRuns && { sandbox }),
       savedMethods,
       sessions,
       refunds,

@@ -1,4 +1,5 @@
 import { z, type ZodObject, type ZodRawShape } from 'zod';
+import { publicUrlRule, sandboxesAllowedSetting, sandboxRules } from './sandboxes.js';
 
 /** A boolean setting: true/false, 1/0, yes/no. */
 export const bool = z
@@ -73,6 +74,11 @@ export const configSchema = z.object({
    * receiver, tests' local receivers). Unset: true outside production; refused in production (docs/outbound.md).
    */
   EGRESS_ALLOW_LOOPBACK: bool.optional(),
+  /**
+   * With NODE_ENV=production, the sandboxes this (staging) deployment runs: `payments`, `identity`, comma separated;
+   * unset: none, and a sandbox configured is refused (sandboxes.ts; docs/operations.md, "Sandboxes in production").
+   */
+  SANDBOXES_ALLOWED: sandboxesAllowedSetting,
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -85,7 +91,8 @@ export class ConfigError extends Error {}
 
 /**
  * Production never runs on the embedded database, nor seeds demo data (whose credentials are printed), nor sends to
- * loopback addresses: all are development conveniences (README.md, "Configuration").
+ * loopback addresses, nor runs a sandbox a staging setting does not name: all are development conveniences
+ * (README.md, "Configuration").
  */
 function productionRules(config: Record<string, unknown>, ctx: z.RefinementCtx): void {
   if (config.NODE_ENV !== 'production') return;
@@ -103,6 +110,9 @@ function productionRules(config: Record<string, unknown>, ctx: z.RefinementCtx):
       path: ['EGRESS_ALLOW_LOOPBACK'],
       message: 'production never sends to loopback addresses (docs/outbound.md)',
     });
+  // No sandbox unless SANDBOXES_ALLOWED names it; the public addresses handed out are https and not localhost.
+  sandboxRules(config, ctx);
+  publicUrlRule(config, 'FILES_PUBLIC_BASE_URL', ctx);
 }
 
 /**

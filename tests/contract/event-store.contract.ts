@@ -130,6 +130,27 @@ export function eventStoreContract(name: string, factory: () => Promise<EventSto
         expect(await store.readStream(stream, { fromRevision: 5 })).to.deep.equal([]);
         expect(await store.readStream(newStream('missing'))).to.deep.equal([]);
       });
+
+      it('reads at most a limit of events from a revision, and the last event of a stream in one read', async () => {
+        const stream = newStream('counter');
+        const given = events(5);
+        await store.append(stream, given, 'no_stream');
+
+        expect((await store.readStream(stream, { limit: 1 })).map((e) => [e.revision, e.id])).to.deep.equal([
+          [0, given[0]!.id],
+        ]);
+        expect((await store.readStream(stream, { fromRevision: 3, limit: 5 })).map((e) => e.revision)).to.deep.equal([
+          3, 4,
+        ]);
+        const refused = await store.readStream(stream, { limit: 0 }).then(
+          () => undefined,
+          (err: unknown) => err,
+        );
+        expect(refused).to.be.instanceOf(RangeError);
+        const last = await store.readLastEvent(stream);
+        expect([last?.revision, last?.id, last?.streamName]).to.deep.equal([4, given[4]!.id, stream]);
+        expect(await store.readLastEvent(newStream('missing'))).to.equal(undefined);
+      });
     });
 
     describe('expected version', () => {

@@ -3,8 +3,8 @@ import { listen, type RunningServer } from '../../api/shared/http-app.js';
 import type { Clock } from '../../application/shared/clock.js';
 import { buildContainer, type Container, loadConfig, type Secrets } from '../../container.js';
 import { newSigningKeyJwk, readSigningKeys } from '../../infrastructure/identity/index.js';
-import { createLogger } from '../../infrastructure/shared/logger.js';
-import { registerTestGatewayClient } from './gateway.js';
+import { createLogger, type Logger } from '../../infrastructure/shared/logger.js';
+import { registerTestGatewayClient, testRateLimits } from './gateway.js';
 import { createTestDatabase, type TestDatabase } from './postgres.js';
 
 export interface TestApp {
@@ -27,11 +27,16 @@ export async function startTestApp(
     env?: Record<string, string>;
     clock?: Clock;
     background?: boolean;
+    /** The service's logger (default: errors only, to the console); a test of the logs passes its own. */
+    logger?: Logger;
   } = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase();
   const config = loadConfig({
     NODE_ENV: 'test',
+    // Tests send bursts far beyond a real party's or user's rate (docs/testing.md): limits are set explicitly, and
+    // the rate-limit tests set their own.
+    ...testRateLimits,
     NATS_STREAM: `TEST_${randomBytes(4).toString('hex')}`,
     NATS_SUBJECT_PREFIX: `test${randomBytes(4).toString('hex')}`,
     ...options.env,
@@ -52,7 +57,7 @@ export async function startTestApp(
     config,
     databaseUrl: db.url,
     secrets,
-    logger: createLogger('error'),
+    logger: options.logger ?? createLogger('error'),
     clock: options.clock,
   });
   await registerTestGatewayClient(container.services.gateway, container.services.gateway.check.environment);

@@ -33,7 +33,7 @@ import { createLogger } from '../../infrastructure/shared/logger.js';
 import { httpRequestDuration, metricsRegistry } from '../../infrastructure/shared/metrics.js';
 import { buildShopCommands } from '../../infrastructure/shop/index.js';
 import { operatorToken } from '../api/support.js';
-import { registerTestGatewayClient } from './gateway.js';
+import { registerTestGatewayClient, testRateLimits } from './gateway.js';
 
 /** The credentials the fast app accepts: the same as the PostgreSQL-backed test app's (tests/support/app.ts). */
 export const fastAppSecrets: Secrets = {
@@ -60,7 +60,7 @@ export interface FastAppDeps {
 }
 
 export function buildFastApp({ store, ids, clock, env }: FastAppDeps): Express {
-  const config = loadConfig({ NODE_ENV: 'test', ...env });
+  const config = loadConfig({ NODE_ENV: 'test', ...testRateLimits, ...env });
   const secrets = fastAppSecrets;
   const logger = createLogger('error');
 

@@ -1,6 +1,16 @@
 /** The gateway credentials every test app accepts: startTestApp and the fast app register them for every interface. */
 export const testGatewayClient = { clientId: 'test-client', clientSecret: 'test-client-secret-0123456789' };
 
+/**
+ * The rate limits of test deployments (startTestApp, the fast app, main.ts started by a test): far above what a test
+ * sends, with no per-user limit, so that a test is never throttled unless it sets limits of its own.
+ */
+export const testRateLimits = {
+  GATEWAY_RATE_LIMIT_POINTS: '10000000',
+  GATEWAY_RATE_LIMIT_WINDOW_SECONDS: '1',
+  GATEWAY_USER_RATE_LIMIT_POINTS: '0',
+};
+
 /** The gateway's headers for a test request. */
 export const gatewayHeaders = (): Record<string, string> => ({
   client_id: testGatewayClient.clientId,

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { testRateLimits } from './gateway.js';
 export { freePort } from './free-port.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -42,7 +43,8 @@ export async function startMain(
   const profile = process.env.CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROFILE_DIR}`] : [];
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'main.ts'], {
     cwd: root,
-    env: { PATH: process.env.PATH, LOG_LEVEL: 'info', ...env },
+    // A test's main.ts is not throttled unless the test sets limits (tests/support/gateway.ts, testRateLimits).
+    env: { PATH: process.env.PATH, LOG_LEVEL: 'info', ...testRateLimits, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.detached ?? false,
   });

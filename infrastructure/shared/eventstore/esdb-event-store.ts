@@ -167,11 +167,25 @@ export class EventStoreDbEventStore implements EventStore {
     return found;
   }
 
-  async readStream(streamName: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
+  async readStream(
+    streamName: string,
+    options: { fromRevision?: number; limit?: number } = {},
+  ): Promise<RecordedEvent[]> {
     const fromRevision = options.fromRevision ?? 0;
     if (!Number.isSafeInteger(fromRevision) || fromRevision < 0)
       throw new RangeError(`invalid fromRevision: ${fromRevision}`);
-    return this.read(streamName, { direction: FORWARDS, fromRevision: BigInt(fromRevision) });
+    if (options.limit !== undefined && (!Number.isSafeInteger(options.limit) || options.limit < 1))
+      throw new RangeError(`invalid limit: ${options.limit}`);
+    return this.read(streamName, {
+      direction: FORWARDS,
+      fromRevision: BigInt(fromRevision),
+      ...(options.limit !== undefined && { maxCount: options.limit }),
+    });
+  }
+
+  async readLastEvent(streamName: string): Promise<RecordedEvent | undefined> {
+    const [last] = await this.read(streamName, { direction: BACKWARDS, fromRevision: END, maxCount: 1 });
+    return last;
   }
 
   async readAll(checkpoint: string | null, limit: number): Promise<RecordedEvent[]> {

@@ -155,12 +155,23 @@ export class InMemoryEventStore implements EventStore {
     return (this.streams.get(streamName)?.length ?? 0) - 1;
   }
 
-  async readStream(streamName: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
+  async readStream(
+    streamName: string,
+    options: { fromRevision?: number; limit?: number } = {},
+  ): Promise<RecordedEvent[]> {
     this.assertOpen();
     const fromRevision = options.fromRevision ?? 0;
     if (!Number.isSafeInteger(fromRevision) || fromRevision < 0)
       throw new RangeError(`invalid fromRevision: ${fromRevision}`);
-    return (this.streams.get(streamName) ?? []).slice(fromRevision).map(toRecordedEvent);
+    const limit = options.limit ?? Number.MAX_SAFE_INTEGER;
+    if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`invalid limit: ${limit}`);
+    return (this.streams.get(streamName) ?? []).slice(fromRevision, fromRevision + limit).map(toRecordedEvent);
+  }
+
+  async readLastEvent(streamName: string): Promise<RecordedEvent | undefined> {
+    this.assertOpen();
+    const last = (this.streams.get(streamName) ?? []).at(-1);
+    return last && toRecordedEvent(last);
   }
 
   async readAll(checkpoint: string | null, limit: number): Promise<RecordedEvent[]> {

@@ -239,16 +239,38 @@ export class PostgresEventStore implements EventStore {
     return { retried, misplaced };
   }
 
-  async readStream(streamName: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
+  async readStream(
+    streamName: string,
+    options: { fromRevision?: number; limit?: number } = {},
+  ): Promise<RecordedEvent[]> {
     const fromRevision = options.fromRevision ?? 0;
     if (!Number.isSafeInteger(fromRevision) || fromRevision < 0)
       throw new RangeError(`invalid fromRevision: ${fromRevision}`);
+    if (options.limit !== undefined && (!Number.isSafeInteger(options.limit) || options.limit < 1))
+      throw new RangeError(`invalid limit: ${options.limit}`);
+    const rows =
+      options.limit === undefined
+        ? await preparedRows<EventRow>(
+            this.knex,
+            `SELECT ${eventColumns} FROM events WHERE stream_name = ? AND revision >= ? ORDER BY revision`,
+            [streamName, fromRevision],
+          )
+        : await preparedRows<EventRow>(
+            this.knex,
+            `SELECT ${eventColumns} FROM events WHERE stream_name = ? AND revision >= ? ORDER BY revision LIMIT ?`,
+            [streamName, fromRevision, options.limit],
+          );
+    return rows.map(toRecordedEvent);
+  }
+
+  async readLastEvent(streamName: string): Promise<RecordedEvent | undefined> {
+    // The (stream_name, revision) key read backwards: one row, however long the stream.
     const rows = await preparedRows<EventRow>(
       this.knex,
-      `SELECT ${eventColumns} FROM events WHERE stream_name = ? AND revision >= ? ORDER BY revision`,
-      [streamName, fromRevision],
+      `SELECT ${eventColumns} FROM events WHERE stream_name = ? ORDER BY revision DESC LIMIT 1`,
+      [streamName],
     );
-    return rows.map(toRecordedEvent);
+    return rows[0] && toRecordedEvent(rows[0]);
   }
 
   async readAll(checkpoint: string | null, limit: number): Promise<RecordedEvent[]> {

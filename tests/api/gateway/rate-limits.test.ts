@@ -112,3 +112,50 @@ for (const store of ['memory', 'postgres', 'redis'] as const) {
     });
   });
 }
+
+for (const store of ['memory', 'postgres', 'redis'] as const) {
+  describe(`Gateway rate limits per user within a party (store: ${store})`, function () {
+    this.timeout(60_000);
+    let app: TestApp;
+    let gateway: GatewayOperator;
+    let merchant: ShopMerchant;
+
+    before(async function () {
+      if (store === 'redis') await requireRedis(this);
+      app = await startTestApp({
+        background: false,
+        env: {
+          REDIS_URL: testRedisUrl,
+          GATEWAY_RATE_LIMIT_STORE: store,
+          GATEWAY_RATE_LIMIT_POINTS: '100',
+          GATEWAY_RATE_LIMIT_WINDOW_SECONDS: '10',
+          GATEWAY_USER_RATE_LIMIT_POINTS: '3',
+          GATEWAY_USER_RATE_LIMIT_WINDOW_SECONDS: '5',
+        },
+      });
+      gateway = new GatewayOperator(app.baseUrl);
+      ({ merchant } = await shopScene(app.baseUrl));
+    });
+    after(() => app?.stop());
+
+    const lookup = (user: string, headers: Record<string, string | undefined>) =>
+      call(app.baseUrl, 'GET', '/api/v1/vouchers/reservation/00000000-0000-4000-8000-000000000000', {
+        headers: shopHeaders(merchant, user, headers),
+      });
+
+    it("answers one user's requests past their limit with 429; another user, and the same user through another party, still pass", async () => {
+      const one = await gateway.partyWithClient();
+      const burst = await Promise.all(Array.from({ length: 6 }, () => lookup('u-flood', one.headers)));
+      expect(tally(burst)).to.deep.equal({ 404: 3, 429: 3 });
+      for (const r of burst.filter((r) => r.status === 429)) {
+        expectRefusal(r, 429, 'SHOP-REQ-429', /the user's rate limit of 3 requests per 5 s reached/);
+        expect(Number(r.headers.get('retry-after'))).to.be.within(1, 5);
+      }
+      expectRefusal(await lookup('u-other', one.headers), 404, 'SHOP-PUR-003');
+      const two = await gateway.partyWithClient();
+      expectRefusal(await lookup('u-flood', two.headers), 404, 'SHOP-PUR-003');
+      // A request naming no user counts only against the party.
+      expectRefusal(await shopProbe(app.baseUrl, one.headers), 404, 'SHOP-REQ-404');
+    });
+  });
+}

@@ -332,7 +332,7 @@ describe('Payment hub saved payment methods (HTTP, PostgreSQL)', () => {
     const { payments } = s.app.container.services;
     const t = await payments.transactions.load(d.transaction.id);
     const savedCard = payments.savedMethods.sealCard(t, 'u-save-3', {
-      providerToken: payments.sandbox.tokenize('SANDBOX_CARD', '4000000000000077', '01/29').providerToken,
+      providerToken: payments.sandbox!.tokenize('SANDBOX_CARD', '4000000000000077', '01/29').providerToken,
       fingerprint: 'fp-crash',
       cardNo: '400000******0077',
       cardBrand: 'VISA',

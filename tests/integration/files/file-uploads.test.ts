@@ -25,6 +25,7 @@ function uploadsOn(store: EventStore) {
     storage,
     detector: fileTypeDetector,
     limits: { image: 1024 * 1024, audio: 1024 * 1024, video: 1024 * 1024 },
+    quota: { files: 1000, bytes: 1024 * 1024 * 1024 },
     logger: createLogger('error'),
   });
   return { dir, storage, uploads };

@@ -102,3 +102,66 @@ describe('who may read the operations endpoints', () => {
     expect(() => loadConfig({ OPERATIONS_ENDPOINTS: 'everyone' })).to.throw(ConfigError, /OPERATIONS_ENDPOINTS/);
   });
 });
+
+describe('sandboxes in production (docs/operations.md, "Sandboxes in production")', () => {
+  const production = { NODE_ENV: 'production', DATABASE_URL: 'postgres://db/commerce' };
+  const refused = (env: Record<string, string>, pattern: RegExp) =>
+    expect(() => loadConfig({ ...production, ...env })).to.throw(ConfigError, pattern);
+
+  for (const [setting, value, sandbox] of [
+    ['IDENTITY_SANDBOX', 'true', 'identity'],
+    ['PAYMENTS_SANDBOX', 'true', 'payments'],
+    ['PAYMENTS_SANDBOX_BASE_URL', 'https://pay.example', 'payments'],
+    ['PAYMENTS_SANDBOX_CALLBACK_BASE_URL', 'https://pay.example', 'payments'],
+  ] as const) {
+    it(`given ${setting}=${value} without SANDBOXES_ALLOWED, when loaded, then it is refused naming both`, () => {
+      refused(
+        { [setting]: value },
+        new RegExp(
+          `${setting}: configures .* refused in production; a staging deployment names it in SANDBOXES_ALLOWED=${sandbox}`,
+        ),
+      );
+      // Naming the other sandbox does not let this one in.
+      refused(
+        { [setting]: value, SANDBOXES_ALLOWED: sandbox === 'identity' ? 'payments' : 'identity' },
+        new RegExp(setting),
+      );
+    });
+  }
+
+  it('given SANDBOXES_ALLOWED naming them (staging), when loaded, then both are accepted and the pages need a public https origin', () => {
+    const staging = { ...production, SANDBOXES_ALLOWED: 'payments, identity', IDENTITY_SANDBOX: 'true' };
+    expect(() => loadConfig(staging)).to.throw(ConfigError, /PAYMENTS_SANDBOX_BASE_URL: must be set in production/);
+    for (const local of ['http://pay.example', 'https://localhost:3000', 'https://127.0.0.1', 'https://[::1]:8443'])
+      expect(() => loadConfig({ ...staging, PAYMENTS_SANDBOX_BASE_URL: local })).to.throw(
+        ConfigError,
+        /PAYMENTS_SANDBOX_BASE_URL: must be a public https URL in production/,
+      );
+    const config = loadConfig({ ...staging, PAYMENTS_SANDBOX_BASE_URL: 'https://pay.staging.example' });
+    expect(config.SANDBOXES_ALLOWED).to.deep.equal(['payments', 'identity']);
+    // Switched off by its own setting, a named sandbox needs nothing more.
+    expect(() =>
+      loadConfig({ ...production, SANDBOXES_ALLOWED: 'payments', PAYMENTS_SANDBOX: 'false' }),
+    ).not.to.throw();
+  });
+
+  it('given an unknown sandbox name, when loaded, then SANDBOXES_ALLOWED is refused', () => {
+    expect(() => loadConfig({ SANDBOXES_ALLOWED: 'payments,shop' })).to.throw(ConfigError, /SANDBOXES_ALLOWED/);
+  });
+
+  it('given no sandbox setting in production, when loaded, then it starts (sandboxes off), and development keeps them', () => {
+    expect(loadConfig(production).SANDBOXES_ALLOWED).to.deep.equal([]);
+    expect(() => loadConfig({ ...production, IDENTITY_SANDBOX: 'false', PAYMENTS_SANDBOX: 'false' })).not.to.throw();
+    expect(() =>
+      loadConfig({ IDENTITY_SANDBOX: 'true', PAYMENTS_SANDBOX_BASE_URL: 'http://localhost:3000' }),
+    ).not.to.throw();
+  });
+
+  it('given FILES_PUBLIC_BASE_URL in production, when loaded, then it must be public https', () => {
+    expect(() => loadConfig({ ...production, FILES_PUBLIC_BASE_URL: 'http://localhost:3000/files' })).to.throw(
+      ConfigError,
+      /FILES_PUBLIC_BASE_URL: must be a public https URL/,
+    );
+    expect(() => loadConfig({ ...production, FILES_PUBLIC_BASE_URL: 'https://cdn.example/files' })).not.to.throw();
+  });
+});

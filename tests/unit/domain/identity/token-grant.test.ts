@@ -1,4 +1,10 @@
-import { tokenGrantDecider, type TokenGrantEvent } from '../../../../domain/identity/index.js';
+import { expect } from 'chai';
+import {
+  refreshTokenHistory,
+  tokenGrantDecider,
+  tokenGrantStatus,
+  type TokenGrantEvent,
+} from '../../../../domain/identity/index.js';
 import { scenario } from '../../../support/decider-spec.js';
 
 const given = scenario(tokenGrantDecider);
@@ -82,4 +88,58 @@ describe('identity token grant decider', () => {
     given([issued])
       .when({ type: 'RevokeTokenGrant', grantId: 'g1', reason: 'REVOKED_BY_CLIENT', now: later })
       .then([revoked('REVOKED_BY_CLIENT')]));
+});
+
+describe('identity token grant: a bounded refresh-token history (docs/identity.md, "Refresh tokens")', () => {
+  /** The grant refreshed `times` times: refresh token rN+1 is current, r1…rN rotated away (oldest first). */
+  const rotations = (times: number): TokenGrantEvent[] => [
+    issued,
+    ...Array.from({ length: times }, (_, i): TokenGrantEvent => ({
+      type: 'TokenGrantRefreshed',
+      data: { grantId: 'g1', refreshTokenHash: `r${i + 2}`, refreshExpiresAt, refreshedAt: later },
+    })),
+  ];
+  const fold = (events: TokenGrantEvent[]) =>
+    events.reduce((state, e) => tokenGrantDecider.evolve(state, e), tokenGrantDecider.initialState);
+
+  it(`keeps only the last ${refreshTokenHistory} rotated refresh tokens, however often the grant is refreshed`, () => {
+    for (const times of [1, refreshTokenHistory, refreshTokenHistory + 1, 1000]) {
+      const state = fold(rotations(times));
+      if (state.status === 'NONE') throw new Error('no grant');
+      expect(state.rotatedRefreshTokenHashes).to.have.length(Math.min(times, refreshTokenHistory));
+      expect(state.rotatedRefreshTokenHashes.at(-1)).to.equal(`r${times}`);
+      expect(state.refreshTokenHash).to.equal(`r${times + 1}`);
+    }
+  });
+
+  // The documented history (docs/identity.md): 60 rotations keep r13…r60, r61 current.
+  it('given 60 rotations, when the token rotated away 48 rotations ago comes back, then the grant is revoked (reuse)', () =>
+    given(rotations(60))
+      .when(refresh(`r${12 + 1}`))
+      .then([revoked('REFRESH_TOKEN_REUSED')]));
+
+  it('given 60 rotations, when a token older than the 48 kept comes back, then it is refused as unknown and nothing is appended', () =>
+    given(rotations(60)).when(refresh('r12')).thenRejects('REFRESH_TOKEN_UNKNOWN'));
+});
+
+describe('identity token grant: its status from the first and last events (an access token check)', () => {
+  it('given the issue alone or with refreshes, then the grant, not revoked; given a revocation last, then revoked', () => {
+    expect(tokenGrantStatus(issued, issued)).to.deep.equal({ grant: issued.data, revoked: false });
+    expect(tokenGrantStatus(issued, refreshed)).to.deep.equal({ grant: issued.data, revoked: false });
+    expect(tokenGrantStatus(issued, revoked('REVOKED_BY_CLIENT'))).to.deep.equal({ grant: issued.data, revoked: true });
+  });
+
+  it('given no stream, or one not opened by an issue, then no grant', () => {
+    expect(tokenGrantStatus(undefined, undefined)).to.equal(undefined);
+    expect(tokenGrantStatus(refreshed, refreshed)).to.equal(undefined);
+  });
+
+  it('given a revoked grant, when refreshed or revoked again, then nothing follows its revocation (so it stays last)', () => {
+    given([issued, refreshed, revoked('REFRESH_TOKEN_REUSED')])
+      .when(refresh('r2'))
+      .thenRejects('GRANT_REVOKED');
+    given([issued, refreshed, revoked('REFRESH_TOKEN_REUSED')])
+      .when({ type: 'RevokeTokenGrant', grantId: 'g1', reason: 'REVOKED_BY_CLIENT', now: later })
+      .then([]);
+  });
 });

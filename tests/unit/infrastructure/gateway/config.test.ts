@@ -4,12 +4,14 @@ import { gatewayEnvironmentOf } from '../../../../infrastructure/gateway/index.j
 import { ConfigError } from '../../../../infrastructure/shared/config.js';
 
 describe('the gateway’s settings', () => {
-  it('defaults: dev, 20000 requests per 10 s, the auto store, no trusted proxy, lookups kept 5 s', () => {
+  it('defaults: dev, 1000 requests per 10 s per party and endpoint, 30 per 10 s per user, the auto store, no trusted proxy, lookups kept 5 s', () => {
     const config = loadConfig({});
     expect(gatewayEnvironmentOf(config)).to.equal('dev');
     expect(config).to.include({
-      GATEWAY_RATE_LIMIT_POINTS: 20_000,
+      GATEWAY_RATE_LIMIT_POINTS: 1_000,
       GATEWAY_RATE_LIMIT_WINDOW_SECONDS: 10,
+      GATEWAY_USER_RATE_LIMIT_POINTS: 30,
+      GATEWAY_USER_RATE_LIMIT_WINDOW_SECONDS: 10,
       GATEWAY_RATE_LIMIT_STORE: 'auto',
       GATEWAY_TRUST_PROXY: false,
       GATEWAY_LOOKUP_CACHE_MS: 5000,
@@ -42,5 +44,15 @@ describe('the gateway’s settings', () => {
   it('refuses an unknown store and a rate limit out of bounds', () => {
     expect(() => loadConfig({ GATEWAY_RATE_LIMIT_STORE: 'mongo' })).to.throw(ConfigError, /GATEWAY_RATE_LIMIT_STORE/);
     expect(() => loadConfig({ GATEWAY_RATE_LIMIT_POINTS: '0' })).to.throw(ConfigError, /GATEWAY_RATE_LIMIT_POINTS/);
+    // 0 switches the per-user limit off; a negative count or a window of 0 is refused.
+    expect(loadConfig({ GATEWAY_USER_RATE_LIMIT_POINTS: '0' }).GATEWAY_USER_RATE_LIMIT_POINTS).to.equal(0);
+    expect(() => loadConfig({ GATEWAY_USER_RATE_LIMIT_POINTS: '-1' })).to.throw(
+      ConfigError,
+      /GATEWAY_USER_RATE_LIMIT_POINTS/,
+    );
+    expect(() => loadConfig({ GATEWAY_USER_RATE_LIMIT_WINDOW_SECONDS: '0' })).to.throw(
+      ConfigError,
+      /GATEWAY_USER_RATE_LIMIT_WINDOW_SECONDS/,
+    );
   });
 });
