@@ -35,6 +35,9 @@ export const operatorStatus = {
 } as const;
 
 /** The operator API's errors with `table` mapping one context's typed codes (a code left out does not compile). */
+/** The largest operator body is an issue of 1,000 recipients of 2 fields (api/checkout/operator-wallet-schemas.ts). */
+const operatorBodyBudget = { members: 10_000, elements: 10_000 };
+
 export function operatorErrors<Code extends string>(name: string, table: ErrorTable<Code>): InterfaceErrors<Code> {
   return {
     name,
@@ -113,7 +116,7 @@ export function operatorApi(deps: {
 }): Router {
   const router = Router();
   router.use(operatorAuth(deps.operatorTokens, refuseOperator));
-  router.use(jsonBody({ limit: '256kb' }));
+  router.use(jsonBody({ limit: '256kb', budget: operatorBodyBudget }));
   for (const r of deps.routers) router.use(r);
   router.use(unknownEndpoint(shellErrors));
   router.use(interfaceErrorHandler(shellErrors, deps.logger));
