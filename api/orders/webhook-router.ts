@@ -36,11 +36,12 @@ const outcomeEvents: Record<WebhookKind, string> = {
 };
 
 /**
- * What one webhook may hold (docs/conventions.md, "Request bodies"): 1,000 items of all 14 line fields is 15,000
- * members, and the seed's orders are a few lines with a few fees, promotions and transactions; the extension maps
- * share what is left. Members with distinct keys are what JSON.parse pays most for: 20,000 of them cost ~10 ms.
+ * What one webhook may hold (docs/conventions.md, "Request bodies"; docs/orders-fields.md): an order of 500 lines of
+ * their 6 required and 3 optional fields with its fees, promotions and transactions; the seed's, the tests' and the
+ * bench's orders are a few lines (under 100 members). JSON.parse and the walks after it pay most for members in
+ * objects of distinct shapes, superlinearly: 5,000 cost a few milliseconds, 20,000 ~50-100 ms on a loaded machine.
  */
-export const webhookBodyBudget = { members: 20_000, elements: 20_000 };
+export const webhookBodyBudget = { members: 5_000, elements: 5_000 };
 
 /** JSON bodies only, read whole (their raw text is kept for the extension maps). */
 function jsonBody(maxBytes: number): RequestHandler[] {

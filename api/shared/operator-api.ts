@@ -35,9 +35,6 @@ export const operatorStatus = {
 } as const;
 
 /** The operator API's errors with `table` mapping one context's typed codes (a code left out does not compile). */
-/** The largest operator body is an issue of 1,000 recipients of 2 fields (api/checkout/operator-wallet-schemas.ts). */
-const operatorBodyBudget = { members: 10_000, elements: 10_000 };
-
 export function operatorErrors<Code extends string>(name: string, table: ErrorTable<Code>): InterfaceErrors<Code> {
   return {
     name,
@@ -107,6 +104,12 @@ export function commandOf(req: Request, res: Response, keyed = true): CommandCon
     idempotency: key === undefined ? undefined : { scope: `operator:${operator}`, key },
   });
 }
+
+/**
+ * The largest operator body is an issue of 1,000 recipients of 2 fields (api/checkout/operator-wallet-schemas.ts):
+ * 2,000 members and 1,000 elements; docs/conventions.md, "Request bodies".
+ */
+const operatorBodyBudget = { members: 5_000, elements: 5_000 };
 
 /** The operator API: authentication and JSON bodies, then each context's operator router, then 404. */
 export function operatorApi(deps: {

@@ -259,7 +259,7 @@ describe('hostile bodies: every interface answers its own 4xx, never a 5xx, and 
       method: 'POST',
       path: `/loyalty/v1/promotion/${step}`,
       limit: 256 * 1024,
-      budget: { members: 10_000, elements: 20_000 },
+      budget: { members: 5_000, elements: 10_000 },
       codes: { invalid: '8400', tooLarge: '8413', unsupportedMediaType: '8415' },
       type: json,
       headers: () =>
@@ -320,7 +320,7 @@ describe('hostile bodies: every interface answers its own 4xx, never a 5xx, and 
       get limit() {
         return app.container.config.ORDERS_WEBHOOK_MAX_BYTES;
       },
-      budget: { members: 20_000, elements: 20_000 },
+      budget: { members: 5_000, elements: 5_000 },
       codes: { invalid: '4001', tooLarge: '4130', unsupportedMediaType: '4150' },
       type: json,
       headers: () => ({ ...gatewayHeaders(), 'X-API-Key': orderKeys.apiKey, 'X-Request-Id': randomUUID() }),
@@ -347,7 +347,7 @@ describe('hostile bodies: every interface answers its own 4xx, never a 5xx, and 
     method: 'POST',
     path: '/operator/v1/merchants',
     limit: 256 * 1024,
-    budget: { members: 10_000, elements: 10_000 },
+    budget: { members: 5_000, elements: 5_000 },
     codes: { invalid: 'OPS-REQ-001', tooLarge: 'OPS-REQ-413', unsupportedMediaType: 'OPS-REQ-415' },
     type: json,
     headers: () => clean(operatorHeaders()),
