@@ -54,7 +54,7 @@ function callerOf(req: Request, res: Response, idempotencyKey?: string): Checkou
 }
 
 /**
- * A basket of 1,000 lines of 4 fields with up to 9 categories each (api/checkout/checkout-schemas.ts allows 50 orders
+ * A basket of 1,000 lines of 4 fields with up to 8 categories each (api/checkout/checkout-schemas.ts allows 50 orders
  * of 500 lines, more than 256 KiB holds; real baskets are tens of lines); docs/conventions.md, "Request bodies".
  */
 const checkoutBodyBudget = { members: 5_000, elements: 10_000 };
