@@ -2,8 +2,10 @@
  * Hostile bodies cost nothing (issue 29; docs/conventions.md, "Request bodies"): every interface that reads a body,
  * called as its real caller, answers deep nesting (10,000 levels; branches 4,000 deep filling its size limit),
  * corrupt gzip and deflate, an unknown Content-Encoding, a body past its limit (sent or inflated), huge numbers, NUL
- * and lone surrogates, repeated keys and non-object tops with a 4xx in its own envelope and code, never a 5xx; and
- * `GET /health` answers within 100 ms while the worst of those bodies is in flight, on a real listening server.
+ * and lone surrogates, repeated keys, non-object tops and bodies of the size limit shaped to cost JSON.parse most
+ * (past the interface's count budget of members and elements) with a 4xx in its own envelope and code, never a 5xx;
+ * the costliest shape the budget accepts never a 5xx; and `GET /health` answers within 100 ms while the worst of those
+ * bodies, accepted and refused, are in flight, on a real listening server.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
