@@ -53,6 +53,12 @@ function callerOf(req: Request, res: Response, idempotencyKey?: string): Checkou
   return { merchantId: c.merchantId, userId: c.userId, context };
 }
 
+/**
+ * A basket of 1,000 lines of 4 fields with up to 8 categories each (api/checkout/checkout-schemas.ts allows 50 orders
+ * of 500 lines, more than 256 KiB holds; real baskets are tens of lines); docs/conventions.md, "Request bodies".
+ */
+const checkoutBodyBudget = { members: 5_000, elements: 10_000 };
+
 export function checkoutRouter(deps: {
   services: CheckoutServices;
   merchantKeys: MerchantApiKeys;
@@ -60,7 +66,10 @@ export function checkoutRouter(deps: {
 }): Router {
   const { checkout, applicable } = deps.services;
   const router = Router();
-  const withBody = [checkoutAuth(deps.merchantKeys), ...jsonBody({ limit: '256kb', strict: false })];
+  const withBody = [
+    checkoutAuth(deps.merchantKeys),
+    ...jsonBody({ limit: '256kb', budget: checkoutBodyBudget, strict: false }),
+  ];
 
   mount(router, routes.applicable, withBody, async (req, res) => {
     const { orders } = parseBody(applicableBody, req);

@@ -102,7 +102,10 @@ const tokenJson = (t: IssuedTokens) =>
     noStore,
   );
 
-const bodyParsers = [...formBody({ limit: '16kb', parameterLimit: 50 }), ...jsonBody({ limit: '16kb' })];
+const bodyParsers = [
+  ...formBody({ limit: '16kb', parameterLimit: 50 }),
+  ...jsonBody({ limit: '16kb', budget: { members: 50, elements: 50 } }),
+];
 
 export function oauthRouter(deps: Pick<IdentityServices, 'tokens'> & { logger: Logger }): Router {
   const { tokens } = deps;

@@ -35,6 +35,14 @@ const outcomeEvents: Record<WebhookKind, string> = {
   CANCELLED: 'order.cancelled',
 };
 
+/**
+ * What one webhook may hold (docs/conventions.md, "Request bodies"; docs/orders-fields.md): an order of 500 lines of
+ * their 6 required and 3 optional fields with its fees, promotions and transactions; the seed's, the tests' and the
+ * bench's orders are a few lines (under 100 members). JSON.parse and the walks after it pay most for members in
+ * objects of distinct shapes, superlinearly: 5,000 cost a few milliseconds, 20,000 ~50-100 ms on a loaded machine.
+ */
+export const webhookBodyBudget = { members: 5_000, elements: 5_000 };
+
 /** JSON bodies only, read whole (their raw text is kept for the extension maps). */
 function jsonBody(maxBytes: number): RequestHandler[] {
   return [
@@ -44,7 +52,7 @@ function jsonBody(maxBytes: number): RequestHandler[] {
           ? undefined
           : new HttpError(415, ordersCodes.notJson, 'Content-Type must be application/json'),
       ),
-    ...sharedJsonBody({ limit: maxBytes, keepText: true }),
+    ...sharedJsonBody({ limit: maxBytes, budget: webhookBodyBudget, keepText: true }),
   ];
 }
 

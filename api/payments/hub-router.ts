@@ -38,6 +38,9 @@ import { initPaymentJson, paymentMethodJson, savedMethodJson, transactionItemJso
 
 export const invalid = (message: string) => new HttpError(400, '4001', message);
 
+/** At most 200 order items of 7 fields and ~40 fields around them (api/payments/hub-schemas.ts): ~1,450 members. */
+const hubBodyBudget = { members: 2_000, elements: 1_000 };
+
 /** The terminal of X-Payment-API-Key, in res.locals.paymentCaller; 401 4101 when absent, 4100 when not usable. */
 export function keyAuth(services: PaymentsServices): RequestHandler {
   return (req, res, next) => {
@@ -127,7 +130,7 @@ export function hubRouter(deps: { services: PaymentsServices; logger: Logger }):
   const { services } = deps;
   const router = Router();
   const auth = keyAuth(services);
-  const withBody = [auth, ...jsonBody({ limit: '64kb', strict: false })];
+  const withBody = [auth, ...jsonBody({ limit: '64kb', budget: hubBodyBudget, strict: false })];
 
   mount(router, hubRoutes.init, withBody, async (req, res) => {
     const caller = callerOf(res);

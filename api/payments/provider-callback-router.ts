@@ -32,6 +32,9 @@ export const providerCallbackErrors: InterfaceErrors<ProviderResultErrorCode> = 
   send: (res, status, code, message) => res.status(status).json({ code, message }),
 };
 
+/** A callback is a handful of fields (api/payments/provider-routes.ts); signed, but bounded all the same. */
+const callbackBodyBudget = { members: 200, elements: 200 };
+
 export function providerCallbackRouter(deps: { services: PaymentsServices; logger: Logger }): Router {
   const { providerCallbacks } = deps.services;
   const router = Router();
@@ -58,7 +61,7 @@ export function providerCallbackRouter(deps: { services: PaymentsServices; logge
     const providerCode = req.params.providerCode ?? '';
     const text = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
     providerCallbacks.verify(providerCode, text, req.header('x-provider-signature'));
-    const callback = schema.safeParse(parseJsonText(text));
+    const callback = schema.safeParse(parseJsonText(text, callbackBodyBudget));
     if (!callback.success) {
       const issue = callback.error.issues[0]!;
       throw new HttpError(400, 'INVALID', issueMessage(issue, issueField(issue)));

@@ -5,10 +5,15 @@
  * each interface answers with its own invalid (400), too-large (413) or unsupported-media-type (415) code
  * (api/shared/interface-errors.ts). The depth is checked on the raw bytes before JSON.parse, in one pass that stops at
  * the first bracket too deep, so no walk after it (control characters, a schema, a webhook's raw values) meets more
- * than `maxJsonDepth` levels, and a hostile body costs a scan of its bytes at most.
+ * than `maxJsonDepth` levels; the same pass counts object members and array elements against the interface's
+ * `JsonBudget` (api/shared/json-shape.ts), so that what JSON.parse and the walks after it pay is bounded by the
+ * budget rather than by the shape a body of the size limit can take.
  */
 import express, { type Request, type RequestHandler } from 'express';
 import { ControlCharacterError, controlCharacterField } from './control-characters.js';
+import { type JsonBudget, jsonShapeProblem } from './json-shape.js';
+
+export type { JsonBudget } from './json-shape.js';
 
 /**
  * The deepest nesting of arrays and objects a JSON body may have: the deepest the specs need is an order webhook's
@@ -39,40 +44,33 @@ export const bodyProblemStatus: Record<RequestBodyProblem, number> = {
   unsupportedMediaType: 415,
 };
 
-const tooDeep = () =>
-  new RequestBodyError('invalid', `request body is nested deeper than ${maxJsonDepth} arrays or objects`);
-
 /**
- * Whether JSON text nests arrays and objects deeper than `max`: one pass over the UTF-8 bytes (or the UTF-16 units)
- * counting brackets outside strings, no allocation; stops at the first bracket too deep. Text that is not JSON at
- * all answers whatever its brackets say: JSON.parse refuses it next.
+ * Whether JSON text nests arrays and objects deeper than `max` (the depth alone, no count budget): the same pass as
+ * `jsonShapeProblem`.
  */
 export function jsonNestedDeeperThan(text: Uint8Array | string, max: number): boolean {
-  const bytes = typeof text !== 'string';
-  const n = text.length;
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < n; i++) {
-    // In UTF-8 every byte of a multi-byte character is >= 0x80, so the ASCII brackets and quotes are found as bytes.
-    const c = bytes ? (text as Uint8Array)[i]! : (text as string).charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c)
-        i++; // a backslash escapes the next character, a quote among them
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
-      if (++depth > max) return true;
-    } else if (c === 0x5d || c === 0x7d) depth--;
+  return jsonShapeProblem(text, max, unbounded) === 'depth';
+}
+const unbounded: JsonBudget = { members: Infinity, elements: Infinity };
+
+/** Refuses JSON text deeper than `maxJsonDepth` or past `budget`, before anything parses it. */
+function checkShape(text: Uint8Array | string, budget: JsonBudget): void {
+  switch (jsonShapeProblem(text, maxJsonDepth, budget)) {
+    case 'depth':
+      throw new RequestBodyError('invalid', `request body is nested deeper than ${maxJsonDepth} arrays or objects`);
+    case 'members':
+      throw new RequestBodyError('invalid', `request body has more than ${budget.members} object members`);
+    case 'elements':
+      throw new RequestBodyError('invalid', `request body has more than ${budget.elements} array elements`);
   }
-  return false;
 }
 
 /**
- * JSON text a handler reads itself (a body whose signature covers its raw bytes): parsed only within the depth, and
- * refused for a control character as `mount` refuses one in any parsed body.
+ * JSON text a handler reads itself (a body whose signature covers its raw bytes): parsed only within the depth and
+ * `budget`, and refused for a control character as `mount` refuses one in any parsed body.
  */
-export function parseJsonText(text: string): unknown {
-  if (jsonNestedDeeperThan(text, maxJsonDepth)) throw tooDeep();
+export function parseJsonText(text: string, budget: JsonBudget): unknown {
+  checkShape(text, budget);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -141,15 +139,20 @@ export type RequestWithText = Request & { rawBody?: string };
 
 /**
  * A JSON body (Content-Type application/json; others are left unread, as express.json does) of at most `limit`
- * bytes, nested at most `maxJsonDepth` deep. `strict: false` accepts any JSON value at the top (the handler's schema
+ * bytes, nested at most `maxJsonDepth` deep, holding at most `budget`'s members and elements. `strict: false` accepts any JSON value at the top (the handler's schema
  * refuses what it does not take); `keepText` keeps the text as `req.rawBody`.
  */
-export function jsonBody(options: { limit: number | string; strict?: boolean; keepText?: boolean }): RequestHandler[] {
+export function jsonBody(options: {
+  limit: number | string;
+  budget: JsonBudget;
+  strict?: boolean;
+  keepText?: boolean;
+}): RequestHandler[] {
   const parser = express.json({
     limit: options.limit,
     strict: options.strict ?? true,
     verify: (req, _res, buf) => {
-      if (jsonNestedDeeperThan(buf, maxJsonDepth)) throw tooDeep();
+      checkShape(buf, options.budget);
       if (options.keepText) (req as RequestWithText).rawBody = buf.toString('utf8');
     },
   });

@@ -105,6 +105,12 @@ export function commandOf(req: Request, res: Response, keyed = true): CommandCon
   });
 }
 
+/**
+ * The largest operator body is an issue of 1,000 recipients of 2 fields (api/checkout/operator-wallet-schemas.ts):
+ * 2,000 members and 1,000 elements; docs/conventions.md, "Request bodies".
+ */
+const operatorBodyBudget = { members: 5_000, elements: 5_000 };
+
 /** The operator API: authentication and JSON bodies, then each context's operator router, then 404. */
 export function operatorApi(deps: {
   logger: Logger;
@@ -113,7 +119,7 @@ export function operatorApi(deps: {
 }): Router {
   const router = Router();
   router.use(operatorAuth(deps.operatorTokens, refuseOperator));
-  router.use(jsonBody({ limit: '256kb' }));
+  router.use(jsonBody({ limit: '256kb', budget: operatorBodyBudget }));
   for (const r of deps.routers) router.use(r);
   router.use(unknownEndpoint(shellErrors));
   router.use(interfaceErrorHandler(shellErrors, deps.logger));

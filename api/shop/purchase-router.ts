@@ -51,10 +51,13 @@ function idempotencyKeyOf(req: Request): string {
   return header.data.toLowerCase();
 }
 
+/** At most 100 items of 2 fields and a few fields around them (api/shop/schemas.ts): 1,000 of each is ten times that. */
+const purchaseBodyBudget = { members: 1_000, elements: 1_000 };
+
 export function purchaseRouter(deps: { purchases: PurchaseService; credentials: ShopCredentials }): Router {
   const router = Router();
   const auth = shopAuth(deps.credentials, { requireUser: true });
-  const withBody = [auth, ...jsonBody({ limit: '64kb', strict: false })];
+  const withBody = [auth, ...jsonBody({ limit: '64kb', budget: purchaseBodyBudget, strict: false })];
 
   mount(router, purchaseRoutes.reserve, withBody, async (req, res) => {
     const key = idempotencyKeyOf(req);

@@ -2,8 +2,10 @@
  * Hostile bodies cost nothing (issue 29; docs/conventions.md, "Request bodies"): every interface that reads a body,
  * called as its real caller, answers deep nesting (10,000 levels; branches 4,000 deep filling its size limit),
  * corrupt gzip and deflate, an unknown Content-Encoding, a body past its limit (sent or inflated), huge numbers, NUL
- * and lone surrogates, repeated keys and non-object tops with a 4xx in its own envelope and code, never a 5xx; and
- * `GET /health` answers within 100 ms while the worst of those bodies is in flight, on a real listening server.
+ * and lone surrogates, repeated keys, non-object tops and bodies of the size limit shaped to cost JSON.parse most
+ * (past the interface's count budget of members and elements) with a 4xx in its own envelope and code, never a 5xx;
+ * the costliest shape the budget accepts never a 5xx; and `GET /health` answers within 100 ms while the worst of those
+ * bodies, accepted and refused, are in flight, on a real listening server.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -77,6 +79,8 @@ interface Target {
   path: string;
   /** Its body limit in bytes. */
   limit: number;
+  /** Its count budget: object members and array elements (api/shared/json-shape.ts). */
+  budget: { members: number; elements: number };
   /** What its envelope answers for each body problem: a code (in `code`, or `error` for OAuth), or only a status. */
   codes: Record<Problem, string> | 'status-only';
   /** The body's media type. */
@@ -151,7 +155,73 @@ function hostileJson(target: Target): Hostile[] {
     text('a number at the top', '1e400', 'not5xx'),
     text('null at the top', 'null', 'not5xx'),
     text('not JSON', '{"a":', 'invalid'),
+    ...shapeCostly(target),
   ];
+}
+
+/**
+ * The bodies of the size limit whose shape JSON.parse pays most for (docs/conventions.md, "Request bodies"): many
+ * distinct keys in one object (for the order webhook, its free-form metadata map), many small objects of distinct
+ * keys, many empty objects; each past the interface's count budget, so refused before JSON.parse as invalid input.
+ */
+function shapeCostly(target: Target): Hostile[] {
+  const wrap = target.around ?? ((inner: string) => `{"x":${inner}}`);
+  const room = target.limit - Buffer.byteLength(wrap('{}')) - 64;
+  const filling = (piece: (i: number) => string, open: string, close: string) => {
+    const parts: string[] = [];
+    for (let i = 0, bytes = 2; bytes + piece(i).length + 1 <= room; i++) {
+      parts.push(piece(i));
+      bytes += piece(i).length + 1;
+    }
+    return `${open}${parts.join(',')}${close}`;
+  };
+  const body = (name: string, inner: string): Hostile => ({
+    name,
+    bytes: Buffer.from(wrap(inner)),
+    expected: 'invalid',
+  });
+  return [
+    body(
+      'distinct keys filling the limit (a wide map)',
+      filling((i) => `"k${i}":1`, '{', '}'),
+    ),
+    body(
+      'small objects of distinct keys filling the limit',
+      filling((i) => smallObject(i), '[', ']'),
+    ),
+    body(
+      'empty objects filling the limit',
+      filling(() => '{}', '[', ']'),
+    ),
+    body(
+      'numbers filling the limit',
+      filling(() => '1', '[', ']'),
+    ),
+  ];
+}
+const smallObject = (i: number) => `{"a${i}":1,"b${i}":2,"c${i}":3,"d${i}":4}`;
+
+/**
+ * The costliest body the interface's budget accepts: small objects of four distinct keys, as many as its member
+ * budget leaves past the valid body around them (within the size limit). It reaches the parser and the walks after
+ * it; the handler may still refuse it (a schema, a signature), never with a 5xx.
+ */
+function worstAccepted(target: Target): Hostile {
+  const wrap = target.around ?? ((inner: string) => `{"x":${inner}}`);
+  const around = Buffer.from(wrap('{}')).toString();
+  const aroundMembers = (around.match(/":/g) ?? []).length;
+  const aroundElements = (around.match(/\[(?!\])|,/g) ?? []).length;
+  const objects = Math.min(
+    Math.floor((target.budget.members - aroundMembers) / 4),
+    target.budget.elements - aroundElements,
+    Math.floor((target.limit - around.length) / (smallObject(999_999).length + 1)),
+  );
+  const inner = `[${Array.from({ length: objects }, (_, i) => smallObject(i)).join(',')}]`;
+  return {
+    name: `the worst accepted shape (${objects * 4} distinct keys)`,
+    bytes: Buffer.from(wrap(inner)),
+    expected: 'not5xx',
+  };
 }
 
 /** A valid body with every number made 1e400 and every string a 100-digit number. */
@@ -179,6 +249,7 @@ describe('hostile bodies: every interface answers its own 4xx, never a 5xx, and 
       method: 'POST',
       path: `/api/v1/vouchers/${step}`,
       limit: 64 * 1024,
+      budget: { members: 1_000, elements: 1_000 },
       codes: { invalid: 'SHOP-REQ-001', tooLarge: 'SHOP-REQ-413', unsupportedMediaType: 'SHOP-REQ-415' },
       type: json,
       headers: () => clean(shopHeaders(merchant, 'hostile-user', { 'X-Idempotency-Key': randomUUID() })),
@@ -190,6 +261,7 @@ describe('hostile bodies: every interface answers its own 4xx, never a 5xx, and 
       method: 'POST',
       path: `/loyalty/v1/promotion/${step}`,
       limit: 256 * 1024,
+      budget: { members: 5_000, elements: 10_000 },
       codes: { invalid: '8400', tooLarge: '8413', unsupportedMediaType: '8415' },
       type: json,
       headers: () =>
@@ -222,6 +294,7 @@ describe('hostile bodies: every interface answers its own 4xx, never a 5xx, and 
       method,
       path: `/api/payments/v1${path}`,
       limit: 64 * 1024,
+      budget: { members: 2_000, elements: 1_000 },
       codes: { invalid: '4001', tooLarge: '4001', unsupportedMediaType: '4001' },
       type: json,
       headers: () =>
@@ -234,6 +307,7 @@ describe('hostile bodies: every interface answers its own 4xx, never a 5xx, and 
       method: 'POST',
       path: `/payment-providers/v1/SANDBOX_QR/${kind}`,
       limit: 32 * 1024,
+      budget: { members: 200, elements: 200 },
       codes: { invalid: 'INVALID', tooLarge: 'INVALID', unsupportedMediaType: 'INVALID' },
       type: json,
       // Signed as the provider signs (over the bytes it sends), so that the body reaches the parser.
@@ -248,6 +322,7 @@ describe('hostile bodies: every interface answers its own 4xx, never a 5xx, and 
       get limit() {
         return app.container.config.ORDERS_WEBHOOK_MAX_BYTES;
       },
+      budget: { members: 5_000, elements: 5_000 },
       codes: { invalid: '4001', tooLarge: '4130', unsupportedMediaType: '4150' },
       type: json,
       headers: () => ({ ...gatewayHeaders(), 'X-API-Key': orderKeys.apiKey, 'X-Request-Id': randomUUID() }),
@@ -263,6 +338,7 @@ describe('hostile bodies: every interface answers its own 4xx, never a 5xx, and 
       method: 'POST',
       path: `/oauth2/token/${step}`,
       limit: 16 * 1024,
+      budget: { members: 50, elements: 50 },
       codes: { invalid: 'invalid_request', tooLarge: 'invalid_request', unsupportedMediaType: 'invalid_request' },
       type: json,
       headers: () => ({ ...gatewayHeaders(), Authorization: client }),
@@ -273,6 +349,7 @@ describe('hostile bodies: every interface answers its own 4xx, never a 5xx, and 
     method: 'POST',
     path: '/operator/v1/merchants',
     limit: 256 * 1024,
+    budget: { members: 5_000, elements: 5_000 },
     codes: { invalid: 'OPS-REQ-001', tooLarge: 'OPS-REQ-413', unsupportedMediaType: 'OPS-REQ-415' },
     type: json,
     headers: () => clean(operatorHeaders()),
@@ -409,10 +486,21 @@ describe('hostile bodies: every interface answers its own 4xx, never a 5xx, and 
     }
   });
 
+  describe('the worst accepted shape: within the budget, never a 5xx', () => {
+    for (const target of targets)
+      it(target.name, async () => {
+        const worst = worstAccepted(target);
+        refusal(target, worst, await request(target, worst));
+      });
+  });
+
   describe('GET /health answers within 100 ms while the worst bodies of an interface are in flight', () => {
     for (const target of targets)
       it(target.name, async () => {
-        const worst = hostileJson(target).filter((h) => /deep|gzip inflating/.test(h.name));
+        const worst = [
+          ...hostileJson(target).filter((h) => /deep|gzip inflating|filling the limit/.test(h.name)),
+          worstAccepted(target),
+        ];
         const inFlight = Promise.all(worst.map((h) => request(target, h)));
         let finished = false;
         void inFlight.finally(() => (finished = true)).catch(() => undefined);

@@ -11,6 +11,7 @@ import { rawValues } from '../../../api/orders/raw-json.js';
 import { extensionPaths } from '../../../api/orders/webhook-schemas.js';
 
 const deep = 100_000;
+const roomy = { members: 1_000, elements: 1_000 };
 /** `[[[...value...]]]`, `levels` deep, as text. */
 const nestedArrays = (levels: number, value = '"x"') => '['.repeat(levels) + value + ']'.repeat(levels);
 /** `{"a":{"a":...value...}}`, `levels` deep, as text. */
@@ -58,13 +59,13 @@ describe('hostile bodies: the walks over a body', () => {
 
   describe('parseJsonText (a body a handler reads itself)', () => {
     it('parses JSON within the depth and refuses deeper, malformed or control characters as invalid input', () => {
-      expect(parseJsonText(nestedObjects(maxJsonDepth - 1, '[1]'))).to.be.an('object');
+      expect(parseJsonText(nestedObjects(maxJsonDepth - 1, '[1]'), roomy)).to.be.an('object');
       for (const text of [nestedArrays(deep), nestedObjects(maxJsonDepth + 1), '{"a":', '\u0000']) {
-        expect(() => parseJsonText(text), text.slice(0, 20))
+        expect(() => parseJsonText(text, roomy), text.slice(0, 20))
           .to.throw(RequestBodyError)
           .with.property('problem', 'invalid');
       }
-      expect(() => parseJsonText('{"a\\u0000":1}')).to.throw('a\u0000 contains a control character');
+      expect(() => parseJsonText('{"a\\u0000":1}', roomy)).to.throw('a\u0000 contains a control character');
     });
   });
 
