@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { useHubScene } from './hub-scene.js';
 import { expectHubError, expectHubOk, hub, hubHeaders, initBody, sign } from './support.js';
@@ -15,23 +16,31 @@ describe('Payment hub: a referenceId is usable once per merchant (HTTP, PostgreS
       ...initBody(m.secretKey, orderId, { referenceId }),
       secureHash: sign(m.secretKey, `${orderId}|${referenceId}|150000|VND|1772359200000`),
     });
-  const transactionsOf = async (referenceId: string) =>
-    (await s.app.container.store.readAll(null, 100_000))
-      .filter((e) => e.type === 'TransactionInitiated')
-      .filter((e) => (e.data as { referenceId: string }).referenceId === referenceId);
+  /** The orderIds (of `orderIds`) whose transaction was written: their guard streams in the store. */
+  const written = async (merchantCode: string, orderIds: string[]) => {
+    const found: string[] = [];
+    for (const orderId of orderIds) {
+      const digest = createHash('sha256').update(`${merchantCode}\n${orderId}`, 'utf8').digest('hex');
+      if ((await s.app.container.store.readStream(`paymentOrder-${digest}`)).length > 0) found.push(orderId);
+    }
+    return found;
+  };
 
   it('eight inits at once with one referenceId and eight orderIds: exactly one wins, the others 409 4091', async () => {
     const results = await Promise.all(Array.from({ length: 8 }, (_, i) => initWith(s.m1, `ORD-RACE-${i}`, 'REF-RACE')));
     const won = results.filter((r) => r.status === 200);
     expect(won, JSON.stringify(results.map((r) => r.body))).to.have.length(1);
     for (const r of results) if (r.status !== 200) expectHubError(r, 409, 4091);
-    expect(await transactionsOf('REF-RACE')).to.have.length(1);
+    const orderIds = Array.from({ length: 8 }, (_, i) => `ORD-RACE-${i}`);
+    const winner = (won[0]!.body.data as { transaction: { orderId: string } }).transaction.orderId;
+    expect(await written('shop-one', orderIds)).to.deep.equal([winner]);
   });
 
   it('sequentially too; another merchant may use the same referenceId', async () => {
     expectHubOk(await initWith(s.m1, 'ORD-SEQ-1', 'REF-SEQ'));
     expectHubError(await initWith(s.m1, 'ORD-SEQ-2', 'REF-SEQ'), 409, 4091);
     expectHubOk(await initWith(s.m2, 'ORD-SEQ-3', 'REF-SEQ'));
-    expect(await transactionsOf('REF-SEQ')).to.have.length(2);
+    expect(await written('shop-one', ['ORD-SEQ-1', 'ORD-SEQ-2'])).to.deep.equal(['ORD-SEQ-1']);
+    expect(await written('shop-two', ['ORD-SEQ-3'])).to.deep.equal(['ORD-SEQ-3']);
   });
 });
