@@ -255,6 +255,34 @@ describe('Payment hub API, fast: ids in Vietnamese (any printable Unicode), sign
         ]),
       ));
 
+  it('records a refund snapshot with refundReferenceId HT-Hoàn-tiền-02 (the published vector)', () => {
+    const paid50k: PaymentsEvent[] = completed.map((e) =>
+      e.type === 'TransactionInitiated' ? { ...e, data: { ...e.data, amount: 50_000 } } : e,
+    );
+    return withTransaction(paid50k)
+      .when({
+        method: 'POST',
+        path: '/api/payments/v1/refunds/snapshot',
+        headers: headers('req-refund-snapshot', '1772359300'),
+        json: {
+          transactionId: id,
+          amount: 50000,
+          currency: 'VND',
+          refundReferenceId: 'HT-Hoàn-tiền-02',
+          refundType: 'full',
+          status: 'COMPLETED',
+          processedAt: 1772359260123,
+          secureHash: '1bb68b7b9e64d8f9b8c4243bb9f91c83de18fbeed79038170f5d4f658e58f442',
+        },
+      })
+      .then(
+        expectResponse(200, { body: matching({ code: 0 }) }),
+        expectNewEvents(`paymentRefunds-${id}`, [
+          { type: 'RefundSnapshotRecorded', data: matching({ refundReferenceId: 'HT-Hoàn-tiền-02', amount: 50000 }) },
+        ]),
+      );
+  });
+
   it('records a snapshot with Vietnamese ids and branchId Hà-Nội (the published vector)', () =>
     given(merchant, keyLookup)
       .when(
