@@ -67,7 +67,7 @@ export const hubRoutes = {
         ...callErrors,
         ...signedErrors,
         [404, '4302', '`X-MiniApp-User-ID` names no user of the identity directory'],
-        [409, '4091', 'orderId already used by a transaction of this merchant'],
+        [409, '4091', 'orderId or referenceId already used by a transaction of this merchant'],
       ]),
     },
   },

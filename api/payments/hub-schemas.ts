@@ -1,26 +1,22 @@
 /**
  * The payment hub's requests and answers as zod schemas, with the seed's field names (docs/payments.md). A body
- * parsed by its schema is the typed request; `null` counts as absent (also for signing); unknown fields are ignored.
- * Text that enters a signing string may not hold `|`, which would make the string ambiguous.
+ * parsed by its schema is the typed request; `null` counts as absent (also for signing), and so does `""` in an
+ * optional signed field; unknown fields are ignored. Signed ids are any printable Unicode text without `|`
+ * (signed-ids.ts), which would make the signing string ambiguous.
  */
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { transactionStatuses } from '../../application/payments/index.js';
 import { absoluteUrl } from '../shared/input-schemas.js';
+import { optSigned, signedId } from './signed-ids.js';
+
+export { optSigned, signedId };
 
 extendZodWithOpenApi(z);
 
 export const uuid = z
   .string()
   .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a UUID');
-/** 1 to `max` printable ASCII characters, no space and no `|`. */
-export const signedId = (max = 64) =>
-  z
-    .string()
-    .regex(
-      new RegExp(`^[\\x21-\\x7b\\x7d\\x7e]{1,${max}}$`),
-      `must be 1 to ${max} printable characters without spaces or |`,
-    );
 const freeText = (max: number) =>
   z.string().trim().min(1, `must be 1 to ${max} characters`).max(max, `must be 1 to ${max} characters`);
 /** Optional: absent or null is absent. */
@@ -71,11 +67,11 @@ export const initPaymentBody = z
       description:
         'a saved card of the `X-MiniApp-User-ID` user (GET /user-payment-methods); wins over paymentMethodCode+providerId',
     }),
-    paymentType: opt(z.enum(['2D', '3D'], { message: 'must be 2D or 3D' })),
+    paymentType: optSigned(z.enum(['2D', '3D'], { message: 'must be 2D or 3D' })),
     skipHolding: opt(z.boolean()),
-    sellerMerchantId: opt(signedId()),
-    businessUnitId: opt(signedId()),
-    branchId: opt(signedId()),
+    sellerMerchantId: optSigned(signedId()),
+    businessUnitId: optSigned(signedId()),
+    branchId: optSigned(signedId()),
     returnURL: opt(absoluteUrl(true)),
     providerData: opt(z.string().max(4096)),
     orderInfo: opt(orderInfo),
@@ -99,9 +95,9 @@ export const initPaymentBody = z
 export type InitPaymentBody = z.infer<typeof initPaymentBody>;
 
 const referenceFields = {
-  transactionId: opt(uuid),
-  orderId: opt(signedId()),
-  referenceId: opt(signedId()),
+  transactionId: optSigned(uuid),
+  orderId: optSigned(signedId()),
+  referenceId: optSigned(signedId()),
 };
 
 const needsReference = (
@@ -123,9 +119,7 @@ export const confirmBody = z
   .openapi('ConfirmTransactionRequest');
 
 /** GET /transactions: transactionId, or orderId and referenceId (else 4661). */
-export const lookupQuery = z
-  .object({ transactionId: opt(uuid), orderId: opt(signedId()), referenceId: opt(signedId()) })
-  .superRefine(needsReference);
+export const lookupQuery = z.object(referenceFields).superRefine(needsReference);
 
 /** PUT /user-payment-methods/remove: the saved method, signed with the user (docs/payments-signing.md). */
 export const removeSavedMethodBody = z

@@ -85,7 +85,7 @@ export const refundHubRoutes = {
         ...signedCallErrors,
         ...snapshotErrors,
         [404, '4302', '`X-MiniApp-User-ID` names no user of the identity directory'],
-        [409, '4091', 'orderId already used by a transaction of this merchant (nothing recorded)'],
+        [409, '4091', 'orderId or referenceId already used by a transaction of this merchant (nothing recorded)'],
       ]),
     },
   },

@@ -1,25 +1,19 @@
 /**
  * The refund and snapshot requests of the payment hub as zod schemas, with the seed's field names
- * (docs/payments-refunds.md). As in hub-schemas.ts: `null` counts as absent (also for signing), unknown fields are
- * ignored, text that enters a signing string may not hold `|`. A snapshot's `status` is any token here: the domain
+ * (docs/payments-refunds.md). As in hub-schemas.ts: `null` (and `""` in an optional signed field) counts as absent,
+ * also for signing, unknown fields are ignored, signed ids are printable Unicode without `|` (signed-ids.ts). A snapshot's `status` is any token here: the domain
  * answers 4016 for one that is not COMPLETED or FAILED (it is signed as sent).
  */
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { initPaymentBody, secureHash } from './hub-schemas.js';
+import { optSigned, signedId } from './signed-ids.js';
 
 extendZodWithOpenApi(z);
 
 const uuid = z
   .string()
   .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a UUID');
-const signedId = (max = 64) =>
-  z
-    .string()
-    .regex(
-      new RegExp(`^[\\x21-\\x7b\\x7d\\x7e]{1,${max}}$`),
-      `must be 1 to ${max} printable characters without spaces or |`,
-    );
 const opt = <T extends z.ZodTypeAny>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
 /** Error data: blank counts as absent (a FAILED snapshot needs both: 4017). */
 const errorText = (max: number) =>
@@ -59,15 +53,15 @@ export const refundBody = z
       description:
         'money to refund (minor units); 0 only for a payment-session refund of points or vouchers; a FULL one of a session transaction may state the remaining total collected',
     }),
-    transactionId: opt(uuid),
-    orderId: opt(signedId()),
-    referenceId: opt(signedId()),
+    transactionId: optSigned(uuid),
+    orderId: optSigned(signedId()),
+    referenceId: optSigned(signedId()),
     currency: opt(currency).openapi({ description: "only cross-checked against the original's (4001 if it differs)" }),
     refundType,
     reason: opt(z.string().max(500)),
     requestedBy: opt(z.string().max(128)),
     refundReferenceId: signedId(),
-    refundVpoint: opt(z.number().int('must be an integer').min(0).max(Number.MAX_SAFE_INTEGER)).openapi({
+    refundVpoint: optSigned(z.number().int('must be an integer').min(0).max(Number.MAX_SAFE_INTEGER)).openapi({
       description:
         'points to refund; required for a PARTIAL of a transaction paid through a payment session; refused (4001) for any other',
     }),

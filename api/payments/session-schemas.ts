@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { breakdownLineStatuses, paymentSessionStatuses, type SettledLine } from '../../application/payments/index.js';
 import { dateTimeInput } from '../shared/input-schemas.js';
-import { amount, instant, opt, orderInfo, secureHash, signedId, uuid } from './hub-schemas.js';
+import { amount, instant, opt, orderInfo, secureHash, uuid } from './hub-schemas.js';
+import { optSigned, signedId } from './signed-ids.js';
 
 const code = z.string().min(1, 'must not be empty').max(128, 'must be at most 128 characters');
 const codes = z.array(code).min(1, 'must hold at least one').max(50, 'must hold at most 50');
@@ -91,7 +92,11 @@ const needsSession = (
     });
 };
 
-const sessionReference = { paymentSessionId: opt(uuid), orderId: opt(signedId()), referenceId: opt(signedId()) };
+const sessionReference = {
+  paymentSessionId: optSigned(uuid),
+  orderId: optSigned(signedId()),
+  referenceId: optSigned(signedId()),
+};
 
 /** PUT /payment-sessions/cancel: the body. */
 export const cancelSessionBody = z

@@ -1,7 +1,8 @@
 /**
  * Init payment (POST /api/payments/v1/transactions; docs/payments.md, "Init payment"): the request checked against
  * the terminal's configuration (method, provider, limits, holding), the payer enriched, and the transaction
- * appended with its orderId claimed once per merchant in the same append (guard stream paymentOrder-<digest>).
+ * appended with its orderId and its referenceId each claimed once per merchant in the same append (guard streams
+ * paymentOrder-<digest> and paymentReference-<digest>; 409 4091).
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -24,7 +25,7 @@ import type { CommandContext } from '../shared/command-context.js';
 import { handleCommand } from '../shared/command-handler.js';
 import type { EventStore } from '../shared/event-store.js';
 import type { UserLookup } from '../shared/user-lookup.js';
-import { orderClaim, requestedDetails } from './transaction-request.js';
+import { requestedDetails, transactionClaims } from './transaction-request.js';
 export { orderStream } from './transaction-request.js';
 import type { PaymentCaller } from './merchant-directory.js';
 import type { PaymentProviderPort, ProviderPayment } from './provider-port.js';
@@ -203,7 +204,7 @@ export async function initiateTransaction(
       };
       return { type: 'InitiateTransaction' as const, details, provider: session, now };
     },
-    claims: (events) => events.flatMap((e) => (e.type === 'TransactionInitiated' ? [orderClaim(e.data)] : [])),
+    claims: (events) => events.flatMap((e) => (e.type === 'TransactionInitiated' ? transactionClaims(e.data) : [])),
   }).catch(async (error: unknown) => {
     throw link ? await link.refusal(error) : error;
   });

@@ -1,8 +1,8 @@
 /**
  * The part of a transaction's details a merchant backend's request gives, shared by init payment
  * (transaction-init.ts) and the transaction snapshot (transaction-snapshot.ts): the merchant and terminal, the order,
- * the method and provider chosen, the optional fields as sent (null when absent), the payer; and the claim of the
- * merchant's orderId (usable once) appended with the transaction. docs/payments.md.
+ * the method and provider chosen, the optional fields as sent (null when absent), the payer; and the claims of the
+ * merchant's orderId and referenceId (each usable once) appended with the transaction. docs/payments.md.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -100,9 +100,7 @@ export const duplicateOrder = (orderId: string) =>
   paymentsError('DUPLICATE_ORDER', `orderId ${orderId} was used by another transaction`, { orderId });
 
 /** The orderId claim a new transaction appends with itself; lost to another transaction: 409 4091. */
-export function orderClaim(
-  details: Pick<TransactionDetails, 'merchantCode' | 'orderId' | 'referenceId' | 'transactionId' | 'createdAt'>,
-): GuardClaim {
+export function orderClaim(details: ClaimedDetails): GuardClaim {
   return {
     streamName: orderStream(details.merchantCode, details.orderId),
     event: {
@@ -120,3 +118,44 @@ export function orderClaim(
     claimant: (recorded) => streams.transaction(paymentsDecoders.order.decode(recorded).data.transactionId),
   };
 }
+
+/** The guard stream of a merchant's referenceId, hashed as the orderId's is. */
+export const referenceStream = (merchantCode: string, referenceId: string) =>
+  streams.reference(createHash('sha256').update(`${merchantCode}\n${referenceId}`, 'utf8').digest('hex'));
+
+export const duplicateReference = (referenceId: string) =>
+  paymentsError('DUPLICATE_REFERENCE', `referenceId ${referenceId} was used by another transaction`, { referenceId });
+
+/**
+ * The referenceId claim: the seed's 4091 is "pair or reference already used", so a referenceId reused with another
+ * orderId is refused too (per merchant), in the same append as the orderId's claim: of two inits racing with one
+ * referenceId, exactly one is written.
+ */
+export function referenceClaim(details: ClaimedDetails): GuardClaim {
+  return {
+    streamName: referenceStream(details.merchantCode, details.referenceId),
+    event: {
+      type: 'PaymentReferenceClaimed',
+      data: {
+        merchantCode: details.merchantCode,
+        referenceId: details.referenceId,
+        orderId: details.orderId,
+        transactionId: details.transactionId,
+        claimedAt: details.createdAt,
+      },
+    },
+    lost: () => duplicateReference(details.referenceId),
+    claimant: (recorded) => streams.transaction(paymentsDecoders.reference.decode(recorded).data.transactionId),
+  };
+}
+
+type ClaimedDetails = Pick<
+  TransactionDetails,
+  'merchantCode' | 'orderId' | 'referenceId' | 'transactionId' | 'createdAt'
+>;
+
+/** What a new transaction claims in its append (init and snapshot alike): its orderId, then its referenceId. */
+export const transactionClaims = (details: ClaimedDetails): GuardClaim[] => [
+  orderClaim(details),
+  referenceClaim(details),
+];

@@ -2,7 +2,7 @@
  * Transaction snapshots (POST transactions/snapshot; docs/payments-refunds.md, "Transaction snapshot"): an external
  * system reports a payment result, recorded as a new transaction in its end state, no provider called. The seed's
  * order: the hash (checked by the interface), the user's enrichment (4302), the pair (4091, nothing recorded), then
- * the transaction, whose orderId is claimed once per merchant in the same append, as init claims it.
+ * the transaction, whose orderId and referenceId are claimed once per merchant in the same append, as init claims them.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -25,7 +25,14 @@ import type { EventStore } from '../shared/event-store.js';
 import { findIdempotencyRecord } from '../shared/idempotency.js';
 import type { UserLookup } from '../shared/user-lookup.js';
 import type { PaymentCaller, PaymentMerchantDirectory } from './merchant-directory.js';
-import { duplicateOrder, orderClaim, orderStream, requestedDetails } from './transaction-request.js';
+import {
+  duplicateOrder,
+  duplicateReference,
+  orderStream,
+  referenceStream,
+  requestedDetails,
+  transactionClaims,
+} from './transaction-request.js';
 
 /** The snapshot body and headers as the interface parsed them (amount already its integer part). */
 export interface TransactionSnapshotRequest {
@@ -73,8 +80,11 @@ export class TransactionSnapshots {
     const payer = await this.payerOf(req.miniAppUserId);
     // The pair first, as the seed orders it: a used orderId records nothing. A resend under its X-Request-ID is no
     // duplicate: the command handler answers it from the first time.
-    const claimed = (await store.readStream(orderStream(merchant.merchantCode, req.orderId))).length > 0;
-    if (claimed && !(await this.isResend(context))) throw duplicateOrder(req.orderId);
+    const used = async (stream: string) => (await store.readStream(stream)).length > 0;
+    if ((await used(orderStream(merchant.merchantCode, req.orderId))) && !(await this.isResend(context)))
+      throw duplicateOrder(req.orderId);
+    if ((await used(referenceStream(merchant.merchantCode, req.referenceId))) && !(await this.isResend(context)))
+      throw duplicateReference(req.referenceId);
     const { method, provider } = methodOf(merchant, caller, req);
     const transactionId = randomUUID();
     const { state } = await handleCommand({ store, clock: this.deps.clock, decoder: paymentsEventDecoder }, context, {
@@ -104,7 +114,8 @@ export class TransactionSnapshots {
           now,
         };
       },
-      claims: (events) => events.flatMap((e) => (e.type === 'TransactionSnapshotRecorded' ? [orderClaim(e.data)] : [])),
+      claims: (events) =>
+        events.flatMap((e) => (e.type === 'TransactionSnapshotRecorded' ? transactionClaims(e.data) : [])),
     });
     if (state.status === 'NONE') throw new Error('a snapshot answered without a transaction');
     return state;

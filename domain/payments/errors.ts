@@ -34,6 +34,8 @@ export const hubErrorCodes = [
   'TRANSACTION_NOT_CONFIRMABLE',
   /** The orderId was used by another transaction of the merchant (4091). */
   'DUPLICATE_ORDER',
+  /** The referenceId was used by another transaction of the merchant (4091: "pair or reference already used"). */
+  'DUPLICATE_REFERENCE',
   /** X-MiniApp-User-ID names no user of the identity directory (4302). */
   'USER_NOT_FOUND',
   /** secureHash is not the HMAC of the request's raw string under a usable secretKey (401 4102). */

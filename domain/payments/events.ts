@@ -7,6 +7,7 @@
  *   paymentMerchant-<merchantCode>        a merchant, its terminals, their keys and methods, its secret keys (merchant.ts)
  *   paymentApiKey-<sha256 of the key>      lookup guard of one paymentApiKey: its merchant and terminal, revocation
  *   paymentOrder-<sha256 of merchant,orderId>  guard: the orderId used once, and the transaction it went to
+ *   paymentReference-<sha256 of merchant,referenceId>  guard: the referenceId used once, and the transaction it went to
  *   transaction-<uuid>                     one transaction (transaction.ts)
  *   paymentUserMethods-<sha256 of merchant,userId>  a host-app user's saved payment methods at a merchant (saved-methods.ts)
  *   paymentRefunds-<transactionId>         the refund ledger of one transaction (refund-ledger.ts; docs/payments-refunds.md)
@@ -121,6 +122,15 @@ export type PaymentOrderClaimed = DomainEvent<
   { merchantCode: string; orderId: string; referenceId: string; transactionId: string; claimedAt: string }
 >;
 export type PaymentOrderEvent = PaymentOrderClaimed;
+
+// ---- paymentReference-<digest> ----
+
+/** A transaction's referenceId, usable once per merchant: claimed in the same append as its orderId (4091). */
+export type PaymentReferenceClaimed = DomainEvent<
+  'PaymentReferenceClaimed',
+  { merchantCode: string; referenceId: string; orderId: string; transactionId: string; claimedAt: string }
+>;
+export type PaymentReferenceEvent = PaymentReferenceClaimed;
 
 // ---- transaction-<uuid> ----
 
@@ -388,6 +398,7 @@ export type PaymentsEvent =
   | PaymentMerchantEvent
   | PaymentApiKeyLookupEvent
   | PaymentOrderEvent
+  | PaymentReferenceEvent
   | TransactionEvent
   | UserPaymentMethodsEvent
   | RefundLedgerEvent
@@ -399,6 +410,8 @@ export const streams = {
   apiKey: (keyDigest: string) => `paymentApiKey-${keyDigest}`,
   /** `orderDigest`: sha256 hex of `${merchantCode}\n${orderId}` (the application hashes; any orderId fits a name). */
   order: (orderDigest: string) => `paymentOrder-${orderDigest}`,
+  /** `referenceDigest`: sha256 hex of `${merchantCode}\n${referenceId}` (the application hashes, as for orders). */
+  reference: (referenceDigest: string) => `paymentReference-${referenceDigest}`,
   transaction: (transactionId: string) => `transaction-${transactionId}`,
   /** `userDigest`: sha256 hex of `${merchantCode}\n${userId}` (the application hashes, as for orders). */
   userMethods: (userDigest: string) => `paymentUserMethods-${userDigest}`,

@@ -78,6 +78,26 @@ export interface TransactionPaymentDetails {
   readonly cardNo: string | null;
 }
 
+/** Method types whose payments name no instrument: the seed's "null for wallets/QR". */
+const anonymousMethodTypes: ReadonlySet<string> = new Set(['WALLET', 'QR']);
+
+/**
+ * The instrument a transaction of `methodType` records: as the provider reported it, except for wallets and QR,
+ * where bankName, accountHolderName and cardNo are null whatever a provider says (docs/ipn.md, "Fields").
+ */
+export function recordedInstrument(methodType: string, payment: TransactionPaymentDetails): TransactionPaymentDetails;
+export function recordedInstrument(
+  methodType: string,
+  payment: TransactionPaymentDetails | null,
+): TransactionPaymentDetails | null;
+export function recordedInstrument(
+  methodType: string,
+  payment: TransactionPaymentDetails | null,
+): TransactionPaymentDetails | null {
+  if (payment === null || !anonymousMethodTypes.has(methodType)) return payment;
+  return { bankName: null, accountHolderName: null, cardNo: null };
+}
+
 /**
  * A card the payer chose to save while paying, as the hub keeps it: the provider's token encrypted (only the hub can
  * read it back, to charge it), the provider's fingerprint of the card (the same card saved twice is one method), and

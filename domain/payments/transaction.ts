@@ -7,7 +7,12 @@
 import type { Decider } from '../shared/decider.js';
 import { paymentsError } from './errors.js';
 import type { TransactionEvent } from './events.js';
-import type { SavedCard, TransactionDetails, TransactionPaymentDetails } from './transaction-details.js';
+import {
+  recordedInstrument,
+  type SavedCard,
+  type TransactionDetails,
+  type TransactionPaymentDetails,
+} from './transaction-details.js';
 import { decideTransactionSnapshot, type RecordTransactionSnapshot } from './transaction-snapshot.js';
 
 export const transactionStatuses = [
@@ -144,6 +149,8 @@ function decide(command: TransactionCommand, state: TransactionState): Transacti
       // not kept: the provider's say-so does not make a saved method.
       const saved = command.savedCard && t.tokenizable && t.payer.kind === 'MINIAPP_USER' ? command.savedCard : null;
       const savedCard = saved ? { savedCard: saved } : {};
+      // Wallets and QR name no instrument (the seed), whatever the provider reported.
+      const payment = recordedInstrument(t.paymentMethod.type, command.payment);
       if (t.skipHolding)
         return [
           {
@@ -151,7 +158,7 @@ function decide(command: TransactionCommand, state: TransactionState): Transacti
             data: {
               transactionId,
               via: 'AUTO_CAPTURE',
-              payment: command.payment,
+              payment,
               completedAt: command.now,
               ...savedCard,
             },
@@ -162,7 +169,7 @@ function decide(command: TransactionCommand, state: TransactionState): Transacti
           type: 'TransactionHeld',
           data: {
             transactionId,
-            payment: command.payment,
+            payment,
             holdExpiresAt: command.holdExpiresAt,
             heldAt: command.now,
             ...savedCard,
@@ -321,7 +328,8 @@ function evolve(state: TransactionState, event: TransactionEvent): TransactionSt
       return {
         ...state,
         status: 'HOLDING',
-        payment: event.data.payment,
+        // Also for events recorded before the rule (docs/ipn.md): a wallet or QR payment names no instrument.
+        payment: recordedInstrument(state.paymentMethod.type, event.data.payment),
         holdExpiresAt: event.data.holdExpiresAt,
         savedCard: event.data.savedCard ?? null,
         updatedAt: event.data.heldAt,
@@ -330,7 +338,7 @@ function evolve(state: TransactionState, event: TransactionEvent): TransactionSt
       return {
         ...state,
         status: 'COMPLETED',
-        payment: event.data.payment ?? state.payment,
+        payment: recordedInstrument(state.paymentMethod.type, event.data.payment ?? state.payment),
         savedCard: event.data.savedCard ?? state.savedCard,
         updatedAt: event.data.completedAt,
       };

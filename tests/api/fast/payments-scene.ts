@@ -16,65 +16,68 @@ export const secretKey = 'phs_fast-spec-secret-0123456789abcdefghijklmnop';
 export const apiKey = 'phk_fastspeckey0123456789abcdefghijklmnopqr';
 const cipher = new AesGcmSecretCipher('payments-merchant-secret', fastAppSecrets.PAYMENTS_SECRETS_KEY);
 
-export const merchant = existingStream('paymentMerchant-m1', [
-  {
-    type: 'PaymentMerchantOnboarded',
-    data: {
-      merchantCode: 'm1',
-      name: 'Shop One',
-      ipnUrl: 'https://m1.example/ipn',
-      maxIpnRetries: 3,
-      onboardedBy: 'alice',
-      onboardedAt: now,
-    },
-  },
-  {
-    type: 'MerchantSecretKeyIssued',
-    data: {
-      merchantCode: 'm1',
-      secretId: 's1',
-      encryptedSecret: cipher.encrypt(secretKey, secretBinding('m1', 's1')),
-      previousSecretId: null,
-      previousValidUntil: null,
-      issuedBy: 'alice',
-      issuedAt: now,
-    },
-  },
-  {
-    type: 'TerminalAdded',
-    data: { merchantCode: 'm1', terminalId: 'T1', name: 'Main', addedBy: 'alice', addedAt: now },
-  },
-  {
-    type: 'PaymentMethodConfigured',
-    data: {
-      merchantCode: 'm1',
-      terminalId: 'T1',
-      paymentMethodId: 'pm',
-      method: {
-        code: 'WALLET',
-        type: 'WALLET',
-        category: 'EWALLET',
-        names: { vi: 'Ví', en: 'E-wallet' },
-        iconUrl: 'https://cdn.example/w.png',
-        supportsTokenization: false,
-        requiresRedirect: true,
-        verificationAmount: null,
-        sortOrder: 1,
-        autoCapture: false,
-        enabled: true,
-        providers: [
-          {
-            providerCode: 'SANDBOX_WALLET',
-            priority: 1,
-            currencies: [{ currency: 'VND', minAmount: 1, maxAmount: 1e9 }],
-          },
-        ],
+/** Merchant m1 whose secretKey is `secret` (the published vectors' key, for one: docs/payments-signing.md). */
+export const merchantWithSecret = (secret: string) =>
+  existingStream('paymentMerchant-m1', [
+    {
+      type: 'PaymentMerchantOnboarded',
+      data: {
+        merchantCode: 'm1',
+        name: 'Shop One',
+        ipnUrl: 'https://m1.example/ipn',
+        maxIpnRetries: 3,
+        onboardedBy: 'alice',
+        onboardedAt: now,
       },
-      configuredBy: 'alice',
-      configuredAt: now,
     },
-  },
-]);
+    {
+      type: 'MerchantSecretKeyIssued',
+      data: {
+        merchantCode: 'm1',
+        secretId: 's1',
+        encryptedSecret: cipher.encrypt(secret, secretBinding('m1', 's1')),
+        previousSecretId: null,
+        previousValidUntil: null,
+        issuedBy: 'alice',
+        issuedAt: now,
+      },
+    },
+    {
+      type: 'TerminalAdded',
+      data: { merchantCode: 'm1', terminalId: 'T1', name: 'Main', addedBy: 'alice', addedAt: now },
+    },
+    {
+      type: 'PaymentMethodConfigured',
+      data: {
+        merchantCode: 'm1',
+        terminalId: 'T1',
+        paymentMethodId: 'pm',
+        method: {
+          code: 'WALLET',
+          type: 'WALLET',
+          category: 'EWALLET',
+          names: { vi: 'Ví', en: 'E-wallet' },
+          iconUrl: 'https://cdn.example/w.png',
+          supportsTokenization: false,
+          requiresRedirect: true,
+          verificationAmount: null,
+          sortOrder: 1,
+          autoCapture: false,
+          enabled: true,
+          providers: [
+            {
+              providerCode: 'SANDBOX_WALLET',
+              priority: 1,
+              currencies: [{ currency: 'VND', minAmount: 1, maxAmount: 1e9 }],
+            },
+          ],
+        },
+        configuredBy: 'alice',
+        configuredAt: now,
+      },
+    },
+  ]);
+export const merchant = merchantWithSecret(secretKey);
 export const keyLookup = existingStream(`paymentApiKey-${secretDigest(apiKey)}`, [
   {
     type: 'PaymentApiKeyClaimed',

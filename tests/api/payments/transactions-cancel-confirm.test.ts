@@ -27,7 +27,8 @@ describe('Payment hub lookup, cancel and confirm (HTTP, PostgreSQL)', () => {
         providerTransactionId: `SBX-${id}`,
         providerInvoiceId: null,
         provider: { id: walletProviderId, name: 'Sandbox wallet' },
-        accountHolderName: 'SANDBOX WALLET USER',
+        // A wallet names no instrument (the seed: null for wallets/QR), whatever the sandbox wallet reported.
+        accountHolderName: null,
         cardNo: null,
         bankName: null,
         breakdown: null,
@@ -63,6 +64,17 @@ describe('Payment hub lookup, cancel and confirm (HTTP, PostgreSQL)', () => {
         ),
       );
       expect(byPair).to.deep.equal(byId);
+    });
+
+    it('finds a transaction by a Vietnamese pair (percent-encoded UTF-8 in the query)', async () => {
+      const id = await held('ĐH-Xe-điện-0009');
+      const query = new URLSearchParams({ orderId: 'ĐH-Xe-điện-0009', referenceId: 'REF-ĐH-Xe-điện-0009' });
+      const found = expectHubOk(
+        await hub(s.app.baseUrl, 'GET', `/transactions?${query.toString()}`, hubHeaders(key(s.m1), ts())),
+      ) as { items: Record<string, unknown>[] };
+      expect(found.items.map((t) => [t.id, t.orderId, t.referenceId])).to.deep.equal([
+        [id, 'ĐH-Xe-điện-0009', 'REF-ĐH-Xe-điện-0009'],
+      ]);
     });
 
     it('answers 4661 without a usable lookup, 4301 for none, 4200 across terminals and merchants', async () => {

@@ -136,12 +136,80 @@ const vectors: { name: string; built: string; raw: string; hash: string }[] = [
   },
 ];
 
+/** Non-ASCII ids, signed over their UTF-8 bytes (`bytes`: what openssl hashed; docs/payments-signing.md, "Ids"). */
+const unicodeVectors: { name: string; built: string; raw: string; bytes: number; hash: string }[] = [
+  {
+    name: 'refund by a Vietnamese pair, refundReferenceId HT-Hoàn-tiền-01',
+    built: refundSigningString(
+      { orderId: 'ĐH-Xe-điện-0001', referenceId: 'TC-Hà-Nội-0001' },
+      { amount: 40000, refundReferenceId: 'HT-Hoàn-tiền-01', refundType: 'PARTIAL' },
+      '1772359200',
+    ),
+    raw: 'ĐH-Xe-điện-0001|TC-Hà-Nội-0001|40000|HT-Hoàn-tiền-01|PARTIAL|1772359200',
+    bytes: 81,
+    hash: 'faf9287d297076843f858c1e66b7c08293c84f5753101d1690fadeae8867e0cd',
+  },
+  {
+    name: 'snapshot transaction with Vietnamese ids and branchId Hà-Nội',
+    built: transactionSnapshotSigningString(
+      {
+        orderId: 'ĐH-Xe-điện-0003',
+        referenceId: 'TC-Hà-Nội-0003',
+        amount: 150000,
+        currency: 'VND',
+        orderCreatedAt: 1767225600000,
+        branchId: 'Hà-Nội',
+        status: 'COMPLETED',
+        processedAt: 1772359260123,
+      },
+      '1772359300',
+    ),
+    raw: 'ĐH-Xe-điện-0003|TC-Hà-Nội-0003|150000|VND|1767225600000|Hà-Nội|COMPLETED|1772359260123|1772359300',
+    bytes: 107,
+    hash: '8a7e347a1bebdae845aa590c7643e08eeeab4ccaf196e0cbd5e0e5b293ef5752',
+  },
+  {
+    name: 'snapshot refund with refundReferenceId HT-Hoàn-tiền-02',
+    built: refundSnapshotSigningString(
+      {
+        transactionId,
+        amount: 50000,
+        currency: 'VND',
+        refundReferenceId: 'HT-Hoàn-tiền-02',
+        refundType: 'full',
+        status: 'COMPLETED',
+        processedAt: 1772359260123,
+      },
+      '1772359300',
+    ),
+    raw: '0b7e4c1e-3a52-4c1d-9f0e-6a1b2c3d4e5f|50000|VND|HT-Hoàn-tiền-02|full|COMPLETED|1772359260123|1772359300',
+    bytes: 105,
+    hash: '1bb68b7b9e64d8f9b8c4243bb9f91c83de18fbeed79038170f5d4f658e58f442',
+  },
+];
+
 describe('payment hub signing strings: refunds and snapshots (docs/payments-refunds.md vectors)', () => {
   for (const v of vectors)
     it(v.name, () => {
       expect(v.built).to.equal(v.raw);
       expect(hmacSha256Hex(secretKey, v.raw)).to.equal(v.hash);
     });
+
+  for (const v of unicodeVectors)
+    it(`${v.name}: signed over its UTF-8 bytes`, () => {
+      expect(v.built).to.equal(v.raw);
+      expect(Buffer.byteLength(v.raw, 'utf8')).to.equal(v.bytes);
+      expect(hmacSha256Hex(secretKey, v.built)).to.equal(v.hash);
+    });
+
+  it('the non-ASCII vectors are published in docs/payments-signing.md', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const doc = await readFile(new URL('../../../../docs/payments-signing.md', import.meta.url), 'utf8');
+    for (const v of unicodeVectors) {
+      expect(doc, v.name).to.include(v.raw);
+      expect(doc, v.name).to.include(v.hash);
+    }
+  });
 
   it('a refund string with refundVpoint differs from the one without (so an unsigned refundVpoint fails the hash)', () => {
     const without = refundSigningString(

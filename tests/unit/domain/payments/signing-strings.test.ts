@@ -82,6 +82,48 @@ const vectors: { name: string; built: string; raw: string; hash: string }[] = [
   },
 ];
 
+/**
+ * Non-ASCII ids (docs/payments-signing.md, "Ids"): signed over their UTF-8 bytes, exactly as sent (no normalisation).
+ * `bytes` is `printf '%s' "$RAW" | wc -c`, the length openssl hashed: Đ, ệ and ộ are 2 or 3 bytes, 🛵 is 4.
+ */
+const unicodeVectors: { name: string; built: string; raw: string; bytes: number; hash: string }[] = [
+  {
+    name: 'init with Vietnamese ids, branchId Hà-Nội and businessUnitId "Xe điện" (a space inside)',
+    built: initSigningString({
+      orderId: 'ĐH-Xe-điện-0001',
+      referenceId: 'TC-Hà-Nội-0001',
+      amount: 150000,
+      currency: 'VND',
+      orderCreatedAt: 1767225600000,
+      branchId: 'Hà-Nội',
+      businessUnitId: 'Xe điện',
+    }),
+    raw: 'ĐH-Xe-điện-0001|TC-Hà-Nội-0001|150000|VND|1767225600000|Hà-Nội|Xe điện',
+    bytes: 83,
+    hash: '7553ad32f62441bb7fabd279f07abef05a39b7eef53f1f2396808ca82e9abfe7',
+  },
+  {
+    name: 'init with an emoji (outside the BMP: 4 UTF-8 bytes, 2 UTF-16 units) in the orderId',
+    built: initSigningString({
+      orderId: 'ĐH-🛵-0002',
+      referenceId: 'TC-0002',
+      amount: 99000,
+      currency: 'VND',
+      orderCreatedAt: 1767225600000,
+    }),
+    raw: 'ĐH-🛵-0002|TC-0002|99000|VND|1767225600000',
+    bytes: 45,
+    hash: 'bf5036de7d5e14c64b9bc169a44f8b48fb850b4c4fce3ad685f814903d876b84',
+  },
+  {
+    name: 'cancel / confirm by a Vietnamese pair',
+    built: cancelConfirmSigningString({ orderId: 'ĐH-Xe-điện-0001', referenceId: 'TC-Hà-Nội-0001' }, '1772359200'),
+    raw: 'ĐH-Xe-điện-0001|TC-Hà-Nội-0001|1772359200',
+    bytes: 48,
+    hash: 'b2c2fe3a6540727512ec7b8b1c0fb9f807cf092e376ba93f1acf58dfa09c8fe1',
+  },
+];
+
 describe('payment hub signing strings (the published vectors)', () => {
   for (const v of vectors)
     it(v.name, () => {
@@ -89,11 +131,18 @@ describe('payment hub signing strings (the published vectors)', () => {
       expect(hmacSha256Hex(secretKey, v.built)).to.equal(v.hash);
     });
 
+  for (const v of unicodeVectors)
+    it(`${v.name}: signed over its UTF-8 bytes`, () => {
+      expect(v.built).to.equal(v.raw);
+      expect(Buffer.byteLength(v.raw, 'utf8')).to.equal(v.bytes);
+      expect(hmacSha256Hex(secretKey, v.built)).to.equal(v.hash);
+    });
+
   it('the vectors in docs/payments-signing.md are these', async () => {
     const { readFile } = await import('node:fs/promises');
     const doc = await readFile(new URL('../../../../docs/payments-signing.md', import.meta.url), 'utf8');
     expect(doc).to.include(secretKey);
-    for (const v of vectors) {
+    for (const v of [...vectors, ...unicodeVectors]) {
       expect(doc, v.name).to.include(v.raw);
       expect(doc, v.name).to.include(v.hash);
     }

@@ -1,3 +1,4 @@
+import { expect } from 'chai';
 import type { TransactionEvent } from '../../../../domain/payments/events.js';
 import type { TransactionDetails } from '../../../../domain/payments/transaction-details.js';
 import { transactionDecider, type TransactionCommand } from '../../../../domain/payments/transaction.js';
@@ -13,7 +14,11 @@ const abandonAt = '2026-03-01T14:00:00.000Z';
 const id = '0b7e4c1e-3a52-4c1d-9f0e-6a1b2c3d4e5f';
 const owner = { merchantCode: 'm1', terminalId: 'T1' };
 
-const details = (skipHolding: boolean): TransactionDetails => ({
+const card = {
+  paymentMethod: { id: 'pm', code: 'CREDIT_CARD', name: 'Card', type: 'CARD' },
+  provider: { id: 'pv', code: 'SANDBOX_CARD', name: 'Sandbox card' },
+};
+const details = (skipHolding: boolean, method = card): TransactionDetails => ({
   transactionId: id,
   merchantCode: 'm1',
   merchantName: 'Shop One',
@@ -23,8 +28,7 @@ const details = (skipHolding: boolean): TransactionDetails => ({
   amount: 100_000,
   currency: 'VND',
   description: 'order o1',
-  paymentMethod: { id: 'pm', code: 'WALLET', name: 'Wallet', type: 'WALLET' },
-  provider: { id: 'pv', code: 'SANDBOX_WALLET', name: 'Sandbox wallet' },
+  ...method,
   cardType: '3D',
   skipHolding,
   userPaymentMethodId: null,
@@ -137,6 +141,61 @@ describe('transaction decider (the seed state machine)', () => {
     given([initiated(true), processing])
       .when(authorize)
       .then([completed('AUTO_CAPTURE')]));
+  describe('wallets and QR name no instrument (the seed: bankName, accountHolderName, cardNo null)', () => {
+    const none = { bankName: null, accountHolderName: null, cardNo: null };
+    const reported = { bankName: 'Sandbox Bank', accountHolderName: 'SANDBOX WALLET USER', cardNo: '970400******0018' };
+    for (const method of [
+      {
+        paymentMethod: { id: 'pm', code: 'WALLET', name: 'Wallet', type: 'WALLET' },
+        provider: { id: 'pv', code: 'SANDBOX_WALLET', name: 'Sandbox wallet' },
+      },
+      {
+        paymentMethod: { id: 'pm', code: 'QR_CODE', name: 'QR', type: 'QR' },
+        provider: { id: 'pv', code: 'SANDBOX_QR', name: 'Sandbox QR' },
+      },
+    ]) {
+      const start = (skipHolding: boolean): TransactionEvent[] => [
+        { type: 'TransactionInitiated', data: details(skipHolding, method) },
+        processing,
+      ];
+      const type = method.paymentMethod.type;
+      it(`${type}: a hold records none of what the provider reported`, () =>
+        given(start(false))
+          .when({ ...authorize, payment: reported })
+          .then([
+            { type: 'TransactionHeld', data: { transactionId: id, payment: none, holdExpiresAt: holdEnd, heldAt: t2 } },
+          ]));
+      it(`${type}: an auto-capture records none either`, () =>
+        given(start(true))
+          .when({ ...authorize, payment: reported })
+          .then([
+            {
+              type: 'TransactionCompleted',
+              data: { transactionId: id, via: 'AUTO_CAPTURE', payment: none, completedAt: t2 },
+            },
+          ]));
+      it(`${type}: a hold recorded before the rule reads as none`, () => {
+        const history: TransactionEvent[] = [
+          ...start(false),
+          {
+            type: 'TransactionHeld',
+            data: { transactionId: id, payment: reported, holdExpiresAt: holdEnd, heldAt: t2 },
+          },
+        ];
+        const state = history.reduce(transactionDecider.evolve, transactionDecider.initialState);
+        expect(state).to.include({ status: 'HOLDING' }).and.deep.include({ payment: none });
+      });
+    }
+    it('a card keeps what the provider reported', () =>
+      given([initiated(false), processing])
+        .when({ ...authorize, payment: reported })
+        .then([
+          {
+            type: 'TransactionHeld',
+            data: { transactionId: id, payment: reported, holdExpiresAt: holdEnd, heldAt: t2 },
+          },
+        ]));
+  });
   describe('a card the payer chose to save (saved payment methods)', () => {
     const savedCard = {
       userPaymentMethodId: 'a1b2c3d4-0000-5000-8000-000000000001',
