@@ -1,5 +1,6 @@
 /** The order view's settings: its slice of the service's configuration (README, "Configuration"; docs/orders.md). */
 import { z } from 'zod';
+import { commaList } from '../shared/comma-list.js';
 
 const count = (min: number, max: number, fallback: number) =>
   z.coerce.number().int().min(min).max(max).default(fallback);
@@ -30,16 +31,9 @@ export const ordersConfig = {
    * queries with every customer field and without the user's consent (docs/orders.md, "The customer's consent").
    * Empty (default): every token needs `profile`, and phone and e-mail their own consent.
    */
-  ORDERS_HOST_APP_AUDIENCES: z
-    .string()
-    .default('')
-    .transform((s) =>
-      s
-        .split(',')
-        .map((a) => a.trim())
-        .filter(Boolean),
-    )
-    .pipe(z.array(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'each entry is a mini-app id'))),
+  ORDERS_HOST_APP_AUDIENCES: commaList(
+    z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'each entry is a mini-app id'),
+  ).default(''),
   /**
    * Largest webhook body, in bytes (inflated). 256 KiB: an order the count budget takes (5,000 members,
    * api/orders/webhook-router.ts) with long texts fits; past it only strings grow, which cost time all the same

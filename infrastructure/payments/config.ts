@@ -1,5 +1,6 @@
 /** The payment hub's settings: its slice of the service's configuration (README, "Configuration"; docs/payments.md). */
 import { z } from 'zod';
+import { commaList } from '../shared/comma-list.js';
 import { bool } from '../shared/config.js';
 
 export const paymentsConfig = {
@@ -22,16 +23,10 @@ export const paymentsConfig = {
    * Hold timeouts of particular providers, overriding PAYMENTS_HOLD_TIMEOUT_SECONDS: `CODE=seconds,CODE=seconds`
    * (e.g. SANDBOX_WALLET=1296000 for 15 days).
    */
-  PAYMENTS_PROVIDER_HOLD_TIMEOUTS: z
-    .string()
+  PAYMENTS_PROVIDER_HOLD_TIMEOUTS: commaList(
+    z.string().regex(/^[A-Z0-9_]{1,64}=[1-9][0-9]{0,9}$/, 'each entry is PROVIDER_CODE=seconds'),
+  )
     .default('')
-    .transform((s) =>
-      s
-        .split(',')
-        .map((p) => p.trim())
-        .filter(Boolean),
-    )
-    .pipe(z.array(z.string().regex(/^[A-Z0-9_]{1,64}=[1-9][0-9]{0,9}$/, 'each entry is PROVIDER_CODE=seconds')))
     .transform((pairs) => new Map(pairs.map((p) => [p.split('=')[0]!, Number(p.split('=')[1])]))),
   /** The end state of a hold the sweep cancels: CANCELLED (default) or TIMEOUT. */
   PAYMENTS_HOLD_EXPIRY_STATUS: z.enum(['CANCELLED', 'TIMEOUT']).default('CANCELLED'),

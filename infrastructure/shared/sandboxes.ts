@@ -6,6 +6,7 @@
  * sets it, and a sandbox configured there stops the start with a message naming the setting.
  */
 import { z, type RefinementCtx } from 'zod';
+import { commaList } from './comma-list.js';
 
 export const sandboxNames = ['payments', 'identity'] as const;
 export type SandboxName = (typeof sandboxNames)[number];
@@ -23,16 +24,7 @@ const sandboxes: Record<SandboxName, { what: string; settings: readonly string[]
 };
 
 /** SANDBOXES_ALLOWED: the sandboxes a production (staging) deployment runs, comma separated; ignored elsewhere. */
-export const sandboxesAllowedSetting = z
-  .string()
-  .default('')
-  .transform((s) =>
-    s
-      .split(',')
-      .map((p) => p.trim())
-      .filter(Boolean),
-  )
-  .pipe(z.array(z.enum(sandboxNames)));
+export const sandboxesAllowedSetting = commaList(z.enum(sandboxNames)).default('');
 
 interface SandboxSettings {
   NODE_ENV: string;

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { commaList } from './comma-list.js';
 import { ConfigError, type Config } from './config.js';
 
 /** One secret: the rule its environment variable must meet, and how development makes and keeps one. */
@@ -58,15 +59,7 @@ export function hexKeySecret(devKey: string): Secret<string> {
 /** Earlier keys of a keyring, comma separated (64 hex characters each): they still decrypt what they encrypted. */
 export function oldHexKeysSecret(devKey: string): Secret<string[]> {
   return {
-    rule: z
-      .string()
-      .transform((s) =>
-        s
-          .split(',')
-          .map((k) => k.trim())
-          .filter(Boolean),
-      )
-      .pipe(z.array(z.string().regex(/^[0-9a-fA-F]{64}$/, 'each key is 64 hex characters (32 bytes)'))),
+    rule: commaList(z.string().regex(/^[0-9a-fA-F]{64}$/, 'each key is 64 hex characters (32 bytes)')),
     dev: { key: devKey, generate: () => '' },
     optional: true,
   };
@@ -84,16 +77,9 @@ export const randomToken =
   () =>
     randomBytes(bytes).toString('base64url');
 
-const csvPairs = z
-  .string()
-  .transform((s) =>
-    s
-      .split(',')
-      .map((p) => p.trim())
-      .filter(Boolean),
-  )
-  .pipe(z.array(z.string().regex(/^[^=]+=.{16,}$/, 'each entry is name=token, token at least 16 characters')))
-  .transform((pairs) => pairs.map((p) => ({ name: p.slice(0, p.indexOf('=')), token: p.slice(p.indexOf('=') + 1) })));
+const csvPairs = commaList(
+  z.string().regex(/^[^=]+=.{16,}$/, 'each entry is name=token, token at least 16 characters'),
+).transform((pairs) => pairs.map((p) => ({ name: p.slice(0, p.indexOf('=')), token: p.slice(p.indexOf('=') + 1) })));
 
 /** The secrets of no one context: the composition root's. Documented in README.md ("Configuration"). */
 export const sharedSecrets = {
