@@ -91,7 +91,8 @@ export class CheckoutService {
   /** The discount the selected promotion gives these orders, or the refusal reserve would answer. */
   async preview(caller: CheckoutCaller, selected: readonly SelectedPromotion[], orders: readonly CheckoutOrder[]) {
     const now = this.deps.clock.now().toISOString();
-    const picked = await this.pick(caller, selected);
+    // The seed's preview entries carry no pin (pin_code is added for reserve): a pin is checked only when sent.
+    const picked = await this.pick(caller, selected, 'preview');
     await this.assertUsesLeft(caller, picked.master);
     // The answer names the promotion's code: decrypted from the state just read, not read again.
     return { discount: this.discount(picked, orders, now), code: this.code(picked.promotion) };
@@ -269,10 +270,14 @@ export class CheckoutService {
 
   /**
    * The one selected promotion, usable at the calling merchant and the caller's, with its master; the pin checked when
-   * one is given or required. The guard of preview and reserve (docs/checkout.md, "Who reaches what"): a promotion
+   * one is given or (for reserve, not preview: the seed's preview entries carry no pin) required. The guard of preview and reserve (docs/checkout.md, "Who reaches what"): a promotion
    * of another merchant is not found, before its owner or its pin is looked at, so neither tells anything of it.
    */
-  private async pick(caller: CheckoutCaller, selected: readonly SelectedPromotion[]) {
+  private async pick(
+    caller: CheckoutCaller,
+    selected: readonly SelectedPromotion[],
+    purpose: 'preview' | 'reserve' = 'reserve',
+  ) {
     if (selected.length !== 1) throw new RangeError('one promotion per checkout (checked by the interface)');
     const choice = selected[0]!;
     const loaded: Loaded<IssuedPromotionState> = await loadIssuedPromotion(this.deps.store, choice.promotionId);
@@ -292,7 +297,8 @@ export class CheckoutService {
         promotionId: promotion.promotionId,
         field: 'selected_promotions[0].code_type',
       });
-    if (choice.pinCode !== undefined || master.pinRequired) this.checkPin(promotion, choice.pinCode);
+    if (choice.pinCode !== undefined || (master.pinRequired && purpose === 'reserve'))
+      this.checkPin(promotion, choice.pinCode);
     return { promotion, loaded, master };
   }
 

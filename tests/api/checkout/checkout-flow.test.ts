@@ -107,6 +107,16 @@ describe('Checkout interface (/loyalty/v1/promotion) over the whole app', () => 
     checkoutOk(await caller.reserve(p!.promotion_id, merchantOrder(), { pin: shown.pin_code! }));
   });
 
+  it("preview of a pin_required promotion needs no pin (the seed's preview entries carry none); reserve still does", async () => {
+    const caller = scene.caller();
+    const [p] = await scene.issue(await scene.master({ pin_required: true }), [caller.userId]);
+    const shown = await listed(caller, p!.promotion_id, merchantOrder());
+    const preview = checkoutOk(await caller.preview(p!.promotion_id, merchantOrder()));
+    expect(preview).to.include({ total_discount: 15_000, final_amount: 135_000 });
+    checkoutRefusal(await caller.reserve(p!.promotion_id, merchantOrder()), 400, '8002');
+    checkoutOk(await caller.reserve(p!.promotion_id, merchantOrder(), { pin: shown.pin_code! }));
+  });
+
   it('per_user_limit and total_quota count held and used uses (8008, 8005), and a release gives one back', async () => {
     const caller = scene.caller();
     const other = scene.caller();
