@@ -38,6 +38,10 @@ export const checkoutErrorTable: ErrorTable<CheckoutInterfaceErrorCode> = {
   PROMOTION_CODE_INVALID: [400, '8002'],
   PROMOTION_NOT_FOUND: [404, '8003'],
   PROMOTION_ALREADY_RESERVED: [409, '8004'],
+  // One promotion per order (docs/checkout.md): the seed's nearest codes, "Voucher already reserved" for an order
+  // whose reservation is held and "Reservation already confirmed" for one whose reservation was confirmed.
+  ORDER_ALREADY_RESERVED: [409, '8004'],
+  ORDER_ALREADY_CONFIRMED: [409, '8012'],
   QUOTA_EXHAUSTED: [409, '8005'],
   ORDER_MINIMUM_NOT_MET: [422, '8006'],
   PROMOTION_EXPIRED: [422, '8007'],

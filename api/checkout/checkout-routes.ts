@@ -144,6 +144,8 @@ export const checkoutRoutes = {
       ),
       ...responses(
         ...promotionRefusals,
+        domain('ORDER_ALREADY_RESERVED', 'the order_id holds another reservation (one promotion per order)'),
+        domain('ORDER_ALREADY_CONFIRMED', "the order_id's reservation was confirmed (refund it first)"),
         domain('IDEMPOTENCY_KEY_REUSED', 'another body under a used X-Idempotency-Key'),
       ),
     },

@@ -3,15 +3,18 @@
  * follows from it in other aggregates (its promotions' transitions, the uses it holds against a master's limits) are
  * appended in one transaction, each stream at the revision its decision was made on. Two checkouts racing for one
  * promotion or for the last use of a quota thus have one winner; the loser decides again on fresh state and gets the
- * domain's refusal (PROMOTION_ALREADY_RESERVED, QUOTA_EXHAUSTED, ...).
+ * domain's refusal (PROMOTION_ALREADY_RESERVED, QUOTA_EXHAUSTED, ...). The order's claim (one promotion per order:
+ * domain/checkout/checkout-order.ts) is one of those streams: two reserves of one order have one winner too.
  */
 import {
   checkoutDecoders,
   checkoutEventDecoder,
+  checkoutOrderDecider,
   checkoutReservationDecider,
   issuedPromotionDecider,
   promotionUsageDecider,
   streams,
+  type CheckoutOrderCommand,
   type CheckoutReservationCommand,
   type CheckoutReservationEvent,
   type CheckoutReservationState,
@@ -27,6 +30,7 @@ import type { CommandContext } from '../shared/command-context.js';
 import { expectedVersionOf, handleCommand, loadAggregate, type Loaded } from '../shared/command-handler.js';
 import { WrongExpectedVersionError, type EventStore } from '../shared/event-store.js';
 import type { SideWrite } from '../shared/guard-claims.js';
+import { secretDigest } from '../shared/signatures.js';
 
 export interface ReservationWriteDeps {
   store: EventStore;
@@ -37,26 +41,39 @@ export interface ReservationWriteDeps {
 interface FollowUps {
   promotion: (reservationKey: string, now: string) => IssuedPromotionCommand | null;
   usage: 'HOLD' | 'FREE' | null;
+  /** What the reservation's order claim does (domain/checkout/checkout-order.ts). */
+  order: CheckoutOrderCommand['type'];
 }
 
 function followUpsOf(event: CheckoutReservationEvent): FollowUps {
   switch (event.type) {
     case 'CheckoutReserved':
-      return { promotion: () => null, usage: 'HOLD' }; // the promotion's reserve is decided by the caller (reserve)
+      // the promotion's reserve is decided by the caller (reserve)
+      return { promotion: () => null, usage: 'HOLD', order: 'ClaimCheckoutOrder' };
     case 'CheckoutConfirmed':
-      return { promotion: (reservationKey, now) => ({ type: 'ConfirmPromotion', reservationKey, now }), usage: null };
+      return {
+        promotion: (reservationKey, now) => ({ type: 'ConfirmPromotion', reservationKey, now }),
+        usage: null,
+        order: 'ConfirmCheckoutOrder',
+      };
     case 'CheckoutReleased':
       return {
         promotion: (reservationKey, now) => ({ type: 'ReleasePromotion', reservationKey, reason: 'RELEASED', now }),
         usage: 'FREE',
+        order: 'FreeCheckoutOrder',
       };
     case 'CheckoutExpired':
       return {
         promotion: (reservationKey, now) => ({ type: 'ReleasePromotion', reservationKey, reason: 'EXPIRED', now }),
         usage: 'FREE',
+        order: 'FreeCheckoutOrder',
       };
     case 'CheckoutRefunded':
-      return { promotion: (reservationKey, now) => ({ type: 'RefundPromotion', reservationKey, now }), usage: 'FREE' };
+      return {
+        promotion: (reservationKey, now) => ({ type: 'RefundPromotion', reservationKey, now }),
+        usage: 'FREE',
+        order: 'FreeCheckoutOrder',
+      };
   }
 }
 
@@ -166,6 +183,8 @@ async function sideWritesOf(
   const at0 = (p: ReservedPromotion) => write.reserving?.promotions.get(p.promotionId)?.revision;
   for (const event of decided) {
     const follow = followUpsOf(event);
+    // The order first: a second reservation of a held order is refused for that, whatever its promotion.
+    writes.push(...(await orderWrites(store, state, follow.order, now)));
     for (const reserved of state.promotions) {
       const promotionStream = streams.issuedPromotion(reserved.promotionId);
       if (event.type === 'CheckoutReserved' && write.reserving) {
@@ -204,6 +223,25 @@ async function sideWritesOf(
     }
   }
   return { writes, promotions };
+}
+
+/** The order's stream: one per merchant and order id, named by their digest (an order id is free text). */
+export const checkoutOrderStream = (merchantId: string, orderId: string): string =>
+  streams.checkoutOrder(secretDigest(JSON.stringify([merchantId, orderId])));
+
+/** Claims, confirms or frees the reservation's order (one promotion per order), at the revision decided on. */
+async function orderWrites(
+  store: EventStore,
+  reservation: Exclude<CheckoutReservationState, { status: 'NONE' }>,
+  what: CheckoutOrderCommand['type'],
+  now: string,
+): Promise<SideWrite[]> {
+  const { merchantId, orderId, reservationKey } = reservation;
+  const streamName = checkoutOrderStream(merchantId, orderId);
+  const at = await loadAggregate(store, checkoutOrderDecider, checkoutDecoders.checkoutOrder, streamName);
+  const events = checkoutOrderDecider.decide({ type: what, merchantId, orderId, reservationKey, now }, at.state);
+  if (events.length === 0) return [];
+  return [{ streamName, event: events, expectedVersion: expectedVersionOf(at.revision), placement: 'before' }];
 }
 
 /** Holds or frees the reservation's use of the master's total quota and of the user's limit. */

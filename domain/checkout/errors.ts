@@ -64,6 +64,10 @@ export const checkoutErrorCodes = [
   'RESERVATION_ALREADY_CONFIRMED',
   /** A refund of a reservation that was never confirmed. */
   'RESERVATION_NOT_CONFIRMED',
+  /** The order holds a reservation already (one promotion per order: stacking is not supported yet). */
+  'ORDER_ALREADY_RESERVED',
+  /** The order's reservation was confirmed: it has its promotion. */
+  'ORDER_ALREADY_CONFIRMED',
   /** A reservation key handed out twice (a bug). */
   'RESERVATION_EXISTS',
   /** A different request under a used X-Idempotency-Key (raised by the command handler). */

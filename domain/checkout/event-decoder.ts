@@ -6,6 +6,7 @@
 import { eventDecoder, type EventDecoder, type EventSchemas } from '../shared/event-decoder.js';
 import type {
   CheckoutEvent,
+  CheckoutOrderEvent,
   CheckoutReservationEvent,
   IssuedPromotionEvent,
   PromotionCodeClaimed,
@@ -40,6 +41,11 @@ const groups = {
     CheckoutRefunded: v1,
   } satisfies EventSchemas<CheckoutReservationEvent>,
   promotionUsage: { PromotionUsageHeld: v1, PromotionUsageFreed: v1 } satisfies EventSchemas<PromotionUsageEvent>,
+  checkoutOrder: {
+    CheckoutOrderClaimed: v1,
+    CheckoutOrderConfirmed: v1,
+    CheckoutOrderFreed: v1,
+  } satisfies EventSchemas<CheckoutOrderEvent>,
   shopPoolMaster: { ShopPoolMasterClaimed: v1 } satisfies EventSchemas<ShopPoolMasterClaimed>,
   promotionCode: { PromotionCodeClaimed: v1 } satisfies EventSchemas<PromotionCodeClaimed>,
   promotionAllotment: { PromotionsAllotted: v1 } satisfies EventSchemas<PromotionsAllotted>,
@@ -51,6 +57,7 @@ export const checkoutEventSchemas: EventSchemas<CheckoutEvent> = {
   ...groups.issuedPromotion,
   ...groups.checkoutReservation,
   ...groups.promotionUsage,
+  ...groups.checkoutOrder,
   ...groups.shopPoolMaster,
   ...groups.promotionCode,
   ...groups.promotionAllotment,
@@ -65,6 +72,7 @@ export const checkoutDecoders = {
   issuedPromotion: checkoutEventDecoder.only(groups.issuedPromotion),
   checkoutReservation: checkoutEventDecoder.only(groups.checkoutReservation),
   promotionUsage: checkoutEventDecoder.only(groups.promotionUsage),
+  checkoutOrder: checkoutEventDecoder.only(groups.checkoutOrder),
   shopPoolMaster: checkoutEventDecoder.only(groups.shopPoolMaster),
   promotionCode: checkoutEventDecoder.only(groups.promotionCode),
   promotionAllotment: checkoutEventDecoder.only(groups.promotionAllotment),

@@ -174,6 +174,17 @@ export type PromotionUsageFreed = DomainEvent<
 >;
 export type PromotionUsageEvent = PromotionUsageHeld | PromotionUsageFreed;
 
+// ---- checkoutOrder-<sha256 of merchant and order id> ----
+
+type OrderClaimData = { merchantId: string; orderId: string; reservationKey: string };
+/** The reservation holding one order of one merchant (one promotion per order: docs/checkout.md). */
+export type CheckoutOrderClaimed = DomainEvent<'CheckoutOrderClaimed', OrderClaimData & { claimedAt: string }>;
+/** Its reservation was confirmed: the order keeps its promotion (until a refund). */
+export type CheckoutOrderConfirmed = DomainEvent<'CheckoutOrderConfirmed', OrderClaimData & { confirmedAt: string }>;
+/** Its reservation was released, expired or refunded: the order may be reserved again. */
+export type CheckoutOrderFreed = DomainEvent<'CheckoutOrderFreed', OrderClaimData & { freedAt: string }>;
+export type CheckoutOrderEvent = CheckoutOrderClaimed | CheckoutOrderConfirmed | CheckoutOrderFreed;
+
 // ---- shopPoolMaster-<poolId> (guard) ----
 
 /** The promotion master a shop voucher pool's vouchers are issued under (made with the pool's first sale). */
@@ -195,6 +206,7 @@ export type CheckoutEvent =
   | IssuedPromotionEvent
   | CheckoutReservationEvent
   | PromotionUsageEvent
+  | CheckoutOrderEvent
   | ShopPoolMasterClaimed;
 
 export const streams = {
@@ -204,6 +216,8 @@ export const streams = {
   /** The master's total uses (userId absent) or one user's. */
   promotionUsage: (promotionMasterId: number, userId?: string) =>
     userId === undefined ? `promotionUsage-${promotionMasterId}` : `promotionUsage-${promotionMasterId}:${userId}`,
+  /** `digest`: sha256 (hex) of the merchant id and the order id (application/checkout/reservation-writes.ts). */
+  checkoutOrder: (digest: string) => `checkoutOrder-${digest}`,
   shopPoolMaster: (voucherPoolId: number) => `shopPoolMaster-${voucherPoolId}`,
   promotionAllotment: (allotmentId: string) => `promotionAllotment-${allotmentId}`,
   /** `codeDigest`: sha256 (hex) of the code as issued. */

@@ -9,6 +9,7 @@ export * from './discount.js';
 export * from './issued-promotion.js';
 export * from './promotion-master.js';
 export * from './checkout-reservation.js';
+export * from './checkout-order.js';
 export * from './eligibility.js';
 export * from './merchant-scope.js';
 export * from './promotion-usage.js';

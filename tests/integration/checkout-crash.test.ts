@@ -4,7 +4,14 @@
  */
 import { expect } from 'chai';
 import { call, expectOk } from '../api/support.js';
-import { CheckoutCaller, checkoutOk, checkoutScene, line, order } from '../api/checkout/checkout-support.js';
+import {
+  CheckoutCaller,
+  checkoutOk,
+  checkoutRefusal,
+  checkoutScene,
+  line,
+  order,
+} from '../api/checkout/checkout-support.js';
 import { mainSuite } from '../support/main-suite.js';
 
 const operatorToken = 'alice-operator-token-0123456789';
@@ -36,9 +43,9 @@ describe('Checkout: kill -9 between reserve and confirm (main.ts)', function () 
     );
     const scene = await checkoutScene({ baseUrl }, { client_id: pair.clientId, client_secret: pair.clientSecret });
     const caller = scene.caller();
-    const [p] = await scene.issue(await scene.master(), [caller.userId]);
+    const [p, q] = await scene.issue(await scene.master(), [caller.userId, caller.userId]);
     const orders = [order('M001', [line('i1', 1, 200_000)])];
-    const reserved = checkoutOk(await caller.reserve(p!.promotion_id, orders));
+    const reserved = checkoutOk(await caller.reserve(p!.promotion_id, orders, { orderId: 'order-1' }));
 
     service.child.kill('SIGKILL');
     expect((await service.exited).signal).to.equal('SIGKILL');
@@ -51,5 +58,7 @@ describe('Checkout: kill -9 between reserve and confirm (main.ts)', function () 
     expect(got.promotions[0]).to.include({ promotion_id: p!.promotion_id, status: 'RESERVED', code: p!.code });
     const confirmed = checkoutOk(await after.step('confirm', reserved.reservation_key));
     expect(confirmed.promotions[0]!.status).to.equal('USED');
+    // The order's claim survived too: its reservation is confirmed, so a second one is refused (8012).
+    checkoutRefusal(await after.reserve(q!.promotion_id, orders, { orderId: 'order-1' }), 409, '8012');
   });
 });

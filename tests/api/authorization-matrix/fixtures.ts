@@ -70,7 +70,9 @@ export async function matrixWorld(): Promise<MatrixWorld> {
   const [reserved, held] = await scene.issue(await scene.master(), [a.userId, a.userId]);
   const someOrders = [order('M001', [line('i1', 2, 75_000)])];
   await listed(a, held!.promotion_id, someOrders);
-  const checkoutReservation = checkoutOk(await a.reserve(reserved!.promotion_id, someOrders)).reservation_key;
+  const checkoutReservation = checkoutOk(
+    await a.reserve(reserved!.promotion_id, someOrders, { orderId: 'order-1' }),
+  ).reservation_key;
 
   // Order view: user A's order, read by A once (so that B's 404 is about ownership, not the read model's lag).
   const ordersMerchant = 'MATRIX_ORD';

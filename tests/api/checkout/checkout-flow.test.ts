@@ -35,7 +35,7 @@ describe('Checkout interface (/loyalty/v1/promotion) over the whole app', () => 
     expect(preview.breakdown[0]!.discount).to.deep.equal({ amount: 15_000, scope: 'MERCHANT', merchant_id: 'M001' });
     expect(preview.breakdown[0]!.promotion).to.not.have.property('title');
 
-    const reserved = checkoutOk(await caller.reserve(issued!.promotion_id, orders));
+    const reserved = checkoutOk(await caller.reserve(issued!.promotion_id, orders, { orderId: 'order-1' }));
     expect(reserved.discount.final_amount).to.equal(135_000);
     expect(reserved.discount.breakdown[0]!.promotion).to.include({ title: 'Giảm 10% đơn từ 100k', code: issued!.code });
 
@@ -158,8 +158,9 @@ describe('Checkout interface (/loyalty/v1/promotion) over the whole app', () => 
     const caller = scene.caller();
     const [p] = await scene.issue(await scene.master(), [caller.userId]);
     const key = randomUUID();
-    const first = checkoutOk(await caller.reserve(p!.promotion_id, merchantOrder(), { key }));
-    const resend = checkoutOk(await caller.reserve(p!.promotion_id, merchantOrder(), { key }));
+    const orderId = 'idem-1';
+    const first = checkoutOk(await caller.reserve(p!.promotion_id, merchantOrder(), { key, orderId }));
+    const resend = checkoutOk(await caller.reserve(p!.promotion_id, merchantOrder(), { key, orderId }));
     expect(resend).to.deep.equal(first);
     checkoutRefusal(await caller.reserve(p!.promotion_id, merchantOrder(), { key, orderId: 'other' }), 409, '8409');
   });

@@ -119,15 +119,20 @@ export class CheckoutCaller {
     });
   }
 
-  reserve(
+  /** The order each reservation this caller made was for, so that `step` names it by default. */
+  private readonly orderOf = new Map<string, string>();
+
+  /** Under a new order id unless told (an order holds one reservation at a time: docs/checkout.md). */
+  async reserve(
     promotionId: number,
     orders: OrderInput[],
     options: { orderId?: string; key?: string; pin?: string; codeType?: string } = {},
   ) {
-    return this.post<{ reservation_key: string; discount: DiscountData }>(
+    const orderId = options.orderId ?? unique('order-');
+    const res = await this.post<{ reservation_key: string; discount: DiscountData }>(
       'reserve',
       {
-        order_id: options.orderId ?? 'order-1',
+        order_id: orderId,
         selected_promotions: [
           {
             promotion_id: promotionId,
@@ -139,9 +144,17 @@ export class CheckoutCaller {
       },
       { 'X-Idempotency-Key': options.key ?? randomUUID() },
     );
+    const key = (res.body?.data as { reservation_key?: unknown } | null | undefined)?.reservation_key;
+    if (typeof key === 'string' && !this.orderOf.has(key)) this.orderOf.set(key, orderId);
+    return res;
   }
 
-  step(what: 'confirm' | 'release' | 'refund' | 'get-reservation', reservationKey: string, orderId = 'order-1') {
+  /** On the reservation's own order unless told. */
+  step(
+    what: 'confirm' | 'release' | 'refund' | 'get-reservation',
+    reservationKey: string,
+    orderId = this.orderOf.get(reservationKey) ?? 'order-1',
+  ) {
     return this.post<StatusesData & { reservation_key?: string; order_id?: string; status?: string }>(what, {
       reservation_key: reservationKey,
       order_id: orderId,
