@@ -175,14 +175,18 @@ describe('Checkout lifecycle over the whole app', () => {
       checkoutOk(await caller.reserve(p!.promotion_id, orders, { orderId: 'order-2' }));
     });
 
-    it('its stored timer expires a reservation nobody confirms', async () => {
+    it('its stored timer expires a reservation nobody confirms, and frees its order for another', async () => {
       const caller = scene.caller();
-      const [p] = await scene.issue(await scene.master(), [caller.userId]);
-      const r = checkoutOk(await caller.reserve(p!.promotion_id, orders));
+      const [p, q] = await scene.issue(await scene.master(), [caller.userId, caller.userId]);
+      const orderId = `ttl-${randomUUID()}`;
+      const r = checkoutOk(await caller.reserve(p!.promotion_id, orders, { orderId }));
+      checkoutRefusal(await caller.reserve(q!.promotion_id, orders, { orderId }), 409, '8004');
       await eventually(async () => {
         const got = checkoutOk(await caller.step('get-reservation', r.reservation_key));
         expect(got.status).to.equal('EXPIRED');
       }, 10_000);
+      // One promotion per order (docs/checkout.md): the expired reservation no longer holds the order.
+      checkoutOk(await caller.reserve(q!.promotion_id, orders, { orderId }));
     });
   });
 });
