@@ -239,7 +239,14 @@ async function orderWrites(
   const { merchantId, orderId, reservationKey } = reservation;
   const streamName = checkoutOrderStream(merchantId, orderId);
   const at = await loadAggregate(store, checkoutOrderDecider, checkoutDecoders.checkoutOrder, streamName);
-  const events = checkoutOrderDecider.decide({ type: what, merchantId, orderId, reservationKey, now }, at.state);
+  let state = at.state;
+  // A claim whose reservation was never written (a partial write on EventStoreDB, where the claim goes first) holds
+  // nothing: the next reserve takes it over, as a stale guard claim is (application/shared/guard-claims.ts).
+  if (what === 'ClaimCheckoutOrder' && state.holder !== null && state.holder !== reservationKey) {
+    const holder = await store.readStream(streams.checkoutReservation(state.holder));
+    if (holder.length === 0) state = checkoutOrderDecider.initialState;
+  }
+  const events = checkoutOrderDecider.decide({ type: what, merchantId, orderId, reservationKey, now }, state);
   if (events.length === 0) return [];
   return [{ streamName, event: events, expectedVersion: expectedVersionOf(at.revision), placement: 'before' }];
 }

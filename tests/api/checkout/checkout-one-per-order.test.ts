@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
+import { checkoutOrderStream } from '../../../application/checkout/reservation-writes.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
 import { checkoutOk, checkoutRefusal, checkoutScene, line, order } from './checkout-support.js';
 
@@ -68,6 +69,31 @@ describe('Checkout: one promotion per order', () => {
     const key = randomUUID();
     const first = checkoutOk(await caller.reserve(a!.promotion_id, orders(), { orderId, key }));
     expect(checkoutOk(await caller.reserve(a!.promotion_id, orders(), { orderId, key }))).to.deep.equal(first);
+  });
+
+  it('a claim whose reservation was never written (a partial write on EventStoreDB) is taken over', async () => {
+    const caller = scene.caller();
+    const [a] = await scene.issue(await scene.master(), [caller.userId]);
+    const orderId = `ord-${randomUUID()}`;
+    const ghost = randomUUID();
+    await app.container.store.append(
+      checkoutOrderStream(caller.merchant.merchantId, orderId),
+      [
+        {
+          id: randomUUID(),
+          type: 'CheckoutOrderClaimed',
+          data: {
+            merchantId: caller.merchant.merchantId,
+            orderId,
+            reservationKey: ghost,
+            claimedAt: new Date().toISOString(),
+          },
+          metadata: { occurredAt: new Date().toISOString() },
+        },
+      ],
+      'no_stream',
+    );
+    checkoutOk(await caller.reserve(a!.promotion_id, orders(), { orderId }));
   });
 
   it('8 concurrent reserves of different promotions for one order: exactly one 200, the others 409 8004', async () => {
