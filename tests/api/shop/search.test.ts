@@ -12,6 +12,7 @@ import {
   type ShopMerchant,
 } from '../support.js';
 import { CatalogClient, campaignIn, live, projectionsCaughtUp, type VoucherPage } from './catalog-support.js';
+import { eventually } from '../../support/eventually.js';
 
 /**
  * GET /api/v1/vouchers/search over HTTP; the clock stands at 2026-06-01.
@@ -195,23 +196,27 @@ describe('Shop search over HTTP: GET /vouchers/search', () => {
   });
 
   it('follows the catalog: a paused campaign, a deleted pool and a renamed title leave the results', async () => {
+    // The search reads a projection (docs/shop-search.md, "Consistency and the result cache"): each change shows
+    // once the projector has applied it and announced it, a moment after the operator's answer.
+    const shows = (q: string, expected: number[]) =>
+      eventually(async () => expect(await ids(q)).to.deep.equal(expected));
     const before = await ids('samsung');
     expect(before).to.include(pool.galaxy!.poolId);
     expectOk(await operator.call('DELETE', `/voucher-pools/${pool.fpt!.poolId}`));
-    expect(await ids('samsung')).to.deep.equal([pool.galaxy!.poolId, pool.gift!.poolId]);
+    await shows('samsung', [pool.galaxy!.poolId, pool.gift!.poolId]);
 
     expectOk(
       await operator.call('PATCH', `/voucher-pools/${pool.gift!.poolId}`, {
         json: { display: { title: 'Phiếu Oppo', brandName: 'Oppo' } },
       }),
     );
-    expect(await ids('samsung')).to.deep.equal([pool.galaxy!.poolId]);
-    expect(await ids('oppo')).to.deep.equal([pool.gift!.poolId]);
+    await shows('samsung', [pool.galaxy!.poolId]);
+    await shows('oppo', [pool.gift!.poolId]);
 
     expectOk(await operator.call('POST', `/campaigns/${phones.id}/status`, { json: { status: 'PAUSED' } }));
-    expect(await ids('samsung')).to.deep.equal([]);
+    await shows('samsung', []);
     expectOk(await operator.call('POST', `/campaigns/${phones.id}/status`, { json: { status: 'ACTIVE' } }));
-    expect(await ids('samsung')).to.deep.equal([pool.galaxy!.poolId]);
+    await shows('samsung', [pool.galaxy!.poolId]);
   });
 
   it('keeps the same rows and answers after the search projection is rebuilt from the event store', async () => {
