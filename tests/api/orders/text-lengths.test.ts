@@ -41,8 +41,8 @@ describe('Order view: query lengths in characters (HTTP, PostgreSQL, projector)'
     expect(expectEnvelope(res, 400, 'OPS-REQ-001')).to.deep.equal(field ? { field } : null);
     expect(res.body!.message).to.equal(message);
   };
-  const portal = (path: string) =>
-    call<Page>(app.baseUrl, 'GET', `/operator/v1/orders${path}`, { headers: operatorHeaders() });
+  const portal = <T = Page>(path: string) =>
+    call<T>(app.baseUrl, 'GET', `/operator/v1/orders${path}`, { headers: operatorHeaders() });
   const customer = (query: string) =>
     call<Page>(app.baseUrl, 'GET', `/order/cov/app/v1/orders${query}`, {
       headers: { ...gatewayHeaders(), Authorization: `Bearer ${token}` },
@@ -50,7 +50,7 @@ describe('Order view: query lengths in characters (HTTP, PostgreSQL, projector)'
 
   it("the portal's detail takes an orderId of 64 emoji in its path; 65 are OPS-REQ-001", async () => {
     await eventually(async () => {
-      const detail = expectOk(await portal(`/TL/${encodeURIComponent(orderId)}`));
+      const detail = expectOk(await portal<{ order_id: string }>(`/TL/${encodeURIComponent(orderId)}`));
       expect(detail.order_id).to.equal(orderId);
     });
     refused(await portal(`/TL/${encodeURIComponent(emoji(65))}`), 'orderId must be at most 64 characters');
