@@ -110,7 +110,10 @@ export function buildFastApp({ store, ids, clock, env }: FastAppDeps): Express {
         dailyStats: noReadModel,
       }),
       accessTokens: identityContext.provides!.accessTokens!,
-      customerAccess: new CustomerAccessPolicy({ consents: () => ports.get('consents'), hostAppAudiences: [] }),
+      customerAccess: new CustomerAccessPolicy({
+        consents: () => ports.get('consents'),
+        hostAppAudiences: config.ORDERS_HOST_APP_AUDIENCES,
+      }),
     },
     { logger },
   );
