@@ -14,6 +14,7 @@ import {
   type ReservationView,
   type SelectedPromotion,
 } from '../../application/checkout/index.js';
+import { inCharacters } from '../shared/input-schemas.js';
 
 extendZodWithOpenApi(z);
 
@@ -27,18 +28,19 @@ const vnd = (what: string) =>
     .describe(`${what}, VND`);
 
 const id = (what: string, max = 64) =>
-  z
-    .string({ invalid_type_error: 'must be a string' })
-    .trim()
-    .min(1, 'must not be empty')
-    .max(max, `must be at most ${max} characters`)
-    .describe(what);
+  inCharacters(
+    z
+      .string({ invalid_type_error: 'must be a string' })
+      .trim()
+      .min(1, 'must not be empty')
+      .max(max, `must be at most ${max} characters`),
+  ).describe(what);
 
 const item = z
   .object({
     item_id: id('unique within its order'),
-    sku: z.string().max(128).optional(),
-    name: z.string().max(500).optional(),
+    sku: inCharacters(z.string().max(128)).optional(),
+    name: inCharacters(z.string().max(500)).optional(),
     quantity: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1_000_000),
     unit_price: vnd('unit price; negative values allowed (a line that gives money back)'),
     categories: z.array(id('a category', 100)).max(50).optional(),
@@ -88,7 +90,9 @@ const selected = z
   .object({
     promotion_id: z.number().int('must be an integer').positive('must be positive').max(Number.MAX_SAFE_INTEGER),
     code_type: z.enum(codeTypes, { errorMap: () => ({ message: 'must be UNIQUE or SHARED' }) }),
-    pin_code: z.string().min(1).max(32).optional().describe('the pin of a promotion whose master requires one'),
+    pin_code: inCharacters(z.string().min(1).max(32))
+      .optional()
+      .describe('the pin of a promotion whose master requires one'),
   })
   .strict();
 
@@ -100,7 +104,7 @@ const selectedPromotions = z
 
 const orderId = id('the order id (or master/group order id for several merchants)', 128);
 const reservationKey = z.string().uuid('must be a reservation key (a UUID)').describe('from /reserve');
-const reason = z.string().max(500).optional().describe('logging only');
+const reason = inCharacters(z.string().max(500)).optional().describe('logging only');
 
 const toOrders = (os: z.infer<typeof orders>): CheckoutOrder[] =>
   os.map((o) => ({

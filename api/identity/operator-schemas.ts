@@ -15,7 +15,7 @@ import {
   type UserProfile,
   type UserView,
 } from '../../application/identity/index.js';
-import { absoluteUrl, matching, oneOf, text } from '../shared/input-schemas.js';
+import { absoluteUrl, inCharacters, matching, oneOf, text } from '../shared/input-schemas.js';
 
 extendZodWithOpenApi(z);
 
@@ -39,7 +39,7 @@ const profileFields = {
   date_of_birth: calendarDate.nullable(),
   gender: oneOf(genders).nullable(),
   phone_number: matching(/^\d{10,11}$/, '10 or 11 digits').nullable(),
-  email: z.string().trim().max(254).email('must be an e-mail address').nullable(),
+  email: inCharacters(z.string().trim().max(254).email('must be an e-mail address')).nullable(),
   avatar_url: absoluteUrl(true).nullable(),
 };
 

@@ -13,6 +13,7 @@ import {
   type ConsentScope,
   type IdentityServices,
 } from '../../application/identity/index.js';
+import { characters } from '../../application/shared/characters.js';
 import type { CommandContext } from '../../application/shared/command-context.js';
 import type { Logger } from '../../application/shared/logger.js';
 import { actorContextOf } from '../shared/command-context.js';
@@ -89,7 +90,7 @@ function textParam(source: Record<string, unknown>, name: string, required: bool
     return null;
   }
   if (typeof value !== 'string') throw bad(`${name} must be given once`);
-  if (value.length > max) throw bad(`${name} is too long`);
+  if (value.length > max && characters(value) > max) throw bad(`${name} is too long`);
   return value;
 }
 

@@ -4,6 +4,7 @@
  */
 import { Router, type Request } from 'express';
 import type { OrderQueries } from '../../application/orders/index.js';
+import { characters } from '../../application/shared/characters.js';
 import type { Logger } from '../../application/shared/logger.js';
 import { HttpError, interfaceErrorHandler } from '../shared/interface-errors.js';
 import { ok, operatorErrors, operatorStatus } from '../shared/operator-api.js';
@@ -21,7 +22,8 @@ const errors = operatorErrors<'ORDER_NOT_FOUND' | 'INVALID_ORDER_QUERY'>('orders
 
 const idParam = (req: Request, name: string): string => {
   const value = req.params[name] ?? '';
-  if (value.length > 64) throw new HttpError(400, 'OPS-REQ-001', `${name} must be at most 64 characters`);
+  if (value.length > 64 && characters(value) > 64)
+    throw new HttpError(400, 'OPS-REQ-001', `${name} must be at most 64 characters`);
   return value;
 };
 

@@ -5,11 +5,13 @@
  */
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import { inCharacters } from '../shared/input-schemas.js';
 import { positionOf } from './order-json.js';
 
 extendZodWithOpenApi(z);
 
-const code = (max: number) => z.string().min(1).max(max, `must be at most ${max} characters`);
+/** A filter on a field the webhooks take in characters (code points), counted alike. */
+const code = (max: number) => inCharacters(z.string().min(1).max(max, `must be at most ${max} characters`));
 const instant = z.string().openapi({ format: 'date-time' });
 
 const paging = {

@@ -7,18 +7,20 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import type { OrderChanges, OrderWebhook, SignedWebhook, WebhookKind } from '../../application/orders/index.js';
-import { absoluteUrl } from '../shared/input-schemas.js';
+import { absoluteUrl, inCharacters } from '../shared/input-schemas.js';
 
 extendZodWithOpenApi(z);
 
-const maxText = (max: number) => z.string().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
-const freeText = z.string().max(4096, 'must be at most 4096 characters');
+// Lengths are characters (code points): docs/orders-fields.md, "Field rules".
+const nonEmpty = (max: number) => z.string().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+const maxText = (max: number) => inCharacters(nonEmpty(max));
+const freeText = inCharacters(z.string().max(4096, 'must be at most 4096 characters'));
 /**
  * A value of the string to sign, which joins values with `|` (docs/orders-signing.md, "Signing"): a `|` inside one
  * would let one secure_hash stand for other values of the fields around it.
  */
 const signedText = (max: number) =>
-  maxText(max).regex(/^[^|]*$/, 'must not contain | (it separates the values of the string to sign)');
+  inCharacters(nonEmpty(max).regex(/^[^|]*$/, 'must not contain | (it separates the values of the string to sign)'));
 /** The largest amount whose integer part signs exactly (2^53 - 1). */
 const money = z
   .number()
@@ -62,7 +64,9 @@ const customer = z.object({
     .string()
     .regex(/^[0-9]{10,11}$/, 'must be 10 to 11 digits')
     .optional(),
-  email: z.string().max(254, 'must be at most 254 characters').email('must be an e-mail address').optional(),
+  email: inCharacters(
+    z.string().max(254, 'must be at most 254 characters').email('must be an e-mail address'),
+  ).optional(),
 });
 
 const fee = z.object({
@@ -92,7 +96,7 @@ const transaction = z.object({
   voucher_code: maxText(64).optional(),
   amount: money,
   status: maxText(32).openapi({ description: 'recommended: PENDING, COMPLETED, FAILED, CANCELLED' }),
-  note: z.string().max(512, 'must be at most 512 characters').optional(),
+  note: inCharacters(z.string().max(512, 'must be at most 512 characters')).optional(),
   captured_at: unixMs.optional(),
 });
 
@@ -136,7 +140,7 @@ const orderFields = {
   amounts,
   image_url: url.optional(),
   // Required on order.created since v1.1 (the seed's version history); an update may change it.
-  deeplink: z.string().min(1).max(2048),
+  deeplink: inCharacters(z.string().min(1).max(2048)),
   metadata: extension.optional(),
   attributes: extension.optional(),
 };

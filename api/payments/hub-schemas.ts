@@ -7,7 +7,7 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { transactionStatuses } from '../../application/payments/index.js';
-import { absoluteUrl } from '../shared/input-schemas.js';
+import { absoluteUrl, inCharacters } from '../shared/input-schemas.js';
 import { optSigned, signedId } from './signed-ids.js';
 
 export { optSigned, signedId };
@@ -17,8 +17,11 @@ extendZodWithOpenApi(z);
 export const uuid = z
   .string()
   .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a UUID');
+/** Text of 1 to `max` characters (code points, as every length here: docs/payments.md), trimmed. */
 const freeText = (max: number) =>
-  z.string().trim().min(1, `must be 1 to ${max} characters`).max(max, `must be 1 to ${max} characters`);
+  inCharacters(z.string().trim().min(1, `must be 1 to ${max} characters`).max(max, `must be 1 to ${max} characters`));
+/** Optional text of at most `max` characters (code points). */
+const upTo = (max: number) => inCharacters(z.string().max(max));
 /** Optional: absent or null is absent. */
 export const opt = <T extends z.ZodTypeAny>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
 
@@ -27,18 +30,18 @@ const orderItem = z.object({
   sku: freeText(64),
   quantity: z.number().int('must be an integer').min(1, 'must be at least 1'),
   unitPrice: z.number().finite().min(0, 'must not be negative'),
-  description: z.string().max(1000),
-  categoryCode: opt(z.string().max(64)),
-  categoryName: opt(z.string().max(255)),
+  description: upTo(1000),
+  categoryCode: opt(upTo(64)),
+  categoryName: opt(upTo(255)),
 });
 
 export const orderInfo = z
   .object({
-    customerName: opt(z.string().max(255)),
-    customerEmail: opt(z.string().max(255)),
-    customerPhone: opt(z.string().max(32)),
+    customerName: opt(upTo(255)),
+    customerEmail: opt(upTo(255)),
+    customerPhone: opt(upTo(32)),
     orderCreatedAt: opt(z.number().int('must be an integer (Unix ms)').min(0).max(99_999_999_999_999)),
-    notes: opt(z.string().max(2000)),
+    notes: opt(upTo(2000)),
     items: opt(z.array(orderItem).max(200)),
   })
   .openapi('PaymentOrderInfo');
@@ -73,7 +76,7 @@ export const initPaymentBody = z
     businessUnitId: optSigned(signedId()),
     branchId: optSigned(signedId()),
     returnURL: opt(absoluteUrl(true)),
-    providerData: opt(z.string().max(4096)),
+    providerData: opt(upTo(4096)),
     orderInfo: opt(orderInfo),
     paymentSessionId: opt(uuid).openapi({
       description:
@@ -109,7 +112,7 @@ const needsReference = (
 };
 
 export const cancelBody = z
-  .object({ ...referenceFields, reason: opt(z.string().max(500)), requestedBy: opt(z.string().max(128)), secureHash })
+  .object({ ...referenceFields, reason: opt(upTo(500)), requestedBy: opt(upTo(128)), secureHash })
   .superRefine(needsReference)
   .openapi('CancelTransactionRequest');
 

@@ -4,6 +4,7 @@
  * once: their routers mount them and openapi.ts documents them.
  */
 import { z } from 'zod';
+import { inCharacters } from '../shared/input-schemas.js';
 import { errorResponses, jsonContent, type ErrorCase } from '../shared/openapi.js';
 import type { RouteSpec } from '../shared/route-spec.js';
 
@@ -15,16 +16,16 @@ export const callbackFailure = z.object({ code: z.string(), message: z.string() 
 
 export const providerCallbackBody = z
   .object({
-    callbackId: z.string().min(1).max(128),
+    callbackId: inCharacters(z.string().min(1).max(128)),
     transactionId: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'must be a UUID'),
-    providerTransactionId: z.string().min(1).max(128),
+    providerTransactionId: inCharacters(z.string().min(1).max(128)),
     result: z.enum(['AUTHORIZED', 'DECLINED', 'CANCELLED']),
-    errorCode: z.string().max(64).nullable(),
-    errorMessage: z.string().max(500).nullable(),
+    errorCode: inCharacters(z.string().max(64)).nullable(),
+    errorMessage: inCharacters(z.string().max(500)).nullable(),
     payment: z
       .object({
-        bankName: z.string().max(128).nullable(),
-        accountHolderName: z.string().max(128).nullable(),
+        bankName: inCharacters(z.string().max(128)).nullable(),
+        accountHolderName: inCharacters(z.string().max(128)).nullable(),
         cardNo: z
           .string()
           .regex(/^[0-9]{6}\*+[0-9]{4}$/, 'must be masked (first 6, last 4 digits)')
@@ -33,10 +34,11 @@ export const providerCallbackBody = z
       .nullable(),
     tokenization: z
       .object({
+        // Opaque tokens of the provider, not text: their lengths stay UTF-16 units (the same for ASCII).
         providerToken: z.string().min(1).max(256),
         fingerprint: z.string().min(1).max(128),
         cardNo: z.string().regex(/^[0-9]{6}\*+[0-9]{4}$/, 'must be masked (first 6, last 4 digits)'),
-        cardBrand: z.string().min(1).max(32),
+        cardBrand: inCharacters(z.string().min(1).max(32)),
         expiry: z
           .string()
           .regex(/^(0[1-9]|1[0-2])\/[0-9]{2}$/, 'must be MM/YY')
@@ -80,13 +82,13 @@ export const providerCallbackRoutes = {
 /** A provider's refund result (docs/payments-refunds.md, "At the provider"), signed like a payment callback. */
 export const providerRefundCallbackBody = z
   .object({
-    callbackId: z.string().min(1).max(128),
+    callbackId: inCharacters(z.string().min(1).max(128)),
     refundId: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'must be a UUID'),
     transactionId: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'must be a UUID'),
-    providerRefundId: z.string().min(1).max(128),
+    providerRefundId: inCharacters(z.string().min(1).max(128)),
     result: z.enum(['REFUNDED', 'FAILED']),
-    errorCode: z.string().max(64).nullable(),
-    errorMessage: z.string().max(500).nullable(),
+    errorCode: inCharacters(z.string().max(64)).nullable(),
+    errorMessage: inCharacters(z.string().max(500)).nullable(),
     sentAt: z.string(),
   })
   .openapi('ProviderRefundCallback');

@@ -6,6 +6,7 @@
  */
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import { inCharacters } from '../shared/input-schemas.js';
 import { initPaymentBody, secureHash } from './hub-schemas.js';
 import { optSigned, signedId } from './signed-ids.js';
 
@@ -17,7 +18,7 @@ const uuid = z
 const opt = <T extends z.ZodTypeAny>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
 /** Error data: blank counts as absent (a FAILED snapshot needs both: 4017). */
 const errorText = (max: number) =>
-  opt(z.string().max(max, `must be at most ${max} characters`)).transform((v) =>
+  opt(inCharacters(z.string().max(max, `must be at most ${max} characters`))).transform((v) =>
     v === undefined || v.trim() === '' ? undefined : v,
   );
 
@@ -58,8 +59,8 @@ export const refundBody = z
     referenceId: optSigned(signedId()),
     currency: opt(currency).openapi({ description: "only cross-checked against the original's (4001 if it differs)" }),
     refundType,
-    reason: opt(z.string().max(500)),
-    requestedBy: opt(z.string().max(128)),
+    reason: opt(inCharacters(z.string().max(500))),
+    requestedBy: opt(inCharacters(z.string().max(128))),
     refundReferenceId: signedId(),
     refundVpoint: optSigned(z.number().int('must be an integer').min(0).max(Number.MAX_SAFE_INTEGER)).openapi({
       description:

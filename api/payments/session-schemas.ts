@@ -5,11 +5,11 @@
  */
 import { z } from 'zod';
 import { breakdownLineStatuses, paymentSessionStatuses, type SettledLine } from '../../application/payments/index.js';
-import { dateTimeInput } from '../shared/input-schemas.js';
+import { dateTimeInput, inCharacters } from '../shared/input-schemas.js';
 import { amount, instant, opt, orderInfo, secureHash, uuid } from './hub-schemas.js';
 import { optSigned, signedId } from './signed-ids.js';
 
-const code = z.string().min(1, 'must not be empty').max(128, 'must be at most 128 characters');
+const code = inCharacters(z.string().min(1, 'must not be empty').max(128, 'must be at most 128 characters'));
 const codes = z.array(code).min(1, 'must hold at least one').max(50, 'must hold at most 50');
 const lineAmount = z
   .number({ invalid_type_error: 'must be a number' })
@@ -18,7 +18,7 @@ const lineAmount = z
   .max(Number.MAX_SAFE_INTEGER, 'is too large');
 const lineReference = {
   amount: lineAmount,
-  referenceId: opt(z.string().min(1).max(128)),
+  referenceId: opt(inCharacters(z.string().min(1).max(128))),
   referenceType: opt(z.enum(['RESERVATION', 'REDEMPTION'], { message: 'must be RESERVATION or REDEMPTION' })),
 };
 
@@ -102,8 +102,8 @@ const sessionReference = {
 export const cancelSessionBody = z
   .object({
     ...sessionReference,
-    reason: opt(z.string().max(500)),
-    requestedBy: opt(z.string().max(128)),
+    reason: opt(inCharacters(z.string().max(500))),
+    requestedBy: opt(inCharacters(z.string().max(128))),
     secureHash,
   })
   .superRefine(needsSession)

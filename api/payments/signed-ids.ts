@@ -5,6 +5,7 @@
  * signing.
  */
 import { z } from 'zod';
+import { characters } from '../../application/shared/characters.js';
 
 /**
  * What no id may hold: a control character (C0 with TAB, LF and CR, DEL, C1), a line or paragraph separator, a
@@ -13,13 +14,6 @@ import { z } from 'zod';
 const unprintable = /[\p{Cc}\p{Zl}\p{Zp}\p{Cs}|]/u;
 /** Whitespace at either end: an id is compared and signed as sent, so `ĐH-1 ` would silently be another order. */
 const edgeSpace = /^\s|\s$/u;
-
-/** A string's length in characters (code points): an emoji is one, as the seed counts, not two UTF-16 units. */
-export const characters = (text: string): number => {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
-};
 
 /** 1 to `max` characters of printable text without `|`; spaces inside, none at either end. */
 export const signedId = (max = 64) => {

@@ -6,6 +6,8 @@
  */
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import { characters } from '../../application/shared/characters.js';
+import { inCharacters } from '../shared/input-schemas.js';
 
 extendZodWithOpenApi(z);
 
@@ -21,12 +23,13 @@ const instant = (description: string) => z.string().openapi({ format: 'date-time
 
 export const reserveBody = z
   .object({
-    orderId: z
-      .string({ invalid_type_error: 'orderId must be a string' })
-      .trim()
-      .min(1, 'orderId must not be empty')
-      .max(128, 'orderId is at most 128 characters')
-      .describe('order id from the ordering system; used once per merchant'),
+    orderId: inCharacters(
+      z
+        .string({ invalid_type_error: 'orderId must be a string' })
+        .trim()
+        .min(1, 'orderId must not be empty')
+        .max(128, 'orderId is at most 128 characters'),
+    ).describe('order id from the ordering system; used once per merchant'),
     amount: integer('amount')
       .min(0, 'amount must be >= 0')
       .describe('total to pay in minor units; must equal unitPrice × quantity summed over items'),
@@ -64,9 +67,9 @@ export const reservationKeyBody = z
 
 export const releaseBody = reservationKeyBody
   .extend({
-    reason: z
-      .string({ invalid_type_error: 'reason must be a string' })
-      .max(256, 'reason is at most 256 characters')
+    reason: inCharacters(
+      z.string({ invalid_type_error: 'reason must be a string' }).max(256, 'reason is at most 256 characters'),
+    )
       .nullish()
       .describe('for the log only, e.g. PAYMENT_FAILED, USER_CANCELLED, TIMEOUT'),
   })
@@ -207,7 +210,8 @@ export function plainReserveBody(body: unknown): ReserveBody | undefined {
   const { orderId, amount, currency = 'VND', items } = body;
   if (typeof orderId !== 'string') return undefined;
   const trimmed = orderId.trim();
-  if (trimmed.length < 1 || trimmed.length > 128) return undefined;
+  // Counted in characters (code points) only when the units could be too many: an ASCII id never is.
+  if (trimmed.length < 1 || (trimmed.length > 128 && characters(trimmed) > 128)) return undefined;
   if (!Number.isSafeInteger(amount) || (amount as number) < 0) return undefined;
   if (currency !== 'VND' && currency !== 'VPOINT') return undefined;
   if (!Array.isArray(items) || items.length < 1 || items.length > 100) return undefined;

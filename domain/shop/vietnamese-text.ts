@@ -8,6 +8,7 @@
  * Both are words separated by single spaces: anything that is not a letter
  * or digit separates words.
  */
+import { characters } from '../shared/characters.js';
 
 const separators = /[^\p{L}\p{M}\p{N}]+/gu;
 const combiningMarks = /\p{M}/gu;
@@ -106,7 +107,7 @@ export function fold(text: string): string {
 
 /** Length of a search keyword as the shop counts it: Unicode code points of the trimmed NFC text. */
 export function keywordLength(q: string): number {
-  return [...q.trim().normalize('NFC')].length;
+  return characters(q.trim().normalize('NFC'));
 }
 
 /** Typo tolerance applies to words of at least this many letters. */

@@ -1,18 +1,20 @@
 /**
  * The service's HTTP app over ports only (an in-memory event store, ids and a fixed clock), for fast API specs
  * (docs/testing.md). The one place that builds it: each context's command side from its own builder
- * (buildShopCommands, buildCheckout, buildGateway), the gateway in front of the shop accepting testGatewayClient
- * (tests/support/gateway.ts), with what needs knex (read models, catalog and search routers, projections,
- * relay) left out.
+ * (buildShopCommands, buildCheckout, buildGateway), the gateway in front of the shop, the payment hub, the checkout
+ * and the order view accepting testGatewayClient (tests/support/gateway.ts), with what needs knex (read models,
+ * catalog and search routers, projections, relay) left out: a route reading one answers 500.
  */
 import type { Express } from 'express';
 import { Router } from 'express';
 import { checkoutApi } from '../../api/checkout/index.js';
-import { ordersOperatorRouter } from '../../api/orders/index.js';
+import { ordersApi, ordersOperatorRouter } from '../../api/orders/index.js';
 import { identityApi } from '../../api/identity/index.js';
 import { paymentsApi, paymentsBasePath, paymentsGatewayFront } from '../../api/payments/index.js';
 import { gatewayApi, gatewayGuard } from '../../api/gateway/index.js';
 import { shopGatewayFront } from '../../api/shop/gateway-front.js';
+import type { GatewayFront } from '../../api/shared/gateway-front.js';
+import { CustomerAccessPolicy, OrderQueries } from '../../application/orders/index.js';
 import { operatorApi } from '../../api/shared/operator-api.js';
 import { createHttpApp } from '../../api/shared/http-app.js';
 import { operatorRouter } from '../../api/shop/operator-router.js';
@@ -51,6 +53,9 @@ export const fastAppSecrets: Secrets = {
   PAYMENTS_SECRETS_OLD_KEYS: [],
 };
 
+const noReadModel = (): Promise<never> =>
+  Promise.reject(new Error('the fast app has no order read model (tests/api/orders use the real one)'));
+
 export interface FastAppDeps {
   store: EventStore;
   ids: NumericIdGenerator;
@@ -79,32 +84,55 @@ export function buildFastApp({ store, ids, clock, env }: FastAppDeps): Express {
     merchantKeys: shop.credentials,
   });
   const orders = buildOrderCommands({ config, secrets, store, ids, clock });
-  const identity = buildIdentity({ config, secrets, store, clock }).services;
+  const identityContext = buildIdentity({ config, secrets, store, clock });
+  const identity = identityContext.services;
   // The gateway's parties live in a store of their own, so that a scene's events are only the ones it gives and makes.
   const gateway = buildGateway({ config, store: new InMemoryEventStore({ clock }), clock, logger }).services;
   const registered = registerTestGatewayClient(gateway, gateway.check.environment);
-  const guard = gatewayGuard(shopGatewayFront, gateway, { logger });
-  const shopGateway = Router().use((req, res, next) => {
-    registered.then(() => guard(req, res, next), next);
-  });
+  /** An interface behind the gateway, as container.ts mounts it, once the test pair is registered. */
+  const behindGateway = (front: GatewayFront, router: Router) => {
+    const guard = gatewayGuard(front, gateway, { logger });
+    return Router().use((req, res, next) => {
+      registered.then(() => guard(req, res, next), next);
+    }, router);
+  };
   const ports = new ProvidedPorts();
-  ports.provide({ users: identity.users });
+  ports.provide({ users: identity.users, consents: identityContext.provides!.consents! });
   const payments = buildPaymentsCommands({ config, secrets, store, clock, ports }).services;
-  const paymentsGuard = gatewayGuard(paymentsGatewayFront, gateway, { logger });
-  const paymentsGateway = Router().use((req, res, next) => {
-    registered.then(() => paymentsGuard(req, res, next), next);
-  });
+  // The checkout's applicable and the order view's queries read projections: here they answer 500.
+  const [checkoutInterface] = checkoutApi.interfaces(checkout, { logger });
+  const [ordersInterface] = ordersApi.interfaces(
+    {
+      ...orders,
+      queries: new OrderQueries({
+        list: noReadModel,
+        detail: noReadModel,
+        dailyStats: noReadModel,
+      }),
+      accessTokens: identityContext.provides!.accessTokens!,
+      customerAccess: new CustomerAccessPolicy({
+        consents: () => ports.get('consents'),
+        hostAppAudiences: config.ORDERS_HOST_APP_AUDIENCES,
+      }),
+    },
+    { logger },
+  );
 
   return createHttpApp({
     logger,
     metrics: metricsRegistry,
     requestDuration: httpRequestDuration,
     routers: [
-      { path: '/api/v1', router: Router().use(shopGateway, shopRouter({ logger, routers: [purchaseRouter(shop)] })) },
+      {
+        path: '/api/v1',
+        router: behindGateway(shopGatewayFront, shopRouter({ logger, routers: [purchaseRouter(shop)] })),
+      },
       {
         path: paymentsBasePath,
-        router: Router().use(paymentsGateway, paymentsApi.interfaces(payments, { logger })[0]!.router),
+        router: behindGateway(paymentsGatewayFront, paymentsApi.interfaces(payments, { logger })[0]!.router),
       },
+      { path: checkoutInterface!.path, router: behindGateway(checkoutInterface!.gateway!, checkoutInterface!.router) },
+      { path: ordersInterface!.path, router: behindGateway(ordersInterface!.gateway!, ordersInterface!.router) },
       {
         path: '/operator/v1',
         router: operatorApi({

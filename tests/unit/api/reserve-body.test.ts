@@ -9,7 +9,13 @@ const validItem = fc.record({
 });
 const validBody = fc.record(
   {
-    orderId: fc.string({ minLength: 1, maxLength: 128 }).filter((s) => s.trim().length > 0),
+    orderId: fc
+      .oneof(
+        fc.string({ minLength: 1, maxLength: 128 }),
+        // Up to 128 characters of up to 256 UTF-16 units: lengths are code points (docs/shop-api.md).
+        fc.string({ unit: fc.constantFrom('😀', 'Đ', 'a'), minLength: 1, maxLength: 128 }),
+      )
+      .filter((s) => s.trim().length > 0),
     amount: fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
     currency: fc.constantFrom('VND', 'VPOINT'),
     items: fc.array(validItem, { minLength: 1, maxLength: 100 }),
@@ -39,6 +45,8 @@ const edge = fc.constantFrom<unknown>(
   'x'.repeat(128),
   ` ${'x'.repeat(128)} `,
   'x'.repeat(129),
+  '😀'.repeat(128),
+  '😀'.repeat(129),
   'VND',
   'VPOINT',
   'vnd',
@@ -95,6 +103,13 @@ describe('plainReserveBody (reserveBody without zod, for the bodies that surely 
       }),
       { numRuns: 1000 },
     );
+  });
+
+  it('given an orderId of 128 emoji (256 UTF-16 units), then it answers it as zod does; 129 go to zod', () => {
+    const b = (orderId: string) => ({ orderId, amount: 0, items: [{ voucherPoolId: 1, unitPrice: 0, quantity: 1 }] });
+    expect(plainReserveBody(b('😀'.repeat(128)))).to.deep.equal(reserveBody.parse(b('😀'.repeat(128))));
+    expect(plainReserveBody(b('😀'.repeat(129)))).to.equal(undefined);
+    expect(reserveBody.safeParse(b('😀'.repeat(129))).success).to.equal(false);
   });
 
   it('given a padded orderId, no currency and an extra field, then it trims, defaults to VND and drops the field', () => {

@@ -157,6 +157,9 @@ const probes: Record<Kind, (rule: Rule) => [string, unknown, boolean][]> = {
       : [
           [`of ${max} (at the limit)`, x(max), true],
           [`of ${max + 1}`, x(max + 1), false],
+          // Lengths are characters (code points): an emoji is one, not its two UTF-16 units.
+          [`of ${max} emoji (at the limit)`, '😀'.repeat(max), true],
+          [`of ${max + 1} emoji`, '😀'.repeat(max + 1), false],
         ],
   money: () => [
     ['0', 0, true],
