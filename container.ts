@@ -195,6 +195,12 @@ export interface Container {
   app: Express;
   /** Only /health, /ready and /metrics: what a process without the api role serves on HEALTH_PORT. */
   operationsApp: Express;
+  /**
+   * Keeps /ready at 503 NOT_READY, with the check `name` false, until the answered release is called: work the process
+   * must finish before it takes traffic although it already serves (main.ts: the demo seed, whose orders go through
+   * the webhooks). Released, the check stays in /ready's details as true.
+   */
+  holdReadiness(name: string): () => void;
   /** Starts the background roles this process runs (relay, projectors, the contexts' jobs). */
   startBackground(): Promise<void>;
   /** Stops background work and closes every connection, in dependency order. */
@@ -256,6 +262,8 @@ export async function buildContainer(options: {
   );
 
   const jobs: BackgroundJob[] = [...built.values()].flatMap((b) => b.jobs);
+  /** Start-up work /ready waits for (holdReadiness), by name: done or not. */
+  const holds = new Map<string, boolean>();
   /**
    * Readiness and what this process's roles report (docs/operations.md, "Health"): the database, NATS where there is
    * one, the relay's lease, each projector's lag. Served by the API and, in a process without it, by its own port.
@@ -269,7 +277,10 @@ export async function buildContainer(options: {
       bus.reachable ? bus.reachable() : true,
     ]);
     // The broker only where there is one: the in-process bus has none to lose.
-    const checks: Record<string, boolean> = config.NATS_URL ? { database, nats: broker } : { database };
+    const checks: Record<string, boolean> = {
+      ...(config.NATS_URL ? { database, nats: broker } : { database }),
+      ...Object.fromEntries(holds),
+    };
     const roles = {
       ...(config.ROLES.includes('relay') ? { relay: { active: relay.active, blocked: relay.blocked } } : {}),
       ...(config.ROLES.includes('projector') ? { projectors: await projections.status() } : {}),
@@ -287,7 +298,8 @@ export async function buildContainer(options: {
         : {}),
     };
     // A relay that refuses to publish (the stream is ahead of the log) stops the whole fan-out: not ready.
-    return { ready: database && broker && !relay.blocked, checks, roles };
+    const started = [...holds.values()].every(Boolean);
+    return { ready: database && broker && started && !relay.blocked, checks, roles };
   };
 
   // Where the operations endpoints are the operators' (production), /ready shows its details to an operator only.
@@ -344,6 +356,12 @@ export async function buildContainer(options: {
     services,
     app,
     operationsApp,
+    holdReadiness(name) {
+      holds.set(name, false);
+      return () => {
+        holds.set(name, true);
+      };
+    },
     async startBackground() {
       // Projectors first, so a rebuild on start finishes before the relay feeds them.
       if (config.ROLES.includes('projector')) await projections.start();

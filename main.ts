@@ -12,7 +12,7 @@ import path from 'node:path';
 import { collectDefaultMetrics } from 'prom-client';
 import express from 'express';
 import { listen } from './api/shared/http-app.js';
-import { startApiWorkers, workerMetrics } from './infrastructure/shared/api-workers.js';
+import { primaryStarted, startApiWorkers, workerMetrics } from './infrastructure/shared/api-workers.js';
 import { buildContainer, loadConfig, loadSecrets } from './container.js';
 import { ConfigError } from './infrastructure/shared/config.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './infrastructure/shared/database.js';
@@ -93,6 +93,11 @@ async function main(): Promise<void> {
     metrics,
   });
   await container.startBackground();
+  // /ready waits for the start to finish, though the API serves at once: the demo seed sends its orders through the
+  // webhooks, and an api worker serves while its primary seeds. Ready means the demo credentials are all written.
+  const seeding = config.SEED_DEMO ?? !config.DATABASE_URL;
+  const seedWritten = seeding ? container.holdReadiness('demoSeed') : undefined;
+  if (cluster.isWorker) void primaryStarted().then(container.holdReadiness('primary'));
 
   const server = ownRoles.includes('api') ? await listen(container.app, config.PORT) : undefined;
   // Without the api role (and its workers), the process still reports its health, readiness and lag on a port.
@@ -149,7 +154,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-  if (config.SEED_DEMO ?? !config.DATABASE_URL) {
+  if (seeding) {
     // Stopped while seeding: the seed fails as the database goes; that is no failure to start.
     // One after the other: each keeps what it seeded in demo-credentials.json (each seed merges its own part).
     const seeded = await (async () => {
@@ -206,8 +211,10 @@ async function main(): Promise<void> {
           '',
         ].join('\n'),
       );
+      seedWritten?.();
     }
   }
+  apiWorkers?.primaryStarted();
 }
 
 main().catch((err: unknown) => {

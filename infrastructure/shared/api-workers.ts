@@ -12,6 +12,11 @@ import type { Logger } from './logger.js';
  * GET /metrics of any worker answers for the whole service: the worker asks
  * the primary, which sums its own registry and every worker's
  * (prom-client's AggregatorRegistry.aggregate).
+ *
+ * A worker serves as soon as it listens (the demo seed's orders go through
+ * it), but its /ready answers NOT_READY until the primary has finished
+ * starting (the demo seed): the primary tells every worker, and every one
+ * forked later, once it has (docs/operations.md, "Health").
  */
 
 /** Messages between the primary and its workers. */
@@ -19,7 +24,8 @@ type Message =
   | { type: 'api-workers:service-metrics'; id: number }
   | { type: 'api-workers:service-metrics-answer'; id: number; text?: string; error?: string }
   | { type: 'api-workers:own-metrics'; id: number }
-  | { type: 'api-workers:own-metrics-answer'; id: number; metrics: unknown[] };
+  | { type: 'api-workers:own-metrics-answer'; id: number; metrics: unknown[] }
+  | { type: 'api-workers:primary-started' };
 
 const isMessage = (m: unknown): m is Message =>
   typeof m === 'object' && m !== null && String((m as { type?: unknown }).type).startsWith('api-workers:');
@@ -29,6 +35,8 @@ const askTimeoutMs = 5_000;
 export interface ApiWorkers {
   /** The port the workers listen on (PORT, or the one picked for PORT=0). */
   port: number;
+  /** The primary has finished starting: every worker, and every one forked from now on, may answer /ready READY. */
+  primaryStarted(): void;
   /** SIGTERM to every worker (each finishes its requests in flight), resolved when all have exited. */
   stop(): Promise<void>;
 }
@@ -45,7 +53,10 @@ export async function startApiWorkers(options: {
 }): Promise<ApiWorkers> {
   const { count, env, registry, logger } = options;
   let stopping = false;
+  let started = false;
   let nextId = 0;
+  const tellStarted = (worker: Worker) =>
+    worker.isConnected() && worker.send({ type: 'api-workers:primary-started' } satisfies Message);
   const waiting = new Map<number, (metrics: unknown[]) => void>();
 
   /** A worker's own metrics as JSON; none if it does not answer in time (it may be exiting). */
@@ -99,6 +110,8 @@ export async function startApiWorkers(options: {
       let listening = false;
       worker.once('listening', (address) => {
         listening = true;
+        // It listens for the primary's messages before it listens on the port (main.ts), so none is lost.
+        if (started) tellStarted(worker);
         resolve(address.port);
       });
       worker.once('exit', (code, signal) => {
@@ -137,7 +150,26 @@ export async function startApiWorkers(options: {
       ),
     );
   }
-  return { port: ports[0]!, stop: stopAll };
+  return {
+    port: ports[0]!,
+    primaryStarted() {
+      started = true;
+      for (const worker of Object.values(cluster.workers ?? {})) if (worker) tellStarted(worker);
+    },
+    stop: stopAll,
+  };
+}
+
+/** In a worker: resolves once the primary has finished starting (ApiWorkers.primaryStarted). */
+export function primaryStarted(): Promise<void> {
+  return new Promise((resolve) => {
+    const heard = (message: unknown) => {
+      if (!isMessage(message) || message.type !== 'api-workers:primary-started') return;
+      process.off('message', heard);
+      resolve();
+    };
+    process.on('message', heard);
+  });
 }
 
 /**

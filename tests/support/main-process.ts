@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { testRateLimits } from './gateway.js';
 export { freePort } from './free-port.js';
@@ -20,6 +21,14 @@ export async function until<T>(
   }
 }
 
+/** Whether something accepts connections on the port of 127.0.0.1. */
+export const listening = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+
 export interface MainProcess {
   child: ChildProcess;
   /** The port of the first "service started" log line that `started` accepts (its health port without the api role). */
@@ -33,15 +42,24 @@ export interface MainProcess {
  * main.ts as `npm start` runs it, with `env` only (and PATH), in a process
  * group of its own when `detached` (so that a test can signal the group, as
  * Ctrl-C in a terminal does); resolves once a "service started" line that
- * `started` accepts was logged.
+ * `started` accepts was logged. With `npm`, started by `npm start` itself (npm,
+ * then package.json's start script), `child` being npm.
  */
 export async function startMain(
   env: Record<string, string>,
-  options: { detached?: boolean; started?: (line: Record<string, unknown>) => boolean; timeoutMs?: number } = {},
+  options: {
+    detached?: boolean;
+    npm?: boolean;
+    started?: (line: Record<string, unknown>) => boolean;
+    timeoutMs?: number;
+  } = {},
 ): Promise<MainProcess> {
   // Benchmarks: CPU_PROFILE_DIR=<dir> writes a V8 CPU profile of this process too (when it exits on SIGTERM).
   const profile = process.env.CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROFILE_DIR}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'main.ts'], {
+  const [command, args] = options.npm
+    ? ['npm', ['start']]
+    : [process.execPath, [...profile, '--import', 'tsx', 'main.ts']];
+  const child = spawn(command, args, {
     cwd: root,
     // A test's main.ts is not throttled unless the test sets limits (tests/support/gateway.ts, testRateLimits).
     env: { PATH: process.env.PATH, LOG_LEVEL: 'info', ...testRateLimits, ...env },

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { expect } from 'chai';
 import { until, type MainProcess } from '../../support/main-process.js';
 import { mainSuite } from '../../support/main-suite.js';
+import { demoCredentialsWritten, startDemo } from '../../support/walkthroughs.js';
 
 /** The pids of a process's children (Linux). */
 function children(pid: number): number[] {
@@ -19,18 +20,40 @@ const workerPids = (pid: number) =>
 const get = (port: number, route: string) =>
   fetch(`http://127.0.0.1:${port}${route}`, { headers: { connection: 'close' } });
 
-describe('main.ts with API_WORKERS=2 (node:cluster)', function () {
-  this.timeout(60_000);
+const readyChecks = async (port: number) => {
+  const res = await get(port, '/ready');
+  return { status: res.status, checks: ((await res.json()) as { checks: Record<string, boolean> }).checks };
+};
+
+describe('main.ts with API_WORKERS=2 (node:cluster), seeding the demo as npm start does', function () {
+  this.timeout(120_000);
   const suite = mainSuite('api-workers');
   let service: MainProcess;
   let port: number;
+  const readiness: { status: number; body: unknown; credentials: ReturnType<typeof demoCredentialsWritten> }[] = [];
 
   before(async () => {
-    service = await suite.start(
-      { API_WORKERS: '2', PORT: '0', SEED_DEMO: 'false' },
-      { started: (line) => line.apiWorkers === 2 },
-    );
+    // Started as the README tells a script to: until /ready answers 200, each poll reaching the next worker.
+    ({ service } = await startDemo(suite, {
+      env: { API_WORKERS: '2' },
+      started: (line) => line.apiWorkers === 2,
+      onReady: (answer) => readiness.push({ ...answer, credentials: demoCredentialsWritten(suite.dataDir) }),
+    }));
     port = service.port;
+  });
+
+  it('answers /ready 503 from the workers (checks.primary false) until the primary has seeded, then 200', () => {
+    const early = readiness.slice(0, -1);
+    // The workers serve before the primary seeds (the order view's seed sends its orders through them).
+    expect(early, 'the answers before READY').to.have.length.above(0);
+    for (const answer of early) {
+      expect(answer.status).to.equal(503);
+      expect((answer.body as { checks: Record<string, boolean> }).checks).to.include({ primary: false });
+    }
+    expect(early.map((a) => a.credentials)).to.include.oneOf(['absent', 'partial']);
+    const ready = readiness.at(-1)!;
+    expect((ready.body as { checks: Record<string, boolean> }).checks).to.include({ database: true, primary: true });
+    expect(ready.credentials).to.equal('complete');
   });
 
   it('serves the api from two worker processes, each an api process of its own', async () => {
@@ -69,6 +92,9 @@ describe('main.ts with API_WORKERS=2 (node:cluster)', function () {
     });
     expect(now).to.include(survivor);
     expect((await get(port, '/health')).status).to.equal(200);
+    // The new worker is told that the primary has started: every worker is ready (a connection each, in turn).
+    const answers = await Promise.all(Array.from({ length: 6 }, () => readyChecks(port)));
+    expect(answers).to.deep.equal(Array(6).fill({ status: 200, checks: { database: true, primary: true } }));
   });
 
   it('stops the workers and itself on SIGTERM, exiting 0', async () => {

@@ -1,17 +1,8 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { freePort, startMain, until } from '../../support/main-process.js';
-
-/** Whether something accepts connections on the port of 127.0.0.1. */
-const listening = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-  });
+import { freePort, listening, startMain, until } from '../../support/main-process.js';
 
 /**
  * npm start on the embedded database: the service stops its roles before the
