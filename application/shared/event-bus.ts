@@ -35,12 +35,17 @@ export interface ConsumerOptions {
   /** Durable consumer name; its progress survives restarts. */
   durableName: string;
   /**
-   * The consumer's own last applied position (null: nothing yet). The
-   * in-process bus starts right after it. JetStream ignores it: a new durable
-   * consumer gets the whole stream, an existing one resumes where it was, so
-   * the handler must skip what it already applied.
+   * The consumer's own last applied position, its checkpoint (null: nothing yet). The in-process bus starts right
+   * after it. JetStream starts its consumer no earlier than right after the stream message at that position, and
+   * otherwise where its broker-side state says (docs/projections.md, "Where a consumer starts"). Either may deliver
+   * again what the consumer already applied: the handler skips it.
    */
   startAfter: string | null;
+  /**
+   * The checkpoint as it stands now, asked each time the bus creates the consumer again (JetStream, after an error);
+   * default: `startAfter`. It must never be ahead of what the consumer applied.
+   */
+  checkpoint?: () => string | null;
   /** Most messages handed over in one call. */
   batchSize?: number;
   /**

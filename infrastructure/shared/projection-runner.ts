@@ -333,6 +333,9 @@ export class ProjectionRunner {
       {
         durableName: this.consumerPrefix + projector.name,
         startAfter: this.progress.get(projector.name)!.position,
+        // Where the consumer is created again after an error: after what this runner applied (docs/projections.md,
+        // "Where a consumer starts"). Its progress is the committed checkpoint, or past it by events passed over.
+        checkpoint: () => this.progress.get(projector.name)?.position ?? null,
         batchSize: this.batchSize,
         eventTypes: projector.eventTypes,
       },

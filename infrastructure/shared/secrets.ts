@@ -2,15 +2,15 @@
  * Secrets, declared per context like the settings (docs/conventions.md, "Modules"): each context lists its own in
  * `infrastructure/<context>/secrets.ts`, the shared ones are here, and the composition root loads them all with
  * `loadSecrets`. In production every declared secret must be set; elsewhere a missing one is generated once and kept
- * in `<DATA_DIR>/dev-secrets.json`, so a developer's restarts keep the same credentials and can still decrypt the
- * voucher codes they issued.
+ * in `<DATA_DIR>/dev-secrets.json` (dev-secrets-file.ts), so a developer's restarts keep the same credentials and can
+ * still decrypt the voucher codes they issued.
  */
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { commaList } from './comma-list.js';
 import { ConfigError, type Config } from './config.js';
+import { readDevSecrets, updateDevSecrets, type DevSecrets } from './dev-secrets-file.js';
 
 /** One secret: the rule its environment variable must meet, and how development makes and keeps one. */
 export interface Secret<T> {
@@ -134,14 +134,21 @@ export function loadSecrets<S extends SecretsShape>(
     if (weak.length) throw new ConfigError(`weak secrets, refused in production:\n${weak.join('\n')}`);
   }
 
-  let dev: Record<string, string> = {};
+  let dev: DevSecrets = {};
   if (unset().length) {
     // Every declared secret gets its kept value (as before), and keys of others in the file are left as they are.
+    // The file is written only when it lacks one, and then by whichever process starting at that moment takes its
+    // lock first: the others find the secrets it generated (dev-secrets-file.ts).
     const file = path.resolve(config.DATA_DIR, 'dev-secrets.json');
-    dev = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>) : {};
-    for (const s of Object.values(shape)) dev[s.dev.key] ??= s.dev.generate();
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, JSON.stringify(dev, null, 2), { mode: 0o600 });
+    const declared = Object.values(shape).map((s) => s.dev);
+    const lacking = (kept: DevSecrets) => declared.filter((d) => kept[d.key] == null);
+    dev = readDevSecrets(file);
+    if (lacking(dev).length > 0)
+      dev = updateDevSecrets(file, (kept) => {
+        const generated = lacking(kept);
+        for (const d of generated) kept[d.key] = d.generate();
+        return generated.length > 0;
+      });
   }
   return Object.fromEntries(
     Object.entries(shape).map(([name, s]) => {

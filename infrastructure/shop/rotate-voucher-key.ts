@@ -5,9 +5,9 @@
  * the environment (production) it prints the two values to store in the secret manager, once, and changes nothing.
  */
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../shared/config.js';
+import { updateDevSecrets } from '../shared/dev-secrets-file.js';
 import { loadSecrets } from '../shared/secrets.js';
 import { shopSecrets } from './secrets.js';
 import { voucherKeyId } from './voucher-code-cipher.js';
@@ -42,10 +42,11 @@ function main(): void {
     return;
   }
   const file = path.resolve(config.DATA_DIR, 'dev-secrets.json');
-  const kept = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>;
-  kept[shopSecrets.VOUCHER_CODE_KEY.dev.key] = next.key;
-  kept[shopSecrets.VOUCHER_CODE_OLD_KEYS.dev.key] = next.oldKeys.join(',');
-  fs.writeFileSync(file, JSON.stringify(kept, null, 2), { mode: 0o600 });
+  updateDevSecrets(file, (kept) => {
+    kept[shopSecrets.VOUCHER_CODE_KEY.dev.key] = next.key;
+    kept[shopSecrets.VOUCHER_CODE_OLD_KEYS.dev.key] = next.oldKeys.join(',');
+    return true;
+  });
   console.log(`Rotated the voucher code key in ${file} (${ids}); restart the service.`);
 }
 

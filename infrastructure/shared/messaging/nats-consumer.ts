@@ -40,8 +40,10 @@ export const followsHeader = 'Event-Follows';
  * Messages left unacked by a process that died, or by a lost connection, would
  * come back only after ack_wait, behind newer ones, and the projector would
  * skip them as already passed. So on start and after any error, a consumer
- * with unacked messages is recreated at the first unacked stream sequence
- * (ack floor + 1); what comes again after that is skipped by the handler.
+ * with unacked messages is recreated at the first message not yet applied:
+ * after its checkpoint, never before its ack floor or the sequence it was last
+ * created at (startSequence); what comes again after that is skipped by the
+ * handler.
  */
 export class NatsConsumer implements BusConsumer {
   private readonly abort = new AbortController();
@@ -70,6 +72,8 @@ export class NatsConsumer implements BusConsumer {
       parse: (m: JsMsg) => RecordedEvent;
       /** Creates the stream when it is gone, so that the consumer can be created on it again. */
       ensureStream: () => Promise<void>;
+      /** The stream sequence of the last message at or before an event position (0: none; undefined: cannot tell). */
+      sequenceOf: (position: string) => Promise<number | undefined>;
     },
   ) {
     this.batchSize = options.batchSize ?? 100;
@@ -97,7 +101,10 @@ export class NatsConsumer implements BusConsumer {
     return (await this.jsm.consumers.info(this.stream, this.options.durableName)).num_pending;
   }
 
-  /** Creates the durable consumer, or recreates it at its ack floor when it has unacked messages. */
+  /**
+   * Creates the durable consumer, or creates it again at the first message it must be given (startSequence) when it
+   * has unacked messages, would deliver messages its checkpoint is past, or was made with other settings.
+   */
   private async recover(): Promise<void> {
     const config = {
       durable_name: this.options.durableName,
@@ -113,38 +120,41 @@ export class NatsConsumer implements BusConsumer {
     } catch (error) {
       if (isApiError(error, JetStreamApiCodes.StreamNotFound)) {
         // The stream was lost (NATS restarted empty): recreate it and the consumer, which gets the republished log
-        // from the start; the handler skips what it had applied.
+        // from where its checkpoint is (the stream being empty, from the start); the handler skips what it had applied.
         this.settings.logger?.warn('the event stream is gone; creating it and the consumer again', {
           consumer: this.options.durableName,
         });
         await this.settings.ensureStream();
       } else if (!isApiError(error, JetStreamApiCodes.ConsumerNotFound)) throw error;
     }
+    const from = await this.startSequence(existing);
+    const at =
+      from > 1
+        ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: from }
+        : { deliver_policy: DeliverPolicy.All };
     if (!existing) {
-      await this.jsm.consumers.add(this.stream, { ...config, deliver_policy: DeliverPolicy.All });
+      await this.jsm.consumers.add(this.stream, { ...config, ...at });
     } else if (
       existing.num_ack_pending > 0 ||
+      existing.delivered.stream_seq + 1 < from ||
       existing.config.ack_policy !== config.ack_policy ||
       (existing.config.filter_subject || undefined) !== this.settings.filterSubject
     ) {
       // A filter cannot be changed in place on nats-server 2.9. Messages between the ack floor and the first one the
       // new filter lets through that it should have had (published before subjects named the context) are read from
       // the event store by the projector, as events the bus gave to someone else (projection-holes.ts).
-      const from = existing.ack_floor.stream_seq + 1;
       this.settings.logger?.warn(
         existing.num_ack_pending > 0
-          ? 'NATS consumer has unacked messages; recreating it at its ack floor to keep order'
-          : existing.config.ack_policy !== config.ack_policy
-            ? 'NATS consumer acks one by one; recreating it at its ack floor with cumulative acks'
-            : 'NATS consumer has another subject filter; recreating it at its ack floor with this one',
+          ? 'NATS consumer has unacked messages; recreating it at the first one not applied, to keep order'
+          : existing.delivered.stream_seq + 1 < from
+            ? 'NATS consumer is behind its checkpoint; recreating it after the checkpoint'
+            : existing.config.ack_policy !== config.ack_policy
+              ? 'NATS consumer acks one by one; recreating it with cumulative acks'
+              : 'NATS consumer has another subject filter; recreating it with this one',
         { consumer: this.options.durableName, from, filter: this.settings.filterSubject ?? null },
       );
       await this.jsm.consumers.delete(this.stream, this.options.durableName);
-      await this.jsm.consumers.add(this.stream, {
-        ...config,
-        deliver_policy: DeliverPolicy.StartSequence,
-        opt_start_seq: from,
-      });
+      await this.jsm.consumers.add(this.stream, { ...config, ...at });
     } else if (
       existing.config.ack_wait !== config.ack_wait ||
       existing.config.max_ack_pending !== config.max_ack_pending
@@ -155,6 +165,35 @@ export class NatsConsumer implements BusConsumer {
       });
     }
     this.consumer = await this.js.consumers.get(this.stream, this.options.durableName);
+  }
+
+  /**
+   * The first stream sequence the consumer must be given: the one after the largest of the stream message at its
+   * checkpoint's position, the broker's ack floor, and the sequence the existing consumer was created at (it was
+   * created there because everything before had been dealt with). Never the ack floor alone: nats-server 2.9 reports
+   * 0 for a consumer created at a start sequence until its first ack, and a consumer that failed again before acking
+   * was recreated at 1 and replayed the whole stream (docs/projections.md, "Where a consumer starts").
+   */
+  private async startSequence(existing: ConsumerInfo | undefined): Promise<number> {
+    let done = 0;
+    if (existing) {
+      done = existing.ack_floor.stream_seq;
+      if (existing.config.deliver_policy === DeliverPolicy.StartSequence)
+        done = Math.max(done, (existing.config.opt_start_seq ?? 1) - 1);
+    }
+    const checkpoint = this.options.checkpoint ? this.options.checkpoint() : this.options.startAfter;
+    if (checkpoint !== null) {
+      const applied = await this.settings.sequenceOf(checkpoint);
+      if (applied === undefined)
+        this.settings.logger?.warn(
+          'the event stream has a message without a position; the checkpoint cannot place it',
+          {
+            consumer: this.options.durableName,
+          },
+        );
+      else done = Math.max(done, applied);
+    }
+    return done + 1;
   }
 
   private async run(signal: AbortSignal): Promise<void> {

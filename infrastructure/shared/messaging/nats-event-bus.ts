@@ -12,9 +12,10 @@ import type { BusConsumer, BusMessage, ConsumerOptions, EventBus } from '../../.
 import type { RecordedEvent } from '../../../application/shared/event-store.js';
 import type { Logger } from '../logger.js';
 import { followsHeader, NatsConsumer } from './nats-consumer.js';
-
-export { followsHeader };
 import { isApiError } from './nats-errors.js';
+import { lastSequenceAtOrBefore, positionHeader } from './stream-positions.js';
+
+export { followsHeader, positionHeader };
 
 export interface NatsEventBusOptions {
   /** JetStream stream name (NATS_STREAM). */
@@ -47,8 +48,7 @@ export interface NatsEventBusOptions {
 /** How many parsed events a bus keeps for its other consumers (as many as the in-process bus buffers): projectors that far apart still share one parse. */
 const parsedKept = 50_000;
 
-/** Headers every published message carries besides Nats-Msg-Id (= event id). */
-export const positionHeader = 'Event-Position';
+/** Headers every published message carries besides Nats-Msg-Id (= event id) and positionHeader. */
 export const typeHeader = 'Event-Type';
 
 const token = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, '_') || '_';
@@ -244,6 +244,7 @@ export class NatsEventBus implements EventBus {
       onStop: () => this.consumers.delete(consumer),
       parse: (m) => this.parse(m),
       ensureStream: () => this.ensureStream(),
+      sequenceOf: (position) => lastSequenceAtOrBefore(this.jsm, this.options.stream, position),
     });
     await consumer.start();
     this.consumers.add(consumer);

@@ -376,7 +376,7 @@ describe('NatsEventBus (real NATS JetStream)', () => {
     ['after the commit, before the ack', 4301, 4302],
     ['before the commit', 4311, 4312],
   ] as const) {
-    it(`redelivers a batch cut short ${when} to the restarted projector before newer events; its rows equal a rebuild's`, async () => {
+    it(`${when === 'before the commit' ? 'redelivers a batch cut short before the commit to the restarted projector' : 'starts the restarted projector after a batch committed but cut short before the ack'}; its rows equal a rebuild's`, async () => {
       const id = randomBytes(4).toString('hex');
       const stream = `TEST_EVENTS_${id}`;
       const subjectPrefix = `test_${id}`;
@@ -398,8 +398,10 @@ describe('NatsEventBus (real NATS JetStream)', () => {
         close: () => dying.close(),
         consume: (options, handler) =>
           dying.consume(options, async (messages) => {
-            if (++batches < 2) return handler(messages);
-            cutShort.push(...messages.map((m) => m.event.id));
+            // Events of the log before this test are behind the checkpoint the runner starts from (its rebuild's).
+            const fresh = messages.filter((m) => options.startAfter === null || m.event.position > options.startAfter);
+            if (fresh.length === 0 || ++batches < 2) return handler(messages);
+            cutShort.push(...fresh.map((m) => m.event.id));
             if (when !== 'before the commit')
               await handler(messages.map((m) => ({ ...m, ack: async () => undefined })));
             await dyingConnection.close(); // the process dies: nothing acked
@@ -450,7 +452,10 @@ describe('NatsEventBus (real NATS JetStream)', () => {
         ).to.equal(last);
       });
       await relay2.stop();
-      expect(delivered).to.include.members(cutShort);
+      expect(cutShort).to.not.deep.equal([]);
+      // The checkpoint decides where the restarted consumer starts: a batch committed is not given again.
+      if (when === 'before the commit') expect(delivered).to.include.members(cutShort);
+      else expect(delivered.filter((e) => cutShort.includes(e))).to.deep.equal([]);
       const live = await inventoryRows();
       await restarted.rebuild('shop-voucher-inventory');
       expect(await inventoryRows()).to.deep.equal(live);

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,7 +10,14 @@ import { ConfigError } from '../../../infrastructure/shared/config.js';
 import { loadSecrets as loadSecretsOf, type Secret } from '../../../infrastructure/shared/secrets.js';
 
 describe('secrets', () => {
-  const dir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'secrets-'));
+  const made: string[] = [];
+  const dir = () => {
+    made.push(fs.mkdtempSync(path.join(os.tmpdir(), 'secrets-')));
+    return made.at(-1)!;
+  };
+  after(() => {
+    for (const d of made.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+  });
   /** The service's secrets as main.ts loads them, from `env` alone. */
   const load = (env: Record<string, string>) => loadSecrets(loadConfig(env), env);
   const configured = {
@@ -49,6 +57,49 @@ describe('secrets', () => {
     expect(first.VOUCHER_CODE_KEY).to.match(/^[0-9a-f]{64}$/);
     expect(first.OPERATOR_TOKENS).to.have.length(1);
     expect(fs.statSync(path.join(d, 'dev-secrets.json')).mode & 0o077).to.equal(0);
+  });
+
+  it('given several processes starting at once on an empty DATA_DIR, when each loads its secrets, then all succeed with the same ones, kept in one whole file', async function () {
+    this.timeout(120_000);
+    const dirs = Array.from({ length: 6 }, () => dir());
+    const processes = Array.from({ length: 4 }, () => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'tests/support/load-dev-secrets.ts'], {
+        stdio: ['pipe', 'pipe', 'inherit'],
+      });
+      let out = '';
+      const ready = new Promise<void>((resolve) =>
+        child.stdout.on('data', (data: Buffer) => {
+          out += String(data);
+          if (out.startsWith('ready\n')) resolve();
+        }),
+      );
+      const exited = new Promise<string>((resolve, reject) =>
+        child.on('exit', (code) => (code === 0 ? resolve(out.split('\n')[1]!) : reject(new Error(`exit ${code}`)))),
+      );
+      return { child, ready, exited };
+    });
+    try {
+      await Promise.all(processes.map((p) => p.ready));
+      // Each directory loaded by all four at the same moment, one directory every 100 ms.
+      const go = JSON.stringify({ startAt: Date.now() + 100, everyMs: 100, dirs });
+      for (const { child } of processes) child.stdin.end(`${go}\n`);
+      const results = (await Promise.all(processes.map((p) => p.exited))).map(
+        (line) => JSON.parse(line) as Array<{ secrets?: unknown; error?: string }>,
+      );
+      for (const [i, d] of dirs.entries()) {
+        const loaded = results.map((r) => r[i]!);
+        expect(
+          loaded.map((r) => r.error ?? null),
+          `errors in ${d}`,
+        ).to.deep.equal([null, null, null, null]);
+        for (const other of loaded.slice(1)) expect(other.secrets, `secrets in ${d}`).to.deep.equal(loaded[0]!.secrets);
+        expect(fs.readdirSync(d)).to.deep.equal(['dev-secrets.json']);
+        const kept = JSON.parse(fs.readFileSync(path.join(d, 'dev-secrets.json'), 'utf8')) as Record<string, string>;
+        expect((loaded[0]!.secrets as { VOUCHER_CODE_KEY: string }).VOUCHER_CODE_KEY).to.equal(kept.voucherCodeKey);
+      }
+    } finally {
+      for (const { child } of processes) child.kill();
+    }
   });
 
   // The file of a developer who ran the service when the shop still had client credentials keeps them: ignored.
