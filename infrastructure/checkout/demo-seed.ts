@@ -5,9 +5,8 @@
  * sees: docs/checkout.md, "Who reaches what") and one that expires seconds after the seed (its stored timer marks it
  * EXPIRED). Idempotent: kept under `checkout` in demo-credentials.json.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { CheckoutServices, PromotionMasterDefinition } from '../../application/checkout/index.js';
+import { keepDemoCredentials, readDemoCredentials } from '../shared/demo-credentials.js';
 import { isDomainError } from '../../application/shared/errors.js';
 import { newCommandContext } from '../../application/shared/command-context.js';
 import { systemClock, type Clock } from '../../application/shared/clock.js';
@@ -100,10 +99,7 @@ export async function seedCheckoutDemo(
   dataDir: string,
   clock: Clock = systemClock,
 ): Promise<CheckoutDemoData> {
-  const file = path.resolve(dataDir, 'demo-credentials.json');
-  const read = (): Record<string, unknown> =>
-    fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
-  const saved = read().checkout as CheckoutDemoData | undefined;
+  const saved = readDemoCredentials(dataDir).checkout as CheckoutDemoData | undefined;
   if (saved?.promotions.length) {
     const still = await services.promotionMasters.get(saved.promotions[0]!.promotionMasterId).then(
       () => true,
@@ -125,8 +121,6 @@ export async function seedCheckoutDemo(
       code: issued!.code,
     });
   }
-  // Read again: other seeds keep their own keys in the same file.
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, JSON.stringify({ ...read(), checkout: data }, null, 2), { mode: 0o600 });
+  keepDemoCredentials(dataDir, { checkout: data });
   return data;
 }

@@ -4,8 +4,6 @@
  * the pairs in `<dataDir>/demo-credentials.json` (key `gateway`, next to the shop's demo key) and later starts read
  * them; a pair missing from the file, or revoked meanwhile, is replaced by a new one.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import {
   gatewayInterfaces,
   type GatewayEnvironment,
@@ -13,6 +11,7 @@ import {
   type GatewayServices,
 } from '../../application/gateway/index.js';
 import { newCommandContext } from '../../application/shared/command-context.js';
+import { keepDemoCredentials, readDemoCredentials } from '../shared/demo-credentials.js';
 import { isDomainError } from '../../application/shared/errors.js';
 
 export interface GatewayDemoCredential {
@@ -36,10 +35,7 @@ const names: Record<GatewayInterface, string> = {
 };
 
 export async function seedGatewayDemo(gateway: GatewayServices, dataDir: string): Promise<GatewayDemoData> {
-  const file = path.resolve(dataDir, 'demo-credentials.json');
-  const read = (): Record<string, unknown> =>
-    fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
-  const saved = (read().gateway ?? {}) as Partial<GatewayDemoData>;
+  const saved = (readDemoCredentials(dataDir).gateway ?? {}) as Partial<GatewayDemoData>;
   const environments: GatewayEnvironment[] = gateway.check.environment === 'prod' ? ['prod'] : ['dev', 'sit', 'uat'];
 
   const data = {} as GatewayDemoData;
@@ -74,8 +70,6 @@ export async function seedGatewayDemo(gateway: GatewayServices, dataDir: string)
     });
     data[gatewayInterface] = { partyId, clientId: issued.clientId, clientSecret: issued.clientSecret, environments };
   }
-  // Read again: other seeds keep their own keys in the same file.
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, JSON.stringify({ ...read(), gateway: data }, null, 2), { mode: 0o600 });
+  keepDemoCredentials(dataDir, { gateway: data });
   return data;
 }

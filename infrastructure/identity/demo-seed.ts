@@ -4,9 +4,8 @@
  * across restarts: what exists is kept, a missing consent is recorded again, and the mini-app's secret (shown once)
  * is kept under `identity` in `<dataDir>/demo-credentials.json`; a lost or stale one is rotated.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { ConsentScope, MiniAppRegistry, UserDirectory, UserProfile } from '../../application/identity/index.js';
+import { keepDemoCredentials, readDemoCredentials } from '../shared/demo-credentials.js';
 import { newCommandContext } from '../../application/shared/command-context.js';
 
 export interface IdentityDemoData {
@@ -66,9 +65,7 @@ export async function seedIdentityDemo(
   services: { users: UserDirectory; miniApps: MiniAppRegistry },
   dataDir: string,
 ): Promise<IdentityDemoData> {
-  const file = path.resolve(dataDir, 'demo-credentials.json');
-  const kept = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
-  const saved = kept.identity as IdentityDemoData | undefined;
+  const saved = readDemoCredentials(dataDir).identity as IdentityDemoData | undefined;
 
   let clientSecret = saved?.clientSecret;
   const miniApp = await services.miniApps.state(demoMiniApp.miniAppId);
@@ -92,11 +89,6 @@ export async function seedIdentityDemo(
     clientSecret,
     users: demoUsers.map((u) => ({ userId: u.userId, name: u.profile.name, consented: u.consented })),
   };
-  if (JSON.stringify(saved) !== JSON.stringify(data)) {
-    // Read again just before writing: the file is shared with the shop's seed, whose keys are left as they are.
-    const current = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, JSON.stringify({ ...current, identity: data }, null, 2), { mode: 0o600 });
-  }
+  if (JSON.stringify(saved) !== JSON.stringify(data)) keepDemoCredentials(dataDir, { identity: data });
   return data;
 }

@@ -6,8 +6,7 @@
  * `<dataDir>/demo-credentials.json` (a lost or stale one is rotated), and the orders are sent only once.
  */
 import { createHmac, randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
+import { keepDemoCredentials, readDemoCredentials } from '../shared/demo-credentials.js';
 import { isDomainError } from '../../application/shared/errors.js';
 import { newCommandContext } from '../../application/shared/command-context.js';
 import type { OrdersServices } from '../../application/orders/index.js';
@@ -145,10 +144,7 @@ export async function seedOrdersDemo(
   dataDir: string,
   webhooks: { baseUrl: string; gateway: { clientId: string; clientSecret: string } } | undefined,
 ): Promise<OrdersDemoData> {
-  const file = path.resolve(dataDir, 'demo-credentials.json');
-  const read = (): Record<string, unknown> =>
-    fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
-  const saved = read().orders as OrdersDemoData | undefined;
+  const saved = readDemoCredentials(dataDir).orders as OrdersDemoData | undefined;
 
   const merchant = await services.merchants.get(merchantId).catch(async (e: unknown) => {
     if (!isDomainError(e) || e.code !== 'ORDER_MERCHANT_NOT_FOUND') throw e;
@@ -185,7 +181,6 @@ export async function seedOrdersDemo(
     }
   }
   const data: OrdersDemoData = { ...keys, ordersSent: Math.max(ordersSent, saved?.ordersSent ?? 0) };
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, JSON.stringify({ ...read(), orders: data }, null, 2), { mode: 0o600 });
+  keepDemoCredentials(dataDir, { orders: data });
   return { ...data, ordersSent };
 }

@@ -4,9 +4,8 @@
  * Idempotent across restarts: the credentials (shown once) are kept under `payments` in
  * `<dataDir>/demo-credentials.json`; a lost or stale one is replaced (a new key, a rotated secret).
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { hmacSha256Hex } from '../../application/shared/signatures.js';
+import { keepDemoCredentials, readDemoCredentials } from '../shared/demo-credentials.js';
 import type { PaymentMethodConfig, PaymentsServices } from '../../application/payments/index.js';
 import { newCommandContext } from '../../application/shared/command-context.js';
 
@@ -96,10 +95,7 @@ export async function seedPaymentsDemo(
   /** The port the sample receiver is listening on; null: none is. */
   receiverPort: number | null = null,
 ): Promise<PaymentsDemoData> {
-  const file = path.resolve(dataDir, 'demo-credentials.json');
-  const read = () =>
-    fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
-  const saved = read().payments as PaymentsDemoData | undefined;
+  const saved = readDemoCredentials(dataDir).payments as PaymentsDemoData | undefined;
   const { onboarding, directory, signatures } = services;
 
   let merchant = await onboarding.get(merchantCode).catch(() => null);
@@ -142,7 +138,6 @@ export async function seedPaymentsDemo(
   if (!verifies) secretKey = (await onboarding.rotateSecret(asSeed(), merchantCode, 0)).secretKey;
 
   const data: PaymentsDemoData = { merchantCode, secretKey: secretKey!, terminals };
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, JSON.stringify({ ...read(), payments: data }, null, 2), { mode: 0o600 });
+  keepDemoCredentials(dataDir, { payments: data });
   return data;
 }

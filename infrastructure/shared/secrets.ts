@@ -2,7 +2,7 @@
  * Secrets, declared per context like the settings (docs/conventions.md, "Modules"): each context lists its own in
  * `infrastructure/<context>/secrets.ts`, the shared ones are here, and the composition root loads them all with
  * `loadSecrets`. In production every declared secret must be set; elsewhere a missing one is generated once and kept
- * in `<DATA_DIR>/dev-secrets.json` (dev-secrets-file.ts), so a developer's restarts keep the same credentials and can
+ * in `<DATA_DIR>/dev-secrets.json` (kept-json-file.ts), so a developer's restarts keep the same credentials and can
  * still decrypt the voucher codes they issued.
  */
 import { randomBytes } from 'node:crypto';
@@ -10,7 +10,9 @@ import path from 'node:path';
 import { z } from 'zod';
 import { commaList } from './comma-list.js';
 import { ConfigError, type Config } from './config.js';
-import { readDevSecrets, updateDevSecrets, type DevSecrets } from './dev-secrets-file.js';
+import { readKeptJson, updateKeptJson } from './kept-json-file.js';
+
+type DevSecrets = Record<string, string>;
 
 /** One secret: the rule its environment variable must meet, and how development makes and keeps one. */
 export interface Secret<T> {
@@ -138,13 +140,13 @@ export function loadSecrets<S extends SecretsShape>(
   if (unset().length) {
     // Every declared secret gets its kept value (as before), and keys of others in the file are left as they are.
     // The file is written only when it lacks one, and then by whichever process starting at that moment takes its
-    // lock first: the others find the secrets it generated (dev-secrets-file.ts).
+    // lock first: the others find the secrets it generated (kept-json-file.ts).
     const file = path.resolve(config.DATA_DIR, 'dev-secrets.json');
     const declared = Object.values(shape).map((s) => s.dev);
     const lacking = (kept: DevSecrets) => declared.filter((d) => kept[d.key] == null);
-    dev = readDevSecrets(file);
+    dev = readKeptJson<DevSecrets>(file);
     if (lacking(dev).length > 0)
-      dev = updateDevSecrets(file, (kept) => {
+      dev = updateKeptJson<DevSecrets>(file, (kept) => {
         const generated = lacking(kept);
         for (const d of generated) kept[d.key] = d.generate();
         return generated.length > 0;

@@ -1,6 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { isDomainError } from '../../domain/shared/errors.js';
+import { keepDemoCredentials, readDemoCredentials } from '../shared/demo-credentials.js';
 import { systemClock, type Clock } from '../../application/shared/clock.js';
 import { newCommandContext } from '../../application/shared/command-context.js';
 import type { CampaignAdmin, CategoryAdmin, MerchantAdmin, VoucherPoolAdmin } from '../../application/shop/index.js';
@@ -57,8 +56,9 @@ const merchantId = 'DEMO';
  * when they have run out, so the countdown and the presale keep showing.
  */
 export async function seedDemo(services: DemoServices, dataDir: string, clock: Clock = systemClock): Promise<DemoData> {
-  const file = path.resolve(dataDir, 'demo-credentials.json');
-  const saved = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as DemoData) : undefined;
+  const kept = readDemoCredentials(dataDir);
+  // The shop's keys are the file's top level (the other seeds keep theirs under a key each).
+  const saved = kept.apiKey ? (kept as unknown as DemoData) : undefined;
   const exists = await services.merchants.get(merchantId).then(
     () => true,
     (e: unknown) => {
@@ -74,7 +74,7 @@ export async function seedDemo(services: DemoServices, dataDir: string, clock: C
     // Seeded before, credentials file lost: issue a fresh key for the demo merchant.
     const key = await services.merchants.issueApiKey(asSeed(), merchantId, {});
     const data = { ...(saved ?? { merchantId, campaignId: 0, pools: [] }), apiKey: key.key };
-    write(file, data);
+    keepDemoCredentials(dataDir, { ...data });
     return data;
   }
 
@@ -148,7 +148,7 @@ export async function seedDemo(services: DemoServices, dataDir: string, clock: C
       poolCount,
     },
   };
-  write(file, data);
+  keepDemoCredentials(dataDir, { ...data });
   return data;
 }
 
@@ -170,9 +170,4 @@ async function refreshWindows(
       presale: { ...presale.presale, startAt: iso(now - day) },
     });
   }
-}
-
-function write(file: string, data: DemoData): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, JSON.stringify(data, null, 2), { mode: 0o600 });
 }

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { loadConfig } from '../shared/config.js';
-import { updateDevSecrets } from '../shared/dev-secrets-file.js';
+import { updateKeptJson } from '../shared/kept-json-file.js';
 import { loadSecrets } from '../shared/secrets.js';
 import { shopSecrets } from './secrets.js';
 import { voucherKeyId } from './voucher-code-cipher.js';
@@ -42,7 +42,7 @@ function main(): void {
     return;
   }
   const file = path.resolve(config.DATA_DIR, 'dev-secrets.json');
-  updateDevSecrets(file, (kept) => {
+  updateKeptJson<Record<string, string>>(file, (kept) => {
     kept[shopSecrets.VOUCHER_CODE_KEY.dev.key] = next.key;
     kept[shopSecrets.VOUCHER_CODE_OLD_KEYS.dev.key] = next.oldKeys.join(',');
     return true;

@@ -1,9 +1,10 @@
 /**
- * `<DATA_DIR>/dev-secrets.json`, the secrets development generates and keeps (docs/operations.md, "Development
- * secrets"). Several processes may start at once on one DATA_DIR (the roles of a development run): the file is
- * replaced whole by a rename, never rewritten in place, so a reader sees the old file or the new one, never a part;
- * and it changes only under a lock file, after reading it again, so processes that start together add the secrets
- * one of them generated, and all end with the same ones.
+ * A JSON file development keeps in DATA_DIR: `dev-secrets.json`, the secrets development generates, and
+ * `demo-credentials.json`, what the demo seeds made (docs/operations.md, "Development secrets"). Several processes may
+ * start at once on one DATA_DIR (the roles of a development run), and scripts read the files while the service writes
+ * them: a file is replaced whole by a rename, never rewritten in place, so a reader sees the old file or the new one,
+ * never a part; and it changes only under a lock file, after reading it again, so processes that start together add
+ * what one of them generated, and all end with the same.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -11,41 +12,41 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from './config.js';
 
-export type DevSecrets = Record<string, string>;
+export type KeptJson = Record<string, unknown>;
 
 /** How long a lock may be held before it counts as left by a process that died (its holder needs milliseconds). */
 const abandonedAfterMs = 10_000;
 
-/** The kept secrets ({} when there is no file yet). */
-export function readDevSecrets(file: string): DevSecrets {
+/** The kept object ({} when there is no file yet). */
+export function readKeptJson<T extends KeptJson>(file: string): T {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {} as T;
     throw error;
   }
   try {
-    return JSON.parse(text) as DevSecrets;
+    return JSON.parse(text) as T;
   } catch (error) {
     throw new ConfigError(`invalid ${path.basename(file)} (${file}): ${(error as Error).message}`);
   }
 }
 
 /**
- * The kept secrets, after `change` (given them as they are) made any it wants: it returns false when it changed
+ * The kept object, after `change` (given it as it is) made any change it wants: it returns false when it changed
  * nothing. A change is made under the lock, to the file as read under it, and written by a rename.
  */
-export function updateDevSecrets(file: string, change: (kept: DevSecrets) => boolean): DevSecrets {
+export function updateKeptJson<T extends KeptJson>(file: string, change: (kept: T) => boolean): T {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   return withLock(`${file}.lock`, () => {
-    const kept = readDevSecrets(file);
+    const kept = readKeptJson<T>(file);
     if (change(kept)) replaceFile(file, `${JSON.stringify(kept, null, 2)}\n`);
     return kept;
   });
 }
 
-/** Writes `text` to a new file beside `file`, flushed to disk, and renames it over `file` (0600: secrets). */
+/** Writes `text` to a new file beside `file`, flushed to disk, and renames it over `file` (0600: both hold secrets). */
 function replaceFile(file: string, text: string): void {
   const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   const fd = fs.openSync(temporary, 'wx', 0o600);
