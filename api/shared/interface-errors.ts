@@ -44,7 +44,9 @@ export function seedWording(
 ): { message: string; data: Record<string, unknown> | null } {
   const specifics = data !== null && typeof data === 'object' && !Array.isArray(data) ? { ...data } : null;
   const text = Object.hasOwn(messages, code) ? messages[code]! : undefined;
-  if (text === undefined || message === text) return { message, data: specifics };
+  // "transaction not found" says no more than the seed's "Transaction not found": nothing to add.
+  if (text === undefined || message.toLowerCase() === text.toLowerCase())
+    return { message: text ?? message, data: specifics };
   return { message: text, data: { ...specifics, detail: message } };
 }
 

@@ -1,9 +1,9 @@
 /**
  * The service's HTTP app over ports only (an in-memory event store, ids and a fixed clock), for fast API specs
  * (docs/testing.md). The one place that builds it: each context's command side from its own builder
- * (buildShopCommands, buildCheckout, buildGateway), the gateway in front of the shop accepting testGatewayClient
- * (tests/support/gateway.ts), with what needs knex (read models, catalog and search routers, projections,
- * relay) left out.
+ * (buildShopCommands, buildCheckout, buildGateway), the gateway in front of the shop, the hub and the checkout
+ * accepting testGatewayClient (tests/support/gateway.ts), with what needs knex (read models, catalog and search
+ * routers, projections, relay) left out.
  */
 import type { Express } from 'express';
 import { Router } from 'express';
@@ -65,7 +65,7 @@ export function buildFastApp({ store, ids, clock, env }: FastAppDeps): Express {
   const logger = createLogger('error');
 
   const shop = buildShopCommands({ config, secrets, store, ids, clock, logger });
-  // The fast app mounts the checkout's operator endpoints only: nothing reads the wallet read model here.
+  // Nothing reads the wallet read model here: `applicable` (the one endpoint that does) is not for the fast specs.
   const checkout = buildCheckoutServices({
     config,
     secrets,
@@ -94,6 +94,11 @@ export function buildFastApp({ store, ids, clock, env }: FastAppDeps): Express {
   const paymentsGateway = Router().use((req, res, next) => {
     registered.then(() => paymentsGuard(req, res, next), next);
   });
+  const checkoutInterface = checkoutApi.interfaces(checkout, { logger })[0]!;
+  const checkoutGuard = gatewayGuard(checkoutInterface.gateway!, gateway, { logger });
+  const checkoutGateway = Router().use((req, res, next) => {
+    registered.then(() => checkoutGuard(req, res, next), next);
+  });
 
   return createHttpApp({
     logger,
@@ -105,6 +110,7 @@ export function buildFastApp({ store, ids, clock, env }: FastAppDeps): Express {
         path: paymentsBasePath,
         router: Router().use(paymentsGateway, paymentsApi.interfaces(payments, { logger })[0]!.router),
       },
+      { path: checkoutInterface.path, router: Router().use(checkoutGateway, checkoutInterface.router) },
       {
         path: '/operator/v1',
         router: operatorApi({

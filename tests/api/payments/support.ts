@@ -182,7 +182,10 @@ export function expectHubError(
   expect(body.code, res.text).to.equal(code);
   expect(body.message).to.be.a('string').with.length.above(0);
   if (seedHubMessages[code] !== undefined) expect(body.message, res.text).to.equal(seedHubMessages[code]);
-  if ('data' in body) expect(Object.keys(body.data as object), res.text).to.have.length.above(0);
+  if ('data' in body) {
+    expect(body.data, res.text).to.be.an('object');
+    expect(Object.keys(body.data as object), res.text).to.have.length.above(0);
+  }
   expect(res.text).not.to.match(/\n\s+at |node_modules|\.ts:\d+/);
   const detail = (body.data as { detail?: unknown } | undefined)?.detail;
   return typeof detail === 'string' ? detail : body.message;
