@@ -7,7 +7,8 @@
 import type { Response } from 'express';
 import type { HubErrorCode } from '../../application/payments/index.js';
 import type { GatewayFront } from '../shared/gateway-front.js';
-import { seedWording, type ErrorTable, type InterfaceErrors, type SeedMessages } from '../shared/interface-errors.js';
+import { seedWording, type ErrorTable, type InterfaceErrors } from '../shared/interface-errors.js';
+import { hubMessages } from './hub-messages.js';
 import { json, type HttpResult } from '../shared/route.js';
 import { hubRoutes } from './hub-routes.js';
 import { refundHubRoutes } from './refund-routes.js';
@@ -35,31 +36,6 @@ export const hubErrorTable: ErrorTable<HubErrorCode> = {
   PAYMENT_SESSION_NOT_CANCELLABLE: [400, '4018'],
   DUPLICATE_PAYMENT_SESSION: [409, '4091'],
   PAYMENT_SESSION_EXISTS: [500, '5000'],
-};
-
-/**
- * The seed's error table (spec 001, "Errors"), word for word; 4101's "X-API-Key" is the header the hub reads,
- * `X-Payment-API-Key` (the seed's Authentication names it so). docs/payments.md, "Codes".
- */
-export const hubMessages: SeedMessages = {
-  '4001': 'Invalid request',
-  '4661': 'Invalid get transaction detail request',
-  '4012': 'Transaction not available for refund',
-  '4014': 'Transaction not available for cancel',
-  '4015': 'Transaction not available for confirm',
-  '4016': 'Invalid status',
-  '4017': 'Missing error information',
-  '4100': 'Invalid API key',
-  '4101': 'X-Payment-API-Key header is required',
-  '4200': 'Resource does not belong to this user',
-  '4301': 'Transaction not found',
-  '4302': 'User not found',
-  '4404': 'payment session not found',
-  '4091': 'Duplicate referenceId',
-  '4092': 'Duplicate refundReferenceId',
-  '429': 'Too Many Requests',
-  '5000': 'Internal server error',
-  '5001': 'Database error',
 };
 
 /**
