@@ -1,19 +1,48 @@
 /**
  * The checkout interface's envelope and errors (spec part B, "Errors"; docs/checkout.md, "Codes"): `code` "0" and
- * "Success" on success; the seed's 8001 to 8012, 8500 and 8501 at its HTTP statuses for the domain's refusals, and
- * this service's own 84xx codes for what the seed does not show (a malformed request, credentials). A domain code
- * left out of the table does not compile.
+ * "Success" on success; the seed's 8001 to 8012, 8500 and 8501 at its HTTP statuses and with its messages for the
+ * domain's refusals (the specifics in `data`), and this service's own 84xx codes for what the seed does not show (a
+ * malformed request, credentials). A domain code left out of the table does not compile.
  */
 import type { Response } from 'express';
 import type { CheckoutInterfaceErrorCode } from '../../application/checkout/index.js';
-import { interfaceErrorHandler, type ErrorTable, type InterfaceErrors } from '../shared/interface-errors.js';
+import {
+  interfaceErrorHandler,
+  seedWording,
+  type ErrorTable,
+  type InterfaceErrors,
+  type SeedMessages,
+} from '../shared/interface-errors.js';
 import { json, type HttpResult } from '../shared/route.js';
 import type { Logger } from '../../application/shared/logger.js';
 
 export const checkoutOk = (data: unknown): HttpResult => json(200, { code: '0', message: 'Success', data });
 
+/** The seed's error table (spec part B, "Errors"), word for word: clients show these to people. */
+export const checkoutMessages: SeedMessages = {
+  '8001': 'Voucher not applicable',
+  '8002': 'Invalid voucher code',
+  '8003': 'Voucher not found',
+  '8004': 'Voucher already reserved',
+  '8005': 'Voucher out of stock',
+  '8006': 'Order minimum not met',
+  '8007': 'Voucher expired',
+  '8008': 'Usage limit exceeded',
+  '8009': 'User not eligible',
+  '8010': 'Reservation not found',
+  '8011': 'Reservation expired',
+  '8012': 'Reservation already confirmed',
+  '8500': 'Promotion service error',
+  '8501': 'Promotion service timeout',
+};
+
+/**
+ * `{code, message, data}`: for the seed's codes `message` is its text and what was wrong this time is `data.detail`
+ * (a sentence for developers), beside the refusal's specifics; the service's own codes keep their own message.
+ */
 export function sendCheckoutError(res: Response, status: number, code: string, message: string, data: unknown): void {
-  res.status(status).json({ code, message, data: data ?? null });
+  const worded = seedWording(checkoutMessages, code, message, data);
+  res.status(status).json({ code, message: worded.message, data: worded.data });
 }
 
 /** This service's own codes, where the seed shows none. */
@@ -65,6 +94,8 @@ const shownDetails: Record<string, string> = {
   reservationKey: 'reservation_key',
   reason: 'reason',
   field: 'field',
+  minOrderValue: 'min_order_value',
+  remainingAmount: 'remaining_amount',
 };
 
 export const checkoutErrors: InterfaceErrors<CheckoutInterfaceErrorCode> = {
@@ -76,7 +107,7 @@ export const checkoutErrors: InterfaceErrors<CheckoutInterfaceErrorCode> = {
     unsupportedMediaType: checkoutCodes.unsupportedMediaType,
   },
   unknownEndpoint: checkoutCodes.unknownEndpoint,
-  internal: { code: checkoutCodes.internal, message: 'Promotion service error; retry later' },
+  internal: { code: checkoutCodes.internal, message: 'Promotion service error' },
   unavailable: { status: 502, code: checkoutCodes.unavailable },
   send: sendCheckoutError,
   detailsOf: (error) => {

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { errorResponses, jsonContent, successResponse, type ErrorCase } from '../shared/openapi.js';
 import type { RouteSpec } from '../shared/route-spec.js';
-import { checkoutCodes, checkoutErrorTable } from './checkout-errors.js';
+import { checkoutCodes, checkoutErrorTable, checkoutMessages } from './checkout-errors.js';
 import {
   applicableBody,
   applicablePromotionSchema,
@@ -48,13 +48,20 @@ const success = <T extends z.ZodTypeAny>(data: T) =>
 const failure = (codes: [string, ...string[]]) =>
   z.object({
     code: z.enum(codes),
-    message: z.string().describe('what was wrong; for bad input it names the field or header'),
+    message: z
+      .string()
+      .describe(
+        "the seed's text for its codes (listed with each code), the same every time; for the service's own codes, what was wrong (for bad input it names the field or header)",
+      ),
     data: z
       .object({
+        detail: z.string().optional().describe('what was wrong this time: a sentence for developers, not for people'),
         promotion_id: z.number().int().optional(),
         reservation_key: z.string().optional(),
-        reason: z.string().optional(),
+        reason: z.string().optional().describe('why, machine-readable: an `ineligible_reason`, or `ORDER_ALREADY_*`'),
         field: z.string().optional(),
+        min_order_value: z.number().int().optional().describe("8006: the promotion's minimum"),
+        remaining_amount: z.number().int().optional().describe('8006: what the subtotal lacks of it'),
       })
       .nullable(),
   });
@@ -73,16 +80,16 @@ const callErrors: ErrorCase[] = [
   [413, c.tooLarge, 'body larger than 256 kB'],
   [415, c.unsupportedMediaType, '`Content-Type` is not `application/json`'],
   [429, c.rateLimited, "the party's rate limit for this endpoint is reached (`Retry-After`)"],
-  [500, c.internal, 'Promotion service error (retryable)'],
-  [502, c.unavailable, 'Promotion service timeout: its storage is away (retryable, `Retry-After`)'],
+  [500, c.internal, 'an unexpected failure (retryable)'],
+  [502, c.unavailable, 'its storage is away (retryable, `Retry-After`)'],
 ];
 const domain = (code: CheckoutInterfaceErrorCode, when: string): ErrorCase => [...checkoutErrorTable[code], when];
 const responses = (...cases: ErrorCase[]) =>
-  errorResponses([...callErrors, ...cases], (_status, codes) => failure(codes));
+  errorResponses([...callErrors, ...cases], (_status, codes) => failure(codes), checkoutMessages);
 
 const promotionRefusals = [
   domain('PROMOTION_NOT_FOUND', 'no such promotion, or one scoped to another merchant'),
-  domain('PROMOTION_NOT_OWNED', "the promotion is not in X-App-User-Id's wallet (User not eligible)"),
+  domain('PROMOTION_NOT_OWNED', "the promotion is not in X-App-User-Id's wallet"),
   domain(
     'PROMOTION_NOT_APPLICABLE',
     'used, cancelled, not valid yet, master paused/ended, scope or categories do not match, SHARED',
@@ -90,7 +97,7 @@ const promotionRefusals = [
   domain('PROMOTION_CODE_INVALID', "pin_code missing or wrong, or code_type is not the promotion's"),
   domain('PROMOTION_ALREADY_RESERVED', 'held by another checkout'),
   domain('QUOTA_EXHAUSTED', "the master's total_quota is taken"),
-  domain('ORDER_MINIMUM_NOT_MET', 'subtotal below min_order_value'),
+  domain('ORDER_MINIMUM_NOT_MET', 'subtotal below min_order_value (`data.min_order_value`, `data.remaining_amount`)'),
   domain('PROMOTION_EXPIRED', 'its validity ended'),
   domain('USAGE_LIMIT_REACHED', "the user's per_user_limit is taken"),
 ];
@@ -144,8 +151,14 @@ export const checkoutRoutes = {
       ),
       ...responses(
         ...promotionRefusals,
-        domain('ORDER_ALREADY_RESERVED', 'the order_id holds another reservation (one promotion per order)'),
-        domain('ORDER_ALREADY_CONFIRMED', "the order_id's reservation was confirmed (refund it first)"),
+        domain(
+          'ORDER_ALREADY_RESERVED',
+          'the order_id holds another reservation (one promotion per order; `data.reason` `ORDER_ALREADY_RESERVED`)',
+        ),
+        domain(
+          'ORDER_ALREADY_CONFIRMED',
+          "the order_id's reservation was confirmed (refund it first; `data.reason` `ORDER_ALREADY_CONFIRMED`)",
+        ),
         domain('IDEMPOTENCY_KEY_REUSED', 'another body under a used X-Idempotency-Key'),
       ),
     },

@@ -1,12 +1,14 @@
 /**
  * The payment hub interface's envelope and codes (docs/payments.md, "Codes"): success `{code: 0, message, data}`,
- * failure `{code, message}` with integer codes and the seed's statuses. Typed by hubErrorCodes: a code added there
- * does not compile until it is mapped here. Also the hub's answers to the gateway's refusals.
+ * failure `{code, message}` with integer codes and the seed's statuses, `message` the seed's text for its codes and
+ * the specifics in `data` when there are any. Typed by hubErrorCodes: a code added there does not compile until it
+ * is mapped here. Also the hub's answers to the gateway's refusals.
  */
 import type { Response } from 'express';
 import type { HubErrorCode } from '../../application/payments/index.js';
 import type { GatewayFront } from '../shared/gateway-front.js';
-import type { ErrorTable, InterfaceErrors } from '../shared/interface-errors.js';
+import { seedWording, type ErrorTable, type InterfaceErrors } from '../shared/interface-errors.js';
+import { hubMessages } from './hub-messages.js';
 import { json, type HttpResult } from '../shared/route.js';
 import { hubRoutes } from './hub-routes.js';
 import { refundHubRoutes } from './refund-routes.js';
@@ -36,10 +38,33 @@ export const hubErrorTable: ErrorTable<HubErrorCode> = {
   PAYMENT_SESSION_EXISTS: [500, '5000'],
 };
 
-/** The hub's failure body: `{code, message}`, code an integer. */
-export function sendHubError(res: Response, status: number, code: string, message: string): void {
-  res.status(status).json({ code: Number(code), message });
+/**
+ * The hub's failure body: `{code, message}`, code an integer, message the seed's text for its codes; `data` (an
+ * addition) only when the refusal has specifics: `detail` (what was wrong this time, a sentence for developers),
+ * `field`, and the figures of the refusal (`remainingRefundableAmount`, `status`, ...).
+ */
+export function sendHubError(res: Response, status: number, code: string, message: string, data: unknown): void {
+  const worded = seedWording(hubMessages, code, message, data);
+  res
+    .status(status)
+    .json(
+      worded.data === null
+        ? { code: Number(code), message: worded.message }
+        : { code: Number(code), message: worded.message, data: worded.data },
+    );
 }
+
+/** What of a domain refusal's details the caller is shown: the field, the state and the amounts it is about. */
+const shownDetails = [
+  'field',
+  'status',
+  'orderId',
+  'referenceId',
+  'refundReferenceId',
+  'remainingRefundableAmount',
+  'remainingRefundableVpoint',
+  'remainingTotal',
+] as const;
 
 export const hubErrors: InterfaceErrors<HubErrorCode> = {
   name: 'payment hub',
@@ -47,7 +72,11 @@ export const hubErrors: InterfaceErrors<HubErrorCode> = {
   malformed: { invalid: '4001', tooLarge: '4001', unsupportedMediaType: '4001' },
   unknownEndpoint: '4004',
   internal: { code: '5000', message: 'Internal server error' },
-  send: (res, status, code, message) => sendHubError(res, status, code, message),
+  send: sendHubError,
+  detailsOf: (error) => {
+    const shown = shownDetails.flatMap((k) => (error.details[k] !== undefined ? [[k, error.details[k]] as const] : []));
+    return shown.length > 0 ? Object.fromEntries(shown) : null;
+  },
 };
 
 export const hubOk = (data?: unknown): HttpResult =>
@@ -68,5 +97,5 @@ export const paymentsGatewayFront: GatewayFront = {
     RATE_LIMITED: [429, '429'],
   },
   unavailable: [500, '5000'],
-  send: (res, status, code, message) => sendHubError(res, status, code, message),
+  send: sendHubError,
 };

@@ -36,7 +36,9 @@ import {
 import { mountSessionRoutes } from './session-router.js';
 import { initPaymentJson, paymentMethodJson, savedMethodJson, transactionItemJson } from './transaction-json.js';
 
-export const invalid = (message: string) => new HttpError(400, '4001', message);
+/** 4001 "Invalid request": what is wrong goes to data.detail, the field (when one) to data.field. */
+export const invalid = (detail: string, field?: string) =>
+  new HttpError(400, '4001', detail, field === undefined ? null : { field });
 
 /** At most 200 order items of 7 fields and ~40 fields around them (api/payments/hub-schemas.ts): ~1,450 members. */
 const hubBodyBudget = { members: 2_000, elements: 1_000 };
@@ -61,26 +63,27 @@ export function keyAuth(services: PaymentsServices): RequestHandler {
 export const callerOf = (res: Response) => res.locals.paymentCaller as PaymentCaller;
 
 export function parseBody<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, req: Request): T {
-  if (!isJsonRequest(req)) throw invalid('Content-Type must be application/json');
+  if (!isJsonRequest(req)) throw invalid('Content-Type must be application/json', 'Content-Type');
   if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))
     throw invalid('the body must be a JSON object');
   const parsed = schema.safeParse(req.body);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
-  throw new HttpError(400, '4001', issueMessage(issue, issueField(issue)));
+  const field = issueField(issue);
+  throw invalid(issueMessage(issue, field), field);
 }
 
 /** A header that, when sent, must be a sane token (printable ASCII, no spaces, 1 to 128). */
 function optionalHeader(req: Request, name: string): string | undefined {
   const value = req.header(name);
   if (value === undefined) return undefined;
-  if (!saneToken.test(value)) throw invalid(`${name} must be 1 to 128 printable characters without spaces`);
+  if (!saneToken.test(value)) throw invalid(`${name} must be 1 to 128 printable characters without spaces`, name);
   return value;
 }
 
 function requiredHeader(req: Request, name: string): string {
   const value = optionalHeader(req, name);
-  if (value === undefined) throw invalid(`${name} header is required`);
+  if (value === undefined) throw invalid(`${name} header is required`, name);
   return value;
 }
 
@@ -88,7 +91,7 @@ function requiredHeader(req: Request, name: string): string {
 export function signedHeaders(services: PaymentsServices, req: Request): { requestId: string; timestamp: string } {
   const requestId = requiredHeader(req, 'X-Request-ID');
   const timestamp = requiredHeader(req, 'X-Timestamp');
-  if (!/^[0-9]{1,12}$/.test(timestamp)) throw invalid('X-Timestamp must be Unix seconds');
+  if (!/^[0-9]{1,12}$/.test(timestamp)) throw invalid('X-Timestamp must be Unix seconds', 'X-Timestamp');
   services.signatures.checkTimestamp(timestamp);
   return { requestId, timestamp };
 }
@@ -160,12 +163,7 @@ export function hubRouter(deps: { services: PaymentsServices; logger: Logger }):
 
   mount(router, hubRoutes.lookup, [auth], async (req, res) => {
     const parsed = lookupQuery.safeParse(req.query);
-    if (!parsed.success)
-      throw new HttpError(
-        400,
-        '4661',
-        'Invalid get transaction detail request: send transactionId (a UUID), or orderId and referenceId',
-      );
+    if (!parsed.success) throw new HttpError(400, '4661', 'send transactionId (a UUID), or orderId and referenceId');
     const items = await services.transactions.find(callerOf(res), referenceOf(parsed.data));
     return hubOk({ items: items.map(transactionItemJson) });
   });
@@ -204,7 +202,8 @@ export function hubRouter(deps: { services: PaymentsServices; logger: Logger }):
     const parsed = paymentMethodsQuery.safeParse(req.query);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw invalid(issueMessage(issue, issueField(issue)));
+      const field = issueField(issue);
+      throw invalid(issueMessage(issue, field), field);
     }
     const { amount, currency } = parsed.data;
     const caller = callerOf(res);

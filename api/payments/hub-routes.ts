@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { errorResponses, jsonContent, successResponse, type ErrorCase } from '../shared/openapi.js';
 import type { RouteSpec } from '../shared/route-spec.js';
+import { hubMessages } from './hub-messages.js';
 import {
   cancelBody,
   confirmBody,
@@ -27,7 +28,7 @@ export const paymentsBasePath = '/api/payments/v1';
 export const hubTag = 'Payment hub';
 export const security = [{ clientId: [], clientSecret: [], paymentApiKey: [] }];
 
-export const responses = (cases: ErrorCase[]) => errorResponses(cases, () => hubFailure);
+export const responses = (cases: ErrorCase[]) => errorResponses(cases, () => hubFailure, hubMessages);
 
 /** What any hub call can get from the gateway, the key check and the handler. */
 export const callErrors: ErrorCase[] = [
@@ -35,12 +36,12 @@ export const callErrors: ErrorCase[] = [
   [401, '4100', '`X-Payment-API-Key` unknown, revoked or expired'],
   [401, '4105', '`client_id`/`client_secret` missing or wrong (the gateway)'],
   [403, '4201', 'the gateway refused the party (environment, interface not granted, IP allowlist)'],
-  [429, '429', 'Too Many Requests: the rate limit of this endpoint; `Retry-After` says when to retry'],
-  [500, '5000', 'Internal server error'],
+  [429, '429', 'the rate limit of this endpoint; `Retry-After` says when to retry'],
+  [500, '5000', 'an unexpected failure (503 with `Retry-After` while the database is away)'],
 ];
 /** What a signed write can get. */
 export const signedErrors: ErrorCase[] = [
-  [400, '4001', 'a missing or malformed header or field (the message names it); the body is not JSON'],
+  [400, '4001', 'a missing or malformed header or field (`data.field` names it); the body is not JSON'],
   [401, '4102', '`secureHash` does not match the signing string (docs/payments-signing.md)'],
   [401, '4103', '`X-Timestamp` outside the allowed window of the hub clock'],
   [409, '4093', '`X-Request-ID` already used by this terminal for another request'],

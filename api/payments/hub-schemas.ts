@@ -258,4 +258,17 @@ export const initPaymentData = z
 
 export const hubSuccess = (data?: z.ZodTypeAny) =>
   z.object({ code: z.literal(0), message: z.string(), ...(data ? { data } : {}) });
-export const hubFailure = z.object({ code: z.number().int(), message: z.string() }).openapi('PaymentHubError');
+export const hubFailure = z
+  .object({
+    code: z.number().int(),
+    message: z.string().describe("the seed's text for its codes (listed with each code); the service's own otherwise"),
+    data: z
+      .object({
+        detail: z.string().optional().describe('what was wrong this time: a sentence for developers, not for people'),
+        field: z.string().optional().describe('the header or field it is about'),
+      })
+      .catchall(z.unknown())
+      .optional()
+      .describe('only when the refusal has specifics: `detail`, `field`, `status`, `remainingRefundableAmount`, ...'),
+  })
+  .openapi('PaymentHubError');

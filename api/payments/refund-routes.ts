@@ -5,15 +5,16 @@
 import { z } from 'zod';
 import { errorResponses, jsonContent, successResponse, type ErrorCase } from '../shared/openapi.js';
 import type { RouteSpec } from '../shared/route-spec.js';
+import { hubMessages } from './hub-messages.js';
 import { hubTag } from './hub-routes.js';
 import { hubFailure, hubSuccess, signedWriteHeaders } from './hub-schemas.js';
 import { refundBody, refundData, refundSnapshotBody, transactionSnapshotBody } from './refund-schemas.js';
 
 const security = [{ clientId: [], clientSecret: [], paymentApiKey: [] }];
-const responses = (cases: ErrorCase[]) => errorResponses(cases, () => hubFailure);
+const responses = (cases: ErrorCase[]) => errorResponses(cases, () => hubFailure, hubMessages);
 
 const signedCallErrors: ErrorCase[] = [
-  [400, '4001', 'a missing or malformed header or field (the message names it); the body is not JSON'],
+  [400, '4001', 'a missing or malformed header or field (`data.field` names it); the body is not JSON'],
   [401, '4101', '`X-Payment-API-Key` absent'],
   [401, '4100', '`X-Payment-API-Key` unknown, revoked or expired'],
   [401, '4102', '`secureHash` does not match the signing string (docs/payments-signing.md)'],
@@ -21,12 +22,12 @@ const signedCallErrors: ErrorCase[] = [
   [401, '4105', '`client_id`/`client_secret` missing or wrong (the gateway)'],
   [403, '4201', 'the gateway refused the party (environment, interface not granted, IP allowlist)'],
   [409, '4093', '`X-Request-ID` already used by this terminal for another request'],
-  [429, '429', 'Too Many Requests: the rate limit of this endpoint; `Retry-After` says when to retry'],
-  [500, '5000', 'Internal server error'],
+  [429, '429', 'the rate limit of this endpoint; `Retry-After` says when to retry'],
+  [500, '5000', 'an unexpected failure (503 with `Retry-After` while the database is away)'],
 ];
 const snapshotErrors: ErrorCase[] = [
-  [400, '4016', 'Invalid status: not COMPLETED or FAILED'],
-  [400, '4017', 'Missing error information: FAILED without errorCode and errorMessage'],
+  [400, '4016', '`status` is not COMPLETED or FAILED'],
+  [400, '4017', 'FAILED without errorCode and errorMessage'],
 ];
 
 export const refundHubRoutes = {
@@ -56,7 +57,7 @@ export const refundHubRoutes = {
         ],
         [403, '4200', 'the transaction belongs to another terminal or merchant'],
         [404, '4301', 'no such transaction (or the orderId and referenceId do not match one)'],
-        [409, '4092', 'Duplicate refundReferenceId: the transaction has a refund with it'],
+        [409, '4092', 'the transaction has a refund with this refundReferenceId'],
       ]),
     },
   },
@@ -107,7 +108,7 @@ export const refundHubRoutes = {
         [400, '4012', 'a COMPLETED refund of a transaction not COMPLETED, or of more than remains'],
         [403, '4200', 'the transaction belongs to another terminal or merchant'],
         [404, '4301', 'no such transaction'],
-        [409, '4092', 'Duplicate refundReferenceId: the transaction has a refund with it'],
+        [409, '4092', 'the transaction has a refund with this refundReferenceId'],
       ]),
     },
   },

@@ -47,8 +47,7 @@ export function mountSessionRoutes(
 
   mount(router, sessionRoutes.getSession, [auth], async (req, res) => {
     const parsed = sessionLookupQuery.safeParse(req.query);
-    if (!parsed.success)
-      throw new HttpError(400, '4001', 'Invalid request: send paymentSessionId (a UUID), or orderId and referenceId');
+    if (!parsed.success) throw new HttpError(400, '4001', 'send paymentSessionId (a UUID), or orderId and referenceId');
     const session = await services.sessions.find(callerOf(res), referenceOf(parsed.data));
     return hubOk(paymentSessionJson(session));
   });

@@ -24,6 +24,32 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * The message text a seed's error table gives for each of an interface's codes (spec 000 part B, 001 "Errors"):
+ * clients show it to people, so it is the same for every occurrence of the code. Codes the seed gives no text for
+ * are not listed; their messages are the service's own.
+ */
+export type SeedMessages = Readonly<Record<string, string>>;
+
+/**
+ * The message and data an interface's envelope writes for a failure: for a code its seed gives a text for, that
+ * text, and what was said of this occurrence (`message`) moves to `data.detail` beside the refusal's other
+ * specifics (field, reason, amounts); for any other code, both as given. docs/conventions.md, "Errors".
+ */
+export function seedWording(
+  messages: SeedMessages,
+  code: string,
+  message: string,
+  data: unknown,
+): { message: string; data: Record<string, unknown> | null } {
+  const specifics = data !== null && typeof data === 'object' && !Array.isArray(data) ? { ...data } : null;
+  const text = Object.hasOwn(messages, code) ? messages[code]! : undefined;
+  // "transaction not found" says no more than the seed's "Transaction not found": nothing to add.
+  if (text === undefined || message.toLowerCase() === text.toLowerCase())
+    return { message: text ?? message, data: specifics };
+  return { message: text, data: { ...specifics, detail: message } };
+}
+
 /** For every domain code: the HTTP status and the interface's code. */
 export type ErrorTable<Code extends string> = { readonly [K in Code]: readonly [status: number, code: string] };
 

@@ -35,15 +35,21 @@ const statusNames: Record<number, string> = {
   409: 'Conflict',
   413: 'Payload too large',
   415: 'Unsupported media type',
+  422: 'Unprocessable entity',
   429: 'Too many requests',
   500: 'Internal error',
+  502: 'Bad gateway',
   503: 'Service unavailable',
 };
 
-/** One response per status, in the interface's failure `envelope`; its description lists each code and when. */
+/**
+ * One response per status, in the interface's failure `envelope`; its description lists each code, its message when
+ * the interface's seed gives one (`messages`, the same its envelope writes: api/shared/interface-errors.ts) and when.
+ */
 export function errorResponses(
   cases: ErrorCase[],
   envelope: (status: number, codes: [string, ...string[]]) => z.ZodTypeAny,
+  messages: Readonly<Record<string, string>> = {},
 ): Record<string, ResponseConfig> {
   const byStatus = new Map<number, ErrorCase[]>();
   for (const c of cases) byStatus.set(c[0], [...(byStatus.get(c[0]) ?? []), c]);
@@ -52,8 +58,12 @@ export function errorResponses(
     const whenByCode = new Map<string, string[]>();
     for (const [, code, when] of list) whenByCode.set(code, [...(whenByCode.get(code) ?? []), when]);
     const codes = [...whenByCode.keys()] as [string, ...string[]];
+    const line = (code: string) => {
+      const message = Object.hasOwn(messages, code) ? ` "${messages[code]}"` : '';
+      return `- \`${code}\`${message}: ${whenByCode.get(code)!.join('; ')}`;
+    };
     responses[status] = {
-      description: `${statusNames[status]}:\n\n${codes.map((code) => `- \`${code}\`: ${whenByCode.get(code)!.join('; ')}`).join('\n')}`,
+      description: `${statusNames[status]}:\n\n${codes.map(line).join('\n')}`,
       headers: requestIdHeader,
       content: jsonContent(envelope(status, codes)),
     };

@@ -12,6 +12,7 @@ import {
   eligibility,
   ineligibilityError,
   issuedPromotionDecider,
+  minimumShortfall,
   originalTotal,
   ownReservation,
   promotionUsageDecider,
@@ -93,7 +94,7 @@ export class CheckoutService {
     const now = this.deps.clock.now().toISOString();
     // The seed's preview entries carry no pin (pin_code is added for reserve): a pin is checked only when sent.
     const picked = await this.pick(caller, selected, 'preview');
-    await this.assertUsesLeft(caller, picked.master);
+    await this.assertUsesLeft(caller, picked.master, picked.promotion.promotionId);
     // The answer names the promotion's code: decrypted from the state just read, not read again.
     return { discount: this.discount(picked, orders, now), code: this.code(picked.promotion) };
   }
@@ -311,7 +312,7 @@ export class CheckoutService {
   }
 
   /** Refuses, as reserve would, a promotion whose master's limits are taken (preview reads their streams). */
-  private async assertUsesLeft(caller: CheckoutCaller, master: Master): Promise<void> {
+  private async assertUsesLeft(caller: CheckoutCaller, master: Master, promotionId: number): Promise<void> {
     const counters: [string | undefined, number | null, 'QUOTA_EXHAUSTED' | 'USAGE_LIMIT_REACHED'][] = [
       [undefined, master.totalQuota, 'QUOTA_EXHAUSTED'],
       [caller.userId, master.perUserLimit, 'USAGE_LIMIT_REACHED'],
@@ -324,7 +325,7 @@ export class CheckoutService {
         checkoutDecoders.promotionUsage,
         streams.promotionUsage(master.promotionMasterId, userId),
       );
-      if (state.holders.size >= limit) throw ineligibilityError(reason, 0);
+      if (state.holders.size >= limit) throw ineligibilityError(reason, promotionId);
     }
   }
 
@@ -335,7 +336,8 @@ export class CheckoutService {
   ): DiscountResult {
     const { promotion, master } = picked;
     const verdict = eligibility(promotion, master, orders, now);
-    if (!verdict.eligible) throw ineligibilityError(verdict.reason, promotion.promotionId);
+    if (!verdict.eligible)
+      throw ineligibilityError(verdict.reason, promotion.promotionId, minimumShortfall(master, orders));
     const total = originalTotal(orders);
     return {
       totalDiscount: verdict.amount,

@@ -196,9 +196,7 @@ function pairClaims(events: readonly PaymentSessionEvent[]): GuardClaim[] {
           paymentsError(
             'DUPLICATE_PAYMENT_SESSION',
             `orderId ${d.orderId} with referenceId ${d.referenceId} has a session`,
-            {
-              orderId: d.orderId,
-            },
+            { field: 'referenceId', orderId: d.orderId, referenceId: d.referenceId },
           ),
         // A claim whose session was never written (a partial write) is taken over.
         claimant: (recorded) =>

@@ -97,7 +97,7 @@ export const orderStream = (merchantCode: string, orderId: string) =>
   streams.order(createHash('sha256').update(`${merchantCode}\n${orderId}`, 'utf8').digest('hex'));
 
 export const duplicateOrder = (orderId: string) =>
-  paymentsError('DUPLICATE_ORDER', `orderId ${orderId} was used by another transaction`, { orderId });
+  paymentsError('DUPLICATE_ORDER', `orderId ${orderId} was used by another transaction`, { field: 'orderId', orderId });
 
 /** The orderId claim a new transaction appends with itself; lost to another transaction: 409 4091. */
 export function orderClaim(details: ClaimedDetails): GuardClaim {
@@ -124,7 +124,10 @@ export const referenceStream = (merchantCode: string, referenceId: string) =>
   streams.reference(createHash('sha256').update(`${merchantCode}\n${referenceId}`, 'utf8').digest('hex'));
 
 export const duplicateReference = (referenceId: string) =>
-  paymentsError('DUPLICATE_REFERENCE', `referenceId ${referenceId} was used by another transaction`, { referenceId });
+  paymentsError('DUPLICATE_REFERENCE', `referenceId ${referenceId} was used by another transaction`, {
+    field: 'referenceId',
+    referenceId,
+  });
 
 /**
  * The referenceId claim: the seed's 4091 is "pair or reference already used", so a referenceId reused with another

@@ -34,16 +34,18 @@ function decide(command: CheckoutOrderCommand, state: CheckoutOrderState): Check
   switch (command.type) {
     case 'ClaimCheckoutOrder':
       if (state.holder === reservationKey) return [];
-      // The holder's key is not shown: the refusal says only that the order has its promotion already.
+      // The holder's key is not shown: the refusal says only that the order has its promotion already. Its
+      // `reason` tells a client this 8004 or 8012 from the promotion's own (docs/checkout.md, "One promotion per order").
       if (state.holder !== null)
         throw state.confirmed
           ? checkoutError('ORDER_ALREADY_CONFIRMED', `order ${orderId} has a confirmed promotion already`, {
               field: 'order_id',
+              reason: 'ORDER_ALREADY_CONFIRMED',
             })
           : checkoutError(
               'ORDER_ALREADY_RESERVED',
-              `order ${orderId} holds a promotion already (one per checkout): release it first`,
-              { field: 'order_id' },
+              `order ${orderId} holds a promotion already (one per order): release it first`,
+              { field: 'order_id', reason: 'ORDER_ALREADY_RESERVED' },
             );
       return [{ type: 'CheckoutOrderClaimed', data: { merchantId, orderId, reservationKey, claimedAt: now } }];
     case 'ConfirmCheckoutOrder':

@@ -51,6 +51,26 @@ export function subtotalMismatch(orders: readonly CheckoutOrder[]): number {
 export const originalTotal = (orders: readonly CheckoutOrder[]): number =>
   orders.reduce((sum, o) => sum + o.subtotal, 0);
 
+/** The orders a promotion applies to: all for PLATFORM, the merchant's for MERCHANT. */
+const applyingOrders = (rule: DiscountRule, orders: readonly CheckoutOrder[]): readonly CheckoutOrder[] => {
+  const scope = rule.scope;
+  return scope.type === 'PLATFORM' ? orders : orders.filter((o) => o.merchantId === scope.merchantId);
+};
+
+/** How far the subtotal a promotion's min_order_value is compared with falls short of it (a refusal's figures). */
+export interface MinimumShortfall {
+  readonly minOrderValue: number;
+  /** The subtotal of the orders it applies to. */
+  readonly subtotal: number;
+  /** What the subtotal lacks: min_order_value − subtotal, 0 when the minimum is met. */
+  readonly remainingAmount: number;
+}
+
+export function minimumShortfall(rule: DiscountRule, orders: readonly CheckoutOrder[]): MinimumShortfall {
+  const subtotal = originalTotal(applyingOrders(rule, orders));
+  return { minOrderValue: rule.minOrderValue, subtotal, remainingAmount: Math.max(0, rule.minOrderValue - subtotal) };
+}
+
 /**
  * The discount of one promotion on the orders:
  * - PLATFORM applies to every order, MERCHANT only to that merchant's;
@@ -61,8 +81,7 @@ export const originalTotal = (orders: readonly CheckoutOrder[]): number =>
  * - never more than the eligible amount, nor than the whole checkout's total, so final_amount is never negative.
  */
 export function discountFor(rule: DiscountRule, orders: readonly CheckoutOrder[]): DiscountOutcome {
-  const scope = rule.scope;
-  const applying = scope.type === 'PLATFORM' ? orders : orders.filter((o) => o.merchantId === scope.merchantId);
+  const applying = applyingOrders(rule, orders);
   if (applying.length === 0) return { applies: false, reason: 'SCOPE_MISMATCH' };
   if (originalTotal(applying) < rule.minOrderValue) return { applies: false, reason: 'MIN_ORDER_NOT_MET' };
   let eligibleAmount = originalTotal(applying);

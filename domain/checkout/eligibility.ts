@@ -3,7 +3,7 @@
  * shows as `is_eligibility` and `ineligible_reason`, and what preview and reserve refuse with (each reason has its
  * code: `ineligibilityError`). Pure; the discount itself is discount.ts's. docs/checkout-discounts.md, "Eligibility".
  */
-import { discountFor, type CheckoutOrder, type NotDiscounted } from './discount.js';
+import { discountFor, type CheckoutOrder, type MinimumShortfall, type NotDiscounted } from './discount.js';
 import { checkoutError, type CheckoutError } from './errors.js';
 import type { IssuedPromotionStatus } from './issued-promotion.js';
 import type { PromotionMasterDefinition, PromotionMasterStatus } from './promotion-master.js';
@@ -65,8 +65,15 @@ export function eligibility(
   return outcome.applies ? { eligible: true, amount: outcome.amount } : no(outcome.reason);
 }
 
-/** The refusal preview and reserve answer for a reason (docs/checkout.md, "Codes"). */
-export function ineligibilityError(reason: Ineligibility, promotionId: number): CheckoutError {
+/**
+ * The refusal preview and reserve answer for a reason (docs/checkout.md, "Codes"); a minimum not met names its
+ * figures when given (`minimumShortfall`): the minimum and what the subtotal lacks of it.
+ */
+export function ineligibilityError(
+  reason: Ineligibility,
+  promotionId: number,
+  minimum?: MinimumShortfall,
+): CheckoutError {
   const details = { promotionId, reason };
   switch (reason) {
     case 'RESERVED':
@@ -74,11 +81,13 @@ export function ineligibilityError(reason: Ineligibility, promotionId: number): 
     case 'EXPIRED':
       return checkoutError('PROMOTION_EXPIRED', `promotion ${promotionId} expired`, details);
     case 'MIN_ORDER_NOT_MET':
-      return checkoutError(
-        'ORDER_MINIMUM_NOT_MET',
-        `the subtotal is below promotion ${promotionId}'s minimum`,
-        details,
-      );
+      return minimum === undefined
+        ? checkoutError('ORDER_MINIMUM_NOT_MET', `the subtotal is below promotion ${promotionId}'s minimum`, details)
+        : checkoutError(
+            'ORDER_MINIMUM_NOT_MET',
+            `the subtotal ${minimum.subtotal} is below promotion ${promotionId}'s minimum ${minimum.minOrderValue}: ${minimum.remainingAmount} more is needed`,
+            { ...details, minOrderValue: minimum.minOrderValue, remainingAmount: minimum.remainingAmount },
+          );
     case 'SHARED_NOT_SUPPORTED':
       return checkoutError('SHARED_NOT_SUPPORTED', 'SHARED promotion codes are not supported yet', details);
     case 'QUOTA_EXHAUSTED':

@@ -149,6 +149,7 @@ function notRefundable(message: string, details: Record<string, unknown> = {}) {
 function uniqueReference(state: RefundLedgerState, refundReferenceId: string): void {
   if (state.status !== 'NONE' && state.refunds.some((r) => r.refundReferenceId === refundReferenceId))
     throw paymentsError('DUPLICATE_REFUND_REFERENCE', `refundReferenceId ${refundReferenceId} was used`, {
+      field: 'refundReferenceId',
       refundReferenceId,
     });
 }

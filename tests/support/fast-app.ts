@@ -70,7 +70,7 @@ export function buildFastApp({ store, ids, clock, env }: FastAppDeps): Express {
   const logger = createLogger('error');
 
   const shop = buildShopCommands({ config, secrets, store, ids, clock, logger });
-  // The fast app mounts the checkout's operator endpoints only: nothing reads the wallet read model here.
+  // Nothing reads the wallet read model here: `applicable` (the one endpoint that does) is not for the fast specs.
   const checkout = buildCheckoutServices({
     config,
     secrets,

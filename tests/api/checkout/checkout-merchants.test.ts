@@ -34,6 +34,7 @@ describe('Checkout: each merchant reaches only its own (HTTP, PostgreSQL)', () =
     for (const step of ['get-reservation', 'confirm', 'release', 'refund'] as const)
       expect(checkoutRefusal(await b.step(step, r.reservation_key), 404, '8010'), step).to.deep.equal({
         reservation_key: r.reservation_key,
+        detail: 'no such reservation for this order and user',
       });
     expect(await Promise.all(streams.map(streamLength))).to.deep.equal(before);
 
@@ -80,6 +81,7 @@ describe('Checkout: each merchant reaches only its own (HTTP, PostgreSQL)', () =
     for (const orders of [ordersOf('M001'), ordersOf('M002')]) {
       expect(checkoutRefusal(await b.preview(ofA!.promotion_id, orders), 404, '8003')).to.deep.equal({
         promotion_id: ofA!.promotion_id,
+        detail: `no promotion ${ofA!.promotion_id}`,
       });
       checkoutRefusal(await b.reserve(ofA!.promotion_id, orders, { pin }), 404, '8003');
       // A wrong pin is not checked either: B learns nothing of A's promotion, not even whether a pin is right.

@@ -27,7 +27,12 @@ describe('Checkout: one promotion per order', () => {
     const orderId = `ord-${randomUUID()}`;
     const first = checkoutOk(await caller.reserve(a!.promotion_id, orders(), { orderId }));
     const second = checkoutRefusal(await caller.reserve(b!.promotion_id, orders(), { orderId }), 409, '8004');
-    expect(second).to.deep.equal({ field: 'order_id' }); // the holder's reservation key is not shown
+    // The seed's message, the specifics in data; the holder's reservation key is not shown.
+    expect(second).to.deep.equal({
+      field: 'order_id',
+      reason: 'ORDER_ALREADY_RESERVED',
+      detail: `order ${orderId} holds a promotion already (one per order): release it first`,
+    });
     // The refused one was not reserved: it serves another order.
     checkoutOk(await caller.reserve(b!.promotion_id, orders(), { orderId: `${orderId}-other` }));
     // The same order id from another user of the merchant is the same order: refused too.
@@ -45,7 +50,11 @@ describe('Checkout: one promotion per order', () => {
     checkoutOk(await caller.step('release', first.reservation_key));
     const second = checkoutOk(await caller.reserve(b!.promotion_id, orders(), { orderId }));
     checkoutOk(await caller.step('confirm', second.reservation_key));
-    checkoutRefusal(await caller.reserve(c!.promotion_id, orders(), { orderId }), 409, '8012');
+    expect(checkoutRefusal(await caller.reserve(c!.promotion_id, orders(), { orderId }), 409, '8012')).to.deep.equal({
+      field: 'order_id',
+      reason: 'ORDER_ALREADY_CONFIRMED',
+      detail: `order ${orderId} has a confirmed promotion already`,
+    });
     checkoutOk(await caller.step('refund', second.reservation_key));
     const third = checkoutOk(await caller.reserve(c!.promotion_id, orders(), { orderId }));
     expect(third.reservation_key).to.not.be.oneOf([first.reservation_key, second.reservation_key]);

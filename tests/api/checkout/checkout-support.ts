@@ -22,10 +22,37 @@ export function checkoutOk<T>(res: HttpResult<T>): T {
   return data;
 }
 
-/** A checkout refusal: status and code in the envelope; answers its data (the refusal's details, or null). */
-export function checkoutRefusal(res: HttpResult<unknown>, status: number, code: string, message?: RegExp): unknown {
+/** The seed's checkout error table (spec part B, "Errors"): the message of each of its codes. */
+export const seedCheckoutMessages: Readonly<Record<string, string>> = {
+  '8001': 'Voucher not applicable',
+  '8002': 'Invalid voucher code',
+  '8003': 'Voucher not found',
+  '8004': 'Voucher already reserved',
+  '8005': 'Voucher out of stock',
+  '8006': 'Order minimum not met',
+  '8007': 'Voucher expired',
+  '8008': 'Usage limit exceeded',
+  '8009': 'User not eligible',
+  '8010': 'Reservation not found',
+  '8011': 'Reservation expired',
+  '8012': 'Reservation already confirmed',
+  '8500': 'Promotion service error',
+  '8501': 'Promotion service timeout',
+};
+
+/**
+ * A checkout refusal: status and code in the envelope, the seed's message for its codes (what was wrong this time
+ * in `data.detail`); `detail` (when given) matches that detail, or the message of a code the seed gives no text for.
+ * Answers its data (the refusal's specifics, or null).
+ */
+export function checkoutRefusal(res: HttpResult<unknown>, status: number, code: string, detail?: RegExp): unknown {
   const data = expectEnvelope(res, status, code);
-  if (message) expect(res.body!.message).to.match(message);
+  const seed = seedCheckoutMessages[code];
+  if (seed !== undefined) {
+    expect(res.body!.message, res.text).to.equal(seed);
+    expect(data, res.text).to.be.an('object').with.property('detail').that.is.a('string');
+  }
+  if (detail) expect(seed === undefined ? res.body!.message : (data as { detail: string }).detail).to.match(detail);
   return data;
 }
 import type { TestApp } from '../../support/app.js';

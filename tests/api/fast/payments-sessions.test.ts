@@ -101,7 +101,11 @@ describe('Payment sessions API, fast: over the in-memory store', () => {
       .when(createRequest(29_999))
       .then(
         expectResponse(400, {
-          body: { code: 4001, message: 'breakdown: the lines (30000) exceed originalAmount (29999)' },
+          body: {
+            code: 4001,
+            message: 'Invalid request',
+            data: { field: 'breakdown', detail: 'breakdown: the lines (30000) exceed originalAmount (29999)' },
+          },
         }),
         expectNoNewEvents(),
       ));

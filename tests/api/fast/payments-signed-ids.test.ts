@@ -67,7 +67,13 @@ const signedInit = (
   );
 
 const refused4001 = (field: string) =>
-  expectResponse(400, { body: { code: 4001, message: new RegExp(`^${field.replace('.', '\\.')}\\b`) } });
+  expectResponse(400, {
+    body: {
+      code: 4001,
+      message: 'Invalid request',
+      data: { field, detail: new RegExp(`^${field.replace('.', '\\.')}\\b`) },
+    },
+  });
 
 const details: TransactionDetails = {
   transactionId: id,

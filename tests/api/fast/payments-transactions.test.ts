@@ -163,7 +163,13 @@ describe('Payment hub API, fast: cancel and confirm over the in-memory store', (
     })
       .when(put('cancel'))
       .then(
-        expectResponse(400, { body: { code: 4014, message: 'a COMPLETED transaction cannot be cancelled' } }),
+        expectResponse(400, {
+          body: {
+            code: 4014,
+            message: 'Transaction not available for cancel',
+            data: { status: 'COMPLETED', detail: 'a COMPLETED transaction cannot be cancelled' },
+          },
+        }),
         expectNoNewEvents(),
       ));
 

@@ -138,19 +138,57 @@ export const hub = (baseUrl: string, method: string, path: string, headers: Head
     HttpResult<unknown> & { body: HubBody }
   >;
 
-/** Asserts the hub's failure envelope: exactly {code, message}, integer code, no stack trace. */
+/**
+ * The message of each code the seed's error table gives a text for (spec 001, "Errors"), as a client reads it;
+ * 4101's "X-API-Key" is the header the hub reads, X-Payment-API-Key.
+ */
+export const seedHubMessages: Readonly<Record<number, string>> = {
+  4001: 'Invalid request',
+  4661: 'Invalid get transaction detail request',
+  4012: 'Transaction not available for refund',
+  4014: 'Transaction not available for cancel',
+  4015: 'Transaction not available for confirm',
+  4016: 'Invalid status',
+  4017: 'Missing error information',
+  4100: 'Invalid API key',
+  4101: 'X-Payment-API-Key header is required',
+  4200: 'Resource does not belong to this user',
+  4301: 'Transaction not found',
+  4302: 'User not found',
+  4404: 'payment session not found',
+  4091: 'Duplicate referenceId',
+  4092: 'Duplicate refundReferenceId',
+  429: 'Too Many Requests',
+  5000: 'Internal server error',
+  5001: 'Database error',
+};
+
+/**
+ * Asserts the hub's failure envelope: {code, message} and, when the refusal has specifics, `data` (an object);
+ * integer code, the seed's message for a code it gives one for, no stack trace. Answers what the refusal says of
+ * this occurrence: `data.detail` when there is one, else the message.
+ */
 export function expectHubError(
   res: { status: number; body: unknown; text: string },
   status: number,
   code: number,
 ): string {
   expect(res.status, res.text).to.equal(status);
-  expect(res.body, res.text).to.be.an('object').that.has.all.keys('code', 'message');
+  expect(res.body, res.text).to.be.an('object');
   const body = res.body as HubBody;
+  expect(Object.keys(body), res.text).to.satisfy(
+    (keys: string[]) => keys.join() === 'code,message' || keys.join() === 'code,message,data',
+  );
   expect(body.code, res.text).to.equal(code);
   expect(body.message).to.be.a('string').with.length.above(0);
+  if (seedHubMessages[code] !== undefined) expect(body.message, res.text).to.equal(seedHubMessages[code]);
+  if ('data' in body) {
+    expect(body.data, res.text).to.be.an('object');
+    expect(Object.keys(body.data as object), res.text).to.have.length.above(0);
+  }
   expect(res.text).not.to.match(/\n\s+at |node_modules|\.ts:\d+/);
-  return body.message;
+  const detail = (body.data as { detail?: unknown } | undefined)?.detail;
+  return typeof detail === 'string' ? detail : body.message;
 }
 
 export function expectHubOk(res: { status: number; body: unknown; text: string }): unknown {

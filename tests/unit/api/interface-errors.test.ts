@@ -6,6 +6,7 @@ import { DomainError } from '../../../domain/shared/errors.js';
 import {
   HttpError,
   interfaceErrorHandler,
+  seedWording,
   unknownEndpoint,
   type ErrorTable,
   type InterfaceErrors,
@@ -161,6 +162,41 @@ describe('an interface error handler', () => {
       INVALID_KEYWORD: [400, 'SHOP-REQ-001'],
       KEYWORD_TOO_SHORT: [400, 'SHOP-VOU-002'],
       OUT_OF_STOCK: [400, 'SHOP-PUR-012'],
+    });
+  });
+});
+
+describe("seedWording: the seed's message for its codes, the specifics in data", () => {
+  const messages = { '8006': 'Order minimum not met', '4301': 'Transaction not found' };
+
+  it("writes the seed's text; what the refusal said moves to data.detail beside its other specifics", () => {
+    expect(
+      seedWording(messages, '8006', 'the subtotal 90000 is below 100000', { remaining_amount: 10_000 }),
+    ).to.deep.equal({
+      message: 'Order minimum not met',
+      data: { remaining_amount: 10_000, detail: 'the subtotal 90000 is below 100000' },
+    });
+    expect(seedWording(messages, '8006', 'below the minimum', null)).to.deep.equal({
+      message: 'Order minimum not met',
+      data: { detail: 'below the minimum' },
+    });
+  });
+
+  it('adds no detail that only repeats the text (in another case)', () => {
+    expect(seedWording(messages, '4301', 'transaction not found', null)).to.deep.equal({
+      message: 'Transaction not found',
+      data: null,
+    });
+  });
+
+  it("keeps a code the seed gives no text for as it is, an Object.prototype key's too", () => {
+    expect(seedWording(messages, '8400', 'X-Request-Id must be a UUID', null)).to.deep.equal({
+      message: 'X-Request-Id must be a UUID',
+      data: null,
+    });
+    expect(seedWording(messages, 'constructor', 'an own code', { field: 'a' })).to.deep.equal({
+      message: 'an own code',
+      data: { field: 'a' },
     });
   });
 });

@@ -2,6 +2,7 @@
 import { expect } from 'chai';
 import {
   discountFor,
+  minimumShortfall,
   originalTotal,
   subtotalMismatch,
   type CheckoutItem,
@@ -138,6 +139,21 @@ describe('discount engine', () => {
       if (outcome.applies) expect(originalTotal(orders) - outcome.amount).to.be.at.least(0);
     });
   }
+
+  it("says what a minimum lacks, over the orders the promotion applies to (8006's figures)", () => {
+    const orders = [order('A', item(60_000)), order('B', item(30_000))];
+    expect(minimumShortfall(rule({ minOrderValue: 100_000 }), orders)).to.deep.equal({
+      minOrderValue: 100_000,
+      subtotal: 90_000,
+      remainingAmount: 10_000,
+    });
+    expect(minimumShortfall(rule({ scope: merchant('A'), minOrderValue: 100_000 }), orders)).to.deep.equal({
+      minOrderValue: 100_000,
+      subtotal: 60_000,
+      remainingAmount: 40_000,
+    });
+    expect(minimumShortfall(rule({ minOrderValue: 90_000 }), orders).remainingAmount).to.equal(0);
+  });
 
   it('finds an order whose subtotal is not the sum of its lines', () => {
     expect(subtotalMismatch([order('A', item(10_000, 2))])).to.equal(-1);
