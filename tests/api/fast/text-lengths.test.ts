@@ -164,7 +164,13 @@ describe('Text lengths in characters (code points) on every interface, fast', ()
       },
     });
     const refused = (field: string) =>
-      expectResponse(400, { body: matching({ code: 4001, message: `${field}: must be 1 to 255 characters` }) });
+      expectResponse(400, {
+        body: matching({
+          code: 4001,
+          message: 'Invalid request',
+          data: matching({ field, detail: `${field}: must be 1 to 255 characters` }),
+        }),
+      });
     await given(paymentsMerchant, keyLookup)
       .when(init(emoji(256), 'Nguyễn Văn An', 'req-1'))
       .then(refused('description'), expectNoNewEvents());
@@ -174,7 +180,11 @@ describe('Text lengths in characters (code points) on every interface, fast', ()
         expectResponse(400, {
           body: matching({
             code: 4001,
-            message: 'orderInfo.customerName: String must contain at most 255 character(s)',
+            message: 'Invalid request',
+            data: matching({
+              field: 'orderInfo.customerName',
+              detail: 'orderInfo.customerName: String must contain at most 255 character(s)',
+            }),
           }),
         }),
         expectNoNewEvents(),
