@@ -8,7 +8,6 @@ import { gatewayHeaders } from '../../support/gateway.js';
 import { hmacSha256Hex } from '../../../application/shared/signatures.js';
 import type { EventStore } from '../../../application/shared/event-store.js';
 import type { PaymentsEvent } from '../../../domain/payments/events.js';
-import type { TransactionDetails } from '../../../domain/payments/transaction-details.js';
 import {
   apiSpecification,
   existingStream,
@@ -18,38 +17,21 @@ import {
   type ApiScene,
 } from '../../support/api-spec.js';
 import { buildFastApp } from '../../support/fast-app.js';
-import { apiKey, keyLookup, merchant, now, secretKey, timestamp } from './payments-scene.js';
+import {
+  apiKey,
+  keyLookup,
+  merchant,
+  now,
+  secretKey,
+  timestamp,
+  transactionDetails,
+  walletProviderId,
+} from './payments-scene.js';
 
 const given = apiSpecification({ app: buildFastApp, now });
 const id = '0b7e4c1e-3a52-4c1d-9f0e-6a1b2c3d4e5f';
-const walletProviderId = '3f0c9a52-6f0e-5b8e-9a51-0c5a9b1d2e02';
 
-const details = (terminalId = 'T1'): TransactionDetails => ({
-  transactionId: id,
-  merchantCode: 'm1',
-  merchantName: 'Shop One',
-  terminalId,
-  orderId: 'o1',
-  referenceId: 'r1',
-  amount: 100_000,
-  currency: 'VND',
-  description: 'order o1',
-  paymentMethod: { id: 'pm', code: 'WALLET', name: 'E-wallet', type: 'WALLET' },
-  provider: { id: walletProviderId, code: 'SANDBOX_WALLET', name: 'Sandbox wallet' },
-  cardType: '3D',
-  skipHolding: true,
-  userPaymentMethodId: null,
-  sellerMerchantId: null,
-  businessUnitId: null,
-  branchId: null,
-  returnUrl: null,
-  providerData: null,
-  orderInfo: null,
-  payer: { kind: 'NONE' },
-  miniAppId: null,
-  expiresAt: '2026-03-01T14:00:00.000Z',
-  createdAt: now,
-});
+const details = (terminalId = 'T1') => transactionDetails(id, { terminalId });
 const completed = (terminalId = 'T1'): PaymentsEvent[] => [
   { type: 'TransactionInitiated', data: details(terminalId) },
   {

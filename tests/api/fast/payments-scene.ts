@@ -5,6 +5,7 @@
  */
 import { secretBinding } from '../../../application/payments/request-signatures.js';
 import { secretDigest } from '../../../application/shared/signatures.js';
+import type { TransactionDetails } from '../../../domain/payments/transaction-details.js';
 import { AesGcmSecretCipher } from '../../../infrastructure/shared/secret-cipher.js';
 import { existingStream } from '../../support/api-spec.js';
 import { fastAppSecrets } from '../../support/fast-app.js';
@@ -84,3 +85,37 @@ export const keyLookup = existingStream(`paymentApiKey-${secretDigest(apiKey)}`,
     data: { merchantCode: 'm1', terminalId: 'T1', apiKeyId: 'k1', expiresAt: null, claimedAt: now },
   },
 ]);
+
+export const walletProviderId = '3f0c9a52-6f0e-5b8e-9a51-0c5a9b1d2e02';
+
+/** A wallet transaction's details as its TransactionInitiated event carries them. */
+export const transactionDetails = (
+  transactionId: string,
+  overrides: Partial<TransactionDetails> = {},
+): TransactionDetails => ({
+  transactionId,
+  merchantCode: 'm1',
+  merchantName: 'Shop One',
+  terminalId: 'T1',
+  orderId: 'o1',
+  referenceId: 'r1',
+  amount: 100_000,
+  currency: 'VND',
+  description: 'order o1',
+  paymentMethod: { id: 'pm', code: 'WALLET', name: 'E-wallet', type: 'WALLET' },
+  provider: { id: walletProviderId, code: 'SANDBOX_WALLET', name: 'Sandbox wallet' },
+  cardType: '3D',
+  skipHolding: true,
+  userPaymentMethodId: null,
+  sellerMerchantId: null,
+  businessUnitId: null,
+  branchId: null,
+  returnUrl: null,
+  providerData: null,
+  orderInfo: null,
+  payer: { kind: 'NONE' },
+  miniAppId: null,
+  expiresAt: '2026-03-01T14:00:00.000Z',
+  createdAt: now,
+  ...overrides,
+});

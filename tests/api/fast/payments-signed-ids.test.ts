@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { gatewayHeaders } from '../../support/gateway.js';
 import { hmacSha256Hex } from '../../../application/shared/signatures.js';
 import type { PaymentsEvent } from '../../../domain/payments/events.js';
-import type { TransactionDetails } from '../../../domain/payments/transaction-details.js';
 import {
   apiSpecification,
   existingStream,
@@ -12,7 +11,15 @@ import {
   type ApiRequest,
 } from '../../support/api-spec.js';
 import { matching } from '../../support/match.js';
-import { apiKey, keyLookup, merchantWithSecret, now, timestamp } from './payments-scene.js';
+import {
+  apiKey,
+  keyLookup,
+  merchantWithSecret,
+  now,
+  timestamp,
+  transactionDetails,
+  walletProviderId,
+} from './payments-scene.js';
 import { buildFastApp } from '../../support/fast-app.js';
 
 /**
@@ -26,7 +33,6 @@ const given = apiSpecification({ app: buildFastApp, now });
 const secretKey = 'sk_test_4f3c2b1a0987654321fedcba';
 const merchant = merchantWithSecret(secretKey);
 
-const walletProviderId = '3f0c9a52-6f0e-5b8e-9a51-0c5a9b1d2e02';
 const orderId = 'ĐH-Xe-điện-0001';
 const referenceId = 'TC-Hà-Nội-0001';
 const id = '0b7e4c1e-3a52-4c1d-9f0e-6a1b2c3d4e5f';
@@ -75,32 +81,14 @@ const refused4001 = (field: string) =>
     },
   });
 
-const details: TransactionDetails = {
-  transactionId: id,
-  merchantCode: 'm1',
-  merchantName: 'Shop One',
-  terminalId: 'T1',
+const details = transactionDetails(id, {
   orderId,
   referenceId,
   amount: 150_000,
-  currency: 'VND',
   description: 'Xe điện VinFast',
-  paymentMethod: { id: 'pm', code: 'WALLET', name: 'E-wallet', type: 'WALLET' },
-  provider: { id: walletProviderId, code: 'SANDBOX_WALLET', name: 'Sandbox wallet' },
-  cardType: '3D',
   skipHolding: false,
-  userPaymentMethodId: null,
-  sellerMerchantId: null,
-  businessUnitId: null,
   branchId: 'Hà-Nội',
-  returnUrl: null,
-  providerData: null,
-  orderInfo: null,
-  payer: { kind: 'NONE' },
-  miniAppId: null,
-  expiresAt: '2026-03-01T14:00:00.000Z',
-  createdAt: now,
-};
+});
 const held: PaymentsEvent[] = [
   { type: 'TransactionInitiated', data: details },
   {

@@ -1,7 +1,6 @@
 import { gatewayHeaders } from '../../support/gateway.js';
 import { hmacSha256Hex } from '../../../application/shared/signatures.js';
 import type { PaymentsEvent } from '../../../domain/payments/events.js';
-import type { TransactionDetails } from '../../../domain/payments/transaction-details.js';
 import {
   apiSpecification,
   existingStream,
@@ -11,7 +10,7 @@ import {
   type ApiRequest,
 } from '../../support/api-spec.js';
 import { matching } from '../../support/match.js';
-import { apiKey, keyLookup, merchant, now, secretKey, timestamp } from './payments-scene.js';
+import { apiKey, keyLookup, merchant, now, secretKey, timestamp, transactionDetails } from './payments-scene.js';
 import { buildFastApp } from '../../support/fast-app.js';
 
 /** The hub's cancel and confirm over the in-memory store: given streams, a signed request, the events it appends. */
@@ -19,32 +18,10 @@ const given = apiSpecification({ app: buildFastApp, now });
 
 const id = '0b7e4c1e-3a52-4c1d-9f0e-6a1b2c3d4e5f';
 
-const details: TransactionDetails = {
-  transactionId: id,
-  merchantCode: 'm1',
-  merchantName: 'Shop One',
-  terminalId: 'T1',
-  orderId: 'o1',
-  referenceId: 'r1',
-  amount: 100_000,
-  currency: 'VND',
-  description: 'order o1',
-  paymentMethod: { id: 'pm', code: 'WALLET', name: 'E-wallet', type: 'WALLET' },
+const details = transactionDetails(id, {
   provider: { id: 'pv', code: 'SANDBOX_WALLET', name: 'Sandbox wallet' },
-  cardType: '3D',
   skipHolding: false,
-  userPaymentMethodId: null,
-  sellerMerchantId: null,
-  businessUnitId: null,
-  branchId: null,
-  returnUrl: null,
-  providerData: null,
-  orderInfo: null,
-  payer: { kind: 'NONE' },
-  miniAppId: null,
-  expiresAt: '2026-03-01T14:00:00.000Z',
-  createdAt: now,
-};
+});
 const held: PaymentsEvent[] = [
   { type: 'TransactionInitiated', data: details },
   {
