@@ -3,6 +3,7 @@
  * runner"): a batch in one fenced transaction with its checkpoint, the per-event path that finds a poison event, and
  * events the bus gave to someone else applied from the event store (projection-holes.ts).
  */
+import { performance } from 'node:perf_hooks';
 import type { Knex } from 'knex';
 import type { BusMessage } from '../../application/shared/event-bus.js';
 import type { EventStore, RecordedEvent } from '../../application/shared/event-store.js';
@@ -13,6 +14,7 @@ import type { Logger } from './logger.js';
 import { projectionDeadLetters, projectionEventsApplied, projectionPosition, setPositionInfo } from './metrics.js';
 import { pause } from './pause.js';
 import { firstHole } from './projection-holes.js';
+import { applySlice, sliceSize } from './projection-slices.js';
 import {
   LeaseLostError,
   physicalNames,
@@ -38,6 +40,8 @@ export interface ProjectionBatchesDependencies {
    * (passOver).
    */
   checkpointDelayMs: number;
+  /** How long one transaction of a batch may run before the rest of the batch goes in the next (handleBatch). */
+  batchTimeMs: number;
 }
 
 export class ProjectionBatches {
@@ -192,35 +196,85 @@ export class ProjectionBatches {
   }
 
   /**
-   * A batch without holes: apply, checkpoint and dead-letter in one transaction that
-   * commits only while the lease is ours; settle the messages after it commits.
-   * A batch that finds the lease gone is nak'ed whole and ends the runner's hold.
-   * True when every message was settled.
+   * A batch without holes, in transactions of about batchTimeMs at most (each ends after the slice that passed it):
+   * each applies, checkpoints and dead-letters a run of the batch's messages and commits only while the lease is ours,
+   * and its messages are settled after it commits. A batch that finds the lease gone has the rest nak'ed and ends the
+   * runner's hold. True when every message was settled.
    */
   private async handleBatch(slot: Slot, messages: BusMessage[]): Promise<boolean> {
+    const { projector } = slot;
+    for (let start = 0; start < messages.length;) {
+      const part = await this.commitPart(slot, messages, start);
+      if (!part) return this.refuse(slot, messages.slice(start));
+      const { end, progress, outcome } = part;
+      const { applied, dead, failedAt } = outcome;
+      this.progress.set(projector.name, progress);
+      const lastApplied = messages
+        .slice(start, end)
+        .reverse()
+        .find((m) => m.event.position === progress.position);
+      if (lastApplied?.sequence !== undefined) slot.sequence = lastApplied.sequence;
+      projectionEventsApplied.inc({ projector: projector.name }, applied);
+      projectionDeadLetters.inc({ projector: projector.name }, dead.size);
+      if (progress.position !== null)
+        setPositionInfo(projectionPosition, { projector: projector.name }, progress.position);
+      const settled = messages.slice(start, failedAt < 0 ? end : failedAt);
+      // Settled all at once, not one await each: the NATS client then sends them in one write, not one per message.
+      await Promise.all(settled.map((m) => (dead.has(m) ? m.term() : m.ack())));
+      if (failedAt >= 0) {
+        const failed = messages[failedAt]!;
+        await pause(Math.min(this.retryBackoffMs * 2 ** (failed.deliveryCount - 1), 5000), slot.term!.signal);
+        await Promise.all(messages.slice(failedAt).map((m) => m.nak()));
+        return false;
+      }
+      start = end;
+    }
+    return true;
+  }
+
+  /**
+   * One transaction of a batch, from its message `start`: the messages after the checkpoint, slice by slice
+   * (projection-slices.ts), each slice's events of the projector's types applied in one call under a savepoint (event
+   * by event when that call throws, to find the failing one); after each slice, it stops once batchTimeMs has passed.
+   * Then the checkpoint, and the fencing check. Answers where it stopped (`end`, the index after its last message),
+   * what it applied and the checkpoint it committed; undefined when the lease is gone (nothing committed).
+   */
+  private async commitPart(
+    slot: Slot,
+    messages: BusMessage[],
+    start: number,
+  ): Promise<{ end: number; progress: Progress; outcome: BatchOutcome } | undefined> {
     const { projector, lease } = slot;
-    let outcome: BatchOutcome = { applied: 0, dead: new Set(), failedAt: -1 };
-    const progress = await this.deps.knex
+    const outcome: BatchOutcome = { applied: 0, dead: new Set(), failedAt: -1 };
+    return this.deps.knex
       .transaction(async (trx) => {
+        const began = performance.now();
         const row = await readCheckpoint(trx, projector.name, true);
         if (!row) throw new Error(`projector ${projector.name} has no checkpoint row; start the runner to create it`);
         const names = physicalNames(projector, row.generation);
-        const from: Progress = { position: row.position, recordedAt: row.last_recorded_at?.toISOString() ?? null };
-        const fresh = this.after(from.position, messages);
-        const handled = fresh.filter((m) => projector.eventTypes.has(m.event.type)).map((m) => m.event);
-        let progress = from;
-        try {
-          if (handled.length > 0)
-            await trx.transaction((savepoint) => applyStored(projector, savepoint, handled, names));
-          outcome.applied = handled.length;
-          if (fresh.length > 0)
-            progress = { position: fresh.at(-1)!.event.position, recordedAt: fresh.at(-1)!.event.recordedAt };
-        } catch (error) {
-          this.deps.logger?.warn('projection failed to apply a batch; applying its events one by one', {
-            projector: projector.name,
-            error,
-          });
-          ({ outcome, progress } = await this.oneByOne(trx, projector, names, messages, fresh, from));
+        let progress: Progress = { position: row.position, recordedAt: row.last_recorded_at?.toISOString() ?? null };
+        let end = start;
+        while (end < messages.length && outcome.failedAt < 0) {
+          const { fresh, next } = this.slice(slot, messages, end, progress.position);
+          const handled = fresh.filter((m) => projector.eventTypes.has(m.event.type)).map((m) => m.event);
+          try {
+            if (handled.length > 0) await trx.transaction((savepoint) => applySlice(slot, savepoint, handled, names));
+            outcome.applied += handled.length;
+            if (fresh.length > 0)
+              progress = { position: fresh.at(-1)!.event.position, recordedAt: fresh.at(-1)!.event.recordedAt };
+          } catch (error) {
+            this.deps.logger?.warn('projection failed to apply a batch; applying its events one by one', {
+              projector: projector.name,
+              error,
+            });
+            const one = await this.oneByOne(trx, projector, names, messages, fresh, progress);
+            outcome.applied += one.outcome.applied;
+            for (const m of one.outcome.dead) outcome.dead.add(m);
+            outcome.failedAt = one.outcome.failedAt;
+            progress = one.progress;
+          }
+          end = next;
+          if (performance.now() - began >= this.deps.batchTimeMs) break;
         }
         if (progress.position !== row.position) {
           await trx('projection_checkpoints').where({ projector: projector.name }).update({
@@ -230,29 +284,37 @@ export class ProjectionBatches {
           });
         }
         if (!(await lease.heldIn(trx))) throw new LeaseLostError(lease);
-        return progress;
+        return { end, progress, outcome };
       })
       .catch((error: unknown) => {
         if (error instanceof LeaseLostError) return undefined;
         throw error;
       });
-    if (!progress) return this.refuse(slot, messages);
-    const { applied, dead, failedAt } = outcome;
-    this.progress.set(projector.name, progress);
-    const lastApplied = [...messages].reverse().find((m) => m.event.position === progress.position);
-    if (lastApplied?.sequence !== undefined) slot.sequence = lastApplied.sequence;
-    projectionEventsApplied.inc({ projector: projector.name }, applied);
-    projectionDeadLetters.inc({ projector: projector.name }, dead.size);
-    if (progress.position !== null)
-      setPositionInfo(projectionPosition, { projector: projector.name }, progress.position);
-    const settled = failedAt < 0 ? messages : messages.slice(0, failedAt);
-    // Settled all at once, not one await each: the NATS client then sends them in one write, not one per message.
-    await Promise.all(settled.map((m) => (dead.has(m) ? m.term() : m.ack())));
-    if (failedAt < 0) return true;
-    const failed = messages[failedAt]!;
-    await pause(Math.min(this.retryBackoffMs * 2 ** (failed.deliveryCount - 1), 5000), slot.term!.signal);
-    await Promise.all(messages.slice(failedAt).map((m) => m.nak()));
-    return false;
+  }
+
+  /**
+   * The next slice of a batch from its message `start`: the messages after `position` (each position once: a message
+   * delivered twice in one batch counts once) up to the slot's slice size of events the projector applies, and the
+   * index after the last message it took.
+   */
+  private slice(
+    slot: Slot,
+    messages: BusMessage[],
+    start: number,
+    position: string | null,
+  ): { fresh: BusMessage[]; next: number } {
+    const size = sliceSize(slot);
+    const fresh: BusMessage[] = [];
+    let handled = 0;
+    let next = start;
+    for (; next < messages.length && handled < size; next++) {
+      const m = messages[next]!;
+      if (position !== null && m.event.position <= position) continue;
+      fresh.push(m);
+      position = m.event.position;
+      if (slot.projector.eventTypes.has(m.event.type)) handled++;
+    }
+    return { fresh, next };
   }
 
   /** The messages of a batch after `position`, each position once (a message delivered twice in one batch counts once). */

@@ -5,13 +5,9 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../application/shared/clock.js';
 import type { EventStore } from '../../application/shared/event-store.js';
-import {
-  announceChanges,
-  applyStored,
-  type PhysicalNames,
-  type ProjectedEvent,
-  type Projector,
-} from '../../projections/shared/projector.js';
+import { announceChanges, type PhysicalNames, type ProjectedEvent } from '../../projections/shared/projector.js';
+import { giveWay } from './event-loop-turns.js';
+import { applyInSlices } from './projection-slices.js';
 import {
   comment,
   LeaseLostError,
@@ -63,7 +59,7 @@ export async function rebuildGeneration(
   for (;;) {
     const events = await store.readAll(progress.position, batchSize);
     if (events.length === 0) break;
-    progress = await fenced((trx) => replay(trx, projector, names, events));
+    progress = await fenced((trx) => replay(trx, slot, names, events));
   }
   progress = await fenced(async (trx) => {
     await trx.raw(
@@ -75,7 +71,7 @@ export async function rebuildGeneration(
     for (;;) {
       const events = await store.readAll(progress.position, batchSize);
       if (events.length === 0) break;
-      progress = await replay(trx, projector, names, events);
+      progress = await replay(trx, slot, names, events);
     }
     for (const table of projector.tables) {
       await trx.raw(`DROP VIEW IF EXISTS ${quoteIdent(table.name)}`);
@@ -99,15 +95,16 @@ export async function rebuildGeneration(
   return { generation: from + 1, progress };
 }
 
-/** One read of the store applied: the projector's events among them, and the position they reach. */
+/** One read of the store applied, in slices (projection-slices.ts): the projector's events among them, and the position they reach. */
 async function replay(
   trx: Knex.Transaction,
-  projector: Projector,
+  slot: Slot,
   names: PhysicalNames,
   events: ProjectedEvent[],
 ): Promise<Progress> {
-  const handled = events.filter((e) => projector.eventTypes.has(e.type));
-  if (handled.length > 0) await applyStored(projector, trx, handled, names);
+  await giveWay();
+  const handled = events.filter((e) => slot.projector.eventTypes.has(e.type));
+  await applyInSlices(slot, trx, handled, names);
   const last = events[events.length - 1]!;
   return { position: last.position, recordedAt: last.recordedAt };
 }

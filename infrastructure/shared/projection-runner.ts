@@ -41,6 +41,12 @@ export interface ProjectionRunnerOptions {
   retryDelayMs?: number;
   /** Longest a checkpoint row stays behind events its projector does not handle (default 200 ms; projection-batches.ts). */
   checkpointDelayMs?: number;
+  /**
+   * How long one transaction of a bus batch may run before the rest of the batch goes in the next one (default 200 ms;
+   * projection-batches.ts): a batch of 1,000 events on a busy machine no longer holds its transaction, its pooled
+   * connection and the checkpoint row for seconds.
+   */
+  batchTimeMs?: number;
 }
 
 /** One projector in the health report; lag and position only where this runner applies it. */
@@ -80,6 +86,8 @@ export class ProjectionRunner {
   /** Last committed position per projector, for the metrics. */
   private readonly progress = new Map<string, Progress>();
   private readonly rebuilding = new Set<string>();
+  /** Settles when the rebuilds begun before have ended: the next one waits for it. */
+  private rebuildsBefore: Promise<void> = Promise.resolve();
   private readonly clock: Clock;
   private readonly batchSize: number;
   private readonly batches: ProjectionBatches;
@@ -106,6 +114,7 @@ export class ProjectionRunner {
       retryBackoffMs: options.retryBackoffMs ?? 200,
       progress: this.progress,
       checkpointDelayMs: options.checkpointDelayMs ?? 200,
+      batchTimeMs: options.batchTimeMs ?? 200,
     });
     this.consumerPrefix = options.consumerPrefix ?? 'projector-';
     this.metricsIntervalMs = options.metricsIntervalMs ?? 5000;
@@ -348,7 +357,13 @@ export class ProjectionRunner {
     const { name } = slot.projector;
     if (this.rebuilding.has(name)) throw new Error(`projector ${name} is already being rebuilt`);
     this.rebuilding.add(name);
+    // One rebuild at a time (docs/projections.md, "The event loop"): rebuilds side by side did not finish sooner (one
+    // thread parses every page), each reads the whole store, and their pages arriving in the same turn held the loop.
+    const before = this.rebuildsBefore;
+    let done!: () => void;
+    this.rebuildsBefore = new Promise<void>((resolve) => (done = resolve));
     try {
+      await before;
       const { knex, store } = this.deps;
       const { generation, progress } = await rebuildGeneration(
         { knex, store, clock: this.clock, batchSize: this.batchSize },
@@ -358,6 +373,7 @@ export class ProjectionRunner {
       this.progress.set(name, progress);
       this.deps.logger?.info('projection rebuilt', { projector: name, generation, position: progress.position });
     } finally {
+      done();
       this.rebuilding.delete(name);
     }
   }

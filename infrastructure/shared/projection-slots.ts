@@ -39,6 +39,8 @@ export interface Slot {
   sequence?: number;
   /** Set while the checkpoint row is behind this runner's progress over events the projector does not handle. */
   saveTimer?: NodeJS.Timeout;
+  /** Events per `apply` call, sized so that one call holds the event loop about a turn's budget (projection-slices.ts). */
+  sliceSize?: number;
 }
 
 /** Thrown inside a transaction whose fencing check found the lease gone: nothing of it commits. */

@@ -17,6 +17,7 @@ import {
 import type { BusConsumer, BusMessage, ConsumerOptions } from '../../../application/shared/event-bus.js';
 import type { RecordedEvent } from '../../../application/shared/event-store.js';
 import type { Logger } from '../logger.js';
+import { giveWay } from '../event-loop-turns.js';
 import { pause } from '../pause.js';
 import { isApiError } from './nats-errors.js';
 
@@ -264,6 +265,8 @@ export class NatsConsumer implements BusConsumer {
   private async deliver(raw: JsMsg[], signal: AbortSignal): Promise<boolean> {
     const messages: NatsMessage[] = [];
     for (const m of raw) {
+      // Parsing a batch of 1,000 takes a few milliseconds here, many more on a busy machine (docs/projections.md).
+      await giveWay();
       try {
         messages.push(new NatsMessage(this.settings.parse(m), m, this.settings.filterSubject !== undefined));
       } catch (error) {
