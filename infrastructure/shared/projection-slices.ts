@@ -12,7 +12,7 @@ import { giveWay, turnBudgetMs } from './event-loop-turns.js';
 import type { Slot } from './projection-slots.js';
 
 /** Events per apply call: where a projector's slices start, and their bounds. */
-export const sliceBounds = { initial: 100, least: 10, most: 1000 } as const;
+export const sliceBounds = { initial: 20, least: 10, most: 1000 } as const;
 
 /** The events of the next slice for this projector (how many of its events one apply call gets). */
 export const sliceSize = (slot: Slot): number => slot.sliceSize ?? sliceBounds.initial;
