@@ -3,26 +3,18 @@
  * runner"): a batch in one fenced transaction with its checkpoint, the per-event path that finds a poison event, and
  * events the bus gave to someone else applied from the event store (projection-holes.ts).
  */
-import { performance } from 'node:perf_hooks';
 import type { Knex } from 'knex';
 import type { BusMessage } from '../../application/shared/event-bus.js';
 import type { EventStore, RecordedEvent } from '../../application/shared/event-store.js';
 import type { Clock } from '../../application/shared/clock.js';
-import { applyStored, type PhysicalNames, type Projector } from '../../projections/shared/projector.js';
+import { applyStored } from '../../projections/shared/projector.js';
 import { writeDeadLetter } from './dead-letters.js';
 import type { Logger } from './logger.js';
 import { projectionDeadLetters, projectionEventsApplied, projectionPosition, setPositionInfo } from './metrics.js';
 import { pause } from './pause.js';
 import { firstHole } from './projection-holes.js';
-import { applySlice, sliceSize } from './projection-slices.js';
-import {
-  LeaseLostError,
-  physicalNames,
-  readCheckpoint,
-  type BatchOutcome,
-  type Progress,
-  type Slot,
-} from './projection-slots.js';
+import { commitPart } from './projection-batch-commit.js';
+import { LeaseLostError, physicalNames, readCheckpoint, type Progress, type Slot } from './projection-slots.js';
 
 export interface ProjectionBatchesDependencies {
   knex: Knex;
@@ -75,6 +67,21 @@ export class ProjectionBatches {
     const handled = hole.index === 0 || (await this.handleBatch(slot, messages.slice(0, hole.index)));
     if (!handled || !(await this.refill(slot, hole.missing))) return void (await Promise.all(rest.map((m) => m.nak())));
     return this.handle(slot, rest);
+  }
+
+  /**
+   * Events read from the event store (a projector far behind catching up, projection-catch-up.ts), handled as a bus
+   * batch is: applied in slices and transactions of bounded time, or passed over. An event that fails is tried again
+   * with the next read, counted as the events refill applies are, and dead-lettered at the runner's maximum. True when
+   * every event was applied or passed over.
+   */
+  async handleStored(slot: Slot, events: readonly RecordedEvent[]): Promise<boolean> {
+    const settled = { all: true };
+    await this.handle(
+      slot,
+      events.map((event) => new StoredMessage(event, this.refillFailures, slot, settled)),
+    );
+    return settled.all;
   }
 
   /**
@@ -204,7 +211,7 @@ export class ProjectionBatches {
   private async handleBatch(slot: Slot, messages: BusMessage[]): Promise<boolean> {
     const { projector } = slot;
     for (let start = 0; start < messages.length;) {
-      const part = await this.commitPart(slot, messages, start);
+      const part = await commitPart(this.deps, slot, messages, start);
       if (!part) return this.refuse(slot, messages.slice(start));
       const { end, progress, outcome } = part;
       const { applied, dead, failedAt } = outcome;
@@ -232,91 +239,6 @@ export class ProjectionBatches {
     return true;
   }
 
-  /**
-   * One transaction of a batch, from its message `start`: the messages after the checkpoint, slice by slice
-   * (projection-slices.ts), each slice's events of the projector's types applied in one call under a savepoint (event
-   * by event when that call throws, to find the failing one); after each slice, it stops once batchTimeMs has passed.
-   * Then the checkpoint, and the fencing check. Answers where it stopped (`end`, the index after its last message),
-   * what it applied and the checkpoint it committed; undefined when the lease is gone (nothing committed).
-   */
-  private async commitPart(
-    slot: Slot,
-    messages: BusMessage[],
-    start: number,
-  ): Promise<{ end: number; progress: Progress; outcome: BatchOutcome } | undefined> {
-    const { projector, lease } = slot;
-    const outcome: BatchOutcome = { applied: 0, dead: new Set(), failedAt: -1 };
-    return this.deps.knex
-      .transaction(async (trx) => {
-        const began = performance.now();
-        const row = await readCheckpoint(trx, projector.name, true);
-        if (!row) throw new Error(`projector ${projector.name} has no checkpoint row; start the runner to create it`);
-        const names = physicalNames(projector, row.generation);
-        let progress: Progress = { position: row.position, recordedAt: row.last_recorded_at?.toISOString() ?? null };
-        let end = start;
-        while (end < messages.length && outcome.failedAt < 0) {
-          const { fresh, next } = this.slice(slot, messages, end, progress.position);
-          const handled = fresh.filter((m) => projector.eventTypes.has(m.event.type)).map((m) => m.event);
-          try {
-            if (handled.length > 0) await trx.transaction((savepoint) => applySlice(slot, savepoint, handled, names));
-            outcome.applied += handled.length;
-            if (fresh.length > 0)
-              progress = { position: fresh.at(-1)!.event.position, recordedAt: fresh.at(-1)!.event.recordedAt };
-          } catch (error) {
-            this.deps.logger?.warn('projection failed to apply a batch; applying its events one by one', {
-              projector: projector.name,
-              error,
-            });
-            const one = await this.oneByOne(trx, projector, names, messages, fresh, progress);
-            outcome.applied += one.outcome.applied;
-            for (const m of one.outcome.dead) outcome.dead.add(m);
-            outcome.failedAt = one.outcome.failedAt;
-            progress = one.progress;
-          }
-          end = next;
-          if (performance.now() - began >= this.deps.batchTimeMs) break;
-        }
-        if (progress.position !== row.position) {
-          await trx('projection_checkpoints').where({ projector: projector.name }).update({
-            position: progress.position,
-            last_recorded_at: progress.recordedAt,
-            updated_at: this.clock.now(),
-          });
-        }
-        if (!(await lease.heldIn(trx))) throw new LeaseLostError(lease);
-        return { end, progress, outcome };
-      })
-      .catch((error: unknown) => {
-        if (error instanceof LeaseLostError) return undefined;
-        throw error;
-      });
-  }
-
-  /**
-   * The next slice of a batch from its message `start`: the messages after `position` (each position once: a message
-   * delivered twice in one batch counts once) up to the slot's slice size of events the projector applies, and the
-   * index after the last message it took.
-   */
-  private slice(
-    slot: Slot,
-    messages: BusMessage[],
-    start: number,
-    position: string | null,
-  ): { fresh: BusMessage[]; next: number } {
-    const size = sliceSize(slot);
-    const fresh: BusMessage[] = [];
-    let handled = 0;
-    let next = start;
-    for (; next < messages.length && handled < size; next++) {
-      const m = messages[next]!;
-      if (position !== null && m.event.position <= position) continue;
-      fresh.push(m);
-      position = m.event.position;
-      if (slot.projector.eventTypes.has(m.event.type)) handled++;
-    }
-    return { fresh, next };
-  }
-
   /** The messages of a batch after `position`, each position once (a message delivered twice in one batch counts once). */
   private after(position: string | null, messages: BusMessage[]): BusMessage[] {
     const fresh: BusMessage[] = [];
@@ -328,52 +250,6 @@ export class ProjectionBatches {
     return fresh;
   }
 
-  /**
-   * The per-event path, after a batch failed to apply in one go: each handled
-   * event under its own savepoint, so the failing one is found; it comes again
-   * (it and everything after it are nak'ed) until its last delivery, when it is
-   * dead-lettered and the checkpoint moves past it.
-   */
-  private async oneByOne(
-    trx: Knex.Transaction,
-    projector: Projector,
-    names: PhysicalNames,
-    messages: BusMessage[],
-    fresh: BusMessage[],
-    from: Progress,
-  ): Promise<{ outcome: BatchOutcome; progress: Progress }> {
-    const outcome: BatchOutcome = { applied: 0, dead: new Set(), failedAt: -1 };
-    let progress = from;
-    for (const message of fresh) {
-      const { event } = message;
-      if (projector.eventTypes.has(event.type)) {
-        try {
-          await trx.transaction((savepoint) => applyStored(projector, savepoint, [event], names));
-          outcome.applied++;
-        } catch (error) {
-          if (message.deliveryCount < this.maxDeliveries) {
-            this.deps.logger?.warn('projection failed to apply an event; it comes again', {
-              projector: projector.name,
-              eventId: event.id,
-              deliveryCount: message.deliveryCount,
-              error,
-            });
-            outcome.failedAt = messages.indexOf(message);
-            break;
-          }
-          await writeDeadLetter(
-            trx,
-            { projector: projector.name, message, error, at: this.clock.now() },
-            this.deps.logger,
-          );
-          outcome.dead.add(message);
-        }
-      }
-      progress = { position: event.position, recordedAt: event.recordedAt };
-    }
-    return { outcome, progress };
-  }
-
   /** A batch this runner may no longer commit: nak it whole (it comes again, in order, to the lease holder) and end the hold. */
   private async refuse(slot: Slot, messages: BusMessage[]): Promise<false> {
     this.deps.logger?.warn('projection batch not committed: the lease is gone', {
@@ -383,5 +259,36 @@ export class ProjectionBatches {
     slot.term?.abort();
     await Promise.all(messages.map((m) => m.nak()));
     return false;
+  }
+}
+
+/**
+ * An event read from the store, handed to the batch handling as a bus message (handleStored). Its deliveries are
+ * counted by event id, as a bus counts them: every one nak'ed comes again one delivery further (not once the lease is
+ * gone: the next holder counts its own).
+ */
+class StoredMessage implements BusMessage {
+  readonly deliveryCount: number;
+
+  constructor(
+    readonly event: RecordedEvent,
+    private readonly failures: Map<string, number>,
+    private readonly slot: Slot,
+    private readonly settled: { all: boolean },
+  ) {
+    this.deliveryCount = (failures.get(event.id) ?? 0) + 1;
+  }
+
+  async ack(): Promise<void> {
+    this.failures.delete(this.event.id);
+  }
+
+  async term(): Promise<void> {
+    this.failures.delete(this.event.id);
+  }
+
+  async nak(): Promise<void> {
+    this.settled.all = false;
+    if (!this.slot.term?.signal.aborted) this.failures.set(this.event.id, this.deliveryCount);
   }
 }

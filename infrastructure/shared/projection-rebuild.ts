@@ -108,3 +108,34 @@ async function replay(
   const last = events[events.length - 1]!;
   return { position: last.position, recordedAt: last.recordedAt };
 }
+
+/**
+ * A runner's rebuilds, one at a time (docs/projections.md, "The event loop"): rebuilds side by side did not finish
+ * sooner (one thread parses every page), each reads the whole store, and their pages arriving in the same turn held
+ * the loop for up to half a second. A projector is rebuilt once at a time, too.
+ */
+export class OneRebuildAtATime {
+  private readonly rebuilding = new Set<string>();
+  /** Settles when the rebuilds begun before have ended: the next one waits for it. */
+  private before: Promise<void> = Promise.resolve();
+
+  async run(
+    deps: RebuildDependencies,
+    slot: Slot,
+    term: AbortSignal,
+  ): Promise<{ generation: number; progress: Progress }> {
+    const { name } = slot.projector;
+    if (this.rebuilding.has(name)) throw new Error(`projector ${name} is already being rebuilt`);
+    this.rebuilding.add(name);
+    const before = this.before;
+    let done!: () => void;
+    this.before = new Promise<void>((resolve) => (done = resolve));
+    try {
+      await before;
+      return await rebuildGeneration(deps, slot, term);
+    } finally {
+      done();
+      this.rebuilding.delete(name);
+    }
+  }
+}

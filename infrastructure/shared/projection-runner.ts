@@ -5,11 +5,20 @@ import type { EventStore } from '../../application/shared/event-store.js';
 import { systemClock, type Clock } from '../../application/shared/clock.js';
 import type { Projector } from '../../projections/shared/projector.js';
 import type { Logger } from './logger.js';
-import { projectionLagEvents, projectionLagSeconds, projectionPosition, setPositionInfo } from './metrics.js';
+import {
+  projectionCatchingUp,
+  projectionLagClosing,
+  projectionLagEvents,
+  projectionLagSeconds,
+  projectionPosition,
+  setPositionInfo,
+} from './metrics.js';
 import { defaultLeaseOwner, Lease } from './messaging/lease.js';
 import { pause } from './pause.js';
 import { ProjectionBatches } from './projection-batches.js';
-import { rebuildGeneration } from './projection-rebuild.js';
+import { catchUpIfDue, type CatchUpDependencies } from './projection-catch-up.js';
+import { LagTrend, lookAtLag, type Lag } from './projection-lag.js';
+import { OneRebuildAtATime } from './projection-rebuild.js';
 import { readCheckpoint, type Progress, type Slot } from './projection-slots.js';
 
 export interface ProjectionRunnerDependencies {
@@ -47,6 +56,11 @@ export interface ProjectionRunnerOptions {
    * connection and the checkpoint row for seconds.
    */
   batchTimeMs?: number;
+  /**
+   * Lag in events past which a projector reads the event store instead of the bus until it is near the head (default
+   * 5,000; Infinity: never; projection-catch-up.ts). Looked at with the metrics (metricsIntervalMs) and on /ready.
+   */
+  catchUpThreshold?: number;
 }
 
 /** One projector in the health report; lag and position only where this runner applies it. */
@@ -57,6 +71,10 @@ export interface ProjectorStatus {
   /** Messages not yet settled, as the bus counts them; null when the bus did not answer. */
   lagEvents?: number | null;
   lagSeconds?: number;
+  /** Events per second the lag in events fell over the last 30 s (negative: it grew); null until two looks tell. */
+  lagClosingPerSecond?: number | null;
+  /** Reading the event store to catch up, far behind (docs/projections.md, "Catching up"). */
+  catchingUp?: boolean;
   position?: string | null;
 }
 
@@ -85,9 +103,7 @@ export class ProjectionRunner {
   private readonly slots: Map<string, Slot>;
   /** Last committed position per projector, for the metrics. */
   private readonly progress = new Map<string, Progress>();
-  private readonly rebuilding = new Set<string>();
-  /** Settles when the rebuilds begun before have ended: the next one waits for it. */
-  private rebuildsBefore: Promise<void> = Promise.resolve();
+  private readonly rebuilds = new OneRebuildAtATime();
   private readonly clock: Clock;
   private readonly batchSize: number;
   private readonly batches: ProjectionBatches;
@@ -95,6 +111,8 @@ export class ProjectionRunner {
   private readonly metricsIntervalMs: number;
   private readonly leaseTtlMs: number;
   private readonly retryDelayMs: number;
+  private readonly catchUpThreshold: number;
+  private readonly catchUp: CatchUpDependencies;
   private abort = new AbortController();
   private workers: Promise<void>[] = [];
   private metricsTimer: NodeJS.Timeout | undefined;
@@ -120,6 +138,15 @@ export class ProjectionRunner {
     this.metricsIntervalMs = options.metricsIntervalMs ?? 5000;
     this.leaseTtlMs = options.leaseTtlMs ?? 10_000;
     this.retryDelayMs = options.retryDelayMs ?? 1000;
+    this.catchUpThreshold = options.catchUpThreshold ?? 5000;
+    this.catchUp = {
+      store: deps.store,
+      batches: this.batches,
+      progress: this.progress,
+      logger: deps.logger,
+      pageSize: this.batchSize,
+      repositionEveryMs: this.metricsIntervalMs,
+    };
     const ownerId = options.ownerId ?? defaultLeaseOwner();
     this.slots = new Map(
       deps.projectors.map((projector) => [
@@ -182,35 +209,43 @@ export class ProjectionRunner {
 
   /**
    * Each projector as this runner sees it, for the health report (docs/operations.md, "Health"): whether this runner
-   * applies it and, if so, its lag in events and seconds and its last position.
+   * applies it and, if so, its lag in events and seconds, how fast that closes, and its last position.
    */
   async status(): Promise<ProjectorStatus[]> {
     return Promise.all(
       [...this.slots].map(async ([name, slot]) => {
         if (!this.holds(name) || !slot.consumer) return { projector: name, applying: false };
-        const lagEvents = await slot.consumer.pending().catch(() => null);
-        const { position, recordedAt } = this.progress.get(name) ?? { position: null, recordedAt: null };
-        const behind =
-          lagEvents !== null && lagEvents > 0 && recordedAt !== null
-            ? (this.clock.now().getTime() - Date.parse(recordedAt)) / 1000
-            : 0;
-        return { projector: name, applying: true, lagEvents, lagSeconds: Math.max(0, behind), position };
+        const lag = await this.look(slot);
+        return {
+          projector: name,
+          applying: true,
+          lagEvents: lag.events,
+          lagSeconds: lag.seconds,
+          lagClosingPerSecond: lag.closingPerSecond,
+          catchingUp: slot.catchingUp === true,
+          position: this.progress.get(name)?.position ?? null,
+        };
       }),
     );
   }
 
   /** Sets the lag and position gauges of every projector this runner applies. */
   async refreshMetrics(): Promise<void> {
-    for (const [name, { consumer }] of this.slots) {
-      if (!consumer) continue;
-      const pending = await consumer.pending();
-      const { position, recordedAt } = this.progress.get(name) ?? { position: null, recordedAt: null };
-      projectionLagEvents.set({ projector: name }, pending);
-      const behind =
-        pending > 0 && recordedAt !== null ? (this.clock.now().getTime() - Date.parse(recordedAt)) / 1000 : 0;
-      projectionLagSeconds.set({ projector: name }, Math.max(0, behind));
+    for (const [name, slot] of this.slots) {
+      if (!slot.consumer) continue;
+      const lag = await this.look(slot);
+      const position = this.progress.get(name)?.position ?? null;
+      if (lag.events !== null) projectionLagEvents.set({ projector: name }, lag.events);
+      projectionLagSeconds.set({ projector: name }, lag.seconds);
+      if (lag.closingPerSecond !== null) projectionLagClosing.set({ projector: name }, lag.closingPerSecond);
+      projectionCatchingUp.set({ projector: name }, slot.catchingUp ? 1 : 0);
       if (position !== null) setPositionInfo(projectionPosition, { projector: name }, position);
     }
+  }
+
+  /** The projector's lag now (projection-lag.ts); past the catch-up threshold, its next batch reads the store first. */
+  private look(slot: Slot): Promise<Lag> {
+    return lookAtLag(slot, this.progress.get(slot.projector.name), this.clock.now(), this.catchUpThreshold);
   }
 
   /**
@@ -338,6 +373,8 @@ export class ProjectionRunner {
     }
     if (term.aborted) return;
     slot.sequence = undefined;
+    slot.lag = new LagTrend();
+    slot.catchUpDue = undefined;
     slot.consumer = await this.deps.bus.consume(
       {
         durableName: this.consumerPrefix + projector.name,
@@ -348,33 +385,25 @@ export class ProjectionRunner {
         batchSize: this.batchSize,
         eventTypes: projector.eventTypes,
       },
-      (messages) => this.batches.handle(slot, messages),
+      async (messages) => {
+        await catchUpIfDue(this.catchUp, slot);
+        await this.batches.handle(slot, messages);
+      },
     );
+    // Far behind already? Then the first batches read the store (look).
+    await this.look(slot);
   }
 
-  /** `rebuild` for the lease holder (projection-rebuild.ts); one rebuild of a projector at a time in this runner. */
+  /** `rebuild` for the lease holder (projection-rebuild.ts): one rebuild at a time in this runner. */
   private async rebuildHolding(slot: Slot, term: AbortSignal): Promise<void> {
     const { name } = slot.projector;
-    if (this.rebuilding.has(name)) throw new Error(`projector ${name} is already being rebuilt`);
-    this.rebuilding.add(name);
-    // One rebuild at a time (docs/projections.md, "The event loop"): rebuilds side by side did not finish sooner (one
-    // thread parses every page), each reads the whole store, and their pages arriving in the same turn held the loop.
-    const before = this.rebuildsBefore;
-    let done!: () => void;
-    this.rebuildsBefore = new Promise<void>((resolve) => (done = resolve));
-    try {
-      await before;
-      const { knex, store } = this.deps;
-      const { generation, progress } = await rebuildGeneration(
-        { knex, store, clock: this.clock, batchSize: this.batchSize },
-        slot,
-        term,
-      );
-      this.progress.set(name, progress);
-      this.deps.logger?.info('projection rebuilt', { projector: name, generation, position: progress.position });
-    } finally {
-      done();
-      this.rebuilding.delete(name);
-    }
+    const { knex, store } = this.deps;
+    const { generation, progress } = await this.rebuilds.run(
+      { knex, store, clock: this.clock, batchSize: this.batchSize },
+      slot,
+      term,
+    );
+    this.progress.set(name, progress);
+    this.deps.logger?.info('projection rebuilt', { projector: name, generation, position: progress.position });
   }
 }
