@@ -130,15 +130,16 @@ async function run(server: Awaited<ReturnType<typeof startBenchServer>>, mode: '
       await sleep(100);
     }
     const seconds = (performance.now() - started) / 1000;
+    const loadAfter = os.loadavg()[0]!;
     delay.disable();
     await profile.stop();
     hog.stop();
     await runner.stop();
     console.log(
       `  mode=${mode} hogs=${hogs}: ${events} events caught up in ${seconds.toFixed(1)} s (${(events / seconds).toFixed(0)} events/s); ` +
-        `longest event-loop delay ${(delay.max / 1e6).toFixed(0)} ms; load average ${load.toFixed(1)} before; fixed loop ${speed.toFixed(0)} ms`,
+        `longest event-loop delay ${(delay.max / 1e6).toFixed(0)} ms; load average ${load.toFixed(1)} before, ${loadAfter.toFixed(1)} after; fixed loop ${speed.toFixed(0)} ms`,
     );
-    return { mode, hogs, events, eps: events / seconds, maxDelayMs: delay.max / 1e6 };
+    return { mode, hogs, events, eps: events / seconds, maxDelayMs: delay.max / 1e6, loadAfter };
   } finally {
     await bus.close();
     await deleteStream(natsUrl!, stream).catch(() => undefined);
@@ -157,5 +158,5 @@ try {
 }
 for (const r of results)
   console.log(
-    `catch-up: mode=${r.mode} hogs=${r.hogs} events=${r.events} catch_up_eps=${r.eps.toFixed(0)} max_loop_delay_ms=${r.maxDelayMs.toFixed(0)}`,
+    `catch-up: mode=${r.mode} hogs=${r.hogs} events=${r.events} catch_up_eps=${r.eps.toFixed(0)} max_loop_delay_ms=${r.maxDelayMs.toFixed(0)} load=${r.loadAfter.toFixed(1)}`,
   );
