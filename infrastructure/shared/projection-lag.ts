@@ -48,7 +48,8 @@ export function lagNow(pending: number | null, progress: Progress | undefined, n
 
 /**
  * A projector's lag now, as its consumer's bus counts it, kept in the slot's trend. Further behind than `threshold`
- * (and not catching up already), its next batch first reads the event store (projection-catch-up.ts).
+ * (and not catching up already), its next batch first reads the event store (projection-catch-up.ts), where its
+ * consumer can then be placed after the checkpoint (BusConsumer.reposition).
  */
 export async function lookAtLag(
   slot: Slot,
@@ -58,6 +59,8 @@ export async function lookAtLag(
 ): Promise<Lag> {
   const pending = slot.consumer ? await slot.consumer.pending().catch(() => null) : null;
   slot.lag ??= new LagTrend();
-  if (pending !== null && pending > threshold && !slot.catchingUp) slot.catchUpDue = pending;
+  // Only a consumer that can be placed after the checkpoint: the in-process bus reads the store by itself when behind.
+  if (pending !== null && pending > threshold && !slot.catchingUp && slot.consumer?.reposition)
+    slot.catchUpDue = pending;
   return lagNow(pending, progress, now, slot.lag);
 }

@@ -390,8 +390,8 @@ export class ProjectionRunner {
         await this.batches.handle(slot, messages);
       },
     );
-    // Far behind already? Then the first batches read the store (look).
-    await this.look(slot);
+    // Far behind already? Then the first batches read the store (look; not awaited: the start waits for no broker).
+    void this.look(slot);
   }
 
   /** `rebuild` for the lease holder (projection-rebuild.ts): one rebuild at a time in this runner. */

@@ -146,7 +146,6 @@ class InProcessConsumer implements BusConsumer {
   private readonly abort = new AbortController();
   private readonly loop: Promise<void>;
   private readonly batchSize: number;
-  private readonly checkpoint: () => string | null;
 
   constructor(
     private readonly bus: InProcessEventBus,
@@ -161,7 +160,6 @@ class InProcessConsumer implements BusConsumer {
     },
   ) {
     this.cursor = options.startAfter;
-    this.checkpoint = options.checkpoint ?? (() => options.startAfter);
     this.batchSize = options.batchSize ?? 100;
     this.loop = this.run(this.abort.signal);
   }
@@ -174,14 +172,6 @@ class InProcessConsumer implements BusConsumer {
 
   async pending(): Promise<number> {
     return this.redeliveries.length + (this.bus.eventsAfter(this.cursor, Number.MAX_SAFE_INTEGER)?.length ?? 0);
-  }
-
-  /** Goes on after the checkpoint: nothing at or before it is delivered again. */
-  async reposition(): Promise<void> {
-    const at = this.checkpoint();
-    if (at === null) return;
-    if (this.cursor === null || this.cursor < at) this.cursor = at;
-    this.redeliveries = this.redeliveries.filter((d) => d.event.position > at);
   }
 
   private async run(signal: AbortSignal): Promise<void> {
