@@ -1,7 +1,9 @@
 /**
  * How the projection runner applies what the bus delivers to a projector it holds (docs/projections.md, "Projection
- * runner"): a batch in one fenced transaction with its checkpoint, the per-event path that finds a poison event, and
- * events the bus gave to someone else applied from the event store (projection-holes.ts).
+ * runner"): a batch in fenced transactions of bounded time with its checkpoint (projection-batch-commit.ts, where the
+ * per-event path finds a poison event), batches of events the projector does not handle passed over, events the bus
+ * gave to someone else applied from the event store (projection-holes.ts), and pages of the store handled as batches
+ * when the projector catches up (projection-catch-up.ts).
  */
 import type { Knex } from 'knex';
 import type { BusMessage } from '../../application/shared/event-bus.js';

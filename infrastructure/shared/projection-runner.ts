@@ -13,7 +13,7 @@ import {
   projectionPosition,
   setPositionInfo,
 } from './metrics.js';
-import { defaultLeaseOwner, Lease } from './messaging/lease.js';
+import { defaultLeaseOwner, keepLease, Lease } from './messaging/lease.js';
 import { pause } from './pause.js';
 import { ProjectionBatches } from './projection-batches.js';
 import { catchUpIfDue, type CatchUpDependencies } from './projection-catch-up.js';
@@ -98,6 +98,10 @@ export interface ProjectorStatus {
  * consumer before the lease can run out, and every transaction that writes
  * rows or the checkpoint checks, before it commits, that the lease is still
  * ours (fencing), so a runner that lost it commits nothing.
+ *
+ * No batch holds the event loop (docs/projections.md, "The event loop"): events are applied in slices, a batch in
+ * transactions of bounded time, rebuilds one at a time. A projector far behind reads the event store instead of its
+ * consumer until it is near the head (projection-catch-up.ts).
  */
 export class ProjectionRunner {
   private readonly slots: Map<string, Slot>;
@@ -317,7 +321,9 @@ export class ProjectionRunner {
     stopping.addEventListener('abort', endTerm);
     if (stopping.aborted) term.abort(); // stopped while the lease was being taken: a listener added now never fires
     slot.term = term;
-    const kept = this.keepLease(slot.lease, term);
+    const kept = keepLease(slot.lease, term, (error) =>
+      this.deps.logger?.warn('projection lease renewal failed', { lease: slot.lease.name, error }),
+    );
     try {
       await this.activate(slot, term.signal);
       activated();
@@ -329,28 +335,6 @@ export class ProjectionRunner {
       stopConsumer(); // one that activation registered after the term ended
       await consumerStopped;
       await this.batches.saveCheckpoint(slot);
-    }
-  }
-
-  /**
-   * Renews every third of the time to live until `term` ends; ends it when a
-   * renewal fails, or has not answered while a third of the lease is left, so
-   * the consumer stops before the lease can run out however long the database hangs.
-   */
-  private async keepLease(lease: Lease, term: AbortController): Promise<void> {
-    while (!term.signal.aborted) {
-      await pause(this.leaseTtlMs / 3, term.signal);
-      if (term.signal.aborted) return;
-      const renewal = lease.renew().catch((error: unknown) => {
-        this.deps.logger?.warn('projection lease renewal failed', { lease: lease.name, error });
-        return false;
-      });
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<false>(
-        (resolve) => (timer = setTimeout(() => resolve(false), lease.remainingMs - this.leaseTtlMs / 3)),
-      );
-      const renewed = await Promise.race([renewal, late]).finally(() => clearTimeout(timer));
-      if (!renewed) term.abort();
     }
   }
 
