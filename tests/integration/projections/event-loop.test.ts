@@ -35,9 +35,10 @@ import {
 const longestDelayMs = 100;
 /**
  * With NATS: the client parses a fetched batch's bytes in one go, and on a busy machine the process waits for a core
- * (179 ms measured at a load average of 8, 41 ms on a quiet machine); a batch held the loop a second before.
+ * (41 ms measured on a quiet machine, 179–230 ms at a load average of 8 with CPU hogs beside it); a batch held the
+ * loop a second before. The bound is what tells the two apart on any machine CI may be.
  */
-const longestDelayOnNatsMs = 250;
+const longestDelayOnNatsMs = 500;
 
 /** A logger keeping the messages of what is logged as a warning or an error. */
 function logSpy(): { lines: string[]; logger: Logger } {
@@ -93,6 +94,10 @@ describe('the event loop while projectors work (real PostgreSQL)', function () {
   it('rebuilds without holding the loop 100 ms, and renews the leases on time meanwhile', async () => {
     await appendCatalog(400);
     await appendManyNoise(world.store, 2500);
+    // The global log shows an event once every older transaction on the server has ended, later on a busy server;
+    // the rebuild reads what it shows: wait until it shows all of it, so that the rebuild does all the work.
+    const last = await lastStoredPosition(world.db.knex);
+    await eventually(async () => expect((await world.store.readAll(null, 100_000)).at(-1)?.position).to.equal(last));
     const { lines, logger } = logSpy();
     const runner = new ProjectionRunner(
       {
