@@ -20,6 +20,12 @@ export interface LoadOptions {
    * so the connections act as independent users rather than a crowd that arrives in step.
    */
   thinkMs?: number;
+  /**
+   * Stop taking new requests once this long has passed since the start (default: send them all): a load that lasts a
+   * set time whatever the rate (the fault tests under pressure, docs/testing.md); the requests not sent are left out
+   * of the result.
+   */
+  durationMs?: number;
 }
 
 export interface LoadResult {
@@ -150,11 +156,12 @@ export async function runLoad(
   const think = () => Math.min(-Math.log(1 - random()) * options.thinkMs!, 10 * options.thinkMs!);
   const connections: Connection[] = [];
   const started = performance.now();
+  const deadline = options.durationMs === undefined ? Infinity : started + options.durationMs;
   const worker = async () => {
     const connection = new Connection(port);
     connections.push(connection);
     if (options.thinkMs) await sleep(random() * options.thinkMs);
-    while (next < requests.length) {
+    while (next < requests.length && performance.now() < deadline) {
       const index = next++;
       const t0 = performance.now();
       const { status, body } = await connection.send(requests[index]!);
