@@ -21,15 +21,8 @@ import {
   campaignsFamily,
 } from './catalog-campaigns.js';
 import { countsFamily } from './catalog-counts.js';
-import {
-  applyPoolEvent,
-  createPools,
-  listingEventTypes,
-  listingsFamily,
-  moveStock,
-  poolRun,
-  stockRun,
-} from './catalog-listings.js';
+import { applyPoolEvent, createPools, listingEventTypes, listingsFamily, poolRun } from './catalog-listings.js';
+import { moveStock, stockRun } from './catalog-stock.js';
 import { tablesOf, type Tables } from './catalog-tables.js';
 
 /**
