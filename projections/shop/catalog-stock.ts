@@ -33,9 +33,9 @@ function stockMove(e: ProjectedEvent): { reserved: number; remaining: number; so
 
 /**
  * A run of stock events (stockRun) in one statement, giving the rows and counts that applying them one by one
- * (changePool in catalog-listings.ts) gives: per pool, the events after the row's last position add up, the row takes the last one's
- * position and time, and the counts move by the difference between the row's contribution before and after. An
- * event delivered again within the run (at or before an earlier one of its pool) is left out, as one by one.
+ * (changePool in catalog-listings.ts) gives: per pool, the events after the row's last position add up, the row takes
+ * the last one's position and time, and the counts move by the difference between the row's contribution before and
+ * after. An event delivered again within the run (at or before an earlier one of its pool) is left out, as one by one.
  */
 export async function moveStock(trx: Knex.Transaction, t: Tables, run: readonly ProjectedEvent[]): Promise<void> {
   const latest = new Map<number, string>();
