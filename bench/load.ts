@@ -26,6 +26,28 @@ export interface LoadOptions {
    * of the result.
    */
   durationMs?: number;
+  /**
+   * With durationMs: once every request was sent, send them again (rounds 1, 2, ...) until the time is up, these
+   * headers and top-level body fields made new each round by a `-r<round>` suffix (an idempotency key, an order id),
+   * so that a request sent again is a new one to the service, and the input can be much shorter than the load.
+   * `index` in the result stays the request's position in the input.
+   */
+  again?: { headers: string[]; bodyFields: string[] };
+}
+
+/** `request` of round `round` (LoadOptions.again): its named headers and body fields with the round's suffix. */
+function renewed(request: LoadRequest, round: number, again: NonNullable<LoadOptions['again']>): LoadRequest {
+  if (round === 0) return request;
+  const suffix = (value: unknown) => `${String(value)}-r${round}`;
+  const headers = { ...request.headers };
+  for (const name of again.headers) if (headers[name] !== undefined) headers[name] = suffix(headers[name]);
+  const body =
+    request.body && typeof request.body === 'object' ? { ...(request.body as Record<string, unknown>) } : request.body;
+  if (body && typeof body === 'object')
+    for (const field of again.bodyFields)
+      if ((body as Record<string, unknown>)[field] !== undefined)
+        (body as Record<string, unknown>)[field] = suffix((body as Record<string, unknown>)[field]);
+  return { ...request, headers, body };
 }
 
 export interface LoadResult {
@@ -157,14 +179,18 @@ export async function runLoad(
   const connections: Connection[] = [];
   const started = performance.now();
   const deadline = options.durationMs === undefined ? Infinity : started + options.durationMs;
+  const { again } = options;
+  if (again && options.durationMs === undefined) throw new Error('a load sent again needs durationMs');
   const worker = async () => {
     const connection = new Connection(port);
     connections.push(connection);
     if (options.thinkMs) await sleep(random() * options.thinkMs);
-    while (next < requests.length && performance.now() < deadline) {
-      const index = next++;
+    while ((again || next < requests.length) && performance.now() < deadline) {
+      const n = next++;
+      const index = n % requests.length;
+      const request = again ? renewed(requests[index]!, Math.floor(n / requests.length), again) : requests[index]!;
       const t0 = performance.now();
-      const { status, body } = await connection.send(requests[index]!);
+      const { status, body } = await connection.send(request);
       const ms = performance.now() - t0;
       result.latenciesMs.push(ms);
       result.latencyByIndex[index] = ms;

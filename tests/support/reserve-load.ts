@@ -35,15 +35,15 @@ export async function reserveScene(baseUrl: string, poolCount = 4, stock = 1_000
 
 /**
  * `clients` connections sending reserves back to back for `durationMs` (each of one voucher, the pools and 5,000 users
- * in turn, each with its own order and idempotency key), at most `most` of them (default 500 a second, more than this
- * machine serves); resolves when the last answer came.
+ * in turn, each with its own order and idempotency key: 5,000 requests sent again with new ones until the time is
+ * up); resolves when the last answer came.
  */
 export async function reserveLoad(
   port: number,
   scene: ReserveScene,
-  options: { clients: number; durationMs: number; most?: number },
+  options: { clients: number; durationMs: number },
 ): Promise<ReserveLoadResult> {
-  const count = options.most ?? Math.ceil(options.durationMs / 2);
+  const count = 5000;
   const requests: LoadRequest[] = Array.from({ length: count }, (_, i) => {
     const pool = scene.pools[i % scene.pools.length]!;
     return {
@@ -59,7 +59,10 @@ export async function reserveLoad(
       body: reserveBody([{ pool }], `order-${i}-${randomUUID()}`),
     };
   });
-  const result = await loadInOwnProcess(port, requests, options.clients, { durationMs: options.durationMs });
+  const result = await loadInOwnProcess(port, requests, options.clients, {
+    durationMs: options.durationMs,
+    again: { headers: ['x-idempotency-key', 'x-request-id'], bodyFields: ['orderId'] },
+  });
   const accepted = result.bodies
     .filter((b) => b.status === 200)
     .map((b) => ({
