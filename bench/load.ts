@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 
 export interface LoadRequest {
@@ -35,18 +36,14 @@ export interface LoadOptions {
   again?: { headers: string[]; bodyFields: string[] };
 }
 
-/** `request` of round `round` (LoadOptions.again): its named headers and body fields with the round's suffix. */
+/** `request` of round `round` (LoadOptions.again): new UUIDs in its named headers, the round's suffix on its fields. */
 function renewed(request: LoadRequest, round: number, again: NonNullable<LoadOptions['again']>): LoadRequest {
   if (round === 0) return request;
-  const suffix = (value: unknown) => `${String(value)}-r${round}`;
   const headers = { ...request.headers };
-  for (const name of again.headers) if (headers[name] !== undefined) headers[name] = suffix(headers[name]);
-  const body =
-    request.body && typeof request.body === 'object' ? { ...(request.body as Record<string, unknown>) } : request.body;
-  if (body && typeof body === 'object')
-    for (const field of again.bodyFields)
-      if ((body as Record<string, unknown>)[field] !== undefined)
-        (body as Record<string, unknown>)[field] = suffix((body as Record<string, unknown>)[field]);
+  for (const name of again.headers) if (headers[name] !== undefined) headers[name] = randomUUID();
+  if (!request.body || typeof request.body !== 'object') return { ...request, headers };
+  const body = { ...(request.body as Record<string, unknown>) };
+  for (const field of again.bodyFields) if (body[field] !== undefined) body[field] = `${String(body[field])}-r${round}`;
   return { ...request, headers, body };
 }
 

@@ -146,6 +146,7 @@ describe('the fan-out under CPU pressure (api, relay and projector processes, ow
       await hogs.stop();
     }
     const ended = Date.now();
+    expect([...result.statuses.keys()], 'answers to the reserves').to.deep.equal([200]);
     expect(result.accepted.length, 'reserves accepted under the load').to.be.greaterThan(500);
     const ms = await convergence(ended);
     console.log(
