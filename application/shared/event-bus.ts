@@ -60,6 +60,12 @@ export interface BusConsumer {
   stop(): Promise<void>;
   /** Messages this consumer has yet to settle, as far as the bus knows (its lag in events). */
   pending(): Promise<number>;
+  /**
+   * Places the consumer right after its checkpoint (ConsumerOptions.checkpoint), so that it is not given the messages
+   * its checkpoint has passed: called from the consumer's own handler after it moved the checkpoint far past what the
+   * bus would deliver next (it read the event store instead). A bus without it delivers them, and the handler skips them.
+   */
+  reposition?(): Promise<void>;
 }
 
 export interface EventBus {

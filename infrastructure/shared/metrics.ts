@@ -56,6 +56,20 @@ export const projectionLagSeconds = new Gauge({
   registers: [metricsRegistry],
 });
 
+export const projectionLagClosing = new Gauge({
+  name: 'projection_lag_closing_events_per_second',
+  help: 'Events per second projection_lag_events fell over the last 30 s (negative: it grew).',
+  labelNames: ['projector'],
+  registers: [metricsRegistry],
+});
+
+export const projectionCatchingUp = new Gauge({
+  name: 'projection_catching_up',
+  help: '1 while the projector, far behind, reads the event store instead of the bus (docs/projections.md, "Catching up").',
+  labelNames: ['projector'],
+  registers: [metricsRegistry],
+});
+
 export const projectionPosition = new Gauge({
   name: 'projection_last_applied_position_info',
   help: 'Global position of the last event the projector applied (label position).',

@@ -1,26 +1,22 @@
 /**
  * How the projection runner applies what the bus delivers to a projector it holds (docs/projections.md, "Projection
- * runner"): a batch in one fenced transaction with its checkpoint, the per-event path that finds a poison event, and
- * events the bus gave to someone else applied from the event store (projection-holes.ts).
+ * runner"): a batch in fenced transactions of bounded time with its checkpoint (projection-batch-commit.ts, where the
+ * per-event path finds a poison event), batches of events the projector does not handle passed over, events the bus
+ * gave to someone else applied from the event store (projection-holes.ts), and pages of the store handled as batches
+ * when the projector catches up (projection-catch-up.ts).
  */
 import type { Knex } from 'knex';
 import type { BusMessage } from '../../application/shared/event-bus.js';
 import type { EventStore, RecordedEvent } from '../../application/shared/event-store.js';
 import type { Clock } from '../../application/shared/clock.js';
-import { applyStored, type PhysicalNames, type Projector } from '../../projections/shared/projector.js';
+import { applyStored } from '../../projections/shared/projector.js';
 import { writeDeadLetter } from './dead-letters.js';
 import type { Logger } from './logger.js';
 import { projectionDeadLetters, projectionEventsApplied, projectionPosition, setPositionInfo } from './metrics.js';
 import { pause } from './pause.js';
 import { firstHole } from './projection-holes.js';
-import {
-  LeaseLostError,
-  physicalNames,
-  readCheckpoint,
-  type BatchOutcome,
-  type Progress,
-  type Slot,
-} from './projection-slots.js';
+import { commitPart } from './projection-batch-commit.js';
+import { LeaseLostError, physicalNames, readCheckpoint, type Progress, type Slot } from './projection-slots.js';
 
 export interface ProjectionBatchesDependencies {
   knex: Knex;
@@ -38,6 +34,8 @@ export interface ProjectionBatchesDependencies {
    * (passOver).
    */
   checkpointDelayMs: number;
+  /** How long one transaction of a batch may run before the rest of the batch goes in the next (handleBatch). */
+  batchTimeMs: number;
 }
 
 export class ProjectionBatches {
@@ -71,6 +69,21 @@ export class ProjectionBatches {
     const handled = hole.index === 0 || (await this.handleBatch(slot, messages.slice(0, hole.index)));
     if (!handled || !(await this.refill(slot, hole.missing))) return void (await Promise.all(rest.map((m) => m.nak())));
     return this.handle(slot, rest);
+  }
+
+  /**
+   * Events read from the event store (a projector far behind catching up, projection-catch-up.ts), handled as a bus
+   * batch is: applied in slices and transactions of bounded time, or passed over. An event that fails is tried again
+   * with the next read, counted as the events refill applies are, and dead-lettered at the runner's maximum. True when
+   * every event was applied or passed over.
+   */
+  async handleStored(slot: Slot, events: readonly RecordedEvent[]): Promise<boolean> {
+    const settled = { all: true };
+    await this.handle(
+      slot,
+      events.map((event) => new StoredMessage(event, this.refillFailures, slot, settled)),
+    );
+    return settled.all;
   }
 
   /**
@@ -192,67 +205,40 @@ export class ProjectionBatches {
   }
 
   /**
-   * A batch without holes: apply, checkpoint and dead-letter in one transaction that
-   * commits only while the lease is ours; settle the messages after it commits.
-   * A batch that finds the lease gone is nak'ed whole and ends the runner's hold.
-   * True when every message was settled.
+   * A batch without holes, in transactions of about batchTimeMs at most (each ends after the slice that passed it):
+   * each applies, checkpoints and dead-letters a run of the batch's messages and commits only while the lease is ours,
+   * and its messages are settled after it commits. A batch that finds the lease gone has the rest nak'ed and ends the
+   * runner's hold. True when every message was settled.
    */
   private async handleBatch(slot: Slot, messages: BusMessage[]): Promise<boolean> {
-    const { projector, lease } = slot;
-    let outcome: BatchOutcome = { applied: 0, dead: new Set(), failedAt: -1 };
-    const progress = await this.deps.knex
-      .transaction(async (trx) => {
-        const row = await readCheckpoint(trx, projector.name, true);
-        if (!row) throw new Error(`projector ${projector.name} has no checkpoint row; start the runner to create it`);
-        const names = physicalNames(projector, row.generation);
-        const from: Progress = { position: row.position, recordedAt: row.last_recorded_at?.toISOString() ?? null };
-        const fresh = this.after(from.position, messages);
-        const handled = fresh.filter((m) => projector.eventTypes.has(m.event.type)).map((m) => m.event);
-        let progress = from;
-        try {
-          if (handled.length > 0)
-            await trx.transaction((savepoint) => applyStored(projector, savepoint, handled, names));
-          outcome.applied = handled.length;
-          if (fresh.length > 0)
-            progress = { position: fresh.at(-1)!.event.position, recordedAt: fresh.at(-1)!.event.recordedAt };
-        } catch (error) {
-          this.deps.logger?.warn('projection failed to apply a batch; applying its events one by one', {
-            projector: projector.name,
-            error,
-          });
-          ({ outcome, progress } = await this.oneByOne(trx, projector, names, messages, fresh, from));
-        }
-        if (progress.position !== row.position) {
-          await trx('projection_checkpoints').where({ projector: projector.name }).update({
-            position: progress.position,
-            last_recorded_at: progress.recordedAt,
-            updated_at: this.clock.now(),
-          });
-        }
-        if (!(await lease.heldIn(trx))) throw new LeaseLostError(lease);
-        return progress;
-      })
-      .catch((error: unknown) => {
-        if (error instanceof LeaseLostError) return undefined;
-        throw error;
-      });
-    if (!progress) return this.refuse(slot, messages);
-    const { applied, dead, failedAt } = outcome;
-    this.progress.set(projector.name, progress);
-    const lastApplied = [...messages].reverse().find((m) => m.event.position === progress.position);
-    if (lastApplied?.sequence !== undefined) slot.sequence = lastApplied.sequence;
-    projectionEventsApplied.inc({ projector: projector.name }, applied);
-    projectionDeadLetters.inc({ projector: projector.name }, dead.size);
-    if (progress.position !== null)
-      setPositionInfo(projectionPosition, { projector: projector.name }, progress.position);
-    const settled = failedAt < 0 ? messages : messages.slice(0, failedAt);
-    // Settled all at once, not one await each: the NATS client then sends them in one write, not one per message.
-    await Promise.all(settled.map((m) => (dead.has(m) ? m.term() : m.ack())));
-    if (failedAt < 0) return true;
-    const failed = messages[failedAt]!;
-    await pause(Math.min(this.retryBackoffMs * 2 ** (failed.deliveryCount - 1), 5000), slot.term!.signal);
-    await Promise.all(messages.slice(failedAt).map((m) => m.nak()));
-    return false;
+    const { projector } = slot;
+    for (let start = 0; start < messages.length;) {
+      const part = await commitPart(this.deps, slot, messages, start);
+      if (!part) return this.refuse(slot, messages.slice(start));
+      const { end, progress, outcome } = part;
+      const { applied, dead, failedAt } = outcome;
+      this.progress.set(projector.name, progress);
+      const lastApplied = messages
+        .slice(start, end)
+        .reverse()
+        .find((m) => m.event.position === progress.position);
+      if (lastApplied?.sequence !== undefined) slot.sequence = lastApplied.sequence;
+      projectionEventsApplied.inc({ projector: projector.name }, applied);
+      projectionDeadLetters.inc({ projector: projector.name }, dead.size);
+      if (progress.position !== null)
+        setPositionInfo(projectionPosition, { projector: projector.name }, progress.position);
+      const settled = messages.slice(start, failedAt < 0 ? end : failedAt);
+      // Settled all at once, not one await each: the NATS client then sends them in one write, not one per message.
+      await Promise.all(settled.map((m) => (dead.has(m) ? m.term() : m.ack())));
+      if (failedAt >= 0) {
+        const failed = messages[failedAt]!;
+        await pause(Math.min(this.retryBackoffMs * 2 ** (failed.deliveryCount - 1), 5000), slot.term!.signal);
+        await Promise.all(messages.slice(failedAt).map((m) => m.nak()));
+        return false;
+      }
+      start = end;
+    }
+    return true;
   }
 
   /** The messages of a batch after `position`, each position once (a message delivered twice in one batch counts once). */
@@ -266,52 +252,6 @@ export class ProjectionBatches {
     return fresh;
   }
 
-  /**
-   * The per-event path, after a batch failed to apply in one go: each handled
-   * event under its own savepoint, so the failing one is found; it comes again
-   * (it and everything after it are nak'ed) until its last delivery, when it is
-   * dead-lettered and the checkpoint moves past it.
-   */
-  private async oneByOne(
-    trx: Knex.Transaction,
-    projector: Projector,
-    names: PhysicalNames,
-    messages: BusMessage[],
-    fresh: BusMessage[],
-    from: Progress,
-  ): Promise<{ outcome: BatchOutcome; progress: Progress }> {
-    const outcome: BatchOutcome = { applied: 0, dead: new Set(), failedAt: -1 };
-    let progress = from;
-    for (const message of fresh) {
-      const { event } = message;
-      if (projector.eventTypes.has(event.type)) {
-        try {
-          await trx.transaction((savepoint) => applyStored(projector, savepoint, [event], names));
-          outcome.applied++;
-        } catch (error) {
-          if (message.deliveryCount < this.maxDeliveries) {
-            this.deps.logger?.warn('projection failed to apply an event; it comes again', {
-              projector: projector.name,
-              eventId: event.id,
-              deliveryCount: message.deliveryCount,
-              error,
-            });
-            outcome.failedAt = messages.indexOf(message);
-            break;
-          }
-          await writeDeadLetter(
-            trx,
-            { projector: projector.name, message, error, at: this.clock.now() },
-            this.deps.logger,
-          );
-          outcome.dead.add(message);
-        }
-      }
-      progress = { position: event.position, recordedAt: event.recordedAt };
-    }
-    return { outcome, progress };
-  }
-
   /** A batch this runner may no longer commit: nak it whole (it comes again, in order, to the lease holder) and end the hold. */
   private async refuse(slot: Slot, messages: BusMessage[]): Promise<false> {
     this.deps.logger?.warn('projection batch not committed: the lease is gone', {
@@ -321,5 +261,36 @@ export class ProjectionBatches {
     slot.term?.abort();
     await Promise.all(messages.map((m) => m.nak()));
     return false;
+  }
+}
+
+/**
+ * An event read from the store, handed to the batch handling as a bus message (handleStored). Its deliveries are
+ * counted by event id, as a bus counts them: every one nak'ed comes again one delivery further (not once the lease is
+ * gone: the next holder counts its own).
+ */
+class StoredMessage implements BusMessage {
+  readonly deliveryCount: number;
+
+  constructor(
+    readonly event: RecordedEvent,
+    private readonly failures: Map<string, number>,
+    private readonly slot: Slot,
+    private readonly settled: { all: boolean },
+  ) {
+    this.deliveryCount = (failures.get(event.id) ?? 0) + 1;
+  }
+
+  async ack(): Promise<void> {
+    this.failures.delete(this.event.id);
+  }
+
+  async term(): Promise<void> {
+    this.failures.delete(this.event.id);
+  }
+
+  async nak(): Promise<void> {
+    this.settled.all = false;
+    if (!this.slot.term?.signal.aborted) this.failures.set(this.event.id, this.deliveryCount);
   }
 }

@@ -5,13 +5,9 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../application/shared/clock.js';
 import type { EventStore } from '../../application/shared/event-store.js';
-import {
-  announceChanges,
-  applyStored,
-  type PhysicalNames,
-  type ProjectedEvent,
-  type Projector,
-} from '../../projections/shared/projector.js';
+import { announceChanges, type PhysicalNames, type ProjectedEvent } from '../../projections/shared/projector.js';
+import { giveWay } from './event-loop-turns.js';
+import { applyInSlices } from './projection-slices.js';
 import {
   comment,
   LeaseLostError,
@@ -63,7 +59,7 @@ export async function rebuildGeneration(
   for (;;) {
     const events = await store.readAll(progress.position, batchSize);
     if (events.length === 0) break;
-    progress = await fenced((trx) => replay(trx, projector, names, events));
+    progress = await fenced((trx) => replay(trx, slot, names, events));
   }
   progress = await fenced(async (trx) => {
     await trx.raw(
@@ -75,7 +71,7 @@ export async function rebuildGeneration(
     for (;;) {
       const events = await store.readAll(progress.position, batchSize);
       if (events.length === 0) break;
-      progress = await replay(trx, projector, names, events);
+      progress = await replay(trx, slot, names, events);
     }
     for (const table of projector.tables) {
       await trx.raw(`DROP VIEW IF EXISTS ${quoteIdent(table.name)}`);
@@ -99,15 +95,47 @@ export async function rebuildGeneration(
   return { generation: from + 1, progress };
 }
 
-/** One read of the store applied: the projector's events among them, and the position they reach. */
+/** One read of the store applied, in slices (projection-slices.ts): the projector's events among them, and the position they reach. */
 async function replay(
   trx: Knex.Transaction,
-  projector: Projector,
+  slot: Slot,
   names: PhysicalNames,
   events: ProjectedEvent[],
 ): Promise<Progress> {
-  const handled = events.filter((e) => projector.eventTypes.has(e.type));
-  if (handled.length > 0) await applyStored(projector, trx, handled, names);
+  await giveWay();
+  const handled = events.filter((e) => slot.projector.eventTypes.has(e.type));
+  await applyInSlices(slot, trx, handled, names);
   const last = events[events.length - 1]!;
   return { position: last.position, recordedAt: last.recordedAt };
+}
+
+/**
+ * A runner's rebuilds, one at a time (docs/projections.md, "The event loop"): rebuilds side by side did not finish
+ * sooner (one thread parses every page), each reads the whole store, and their pages arriving in the same turn held
+ * the loop for up to half a second. A projector is rebuilt once at a time, too.
+ */
+export class OneRebuildAtATime {
+  private readonly rebuilding = new Set<string>();
+  /** Settles when the rebuilds begun before have ended: the next one waits for it. */
+  private before: Promise<void> = Promise.resolve();
+
+  async run(
+    deps: RebuildDependencies,
+    slot: Slot,
+    term: AbortSignal,
+  ): Promise<{ generation: number; progress: Progress }> {
+    const { name } = slot.projector;
+    if (this.rebuilding.has(name)) throw new Error(`projector ${name} is already being rebuilt`);
+    this.rebuilding.add(name);
+    const before = this.before;
+    let done!: () => void;
+    this.before = new Promise<void>((resolve) => (done = resolve));
+    try {
+      await before;
+      return await rebuildGeneration(deps, slot, term);
+    } finally {
+      done();
+      this.rebuilding.delete(name);
+    }
+  }
 }

@@ -5,11 +5,20 @@ import type { EventStore } from '../../application/shared/event-store.js';
 import { systemClock, type Clock } from '../../application/shared/clock.js';
 import type { Projector } from '../../projections/shared/projector.js';
 import type { Logger } from './logger.js';
-import { projectionLagEvents, projectionLagSeconds, projectionPosition, setPositionInfo } from './metrics.js';
-import { defaultLeaseOwner, Lease } from './messaging/lease.js';
+import {
+  projectionCatchingUp,
+  projectionLagClosing,
+  projectionLagEvents,
+  projectionLagSeconds,
+  projectionPosition,
+  setPositionInfo,
+} from './metrics.js';
+import { defaultLeaseOwner, keepLease, Lease } from './messaging/lease.js';
 import { pause } from './pause.js';
 import { ProjectionBatches } from './projection-batches.js';
-import { rebuildGeneration } from './projection-rebuild.js';
+import { catchUpIfDue, type CatchUpDependencies } from './projection-catch-up.js';
+import { LagTrend, lookAtLag, type Lag } from './projection-lag.js';
+import { OneRebuildAtATime } from './projection-rebuild.js';
 import { readCheckpoint, type Progress, type Slot } from './projection-slots.js';
 
 export interface ProjectionRunnerDependencies {
@@ -41,6 +50,17 @@ export interface ProjectionRunnerOptions {
   retryDelayMs?: number;
   /** Longest a checkpoint row stays behind events its projector does not handle (default 200 ms; projection-batches.ts). */
   checkpointDelayMs?: number;
+  /**
+   * How long one transaction of a bus batch may run before the rest of the batch goes in the next one (default 200 ms;
+   * projection-batches.ts): a batch of 1,000 events on a busy machine no longer holds its transaction, its pooled
+   * connection and the checkpoint row for seconds.
+   */
+  batchTimeMs?: number;
+  /**
+   * Lag in events past which a projector reads the event store instead of the bus until it is near the head (default
+   * 5,000; Infinity: never; projection-catch-up.ts). Looked at with the metrics (metricsIntervalMs) and on /ready.
+   */
+  catchUpThreshold?: number;
 }
 
 /** One projector in the health report; lag and position only where this runner applies it. */
@@ -51,6 +71,10 @@ export interface ProjectorStatus {
   /** Messages not yet settled, as the bus counts them; null when the bus did not answer. */
   lagEvents?: number | null;
   lagSeconds?: number;
+  /** Events per second the lag in events fell over the last 30 s (negative: it grew); null until two looks tell. */
+  lagClosingPerSecond?: number | null;
+  /** Reading the event store to catch up, far behind (docs/projections.md, "Catching up"). */
+  catchingUp?: boolean;
   position?: string | null;
 }
 
@@ -74,12 +98,16 @@ export interface ProjectorStatus {
  * consumer before the lease can run out, and every transaction that writes
  * rows or the checkpoint checks, before it commits, that the lease is still
  * ours (fencing), so a runner that lost it commits nothing.
+ *
+ * No batch holds the event loop (docs/projections.md, "The event loop"): events are applied in slices, a batch in
+ * transactions of bounded time, rebuilds one at a time. A projector far behind reads the event store instead of its
+ * consumer until it is near the head (projection-catch-up.ts).
  */
 export class ProjectionRunner {
   private readonly slots: Map<string, Slot>;
   /** Last committed position per projector, for the metrics. */
   private readonly progress = new Map<string, Progress>();
-  private readonly rebuilding = new Set<string>();
+  private readonly rebuilds = new OneRebuildAtATime();
   private readonly clock: Clock;
   private readonly batchSize: number;
   private readonly batches: ProjectionBatches;
@@ -87,6 +115,8 @@ export class ProjectionRunner {
   private readonly metricsIntervalMs: number;
   private readonly leaseTtlMs: number;
   private readonly retryDelayMs: number;
+  private readonly catchUpThreshold: number;
+  private readonly catchUp: CatchUpDependencies;
   private abort = new AbortController();
   private workers: Promise<void>[] = [];
   private metricsTimer: NodeJS.Timeout | undefined;
@@ -106,11 +136,21 @@ export class ProjectionRunner {
       retryBackoffMs: options.retryBackoffMs ?? 200,
       progress: this.progress,
       checkpointDelayMs: options.checkpointDelayMs ?? 200,
+      batchTimeMs: options.batchTimeMs ?? 200,
     });
     this.consumerPrefix = options.consumerPrefix ?? 'projector-';
     this.metricsIntervalMs = options.metricsIntervalMs ?? 5000;
     this.leaseTtlMs = options.leaseTtlMs ?? 10_000;
     this.retryDelayMs = options.retryDelayMs ?? 1000;
+    this.catchUpThreshold = options.catchUpThreshold ?? 5000;
+    this.catchUp = {
+      store: deps.store,
+      batches: this.batches,
+      progress: this.progress,
+      logger: deps.logger,
+      pageSize: this.batchSize,
+      repositionEveryMs: this.metricsIntervalMs,
+    };
     const ownerId = options.ownerId ?? defaultLeaseOwner();
     this.slots = new Map(
       deps.projectors.map((projector) => [
@@ -173,35 +213,43 @@ export class ProjectionRunner {
 
   /**
    * Each projector as this runner sees it, for the health report (docs/operations.md, "Health"): whether this runner
-   * applies it and, if so, its lag in events and seconds and its last position.
+   * applies it and, if so, its lag in events and seconds, how fast that closes, and its last position.
    */
   async status(): Promise<ProjectorStatus[]> {
     return Promise.all(
       [...this.slots].map(async ([name, slot]) => {
         if (!this.holds(name) || !slot.consumer) return { projector: name, applying: false };
-        const lagEvents = await slot.consumer.pending().catch(() => null);
-        const { position, recordedAt } = this.progress.get(name) ?? { position: null, recordedAt: null };
-        const behind =
-          lagEvents !== null && lagEvents > 0 && recordedAt !== null
-            ? (this.clock.now().getTime() - Date.parse(recordedAt)) / 1000
-            : 0;
-        return { projector: name, applying: true, lagEvents, lagSeconds: Math.max(0, behind), position };
+        const lag = await this.look(slot);
+        return {
+          projector: name,
+          applying: true,
+          lagEvents: lag.events,
+          lagSeconds: lag.seconds,
+          lagClosingPerSecond: lag.closingPerSecond,
+          catchingUp: slot.catchingUp === true,
+          position: this.progress.get(name)?.position ?? null,
+        };
       }),
     );
   }
 
   /** Sets the lag and position gauges of every projector this runner applies. */
   async refreshMetrics(): Promise<void> {
-    for (const [name, { consumer }] of this.slots) {
-      if (!consumer) continue;
-      const pending = await consumer.pending();
-      const { position, recordedAt } = this.progress.get(name) ?? { position: null, recordedAt: null };
-      projectionLagEvents.set({ projector: name }, pending);
-      const behind =
-        pending > 0 && recordedAt !== null ? (this.clock.now().getTime() - Date.parse(recordedAt)) / 1000 : 0;
-      projectionLagSeconds.set({ projector: name }, Math.max(0, behind));
+    for (const [name, slot] of this.slots) {
+      if (!slot.consumer) continue;
+      const lag = await this.look(slot);
+      const position = this.progress.get(name)?.position ?? null;
+      if (lag.events !== null) projectionLagEvents.set({ projector: name }, lag.events);
+      projectionLagSeconds.set({ projector: name }, lag.seconds);
+      if (lag.closingPerSecond !== null) projectionLagClosing.set({ projector: name }, lag.closingPerSecond);
+      projectionCatchingUp.set({ projector: name }, slot.catchingUp ? 1 : 0);
       if (position !== null) setPositionInfo(projectionPosition, { projector: name }, position);
     }
+  }
+
+  /** The projector's lag now (projection-lag.ts); past the catch-up threshold, its next batch reads the store first. */
+  private look(slot: Slot): Promise<Lag> {
+    return lookAtLag(slot, this.progress.get(slot.projector.name), this.clock.now(), this.catchUpThreshold);
   }
 
   /**
@@ -273,7 +321,9 @@ export class ProjectionRunner {
     stopping.addEventListener('abort', endTerm);
     if (stopping.aborted) term.abort(); // stopped while the lease was being taken: a listener added now never fires
     slot.term = term;
-    const kept = this.keepLease(slot.lease, term);
+    const kept = keepLease(slot.lease, term, (error) =>
+      this.deps.logger?.warn('projection lease renewal failed', { lease: slot.lease.name, error }),
+    );
     try {
       await this.activate(slot, term.signal);
       activated();
@@ -285,28 +335,6 @@ export class ProjectionRunner {
       stopConsumer(); // one that activation registered after the term ended
       await consumerStopped;
       await this.batches.saveCheckpoint(slot);
-    }
-  }
-
-  /**
-   * Renews every third of the time to live until `term` ends; ends it when a
-   * renewal fails, or has not answered while a third of the lease is left, so
-   * the consumer stops before the lease can run out however long the database hangs.
-   */
-  private async keepLease(lease: Lease, term: AbortController): Promise<void> {
-    while (!term.signal.aborted) {
-      await pause(this.leaseTtlMs / 3, term.signal);
-      if (term.signal.aborted) return;
-      const renewal = lease.renew().catch((error: unknown) => {
-        this.deps.logger?.warn('projection lease renewal failed', { lease: lease.name, error });
-        return false;
-      });
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<false>(
-        (resolve) => (timer = setTimeout(() => resolve(false), lease.remainingMs - this.leaseTtlMs / 3)),
-      );
-      const renewed = await Promise.race([renewal, late]).finally(() => clearTimeout(timer));
-      if (!renewed) term.abort();
     }
   }
 
@@ -329,6 +357,8 @@ export class ProjectionRunner {
     }
     if (term.aborted) return;
     slot.sequence = undefined;
+    slot.lag = new LagTrend();
+    slot.catchUpDue = undefined;
     slot.consumer = await this.deps.bus.consume(
       {
         durableName: this.consumerPrefix + projector.name,
@@ -339,26 +369,25 @@ export class ProjectionRunner {
         batchSize: this.batchSize,
         eventTypes: projector.eventTypes,
       },
-      (messages) => this.batches.handle(slot, messages),
+      async (messages) => {
+        await catchUpIfDue(this.catchUp, slot);
+        await this.batches.handle(slot, messages);
+      },
     );
+    // Far behind already? Then the first batches read the store (look; not awaited: the start waits for no broker).
+    void this.look(slot);
   }
 
-  /** `rebuild` for the lease holder (projection-rebuild.ts); one rebuild of a projector at a time in this runner. */
+  /** `rebuild` for the lease holder (projection-rebuild.ts): one rebuild at a time in this runner. */
   private async rebuildHolding(slot: Slot, term: AbortSignal): Promise<void> {
     const { name } = slot.projector;
-    if (this.rebuilding.has(name)) throw new Error(`projector ${name} is already being rebuilt`);
-    this.rebuilding.add(name);
-    try {
-      const { knex, store } = this.deps;
-      const { generation, progress } = await rebuildGeneration(
-        { knex, store, clock: this.clock, batchSize: this.batchSize },
-        slot,
-        term,
-      );
-      this.progress.set(name, progress);
-      this.deps.logger?.info('projection rebuilt', { projector: name, generation, position: progress.position });
-    } finally {
-      this.rebuilding.delete(name);
-    }
+    const { knex, store } = this.deps;
+    const { generation, progress } = await this.rebuilds.run(
+      { knex, store, clock: this.clock, batchSize: this.batchSize },
+      slot,
+      term,
+    );
+    this.progress.set(name, progress);
+    this.deps.logger?.info('projection rebuilt', { projector: name, generation, position: progress.position });
   }
 }

@@ -6,6 +6,7 @@ import type { Knex } from 'knex';
 import type { BusConsumer, BusMessage } from '../../application/shared/event-bus.js';
 import type { PhysicalNames, Projector, ReadModelTable } from '../../projections/shared/projector.js';
 import type { Lease } from './messaging/lease.js';
+import type { LagTrend } from './projection-lag.js';
 
 export interface CheckpointRow {
   projector: string;
@@ -39,6 +40,14 @@ export interface Slot {
   sequence?: number;
   /** Set while the checkpoint row is behind this runner's progress over events the projector does not handle. */
   saveTimer?: NodeJS.Timeout;
+  /** Events per `apply` call, sized so that one call holds the event loop about a turn's budget (projection-slices.ts). */
+  sliceSize?: number;
+  /** The lag looked at last: further behind than the runner's threshold, the next batch reads the store first. */
+  catchUpDue?: number;
+  /** True while it reads the event store to catch up (projection-catch-up.ts). */
+  catchingUp?: boolean;
+  /** Its lag over the current hold, for how fast it closes (projection-lag.ts). */
+  lag?: LagTrend;
 }
 
 /** Thrown inside a transaction whose fencing check found the lease gone: nothing of it commits. */

@@ -7,6 +7,8 @@ import type { Knex } from 'knex';
 import { randomUUID } from 'node:crypto';
 import type { EventStore, EventToAppend, RecordedEvent } from '../../application/shared/event-store.js';
 import type { ShopEvent } from '../../domain/shop/events.js';
+import { eventDecoder } from '../../domain/shared/event-decoder.js';
+import { physical, type Projector } from '../../projections/shared/projector.js';
 
 export { eventually };
 
@@ -220,4 +222,43 @@ export function storePerTest(options: { pollIntervalMs?: number } = {}) {
     await world.db.drop();
   });
   return world;
+}
+
+/** Appends `count` NoiseHappened events, each to a stream of its own, in transactions of 1,000 (quick, unlike appendNoise). */
+export async function appendManyNoise(store: EventStore, count: number, category = 'noise'): Promise<void> {
+  for (let from = 0; from < count; from += 1000) {
+    const writes = Array.from({ length: Math.min(1000, count - from) }, (_, i) => ({
+      streamName: `${category}-${randomUUID()}`,
+      events: [toAppend({ type: 'NoiseHappened', data: { i: from + i } })],
+      expectedVersion: 'no_stream' as const,
+    }));
+    await store.appendMany(writes);
+  }
+}
+
+/**
+ * A projector of NoiseHappened events whose apply costs `msPerEvent` of CPU before it writes a row per event (table
+ * `noise_<name>`): a stand-in for a projector that builds costly rows (the search's text, on a busy machine), so that
+ * an apply call of many events holds the event loop as long as the test wants.
+ */
+export function cpuBoundProjector(name: string, msPerEvent: number): Projector {
+  const table = `noise_${name.replace(/-/g, '_')}`;
+  return {
+    name,
+    version: 1,
+    eventTypes: new Set(['NoiseHappened']),
+    decoder: eventDecoder({ NoiseHappened: { version: 1 } }),
+    tables: [{ name: table, comment: 'Noise events applied.', columns: { event_id: 'Event id.' } }],
+    async createTables(knex, names) {
+      await knex.schema.createTable(physical(names, table), (b) => b.text('event_id').primary());
+    },
+    async apply(trx, events, names) {
+      const until = performance.now() + events.length * msPerEvent;
+      while (performance.now() < until); // the CPU its rows cost, held without a pause
+      await trx(physical(names, table))
+        .insert(events.map((e) => ({ event_id: e.id })))
+        .onConflict('event_id')
+        .ignore();
+    },
+  };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Knex } from 'knex';
+import { pause } from '../pause.js';
 
 /** The owner ids this process made: a lease held by one of them is held by a live process. */
 const ownersOfThisProcess = new Set<string>();
@@ -49,7 +50,7 @@ export class Lease {
     private readonly knex: Knex,
     readonly name: string,
     readonly ownerId: string,
-    private readonly ttlMs: number,
+    readonly ttlMs: number,
   ) {}
 
   /** True while the lease is ours and has not run out. */
@@ -148,5 +149,27 @@ export class Lease {
       this.heldUntil = 0;
       throw error;
     }
+  }
+}
+
+/**
+ * Renews `lease` every third of its time to live until `term` ends, on a timer (docs/projections.md, "The event
+ * loop"); ends `term` when a renewal fails, or has not answered while a third of the lease is left, so the holder
+ * stops before the lease can run out however long the database hangs.
+ */
+export async function keepLease(lease: Lease, term: AbortController, failed: (error: unknown) => void): Promise<void> {
+  while (!term.signal.aborted) {
+    await pause(lease.ttlMs / 3, term.signal);
+    if (term.signal.aborted) return;
+    const renewal = lease.renew().catch((error: unknown) => {
+      failed(error);
+      return false;
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<false>(
+      (resolve) => (timer = setTimeout(() => resolve(false), lease.remainingMs - lease.ttlMs / 3)),
+    );
+    const renewed = await Promise.race([renewal, late]).finally(() => clearTimeout(timer));
+    if (!renewed) term.abort();
   }
 }

@@ -17,6 +17,7 @@ import {
 import type { BusConsumer, BusMessage, ConsumerOptions } from '../../../application/shared/event-bus.js';
 import type { RecordedEvent } from '../../../application/shared/event-store.js';
 import type { Logger } from '../logger.js';
+import { giveWay } from '../event-loop-turns.js';
 import { pause } from '../pause.js';
 import { isApiError, isHeartbeatsMissed } from './nats-errors.js';
 
@@ -51,6 +52,8 @@ export class NatsConsumer implements BusConsumer {
   private fetching: ConsumerMessages | undefined;
   private consumer: Consumer | undefined;
   private readonly batchSize: number;
+  /** Set when the handler had the consumer created again: the last batch's count of what waits no longer holds. */
+  private repositioned = false;
 
   constructor(
     private readonly nc: NatsConnection,
@@ -91,6 +94,15 @@ export class NatsConsumer implements BusConsumer {
     this.settings.onStop();
   }
 
+  /**
+   * Created again after the checkpoint now (recover), from the handler, while the loop waits for it: what the handler
+   * is holding was given by the consumer before, and its ack goes nowhere (the handler passed over it anyway).
+   */
+  async reposition(): Promise<void> {
+    await this.recover(true);
+    this.repositioned = true;
+  }
+
   async pending(): Promise<number> {
     const info = await this.jsm.consumers.info(this.stream, this.options.durableName);
     return info.num_pending + info.num_ack_pending;
@@ -103,9 +115,10 @@ export class NatsConsumer implements BusConsumer {
 
   /**
    * Creates the durable consumer, or creates it again at the first message it must be given (startSequence) when it
-   * has unacked messages, would deliver messages its checkpoint is past, or was made with other settings.
+   * has unacked messages, would deliver messages its checkpoint is past, or was made with other settings. Quietly
+   * when the handler asked for it (reposition).
    */
-  private async recover(): Promise<void> {
+  private async recover(repositioning = false): Promise<void> {
     const config = {
       durable_name: this.options.durableName,
       ack_policy: AckPolicy.All,
@@ -143,16 +156,17 @@ export class NatsConsumer implements BusConsumer {
       // A filter cannot be changed in place on nats-server 2.9. Messages between the ack floor and the first one the
       // new filter lets through that it should have had (published before subjects named the context) are read from
       // the event store by the projector, as events the bus gave to someone else (projection-holes.ts).
-      this.settings.logger?.warn(
-        existing.num_ack_pending > 0
-          ? 'NATS consumer has unacked messages; recreating it at the first one not applied, to keep order'
-          : existing.delivered.stream_seq + 1 < from
-            ? 'NATS consumer is behind its checkpoint; recreating it after the checkpoint'
-            : existing.config.ack_policy !== config.ack_policy
-              ? 'NATS consumer acks one by one; recreating it with cumulative acks'
-              : 'NATS consumer has another subject filter; recreating it with this one',
-        { consumer: this.options.durableName, from, filter: this.settings.filterSubject ?? null },
-      );
+      if (!repositioning)
+        this.settings.logger?.warn(
+          existing.num_ack_pending > 0
+            ? 'NATS consumer has unacked messages; recreating it at the first one not applied, to keep order'
+            : existing.delivered.stream_seq + 1 < from
+              ? 'NATS consumer is behind its checkpoint; recreating it after the checkpoint'
+              : existing.config.ack_policy !== config.ack_policy
+                ? 'NATS consumer acks one by one; recreating it with cumulative acks'
+                : 'NATS consumer has another subject filter; recreating it with this one',
+          { consumer: this.options.durableName, from, filter: this.settings.filterSubject ?? null },
+        );
       await this.jsm.consumers.delete(this.stream, this.options.durableName);
       await this.jsm.consumers.add(this.stream, { ...config, ...at });
     } else if (
@@ -237,8 +251,11 @@ export class NatsConsumer implements BusConsumer {
           return;
         }
         waitingAfterLast = undefined;
+        this.repositioned = false;
         const settled = messages.length > 0 && (await this.deliver(messages, signal));
-        if (cut) waitingAfterLast = await this.afterCut(messages.length);
+        // A consumer the handler created again (reposition) starts after the checkpoint: nothing of a cut is lost.
+        if (this.repositioned) waitingAfterLast = undefined;
+        else if (cut) waitingAfterLast = await this.afterCut(messages.length);
         else if (settled) waitingAfterLast = messages[messages.length - 1]!.info.pending;
       } catch (error) {
         this.fetching = undefined;
@@ -306,6 +323,8 @@ export class NatsConsumer implements BusConsumer {
   private async deliver(raw: JsMsg[], signal: AbortSignal): Promise<boolean> {
     const messages: NatsMessage[] = [];
     for (const m of raw) {
+      // Parsing a batch of 1,000 takes a few milliseconds here, many more on a busy machine (docs/projections.md).
+      await giveWay();
       try {
         messages.push(new NatsMessage(this.settings.parse(m), m, this.settings.filterSubject !== undefined));
       } catch (error) {

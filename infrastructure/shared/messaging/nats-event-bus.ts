@@ -10,6 +10,7 @@ import {
 } from '@nats-io/jetstream';
 import type { BusConsumer, BusMessage, ConsumerOptions, EventBus } from '../../../application/shared/event-bus.js';
 import type { RecordedEvent } from '../../../application/shared/event-store.js';
+import { giveWay } from '../event-loop-turns.js';
 import type { Logger } from '../logger.js';
 import { followsHeader, NatsConsumer } from './nats-consumer.js';
 import { isApiError } from './nats-errors.js';
@@ -165,6 +166,8 @@ export class NatsEventBus implements EventBus {
       this.expectedLastSeq = undefined;
       const last = remaining.length - 1;
       for (let i = 0; i < last; i++) {
+        // A run of 1,000 events takes the loop some milliseconds to address and send (docs/projections.md, "The event loop").
+        await giveWay();
         const [subject, headers] = this.addressOf(remaining[i]!, base + i);
         this.nc.publish(subject, JSON.stringify(remaining[i]), { headers });
       }

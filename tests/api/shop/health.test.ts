@@ -30,6 +30,22 @@ describe('HTTP API: health, readiness, metrics and unknown shop paths', () => {
     expect(body.roles.projectors!.map((p) => p.projector)).to.include('shop-reservations');
   });
 
+  it('GET /ready tells, for each projector it applies, how far behind it is and how fast that closes', async () => {
+    const reservations = async () => {
+      const body = JSON.parse((await call(app.baseUrl, 'GET', '/ready')).text) as {
+        roles: { projectors: Array<Record<string, unknown>> };
+      };
+      return body.roles.projectors.find((p) => p.projector === 'shop-reservations')!;
+    };
+    // The rate needs two looks at the lag; every /ready is one.
+    await reservations();
+    const seen = await reservations();
+    expect(seen).to.include({ applying: true, catchingUp: false });
+    expect(seen).to.have.property('lagEvents').that.is.a('number');
+    expect(seen).to.have.property('lagSeconds').that.is.a('number');
+    expect(seen).to.have.property('lagClosingPerSecond').that.is.a('number');
+  });
+
   it('GET /metrics serves Prometheus text with the projection lag metrics', async () => {
     const res = await call(app.baseUrl, 'GET', '/metrics');
     expect(res.status).to.equal(200);
@@ -37,6 +53,8 @@ describe('HTTP API: health, readiness, metrics and unknown shop paths', () => {
     for (const name of [
       'projection_lag_events',
       'projection_lag_seconds',
+      'projection_lag_closing_events_per_second',
+      'projection_catching_up',
       'projection_events_applied_total',
       'relay_events_published_total',
     ]) {

@@ -15,8 +15,10 @@ import { reservationsProjector } from '../../../projections/shop/reservations.js
 import { voucherInventoryProjector } from '../../../projections/shop/voucher-inventory.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 import {
+  appendManyNoise,
   appendNoise,
   appendStory,
+  cpuBoundProjector,
   eventually,
   lastStoredPosition,
   readEverything,
@@ -73,7 +75,13 @@ describe('ProjectionRunner (in-process bus)', () => {
 
   async function startFanOut(
     projectors: Projector[],
-    options: { bus?: EventBus; maxDeliveries?: number; batchSize?: number; checkpointDelayMs?: number } = {},
+    options: {
+      bus?: EventBus;
+      maxDeliveries?: number;
+      batchSize?: number;
+      checkpointDelayMs?: number;
+      batchTimeMs?: number;
+    } = {},
   ) {
     const bus = options.bus ?? new InProcessEventBus(store, db.knex, { redeliveryDelayMs: 20, pollIntervalMs: 50 });
     const relay = new Relay({ store, bus, knex: db.knex }, { pollIntervalMs: 20, retryDelayMs: 50 });
@@ -84,6 +92,7 @@ describe('ProjectionRunner (in-process bus)', () => {
         maxDeliveries: options.maxDeliveries,
         batchSize: options.batchSize,
         checkpointDelayMs: options.checkpointDelayMs,
+        batchTimeMs: options.batchTimeMs,
       },
     );
     await runner.start();
@@ -284,6 +293,37 @@ describe('ProjectionRunner (in-process bus)', () => {
     expect(await db.knex('noise_seen').orderBy('event_id').pluck('event_id')).to.deep.equal([...noise].sort());
     expect(stored.at(-1)!.type).to.equal('OtherHappened'); // the checkpoint reached the last event, one the projector ignores
     expect(await metricsRegistry.metrics()).to.include('projection_events_applied_total{projector="noise-only"} 3');
+  });
+
+  it('commits a batch whose events cost time in transactions of about batchTimeMs, not in one', async () => {
+    let batches = 0;
+    const bus = new InProcessEventBus(store, db.knex, { redeliveryDelayMs: 20, pollIntervalMs: 50 });
+    const counting: EventBus = {
+      publish: (events) => bus.publish(events),
+      lastPublishedPosition: () => bus.lastPublishedPosition(),
+      close: () => bus.close(),
+      consume: (options, handler) =>
+        bus.consume(options, (messages) => {
+          if (messages.some((m) => m.event.type === 'NoiseHappened')) batches++;
+          return handler(messages);
+        }),
+    };
+    let commits = 0;
+    const saw = (query: { sql: string; bindings?: unknown[] }) => {
+      if (/^update "projection_checkpoints"/.test(query.sql) && query.bindings?.includes('noise-slow')) commits++;
+    };
+    await startFanOut([cpuBoundProjector('noise-slow', 1)], { bus: counting, batchTimeMs: 100 });
+    db.knex.on('query', saw);
+    try {
+      await appendManyNoise(store, 600);
+      await caughtUp('noise-slow');
+    } finally {
+      db.knex.off('query', saw);
+    }
+    // 600 ms of the projector's work: about six transactions, however few batches the bus made of them.
+    expect(batches).to.be.at.least(1);
+    expect(commits).to.be.at.least(batches + 3);
+    expect(await db.knex('noise_noise_slow').count({ n: '*' })).to.deep.equal([{ n: 600 }]);
   });
 
   it('writes nothing for batches of events a projector does not handle: their checkpoint is saved once, later, or at stop', async () => {
