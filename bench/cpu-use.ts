@@ -49,7 +49,7 @@ function pidsNamed(executable: string): number[] {
 }
 
 /** Busy CPU seconds of the whole machine, all cores (/proc/stat: everything but idle and iowait); 0 without /proc. */
-function machineBusySeconds(): number {
+export function machineBusySeconds(): number {
   try {
     const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
     const [user, nice, system, , , irq, softirq, steal] = ticks.map(Number);

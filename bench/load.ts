@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 
 export interface LoadRequest {
@@ -20,6 +21,30 @@ export interface LoadOptions {
    * so the connections act as independent users rather than a crowd that arrives in step.
    */
   thinkMs?: number;
+  /**
+   * Stop taking new requests once this long has passed since the start (default: send them all): a load that lasts a
+   * set time whatever the rate (the fault tests under pressure, docs/testing.md); the requests not sent are left out
+   * of the result.
+   */
+  durationMs?: number;
+  /**
+   * With durationMs: once every request was sent, send them again (rounds 1, 2, ...) until the time is up, these
+   * headers and top-level body fields made new each round by a `-r<round>` suffix (an idempotency key, an order id),
+   * so that a request sent again is a new one to the service, and the input can be much shorter than the load.
+   * `index` in the result stays the request's position in the input.
+   */
+  again?: { headers: string[]; bodyFields: string[] };
+}
+
+/** `request` of round `round` (LoadOptions.again): new UUIDs in its named headers, the round's suffix on its fields. */
+function renewed(request: LoadRequest, round: number, again: NonNullable<LoadOptions['again']>): LoadRequest {
+  if (round === 0) return request;
+  const headers = { ...request.headers };
+  for (const name of again.headers) if (headers[name] !== undefined) headers[name] = randomUUID();
+  if (!request.body || typeof request.body !== 'object') return { ...request, headers };
+  const body = { ...(request.body as Record<string, unknown>) };
+  for (const field of again.bodyFields) if (body[field] !== undefined) body[field] = `${String(body[field])}-r${round}`;
+  return { ...request, headers, body };
 }
 
 export interface LoadResult {
@@ -150,14 +175,19 @@ export async function runLoad(
   const think = () => Math.min(-Math.log(1 - random()) * options.thinkMs!, 10 * options.thinkMs!);
   const connections: Connection[] = [];
   const started = performance.now();
+  const deadline = options.durationMs === undefined ? Infinity : started + options.durationMs;
+  const { again } = options;
+  if (again && options.durationMs === undefined) throw new Error('a load sent again needs durationMs');
   const worker = async () => {
     const connection = new Connection(port);
     connections.push(connection);
     if (options.thinkMs) await sleep(random() * options.thinkMs);
-    while (next < requests.length) {
-      const index = next++;
+    while ((again || next < requests.length) && performance.now() < deadline) {
+      const n = next++;
+      const index = n % requests.length;
+      const request = again ? renewed(requests[index]!, Math.floor(n / requests.length), again) : requests[index]!;
       const t0 = performance.now();
-      const { status, body } = await connection.send(requests[index]!);
+      const { status, body } = await connection.send(request);
       const ms = performance.now() - t0;
       result.latenciesMs.push(ms);
       result.latencyByIndex[index] = ms;

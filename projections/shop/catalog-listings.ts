@@ -5,10 +5,9 @@ import { addCounts, addCountsTables } from './catalog-counts.js';
 import { listings, q, type TableFamily, type Tables } from './catalog-tables.js';
 
 /**
- * The catalog's voucher listings (shop_voucher_listings), one row per voucher
- * pool, from the pool and stock events: a table family of the catalog
- * projector (catalog.ts). Each statement that changes a listing row adds the
- * change of its contribution to the pool counts in the same statement
+ * The catalog's voucher listings (shop_voucher_listings), one row per voucher pool, from the pool and stock events
+ * (runs of stock moves in catalog-stock.ts): a table family of the catalog projector (catalog.ts). Each statement that
+ * changes a listing row adds the change of its contribution to the pool counts in the same statement
  * (catalog-counts.ts).
  */
 

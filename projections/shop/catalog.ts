@@ -22,6 +22,7 @@ import {
 } from './catalog-campaigns.js';
 import { countsFamily } from './catalog-counts.js';
 import { applyPoolEvent, createPools, listingEventTypes, listingsFamily, poolRun } from './catalog-listings.js';
+import { moveStock, stockRun } from './catalog-stock.js';
 import { tablesOf, type Tables } from './catalog-tables.js';
 
 /**
@@ -61,10 +62,11 @@ export const catalogProjector: Projector = {
 
   async apply(trx: Knex.Transaction, events: readonly Projected<ShopEvent>[], names: PhysicalNames) {
     const t = tablesOf(names);
-    for (const run of runs(events, [campaignRun, poolRun])) {
+    for (const run of runs(events, [campaignRun, poolRun, stockRun])) {
       const type = run[0]!.type;
       if (campaignRun.has(type)) await applyCampaignRun(trx, t, run);
       else if (poolRun.has(type)) await createPools(trx, t, run);
+      else if (stockRun.has(type)) await moveStock(trx, t, run);
       else await applyOne(trx, t, run[0]!);
     }
     await announceChanges(trx, catalogProjector.name, changedKeys(events));

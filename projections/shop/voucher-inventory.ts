@@ -89,8 +89,9 @@ export const voucherInventoryProjector: Projector = {
   },
 
   async apply(trx: Knex.Transaction, events: readonly Projected<ShopEvent>[], names: PhysicalNames) {
-    for (const run of runs(events, [poolRun])) {
+    for (const run of runs(events, [poolRun, stockRun])) {
       if (poolRun.has(run[0]!.type)) await createPools(trx, names, run);
+      else if (stockRun.has(run[0]!.type)) await moveStock(trx, names, run);
       else await applyOne(trx, names, run[0]!);
     }
     await announceChanges(trx, voucherInventoryProjector.name, buyersOf(events));
@@ -116,6 +117,93 @@ function buyersOf(events: readonly ProjectedEvent[]): Set<string> {
 
 /** Runs of these events are written in one statement (a bulk catalog import, a rebuild). */
 const poolRun = new Set(['VoucherPoolCreated']);
+
+/**
+ * Runs of stock moves are written in one statement too (moveStock): a flash sale's batches are made of them, and one
+ * statement per event held a catching-up projector to a few hundred events a second on a busy machine (issue 31).
+ */
+const stockRun = new Set(['VoucherStockReserved', 'VoucherStockReleased', 'VoucherStockSold']);
+
+/** How a stock event moves its pool's row, and the buyer's purchases of the day (`held`; Sold moves none). */
+function stockMove(e: ProjectedEvent) {
+  const d = e.data as Partial<{ merchantId: string; userId: string; day: string }> & {
+    poolId: number;
+    quantity: number;
+    reservedAt?: string;
+    releasedAt?: string;
+    soldAt?: string;
+  };
+  const q = d.quantity;
+  const buyer = { merchant_id: d.merchantId ?? null, user_id: d.userId ?? null, day: d.day ?? null };
+  switch (e.type) {
+    case 'VoucherStockReserved':
+      return { ...buyer, reserved: q, remaining: -q, sold: 0, held: q, reserves: true, at: d.reservedAt! };
+    case 'VoucherStockReleased':
+      return { ...buyer, reserved: -q, remaining: q, sold: 0, held: -q, reserves: false, at: d.releasedAt! };
+    case 'VoucherStockSold':
+      return { ...buyer, reserved: -q, remaining: 0, sold: q, held: 0, reserves: false, at: d.soldAt! };
+    default:
+      throw new Error(`not a stock move: ${e.type}`);
+  }
+}
+
+/**
+ * A run of stock events in one statement, giving the rows that applying them one by one (applyOne) gives: per pool,
+ * the events after the row's last position add up and the row takes the last one's position and time; per buyer,
+ * pool and day, their vouchers held add up, into a new row where a reserve is among them (as a reserve inserts), into
+ * the row there is otherwise (as a release updates; a release always follows its reserve, which made the row). An
+ * event delivered again within the run (at or before an earlier one of its pool) is left out, as one by one.
+ */
+async function moveStock(trx: Knex.Transaction, names: PhysicalNames, run: readonly ProjectedEvent[]): Promise<void> {
+  const latest = new Map<number, string>();
+  const moves = [];
+  for (const e of run) {
+    const poolId = (e.data as { poolId: number }).poolId;
+    const seen = latest.get(poolId);
+    if (seen !== undefined && e.position <= seen) continue;
+    latest.set(poolId, e.position);
+    moves.push({ pool_id: poolId, position: e.position, ...stockMove(e) });
+  }
+  await trx.raw(
+    `WITH moves AS (
+       SELECT * FROM json_to_recordset(?::json) AS m(pool_id bigint, position text, at timestamptz, reserved int,
+         remaining int, sold int, merchant_id text, user_id text, day date, held int, reserves boolean)
+     ),
+     applied AS (
+       SELECT m.* FROM moves m JOIN ?? r ON r.pool_id = m.pool_id WHERE m.position COLLATE "C" > r.last_position
+     ),
+     pools AS (
+       UPDATE ?? r SET reserved_quantity = r.reserved_quantity + a.reserved,
+         remaining_quantity = r.remaining_quantity + a.remaining, sold_quantity = r.sold_quantity + a.sold,
+         updated_at = a.at, last_position = a.position
+       FROM (
+         SELECT pool_id, sum(reserved) AS reserved, sum(remaining) AS remaining, sum(sold) AS sold,
+                max(position COLLATE "C") AS position, (array_agg(at ORDER BY position COLLATE "C" DESC))[1] AS at
+         FROM applied GROUP BY pool_id
+       ) a
+       WHERE r.pool_id = a.pool_id
+     ),
+     held AS (
+       SELECT merchant_id, user_id, pool_id, day, sum(held)::int AS held, bool_or(reserves) AS reserves
+       FROM applied WHERE merchant_id IS NOT NULL GROUP BY merchant_id, user_id, pool_id, day
+     ),
+     bought AS (
+       INSERT INTO ?? AS p (merchant_id, user_id, pool_id, day, quantity)
+       SELECT merchant_id, user_id, pool_id, day, held FROM held WHERE reserves
+       ON CONFLICT (merchant_id, user_id, pool_id, day) DO UPDATE SET quantity = p.quantity + EXCLUDED.quantity
+     )
+     UPDATE ?? p SET quantity = p.quantity + h.held FROM held h
+     WHERE NOT h.reserves AND p.merchant_id = h.merchant_id AND p.user_id = h.user_id AND p.pool_id = h.pool_id
+       AND p.day = h.day`,
+    [
+      JSON.stringify(moves),
+      physical(names, inventory),
+      physical(names, inventory),
+      physical(names, purchases),
+      physical(names, purchases),
+    ],
+  );
+}
 
 /** A pool's row as VoucherPoolCreated makes it. */
 function inventoryRow(d: VoucherPoolCreated['data'], position: string) {

@@ -78,6 +78,7 @@ export async function startMain(
     process.stderr.write(chunk);
   });
   const accepts = options.started ?? (() => true);
+  // One that does not start in time is not left running behind the failed test.
   const port = await until(
     'the service to start',
     () => {
@@ -88,6 +89,9 @@ export async function startMain(
       return (line?.port ?? line?.healthPort) as number | undefined;
     },
     options.timeoutMs ?? 60_000,
-  );
+  ).catch((error: unknown) => {
+    child.kill('SIGKILL');
+    throw error;
+  });
   return { child, port, output: () => output, exited };
 }

@@ -21,7 +21,8 @@ export interface MainSuite {
 
 const running = (p: MainProcess) => p.child.exitCode === null && p.child.signalCode === null;
 
-async function stop(p: MainProcess): Promise<void> {
+/** SIGTERM (a frozen process continued first), SIGKILL when it has not exited within 10 s. */
+export async function stopMainProcess(p: MainProcess): Promise<void> {
   if (!running(p)) return;
   p.child.kill('SIGCONT');
   p.child.kill('SIGTERM');
@@ -39,7 +40,7 @@ export function mainSuite(prefix: string): MainSuite {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
   });
   after(async () => {
-    await Promise.all(processes.map(stop));
+    await Promise.all(processes.map(stopMainProcess));
     await db?.drop();
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });

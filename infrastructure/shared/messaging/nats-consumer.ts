@@ -19,7 +19,7 @@ import type { RecordedEvent } from '../../../application/shared/event-store.js';
 import type { Logger } from '../logger.js';
 import { giveWay } from '../event-loop-turns.js';
 import { pause } from '../pause.js';
-import { isApiError } from './nats-errors.js';
+import { isApiError, isHeartbeatsMissed } from './nats-errors.js';
 
 /**
  * The position of the event published before this one in the same context's subjects, when this bus published that
@@ -229,15 +229,21 @@ export class NatsConsumer implements BusConsumer {
             : waitingAfterLast > 0 && this.settings.filterSubject !== undefined
               ? await this.undelivered()
               : waitingAfterLast;
-        const messages = await this.fetch(Math.min(this.batchSize, Math.max(1, waiting)));
-        if (waiting === 0 && messages.length > 0 && this.settings.lingerMs > 0 && !signal.aborted) {
+        const first = await this.fetch(Math.min(this.batchSize, Math.max(1, waiting)));
+        const messages = first.messages;
+        let cut = first.cut;
+        if (!cut && waiting === 0 && messages.length > 0 && this.settings.lingerMs > 0 && !signal.aborted) {
           // Caught up, and the next event came: wait for those behind it, so that they come as one batch.
           await pause(this.settings.lingerMs, signal);
           const room = this.batchSize - messages.length;
           // Not pending(): that counts the message in hand too (delivered, not yet acked), and a fetch of one more
           // than there is would wait for fetchExpiresMs.
           const behind = signal.aborted || room <= 0 ? 0 : await this.undelivered();
-          if (behind > 0) messages.push(...(await this.fetch(Math.min(room, behind))));
+          if (behind > 0) {
+            const more = await this.fetch(Math.min(room, behind));
+            messages.push(...more.messages);
+            cut = more.cut;
+          }
         }
         if (signal.aborted) {
           for (const m of messages) m.nak();
@@ -246,8 +252,11 @@ export class NatsConsumer implements BusConsumer {
         }
         waitingAfterLast = undefined;
         this.repositioned = false;
-        if (messages.length > 0 && (await this.deliver(messages, signal)) && !this.repositioned)
-          waitingAfterLast = messages[messages.length - 1]!.info.pending;
+        const settled = messages.length > 0 && (await this.deliver(messages, signal));
+        // A consumer the handler created again (reposition) starts after the checkpoint: nothing of a cut is lost.
+        if (this.repositioned) waitingAfterLast = undefined;
+        else if (cut) waitingAfterLast = await this.afterCut(messages.length);
+        else if (settled) waitingAfterLast = messages[messages.length - 1]!.info.pending;
       } catch (error) {
         this.fetching = undefined;
         waitingAfterLast = undefined;
@@ -261,18 +270,53 @@ export class NatsConsumer implements BusConsumer {
 
   /**
    * Up to `max` messages: the next one to come (within fetchExpiresMs), or when more are counted as waiting, those
-   * (within a second, the client's least: a count too high then costs a second, not the fetch's whole expiry).
+   * (within a second, the client's least: a count too high then costs a second, not the fetch's whole expiry). `cut`:
+   * the client ended the fetch on missed heartbeats, after the messages it answers (afterCut).
    */
-  private async fetch(max: number): Promise<JsMsg[]> {
+  private async fetch(max: number): Promise<{ messages: JsMsg[]; cut: boolean }> {
     this.fetching = await this.consumer!.fetch({
       max_messages: max,
       expires: max > 1 ? Math.min(1000, this.settings.fetchExpiresMs) : this.settings.fetchExpiresMs,
     });
     if (this.abort.signal.aborted) this.fetching.stop();
     const messages: JsMsg[] = [];
-    for await (const m of this.fetching) messages.push(m);
-    this.fetching = undefined;
-    return messages;
+    try {
+      for await (const m of this.fetching) messages.push(m);
+    } catch (error) {
+      if (!isHeartbeatsMissed(error)) throw error;
+      return { messages, cut: true };
+    } finally {
+      this.fetching = undefined;
+    }
+    return { messages, cut: false };
+  }
+
+  /**
+   * After a fetch the client cut short because two idle heartbeats came late (a fetch of a batch waits 1 s, so its
+   * heartbeats are 500 ms apart: on a busy machine this process or the server is often not scheduled that long). It
+   * is no failure: the messages received were handled like any batch, and the consumer is kept. Those the server sent
+   * after the cut went to a subscription that is gone, and stay unacked until ack_wait. Where newer messages wait,
+   * their count is fetched next (not the lost ones', which would make the fetch wait for its expiry): the projector
+   * finds the lost ones as a hole before them, reads them from the event store, and its cumulative ack settles them
+   * (projection-holes.ts). Where none waits, nothing would show the hole: the consumer is created again after the
+   * checkpoint (recover), which gives them at once. Treated as a failure, a cut dropped the batch in hand and created
+   * the consumer again at the same checkpoint, every time: under load a projector made no progress for minutes
+   * (issue 31). Answers the count to fetch next (undefined: ask the server).
+   */
+  private async afterCut(received: number): Promise<number | undefined> {
+    // The acks first, so that the server does not count the messages just handled as unacked.
+    await this.nc.flush();
+    const info = await this.jsm.consumers.info(this.stream, this.options.durableName);
+    const lost = info.num_pending === 0 && info.num_ack_pending > 0;
+    this.settings.logger?.warn('NATS fetch cut short by missed heartbeats (a busy machine); kept what came', {
+      consumer: this.options.durableName,
+      received,
+      waiting: info.num_pending,
+      unacked: info.num_ack_pending,
+    });
+    if (!lost) return info.num_pending;
+    await this.recover();
+    return undefined;
   }
 
   /** Hands a batch to the handler; true when every message was settled by it (nothing nak'ed, nothing failed). */

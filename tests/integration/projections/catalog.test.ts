@@ -377,6 +377,62 @@ describe('Catalog projector on PostgreSQL', () => {
     expect(await snapshot()).to.deep.equal(once);
   });
 
+  it('writes a batch’s stock moves in one statement, with the rows one by one gives, redeliveries among them', async () => {
+    // A flash sale on pools 103 (2 left after the history) and 102: reserves, releases and sales interleaved, 103 sold
+    // out and back in stock more than once, so that its campaign's in-stock count moves within the batch.
+    const moves: CatalogEvent[] = [];
+    for (let i = 0; i < 40; i++) {
+      const poolId = i % 3 === 0 ? 103 : 102;
+      const key = `flash-${i}`;
+      const quantity = 1 + (i % 2);
+      moves.push(hold('VoucherStockReserved', poolId, key, quantity));
+      if (poolId === 103 ? i % 2 === 1 : i % 4 === 1) moves.push(hold('VoucherStockReleased', poolId, key, quantity));
+      else if (i % 5 === 0)
+        moves.push({
+          type: 'VoucherStockSold',
+          data: {
+            poolId,
+            reservationKey: key,
+            quantity,
+            soldAt: `2026-03-07T00:${String(i).padStart(2, '0')}:00.000Z`,
+          },
+        });
+    }
+    const sale: ProjectedEvent[] = moves.map((e, i) => ({
+      ...projected[0]!,
+      id: `00000000-0000-4000-9000-${String(i).padStart(12, '0')}`,
+      streamName: `voucherPool-${(e.data as { poolId: number }).poolId}`,
+      type: e.type,
+      data: e.data,
+      position: formatPosition(BigInt(history.length + 1 + i), 0n),
+    }));
+    await freshTables();
+    await apply([...projected, ...sale]);
+    const oneByOne = await snapshot();
+
+    await freshTables();
+    await apply(projected);
+    const statements: string[] = [];
+    const record = (q: { sql: string }) => void statements.push(q.sql);
+    db.knex.on('query', record);
+    await db.knex.transaction((trx: Knex.Transaction) => catalogProjector.apply(trx, sale, names));
+    db.knex.off('query', record);
+    expect(await snapshot()).to.deep.equal(oneByOne);
+    // The moves, the announcement, and the transaction's own BEGIN and COMMIT: not one statement per event.
+    expect(statements.filter((sql) => !/^(BEGIN|COMMIT)/i.test(sql))).to.have.length(2);
+
+    // Batches overlapping the one before (a redelivery), a move twice in a row, and one of the history again.
+    await freshTables();
+    await apply(projected);
+    for (let from = 0; from < sale.length; from += 7) {
+      const batch = sale.slice(Math.max(0, from - 3), from + 7);
+      await db.knex.transaction((trx: Knex.Transaction) =>
+        catalogProjector.apply(trx, [batch[0]!, ...batch, projected[11]!, batch.at(-1)!], names),
+      );
+    }
+    expect(await snapshot()).to.deep.equal(oneByOne);
+  });
+
   it('serves the listing and its totals from these rows', async () => {
     await freshTables();
     await apply(projected);
