@@ -100,6 +100,12 @@ export interface Subscription {
   stop(): Promise<void>;
 }
 
+/** What readAll reads of the log. */
+export interface ReadAllOptions {
+  /** Only events of these types; undefined: all. */
+  types?: ReadonlySet<string>;
+}
+
 export interface EventStore {
   /**
    * Appends events (at least one) to one stream, checking the expected
@@ -130,9 +136,18 @@ export interface EventStore {
   /**
    * Events of the global log strictly after `checkpoint` (null: from the
    * start), in order, at most `limit`. Never skips an event that commits
-   * after a later one was read.
+   * after a later one was read. With `types`, only events of those types
+   * (the others are passed over where the store keeps them, not sent): a
+   * projector far behind reads what it applies, not every context's events
+   * (docs/projections.md, "Catching up").
    */
-  readAll(checkpoint: string | null, limit: number): Promise<RecordedEvent[]>;
+  readAll(checkpoint: string | null, limit: number, options?: ReadAllOptions): Promise<RecordedEvent[]>;
+
+  /**
+   * The last event readAll gives now (undefined: none). Every event at or before it is readable: a read with `types`
+   * that then comes back short has passed every event of those types up to it (docs/projections.md, "Catching up").
+   */
+  readLastOfAll(): Promise<RecordedEvent | undefined>;
 
   /**
    * Calls `handler` for each event after `checkpoint`, in global order, one

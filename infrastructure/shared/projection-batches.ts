@@ -61,9 +61,7 @@ export class ProjectionBatches {
     const { projector, lease } = slot;
     if (!lease.held || slot.term?.signal.aborted) return void (await this.refuse(slot, messages));
     const checkpoint = this.progress.get(projector.name)?.position ?? null;
-    const hole = await firstHole(this.deps.store, checkpoint, slot.sequence, messages, (type) =>
-      projector.eventTypes.has(type),
-    );
+    const hole = await firstHole(this.deps.store, checkpoint, slot.sequence, messages, projector.eventTypes);
     if (!hole) return void ((await this.passOver(slot, messages)) || (await this.handleBatch(slot, messages)));
     const rest = messages.slice(hole.index);
     const handled = hole.index === 0 || (await this.handleBatch(slot, messages.slice(0, hole.index)));
@@ -174,6 +172,20 @@ export class ProjectionBatches {
     }
     await Promise.all(messages.map((m) => m.ack()));
     return true;
+  }
+
+  /**
+   * Moves the progress to `event` when behind it, as a pass-over does, for a read of the store by type that found
+   * nothing of the projector's types up to it (projection-catch-up.ts): the row is saved at most checkpointDelayMs
+   * later, and the consumer placed after it is not given again what lies between.
+   */
+  passOverTo(slot: Slot, event: RecordedEvent): void {
+    const { projector } = slot;
+    const position = this.progress.get(projector.name)?.position ?? null;
+    if (position !== null && position >= event.position) return;
+    this.progress.set(projector.name, { position: event.position, recordedAt: event.recordedAt });
+    setPositionInfo(projectionPosition, { projector: projector.name }, event.position);
+    slot.saveTimer ??= setTimeout(() => void this.saveCheckpoint(slot), this.deps.checkpointDelayMs);
   }
 
   /**

@@ -32,7 +32,7 @@ export async function firstHole(
   position: string | null,
   sequence: number | undefined,
   messages: readonly BusMessage[],
-  handles: (type: string) => boolean,
+  handles: ReadonlySet<string>,
   pageSize = 1000,
 ): Promise<Hole | undefined> {
   for (const [index, message] of messages.entries()) {
@@ -44,8 +44,7 @@ export async function firstHole(
         ? position !== null && follows <= position
         : sequence !== undefined && message.sequence === sequence + 1;
     if (!followsOn) {
-      const between = await eventsBetween(store, position, message.event.position, pageSize);
-      const missing = between.filter((e) => handles(e.type));
+      const missing = await eventsBetween(store, position, message.event.position, handles, pageSize);
       if (missing.length > 0) return { index, missing };
     }
     position = message.event.position;
@@ -54,16 +53,17 @@ export async function firstHole(
   return undefined;
 }
 
-/** The store's events after `after` (null: from the start) and before `before`, in order. */
+/** The store's events of these types after `after` (null: from the start) and before `before`, in order. */
 async function eventsBetween(
   store: Pick<EventStore, 'readAll'>,
   after: string | null,
   before: string,
+  types: ReadonlySet<string>,
   pageSize: number,
 ): Promise<RecordedEvent[]> {
   const found: RecordedEvent[] = [];
   for (let from = after; ;) {
-    const page = await store.readAll(from, pageSize);
+    const page = await store.readAll(from, pageSize, { types });
     for (const event of page) {
       if (event.position >= before) return found;
       found.push(event);

@@ -47,6 +47,21 @@ export function lagNow(pending: number | null, progress: Progress | undefined, n
 }
 
 /**
+ * How long the bus has to say what it holds. A broker that is away would have each look wait for the client's request
+ * timeout (seconds), and the look is what reads the store meanwhile (projection-catch-up.ts, catchUpWhileBusAway).
+ */
+const answerWithinMs = 1000;
+
+function withinMs<T>(answer: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  answer.catch(() => undefined); // answered late, after the race was lost
+  return Promise.race([answer, late]).finally(() => clearTimeout(timer));
+}
+
+/**
  * A projector's lag now, as its consumer's bus counts it, kept in the slot's trend. Further behind than `threshold`
  * (and not catching up already), its next batch first reads the event store (projection-catch-up.ts), where its
  * consumer can then be placed after the checkpoint (BusConsumer.reposition).
@@ -57,7 +72,7 @@ export async function lookAtLag(
   now: Date,
   threshold: number,
 ): Promise<Lag> {
-  const pending = slot.consumer ? await slot.consumer.pending().catch(() => null) : null;
+  const pending = slot.consumer ? await withinMs(slot.consumer.pending(), answerWithinMs).catch(() => null) : null;
   slot.lag ??= new LagTrend();
   // Only a consumer that can be placed after the checkpoint: the in-process bus reads the store by itself when behind.
   if (pending !== null && pending > threshold && !slot.catchingUp && slot.consumer?.reposition)

@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { Knex } from 'knex';
+import pLimit from 'p-limit';
 import type { EventBus } from '../../application/shared/event-bus.js';
 import type { EventStore } from '../../application/shared/event-store.js';
 import { systemClock, type Clock } from '../../application/shared/clock.js';
@@ -16,10 +17,10 @@ import {
 import { defaultLeaseOwner, keepLease, Lease } from './messaging/lease.js';
 import { pause } from './pause.js';
 import { ProjectionBatches } from './projection-batches.js';
-import { catchUpIfDue, type CatchUpDependencies } from './projection-catch-up.js';
+import { busBack, catchUpIfDue, catchUpWhileBusAway, type CatchUpDependencies } from './projection-catch-up.js';
 import { LagTrend, lookAtLag, type Lag } from './projection-lag.js';
 import { OneRebuildAtATime } from './projection-rebuild.js';
-import { readCheckpoint, type Progress, type Slot } from './projection-slots.js';
+import { inTurn, readCheckpoint, type Progress, type Slot } from './projection-slots.js';
 
 export interface ProjectionRunnerDependencies {
   knex: Knex;
@@ -40,7 +41,10 @@ export interface ProjectionRunnerOptions {
   retryBackoffMs?: number;
   /** Durable consumer name = prefix + projector name (default 'projector-'). */
   consumerPrefix?: string;
-  /** How often lag gauges are refreshed (default 5 s). */
+  /**
+   * How often each projector's lag is looked at (a catch-up from the store when far behind or when the bus does not
+   * answer) and the lag gauges refreshed (default 1 s).
+   */
   metricsIntervalMs?: number;
   /** This process's id in the lease rows (default host-pid-random). */
   ownerId?: string;
@@ -58,9 +62,11 @@ export interface ProjectionRunnerOptions {
   batchTimeMs?: number;
   /**
    * Lag in events past which a projector reads the event store instead of the bus until it is near the head (default
-   * 5,000; Infinity: never; projection-catch-up.ts). Looked at with the metrics (metricsIntervalMs) and on /ready.
+   * 2,000; Infinity: never; projection-catch-up.ts). Looked at with the metrics (metricsIntervalMs) and on /ready.
    */
   catchUpThreshold?: number;
+  /** How many projectors read the event store at once to catch up (default 2; projection-catch-up.ts). */
+  catchUpsAtOnce?: number;
 }
 
 /** One projector in the health report; lag and position only where this runner applies it. */
@@ -139,16 +145,17 @@ export class ProjectionRunner {
       batchTimeMs: options.batchTimeMs ?? 200,
     });
     this.consumerPrefix = options.consumerPrefix ?? 'projector-';
-    this.metricsIntervalMs = options.metricsIntervalMs ?? 5000;
+    this.metricsIntervalMs = options.metricsIntervalMs ?? 1000;
     this.leaseTtlMs = options.leaseTtlMs ?? 10_000;
     this.retryDelayMs = options.retryDelayMs ?? 1000;
-    this.catchUpThreshold = options.catchUpThreshold ?? 5000;
+    this.catchUpThreshold = options.catchUpThreshold ?? 2000;
     this.catchUp = {
       store: deps.store,
       batches: this.batches,
       progress: this.progress,
       logger: deps.logger,
       pageSize: this.batchSize,
+      readsAtOnce: pLimit(options.catchUpsAtOnce ?? 2),
       repositionEveryMs: this.metricsIntervalMs,
     };
     const ownerId = options.ownerId ?? defaultLeaseOwner();
@@ -180,10 +187,13 @@ export class ProjectionRunner {
     }
     await Promise.all(firstTries);
     if (signal.aborted) return;
+    let looking = false;
     this.metricsTimer = setInterval(() => {
-      this.refreshMetrics().catch((error: unknown) =>
-        this.deps.logger?.warn('projection metrics refresh failed', { error }),
-      );
+      if (looking) return; // the last look has not ended (a slow database): the next tick looks again
+      looking = true;
+      this.refreshMetrics()
+        .catch((error: unknown) => this.deps.logger?.warn('projection metrics refresh failed', { error }))
+        .finally(() => (looking = false));
     }, this.metricsIntervalMs);
     this.metricsTimer.unref();
   }
@@ -233,18 +243,25 @@ export class ProjectionRunner {
     );
   }
 
-  /** Sets the lag and position gauges of every projector this runner applies. */
+  /**
+   * Looks at the lag of every projector this runner applies (reading the store for those far behind, or whose bus
+   * does not answer) and sets the lag and position gauges.
+   */
   async refreshMetrics(): Promise<void> {
-    for (const [name, slot] of this.slots) {
-      if (!slot.consumer) continue;
-      const lag = await this.look(slot);
-      const position = this.progress.get(name)?.position ?? null;
-      if (lag.events !== null) projectionLagEvents.set({ projector: name }, lag.events);
-      projectionLagSeconds.set({ projector: name }, lag.seconds);
-      if (lag.closingPerSecond !== null) projectionLagClosing.set({ projector: name }, lag.closingPerSecond);
-      projectionCatchingUp.set({ projector: name }, slot.catchingUp ? 1 : 0);
-      if (position !== null) setPositionInfo(projectionPosition, { projector: name }, position);
-    }
+    await Promise.all(
+      [...this.slots].map(async ([name, slot]) => {
+        if (!slot.consumer) return;
+        const lag = await this.look(slot);
+        if (lag.events === null) catchUpWhileBusAway(this.catchUp, slot);
+        else busBack(this.catchUp, slot);
+        const position = this.progress.get(name)?.position ?? null;
+        if (lag.events !== null) projectionLagEvents.set({ projector: name }, lag.events);
+        projectionLagSeconds.set({ projector: name }, lag.seconds);
+        if (lag.closingPerSecond !== null) projectionLagClosing.set({ projector: name }, lag.closingPerSecond);
+        projectionCatchingUp.set({ projector: name }, slot.catchingUp ? 1 : 0);
+        if (position !== null) setPositionInfo(projectionPosition, { projector: name }, position);
+      }),
+    );
   }
 
   /** The projector's lag now (projection-lag.ts); past the catch-up threshold, its next batch reads the store first. */
@@ -359,6 +376,7 @@ export class ProjectionRunner {
     slot.sequence = undefined;
     slot.lag = new LagTrend();
     slot.catchUpDue = undefined;
+    slot.busAway = false;
     slot.consumer = await this.deps.bus.consume(
       {
         durableName: this.consumerPrefix + projector.name,
@@ -369,10 +387,11 @@ export class ProjectionRunner {
         batchSize: this.batchSize,
         eventTypes: projector.eventTypes,
       },
-      async (messages) => {
-        await catchUpIfDue(this.catchUp, slot);
-        await this.batches.handle(slot, messages);
-      },
+      (messages) =>
+        inTurn(slot, async () => {
+          await catchUpIfDue(this.catchUp, slot);
+          await this.batches.handle(slot, messages);
+        }),
     );
     // Far behind already? Then the first batches read the store (look; not awaited: the start waits for no broker).
     void this.look(slot);

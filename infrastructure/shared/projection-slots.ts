@@ -46,8 +46,27 @@ export interface Slot {
   catchUpDue?: number;
   /** True while it reads the event store to catch up (projection-catch-up.ts). */
   catchingUp?: boolean;
+  /** The bus did not answer the last lag check: the lag check reads the store meanwhile (projection-catch-up.ts). */
+  busAway?: boolean;
+  /** A read of the store started by the lag check waits for the slot's turn. */
+  storeReadWaiting?: boolean;
   /** Its lag over the current hold, for how fast it closes (projection-lag.ts). */
   lag?: LagTrend;
+  /** Settles when what the slot is doing now (a bus batch, a catch-up from the store) has ended (inTurn). */
+  turn?: Promise<void>;
+}
+
+/**
+ * Runs `work` once what the slot is doing has ended: a bus batch and a catch-up from the store started by the runner's
+ * lag check (the bus being away) never apply at once.
+ */
+export function inTurn<T>(slot: Slot, work: () => Promise<T>): Promise<T> {
+  const run = (slot.turn ?? Promise.resolve()).then(work);
+  slot.turn = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  return run;
 }
 
 /** Thrown inside a transaction whose fencing check found the lease gone: nothing of it commits. */

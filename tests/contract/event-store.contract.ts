@@ -373,6 +373,38 @@ export function eventStoreContract(name: string, factory: () => Promise<EventSto
         expect(read.map((e) => e.revision)).to.deep.equal(appended.map((_, i) => i));
       });
 
+      it('given types, reads only events of those types, in log order, at most the limit a page', async () => {
+        const from = await marker();
+        const stream = newStream('pool');
+        const appended = [event('Wanted'), ...events(3, 'Other'), event('AlsoWanted'), event('Other'), event('Wanted')];
+        await store.append(stream, appended, 'no_stream');
+        const types = new Set(['Wanted', 'AlsoWanted']);
+        const wanted = appended.filter((e) => types.has(e.type)).map((e) => e.id);
+        // Other tests' events may follow: a page holds this test's first.
+        const first = await eventually(async () => {
+          const page = await store.readAll(from, 2, { types });
+          expect(page.map((e) => e.id)).to.deep.equal(wanted.slice(0, 2));
+          return page;
+        });
+        const rest = await store.readAll(first[1]!.position, 1, { types });
+        expect(rest.map((e) => e.id)).to.deep.equal(wanted.slice(2));
+        expect(await store.readAll(from, 10, { types: new Set([`None${run}`]) })).to.deep.equal([]);
+        expect((await store.readAll(from, 3, { types: new Set() })).length).to.equal(0);
+      });
+
+      it('readLastOfAll gives the last event of the log, the one after which readAll gives nothing', async () => {
+        const stream = newStream('pool');
+        const appended = events(3);
+        await store.append(stream, appended, 'no_stream');
+        const last = await eventually(async () => {
+          const found = await store.readLastOfAll();
+          expect(found?.id).to.equal(appended[2]!.id);
+          return found!;
+        });
+        expect(last).to.deep.include({ streamName: stream, revision: 2, type: 'Counted' });
+        expect(await store.readAll(last.position, 10)).to.deep.equal([]);
+      });
+
       it('starts at the beginning of the log without a checkpoint', async () => {
         const from = await marker();
         const [first] = await eventually(async () => {

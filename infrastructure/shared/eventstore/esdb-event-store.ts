@@ -26,6 +26,7 @@ import {
   type RecordedEvent,
   type StreamWrite,
   type Subscription,
+  type ReadAllOptions,
 } from '../../../application/shared/event-store.js';
 import { createLogger } from '../logger.js';
 import { pause } from '../pause.js';
@@ -188,7 +189,7 @@ export class EventStoreDbEventStore implements EventStore {
     return last;
   }
 
-  async readAll(checkpoint: string | null, limit: number): Promise<RecordedEvent[]> {
+  async readAll(checkpoint: string | null, limit: number, options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`invalid limit: ${limit}`);
     const reading = this.client.readAll({
       direction: FORWARDS,
@@ -201,6 +202,8 @@ export class EventStoreDbEventStore implements EventStore {
         if (!event || isSystem(event)) continue;
         const recorded = toRecordedEvent(event);
         if (checkpoint !== null && recorded.position <= checkpoint) continue; // the read starts at the checkpoint itself
+        // Filtered here: the client's readAll takes no filter (only its subscriptions do).
+        if (options.types !== undefined && !options.types.has(recorded.type)) continue;
         found.push(recorded);
         if (found.length === limit) break;
       }
@@ -208,6 +211,19 @@ export class EventStoreDbEventStore implements EventStore {
       await reading.cancel();
     }
     return found;
+  }
+
+  async readLastOfAll(): Promise<RecordedEvent | undefined> {
+    const reading = this.client.readAll({ direction: BACKWARDS, fromPosition: END });
+    try {
+      for await (const resolved of reading) {
+        const event = resolved.event;
+        if (event && !isSystem(event)) return toRecordedEvent(event);
+      }
+    } finally {
+      await reading.cancel();
+    }
+    return undefined;
   }
 
   subscribeToAll(checkpoint: string | null, handler: (event: RecordedEvent) => Promise<void>): Subscription {

@@ -9,6 +9,7 @@ import {
   type Subscription,
   type EventToAppend,
   type ExpectedVersion,
+  type ReadAllOptions,
 } from '../../../application/shared/event-store.js';
 import { createLogger } from '../logger.js';
 import { handOver, trackSubscription, type SubscriptionLogger } from './hand-over.js';
@@ -174,16 +175,33 @@ export class InMemoryEventStore implements EventStore {
     return last && toRecordedEvent(last);
   }
 
-  async readAll(checkpoint: string | null, limit: number): Promise<RecordedEvent[]> {
+  async readAll(checkpoint: string | null, limit: number, options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     this.assertOpen();
-    return this.readAfter(checkpoint, limit).map(toRecordedEvent);
+    const { types } = options;
+    if (types === undefined) return this.readAfter(checkpoint, limit).map(toRecordedEvent);
+    const found: StoredEvent[] = [];
+    for (let at = this.firstAfter(checkpoint); at < this.log.length && found.length < limit; at++)
+      if (types.has(this.log[at]!.type)) found.push(this.log[at]!);
+    return found.map(toRecordedEvent);
+  }
+
+  async readLastOfAll(): Promise<RecordedEvent | undefined> {
+    this.assertOpen();
+    const last = this.log.at(-1);
+    return last && toRecordedEvent(last);
   }
 
   private readAfter(checkpoint: string | null, limit: number): StoredEvent[] {
+    const first = this.firstAfter(checkpoint, limit);
+    return this.log.slice(first, first + limit);
+  }
+
+  /** The index in the log of the first event past the checkpoint. */
+  private firstAfter(checkpoint: string | null, limit = 1): number {
     if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`invalid limit: ${limit}`);
-    if (checkpoint === null) return this.log.slice(0, limit);
+    if (checkpoint === null) return 0;
     parsePosition(checkpoint);
-    // The first event past the checkpoint, by binary search: positions grow along the log.
+    // By binary search: positions grow along the log.
     let low = 0;
     let high = this.log.length;
     while (low < high) {
@@ -191,7 +209,7 @@ export class InMemoryEventStore implements EventStore {
       if (this.log[middle]!.position <= checkpoint) low = middle + 1;
       else high = middle;
     }
-    return this.log.slice(low, low + limit);
+    return low;
   }
 
   subscribeToAll(checkpoint: string | null, handler: (event: RecordedEvent) => Promise<void>): Subscription {

@@ -10,6 +10,7 @@ import {
   type RecordedEvent,
   type StreamWrite,
   type Subscription,
+  type ReadAllOptions,
 } from '../../../application/shared/event-store.js';
 import { createLogger } from '../logger.js';
 import {
@@ -273,21 +274,37 @@ export class PostgresEventStore implements EventStore {
     return rows[0] && toRecordedEvent(rows[0]);
   }
 
-  async readAll(checkpoint: string | null, limit: number): Promise<RecordedEvent[]> {
+  async readAll(checkpoint: string | null, limit: number, options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`invalid limit: ${limit}`);
     const after = checkpoint === null ? null : parsePosition(checkpoint);
+    const types = options.types === undefined ? undefined : [...options.types];
     // Rows of transactions at or above the snapshot's xmin may still be joined
-    // by a lower, uncommitted transaction: read only below it.
+    // by a lower, uncommitted transaction: read only below it. A filter by type
+    // walks the same key in order and passes over the other rows in the server.
     const rows = await preparedRows<EventRow>(
       this.knex,
       `SELECT ${eventColumns} FROM events
        WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
          AND (transaction_id, transaction_sequence) > (?::text::xid8, ?::bigint)
+         ${types === undefined ? '' : 'AND type = ANY(?::text[])'}
        ORDER BY events.transaction_id, events.transaction_sequence -- the columns, not the text aliases
        LIMIT ?`,
-      [String(after?.major ?? 0n), String(after?.minor ?? -1n), limit],
+      [String(after?.major ?? 0n), String(after?.minor ?? -1n), ...(types === undefined ? [] : [types]), limit],
     );
     return rows.map(toRecordedEvent);
+  }
+
+  async readLastOfAll(): Promise<RecordedEvent | undefined> {
+    // readAll's bound, the key read backwards: one row.
+    const rows = await preparedRows<EventRow>(
+      this.knex,
+      `SELECT ${eventColumns} FROM events
+       WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+       ORDER BY events.transaction_id DESC, events.transaction_sequence DESC
+       LIMIT 1`,
+      [],
+    );
+    return rows[0] && toRecordedEvent(rows[0]);
   }
 
   subscribeToAll(checkpoint: string | null, handler: (event: RecordedEvent) => Promise<void>): Subscription {
