@@ -90,6 +90,26 @@ export interface CommandSpec<C, S, E extends DomainEvent> {
    * refusal: a decision on them that refuses or decides nothing is made again on the stream as read.
    */
   recorded?: readonly KnownEvent[];
+  /**
+   * Other aggregates' decisions that follow from the events (a decision over several streams: aggregate.ts,
+   * handleMany): made for each attempt on those streams as read then, and written at the revisions read, after
+   * `sideWrites`. A refusal is the command's; a conflict on one of their streams, or DecideAgain, decides everything
+   * again like a conflict on the command's own stream.
+   */
+  follow?: (events: readonly E[], before: S, now: string) => Promise<SideWrite[]>;
+  /** Before deciding again after a conflict: reload what the command was built from (it may have moved too). */
+  beforeRetry?: () => Promise<void>;
+}
+
+/**
+ * Thrown by a CommandSpec.follow whose reads show the decision was made on something that moved meanwhile: the
+ * attempt counts as a conflict, and is made again on fresh state (thrown itself once the attempts are spent).
+ */
+export class DecideAgain extends Error {
+  constructor(message = 'what the decision read moved meanwhile') {
+    super(message);
+    this.name = 'DecideAgain';
+  }
 }
 
 export interface CommandResult<S, E> {
@@ -195,9 +215,17 @@ export async function handleCommand<C, S, E extends DomainEvent>(
       recorded.map((e) => spec.decoder.decode(e)),
     );
     let events: E[];
+    let followed: SideWrite[] = [];
     try {
       events = spec.decider.decide(spec.command(now, state), state);
+      if (spec.follow && events.length > 0) followed = await spec.follow(events, state, now);
     } catch (error) {
+      if (error instanceof DecideAgain) {
+        if (attempt >= maxAttempts) throw error;
+        unread = false;
+        await spec.beforeRetry?.();
+        continue;
+      }
       if (unread) {
         // Refused on events the caller handed in, which may be stale: decided again on the stream as read.
         unread = false;
@@ -221,7 +249,7 @@ export async function handleCommand<C, S, E extends DomainEvent>(
     const claims = spec.claims?.(events) ?? [];
     const writes = planWrites(deps.decoder, context, metadata, spec.streamName, revision, events, {
       claims,
-      sideWrites: spec.sideWrites?.(events) ?? [],
+      sideWrites: [...(spec.sideWrites?.(events) ?? []), ...followed],
       reclaimed,
       record: key && keyExpected !== null ? { expected: keyExpected, usedAt: now } : undefined,
     });
@@ -267,9 +295,11 @@ export async function handleCommand<C, S, E extends DomainEvent>(
             claim.streamName,
             await reclaim(store, claim, claimId(context, spec.streamName, claim, claims.indexOf(claim))),
           );
-        else if (error.streamName !== spec.streamName) throw error;
+        else if (error.streamName !== spec.streamName && !followed.some((w) => w.streamName === error.streamName))
+          throw error;
       }
       if (attempt >= maxAttempts) throw error;
+      await spec.beforeRetry?.();
     }
   }
 }
