@@ -3,19 +3,11 @@
  * for a user, a mini-app and scopes, `auth` without consent and `profile`/`phone`/`email` only as far as the user
  * consented to them for that mini-app. The raw code is returned once; its stream is named by its sha256.
  */
-import {
-  authCodeDecider,
-  consentOf,
-  identityDecoders,
-  identityError,
-  identityEventDecoder,
-  streams,
-  type Scope,
-} from '../../domain/identity/index.js';
+import { consentOf, identityError, type Scope } from '../../domain/identity/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { CommandContext } from '../shared/command-context.js';
-import { handleCommand } from '../shared/command-handler.js';
 import type { EventStore } from '../shared/event-store.js';
+import { identityAggregates } from './aggregates.js';
 import { after, type TokenLifetimes } from './lifetimes.js';
 import type { MiniAppRegistry } from './mini-apps.js';
 import { randomSecret, secretHash } from './secrets.js';
@@ -31,6 +23,8 @@ export interface IssuedAuthCode {
 }
 
 export class AuthCodeIssuer {
+  private readonly codes;
+
   constructor(
     private readonly deps: {
       store: EventStore;
@@ -41,7 +35,9 @@ export class AuthCodeIssuer {
       /** Whether the sandbox (this stand-in for the host app) is on (IDENTITY_SANDBOX). */
       sandbox: boolean;
     },
-  ) {}
+  ) {
+    this.codes = identityAggregates(deps).authCode;
+  }
 
   get enabled(): boolean {
     return this.deps.sandbox;
@@ -65,21 +61,16 @@ export class AuthCodeIssuer {
     const code = randomSecret();
     const codeHash = secretHash(code);
     const seconds = this.deps.lifetimes.authCodeSeconds;
-    const { events } = await handleCommand({ ...this.deps, decoder: identityEventDecoder }, context, {
-      decider: authCodeDecider,
-      decoder: identityDecoders.authCode,
-      streamName: streams.authCode(codeHash),
-      command: (now) => ({
-        type: 'IssueAuthCode' as const,
-        codeHash,
-        userId,
-        miniAppId,
-        scopes,
-        consented: consentOf(user, miniAppId),
-        expiresAt: after(new Date(now), seconds),
-        now,
-      }),
-    });
+    const { events } = await this.codes.handle(context, codeHash, (now) => ({
+      type: 'IssueAuthCode' as const,
+      codeHash,
+      userId,
+      miniAppId,
+      scopes,
+      consented: consentOf(user, miniAppId),
+      expiresAt: after(new Date(now), seconds),
+      now,
+    }));
     const issued = events[0]!;
     if (issued.type !== 'AuthCodeIssued') throw new Error('issuing a code appended no AuthCodeIssued');
     return {

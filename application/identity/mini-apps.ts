@@ -3,19 +3,11 @@
  * secret shown once, stored as its sha256; rotating replaces it at once. `authenticate` checks a backend's
  * client_id/client_secret in constant time (docs/identity.md, "Mini-apps").
  */
-import {
-  identityDecoders,
-  identityIdPattern,
-  identityError,
-  identityEventDecoder,
-  miniAppDecider,
-  streams,
-  type MiniAppState,
-} from '../../domain/identity/index.js';
+import { identityIdPattern, identityError, miniAppDecider, type MiniAppState } from '../../domain/identity/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { CommandContext } from '../shared/command-context.js';
-import { handleCommand, loadAggregate } from '../shared/command-handler.js';
 import type { EventStore } from '../shared/event-store.js';
+import { identityAggregates } from './aggregates.js';
 import { matchesHash, randomSecret, secretHash } from './secrets.js';
 
 export interface MiniAppView {
@@ -49,15 +41,14 @@ const newClientSecret = () => `mas_${randomSecret()}`;
 const maxSecretLength = 256;
 
 export class MiniAppRegistry {
-  constructor(private readonly deps: { store: EventStore; clock: Clock }) {}
+  private readonly miniApps;
+
+  constructor(deps: { store: EventStore; clock: Clock }) {
+    this.miniApps = identityAggregates(deps).miniApp;
+  }
 
   private command(context: CommandContext, miniAppId: string, command: Parameters<typeof miniAppDecider.decide>[0]) {
-    return handleCommand({ ...this.deps, decoder: identityEventDecoder }, context, {
-      decider: miniAppDecider,
-      decoder: identityDecoders.miniApp,
-      streamName: streams.miniApp(miniAppId),
-      command: (now) => ({ ...command, now }),
-    });
+    return this.miniApps.handle(context, miniAppId, (now) => ({ ...command, now }));
   }
 
   async register(
@@ -85,14 +76,8 @@ export class MiniAppRegistry {
     return { miniApp: view(result.state as Active), clientSecret: result.replayed ? null : secret };
   }
 
-  async state(miniAppId: string): Promise<MiniAppState> {
-    const { state } = await loadAggregate(
-      this.deps.store,
-      miniAppDecider,
-      identityDecoders.miniApp,
-      streams.miniApp(miniAppId),
-    );
-    return state;
+  state(miniAppId: string): Promise<MiniAppState> {
+    return this.miniApps.state(miniAppId);
   }
 
   async get(miniAppId: string): Promise<MiniAppView> {

@@ -6,22 +6,13 @@
  * revokes the grant it produced.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  authCodeDecider,
-  grantIssuedFor,
-  identityDecoders,
-  identityError,
-  identityEventDecoder,
-  streams,
-  tokenGrantDecider,
-  type RevocationReason,
-  type Scope,
-} from '../../domain/identity/index.js';
+import { grantIssuedFor, identityError, type RevocationReason, type Scope } from '../../domain/identity/index.js';
 import { isDomainError } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.js';
 import type { CommandContext } from '../shared/command-context.js';
-import { handleCommand, loadAggregate, nameBasedUuid } from '../shared/command-handler.js';
+import { nameBasedUuid } from '../shared/aggregate.js';
 import type { EventStore } from '../shared/event-store.js';
+import { identityAggregates } from './aggregates.js';
 import { after, type TokenLifetimes } from './lifetimes.js';
 import type { MiniAppRegistry, MiniAppView } from './mini-apps.js';
 import { randomSecret, secretHash } from './secrets.js';
@@ -61,6 +52,9 @@ const followUp = (context: CommandContext, what: string): CommandContext => ({
 });
 
 export class TokenService {
+  private readonly codes;
+  private readonly grants;
+
   constructor(
     private readonly deps: {
       store: EventStore;
@@ -69,7 +63,11 @@ export class TokenService {
       codec: AccessTokenCodec;
       lifetimes: TokenLifetimes;
     },
-  ) {}
+  ) {
+    const aggregates = identityAggregates(deps);
+    this.codes = aggregates.authCode;
+    this.grants = aggregates.tokenGrant;
+  }
 
   private async client(credentials: ClientCredentials): Promise<MiniAppView> {
     const miniApp = await this.deps.miniApps.authenticate(credentials.miniAppId, credentials.secret);
@@ -101,35 +99,39 @@ export class TokenService {
     const grantId = randomUUID();
     const refreshToken = `${grantId}.${randomSecret()}`;
     const refreshSeconds = this.deps.lifetimes.refreshTokenSeconds;
-    const result = await handleCommand({ ...this.deps, decoder: identityEventDecoder }, context, {
-      decider: authCodeDecider,
-      decoder: identityDecoders.authCode,
-      streamName: streams.authCode(codeHash),
-      command: (now) => ({ type: 'RedeemAuthCode' as const, codeHash, miniAppId: client.miniAppId, grantId, now }),
-      // The grant opens in the same append as the redemption: no code is redeemed without its grant, nor the reverse.
-      sideWrites: ([redeemed]) =>
-        redeemed?.type === 'AuthCodeRedeemed'
-          ? [
-              {
-                streamName: streams.tokenGrant(grantId),
-                event: grantIssuedFor(redeemed, {
-                  refreshTokenHash: secretHash(refreshToken),
-                  refreshExpiresAt: after(new Date(redeemed.data.redeemedAt), refreshSeconds),
-                }),
-                expectedVersion: 'no_stream',
-                placement: 'after',
-              },
-            ]
-          : [],
-    }).catch(async (error: unknown) => {
-      if (
-        isDomainError(error) &&
-        error.code === 'AUTH_CODE_ALREADY_REDEEMED' &&
-        typeof error.details.grantId === 'string'
+    const result = await this.codes
+      .handle(
+        context,
+        codeHash,
+        (now) => ({ type: 'RedeemAuthCode' as const, codeHash, miniAppId: client.miniAppId, grantId, now }),
+        {
+          // The grant opens in the same append as the redemption: no code is redeemed without its grant, nor the
+          // reverse.
+          sideWrites: ([redeemed]) =>
+            redeemed?.type === 'AuthCodeRedeemed'
+              ? [
+                  {
+                    streamName: this.grants.streamName(grantId),
+                    event: grantIssuedFor(redeemed, {
+                      refreshTokenHash: secretHash(refreshToken),
+                      refreshExpiresAt: after(new Date(redeemed.data.redeemedAt), refreshSeconds),
+                    }),
+                    expectedVersion: 'no_stream',
+                    placement: 'after',
+                  },
+                ]
+              : [],
+        },
       )
-        await this.revokeGrant(followUp(context, 'revoke'), error.details.grantId, 'AUTH_CODE_REPLAYED');
-      throw error;
-    });
+      .catch(async (error: unknown) => {
+        if (
+          isDomainError(error) &&
+          error.code === 'AUTH_CODE_ALREADY_REDEEMED' &&
+          typeof error.details.grantId === 'string'
+        )
+          await this.revokeGrant(followUp(context, 'revoke'), error.details.grantId, 'AUTH_CODE_REPLAYED');
+        throw error;
+      });
     const redeemed = result.events[0];
     if (result.replayed || redeemed?.type !== 'AuthCodeRedeemed')
       throw new Error('a code exchange answered without redeeming the code');
@@ -149,21 +151,16 @@ export class TokenService {
     if (!grantId) throw identityError('REFRESH_TOKEN_UNKNOWN', 'the refresh token is not known');
     const newRefreshToken = `${grantId}.${randomSecret()}`;
     const refreshSeconds = this.deps.lifetimes.refreshTokenSeconds;
-    const { state, events } = await handleCommand({ ...this.deps, decoder: identityEventDecoder }, context, {
-      decider: tokenGrantDecider,
-      decoder: identityDecoders.tokenGrant,
-      streamName: streams.tokenGrant(grantId),
-      command: (now) => ({
-        type: 'RefreshTokenGrant' as const,
-        grantId,
-        miniAppId: client.miniAppId,
-        presentedHash: secretHash(refreshToken),
-        newRefreshTokenHash: secretHash(newRefreshToken),
-        newRefreshExpiresAt: after(new Date(now), refreshSeconds),
-        requestedScopes,
-        now,
-      }),
-    });
+    const { state, events } = await this.grants.handle(context, grantId, (now) => ({
+      type: 'RefreshTokenGrant' as const,
+      grantId,
+      miniAppId: client.miniAppId,
+      presentedHash: secretHash(refreshToken),
+      newRefreshTokenHash: secretHash(newRefreshToken),
+      newRefreshExpiresAt: after(new Date(now), refreshSeconds),
+      requestedScopes,
+      now,
+    }));
     const refreshed = events[0];
     if (refreshed?.type === 'TokenGrantRevoked')
       throw identityError('REFRESH_TOKEN_REUSED', 'the refresh token was already used: the grant is revoked');
@@ -181,12 +178,7 @@ export class TokenService {
     const client = await this.client(credentials);
     const grantId = await this.grantOfToken(token);
     if (!grantId) return;
-    const { state } = await loadAggregate(
-      this.deps.store,
-      tokenGrantDecider,
-      identityDecoders.tokenGrant,
-      streams.tokenGrant(grantId),
-    );
+    const state = await this.grants.state(grantId);
     if (state.status !== 'ACTIVE' || state.miniAppId !== client.miniAppId) return;
     await this.revokeGrant(context, grantId, 'REVOKED_BY_CLIENT');
   }
@@ -195,12 +187,7 @@ export class TokenService {
   private async grantOfToken(token: string): Promise<string | null> {
     const grantId = grantIdOf(token);
     if (grantId) {
-      const { state } = await loadAggregate(
-        this.deps.store,
-        tokenGrantDecider,
-        identityDecoders.tokenGrant,
-        streams.tokenGrant(grantId),
-      );
+      const state = await this.grants.state(grantId);
       if (state.status === 'NONE') return null;
       const hash = secretHash(token);
       return state.refreshTokenHash === hash || state.rotatedRefreshTokenHashes.includes(hash) ? grantId : null;
@@ -210,11 +197,6 @@ export class TokenService {
   }
 
   private async revokeGrant(context: CommandContext, grantId: string, reason: RevocationReason): Promise<void> {
-    await handleCommand({ ...this.deps, decoder: identityEventDecoder }, context, {
-      decider: tokenGrantDecider,
-      decoder: identityDecoders.tokenGrant,
-      streamName: streams.tokenGrant(grantId),
-      command: (now) => ({ type: 'RevokeTokenGrant' as const, grantId, reason, now }),
-    });
+    await this.grants.handle(context, grantId, (now) => ({ type: 'RevokeTokenGrant' as const, grantId, reason, now }));
   }
 }

@@ -6,10 +6,7 @@
  */
 import {
   consentOf,
-  identityDecoders,
   identityError,
-  identityEventDecoder,
-  streams,
   userDecider,
   type ConsentScope,
   type UserProfile,
@@ -17,8 +14,8 @@ import {
 } from '../../domain/identity/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { CommandContext } from '../shared/command-context.js';
-import { handleCommand, loadAggregate } from '../shared/command-handler.js';
 import type { EventStore } from '../shared/event-store.js';
+import { identityAggregates } from './aggregates.js';
 
 export interface UserView extends UserProfile {
   userId: string;
@@ -44,15 +41,14 @@ export function userView(state: Active): UserView {
 }
 
 export class UserDirectory {
-  constructor(private readonly deps: { store: EventStore; clock: Clock }) {}
+  private readonly users;
+
+  constructor(deps: { store: EventStore; clock: Clock }) {
+    this.users = identityAggregates(deps).user;
+  }
 
   private command(context: CommandContext, userId: string, command: Parameters<typeof userDecider.decide>[0]) {
-    return handleCommand({ ...this.deps, decoder: identityEventDecoder }, context, {
-      decider: userDecider,
-      decoder: identityDecoders.user,
-      streamName: streams.user(userId),
-      command: (now) => ({ ...command, now }),
-    });
+    return this.users.handle(context, userId, (now) => ({ ...command, now }));
   }
 
   async register(context: CommandContext, userId: string, profile: UserProfile): Promise<UserView> {
@@ -84,8 +80,7 @@ export class UserDirectory {
 
   /** The user's state as its stream says. */
   async state(userId: string): Promise<UserState> {
-    const { state } = await loadAggregate(this.deps.store, userDecider, identityDecoders.user, streams.user(userId));
-    return state;
+    return this.users.state(userId);
   }
 
   /** The scopes the user consents to share with the mini-app now (none for an unknown user): the consents port. */
