@@ -1,21 +1,13 @@
 /**
- * Operators' gateway parties and credentials (stream gatewayParty-<partyId>), through the command handler
- * (docs/conventions.md, "Commands"; docs/gateway.md, "Operator API"). An issued credential claims its client id's
- * guard stream (gatewayClient-<clientId>) in the same append, and a revocation reaches that stream first, so a
- * partial write never leaves a usable credential its party does not list as revoked. A secret is generated here (or
- * imported), answered once and stored only as its sha256.
+ * Operators' gateway parties and credentials (stream gatewayParty-<partyId>), through the write engine
+ * (docs/conventions.md, "Commands"; docs/gateway.md, "Operator API"; the client id claims: aggregates.ts). A secret
+ * is generated here (or imported), answered once and stored only as its sha256.
  */
 import {
-  clientEventFor,
-  gatewayDecoders,
   gatewayError,
-  gatewayEventDecoder,
-  partyDecider,
-  streams,
   type CredentialSource,
   type CredentialStatus,
   type GatewayEnvironment,
-  type GatewayPartyEvent,
   type Party,
   type PartyChanges,
   type PartyCommand,
@@ -26,9 +18,8 @@ import {
 } from '../../domain/gateway/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { CommandContext } from '../shared/command-context.js';
-import { handleCommand, loadAggregate } from '../shared/command-handler.js';
 import type { EventStore } from '../shared/event-store.js';
-import type { GuardClaim, SideWrite } from '../shared/guard-claims.js';
+import { gatewayAggregates } from './aggregates.js';
 import { generateClientId, generateClientSecret, secretHash } from './client-secrets.js';
 import type { GatewayDirectory } from './directory.js';
 import type { EndpointCatalog } from './endpoint-catalog.js';
@@ -91,6 +82,8 @@ const partyView = (p: Party): PartyView => ({
 });
 
 export class GatewayPartyAdmin {
+  private readonly parties;
+
   constructor(
     private readonly deps: {
       store: EventStore;
@@ -98,7 +91,9 @@ export class GatewayPartyAdmin {
       directory: GatewayDirectory;
       endpoints: EndpointCatalog;
     },
-  ) {}
+  ) {
+    this.parties = gatewayAggregates(deps).party;
+  }
 
   async register(context: CommandContext, partyId: string, definition: PartyDefinition): Promise<PartyView> {
     this.deps.endpoints.assertKnown(definition.rateLimits);
@@ -146,7 +141,7 @@ export class GatewayPartyAdmin {
 
   /** The party and its credentials (never a secret or its hash), as its stream says. */
   async get(partyId: string): Promise<PartyView> {
-    const { state } = await loadAggregate(this.deps.store, partyDecider, gatewayDecoders.party, streams.party(partyId));
+    const state = await this.parties.state(partyId);
     if (state.status === 'NONE') throw gatewayError('PARTY_NOT_FOUND', `party ${partyId} does not exist`, { partyId });
     return partyView(state);
   }
@@ -156,15 +151,7 @@ export class GatewayPartyAdmin {
    * idempotency key) cannot answer it again; the other commands answer a resend as the first time.
    */
   private async run(context: CommandContext, partyId: string, command: (now: string) => PartyCommand): Promise<Party> {
-    const { store, clock } = this.deps;
-    const { state, events, replayed } = await handleCommand({ store, clock, decoder: gatewayEventDecoder }, context, {
-      decider: partyDecider,
-      decoder: gatewayDecoders.party,
-      streamName: streams.party(partyId),
-      command,
-      claims: (decided) => decided.flatMap(clientClaim),
-      sideWrites: (decided) => decided.flatMap(clientRevocation),
-    });
+    const { state, events, replayed } = await this.parties.handle(context, partyId, command);
     const issued = replayed ? events.find((e) => e.type === 'GatewayCredentialIssued') : undefined;
     if (issued) {
       throw gatewayError(
@@ -176,33 +163,4 @@ export class GatewayPartyAdmin {
     if (state.status === 'NONE') throw new Error('a party command answered without a party');
     return state;
   }
-}
-
-/** An issued credential claims its client id: a client id taken by any party (even revoked) is refused. */
-function clientClaim(event: GatewayPartyEvent): GuardClaim[] {
-  const claim = clientEventFor(event);
-  if (claim?.type !== 'GatewayClientClaimed') return [];
-  const { clientId } = claim.data;
-  return [
-    {
-      streamName: streams.client(clientId),
-      event: claim,
-      lost: () => gatewayError('CLIENT_ID_TAKEN', `client id ${clientId} is taken`, { field: 'clientId' }),
-    },
-  ];
-}
-
-/** A revocation reaches the client id's stream first, so a partial write leaves the credential unusable. */
-function clientRevocation(event: GatewayPartyEvent): SideWrite[] {
-  const revoked = clientEventFor(event);
-  if (revoked?.type !== 'GatewayClientRevoked') return [];
-  return [
-    {
-      streamName: streams.client(revoked.data.clientId),
-      event: revoked,
-      expectedVersion: 'stream_exists',
-      placement: 'before',
-      idName: `GatewayClientRevoked:${revoked.data.clientId}`,
-    },
-  ];
 }
