@@ -1,32 +1,24 @@
 /**
  * Operators' merchants of the order view and their webhook key pairs (stream orderMerchant-<id>; docs/orders-keys.md,
- * "Merchant keys"), through the command handler. The apiKey `ak_{live|test}_{32 characters}` and the secretKey are
- * generated here and answered once: the apiKey is stored as its sha256, the secretKey encrypted under the context's
- * key (bound to the merchant and key id). Every issue, rotation and revocation also writes the key's lookup stream
- * (orderApiKey-<sha256>) in the same append, the issue as a guard claim, lookup first.
+ * "Merchant keys"), through the write engine (the key lookups each command writes: aggregates.ts). The apiKey
+ * `ak_{live|test}_{32 characters}` and the secretKey are generated here and answered once: the apiKey is stored as
+ * its sha256, the secretKey encrypted under the context's key (bound to the merchant and key id).
  */
 import {
-  orderApiKeyEventFor,
-  orderMerchantDecider,
-  ordersDecoders,
   ordersError,
-  ordersEventDecoder,
-  streams,
   type KeyEnvironment,
   type NewOrderKey,
   type OrderKeyStatus,
   type OrderMerchantCommand,
-  type OrderMerchantEvent,
   type OrderMerchantKey,
 } from '../../domain/orders/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { CommandContext } from '../shared/command-context.js';
-import { handleCommand, loadAggregate } from '../shared/command-handler.js';
 import type { EventStore } from '../shared/event-store.js';
-import type { GuardClaim, SideWrite } from '../shared/guard-claims.js';
 import type { NumericIdGenerator } from '../shared/ids.js';
 import type { SecretCipher } from '../shared/secret-cipher.js';
 import { randomToken, secretDigest } from '../shared/signatures.js';
+import { ordersAggregates } from './aggregates.js';
 import { orderKeyDirectoryFor, secretBinding } from './webhook-keys.js';
 
 /** Random characters of the apiKey kept after `ak_<env>_` to tell keys apart in listings. */
@@ -73,6 +65,8 @@ const keyView = (k: OrderMerchantKey): OrderKeyView => ({
 });
 
 export class OrderMerchantKeys {
+  private readonly merchants;
+
   constructor(
     private readonly deps: {
       store: EventStore;
@@ -82,7 +76,9 @@ export class OrderMerchantKeys {
       /** How long a rotated key keeps working. */
       rotationOverlapMs: number;
     },
-  ) {}
+  ) {
+    this.merchants = ordersAggregates(deps).merchant;
+  }
 
   async register(context: CommandContext, input: { merchantId: string; name: string }): Promise<OrderMerchantView> {
     const { state } = await this.run(context, input.merchantId, (now) => ({
@@ -135,12 +131,7 @@ export class OrderMerchantKeys {
 
   /** The merchant and its keys (never a secret or a digest), from its stream. */
   async get(merchantId: string): Promise<OrderMerchantView> {
-    const { state } = await loadAggregate(
-      this.deps.store,
-      orderMerchantDecider,
-      ordersDecoders.orderMerchant,
-      streams.orderMerchant(merchantId),
-    );
+    const state = await this.merchants.state(merchantId);
     if (state.status === 'NONE')
       throw ordersError('ORDER_MERCHANT_NOT_FOUND', `merchant ${merchantId} does not exist`, { merchantId });
     return { merchantId, name: state.name, registeredAt: state.registeredAt, keys: state.keys.map(keyView) };
@@ -183,14 +174,7 @@ export class OrderMerchantKeys {
     command: (now: string) => OrderMerchantCommand,
     showsSecrets = false,
   ): Promise<{ state: OrderMerchantView; digestOf: (keyId: number) => string }> {
-    const { state, replayed } = await handleCommand({ ...this.deps, decoder: ordersEventDecoder }, context, {
-      decider: orderMerchantDecider,
-      decoder: ordersDecoders.orderMerchant,
-      streamName: streams.orderMerchant(merchantId),
-      command,
-      claims: (decided) => decided.flatMap(lookupClaim),
-      sideWrites: (decided) => decided.flatMap(lookupChange),
-    });
+    const { state, replayed } = await this.merchants.handle(context, merchantId, command);
     if (replayed && showsSecrets)
       throw ordersError(
         'ORDER_KEY_SHOWN_ONCE',
@@ -204,33 +188,4 @@ export class OrderMerchantKeys {
       digestOf: (keyId) => keys.find((k) => k.keyId === keyId)!.keyDigest,
     };
   }
-}
-
-/** A key's lookup stream is claimed once: its event id is named by the key's digest. */
-function lookupClaim(event: OrderMerchantEvent): GuardClaim[] {
-  const lookup = orderApiKeyEventFor(event);
-  if (lookup?.event.type !== 'OrderApiKeyClaimed') return [];
-  return [
-    {
-      streamName: streams.orderApiKey(lookup.keyDigest),
-      event: lookup.event,
-      lost: () => new Error('two order API keys have the same sha256'),
-      idName: `OrderApiKeyClaimed:${lookup.keyDigest}`,
-    },
-  ];
-}
-
-/** A retirement or revocation reaches the lookup first: a partial write leaves the key less usable, never more. */
-function lookupChange(event: OrderMerchantEvent): SideWrite[] {
-  const lookup = orderApiKeyEventFor(event);
-  if (!lookup || lookup.event.type === 'OrderApiKeyClaimed') return [];
-  return [
-    {
-      streamName: streams.orderApiKey(lookup.keyDigest),
-      event: lookup.event,
-      expectedVersion: 'stream_exists',
-      placement: 'before',
-      idName: `${lookup.event.type}:${lookup.keyDigest}`,
-    },
-  ];
 }

@@ -1,27 +1,19 @@
 /**
  * The three webhooks as commands on the order's aggregate (stream order-<merchantId>-<orderId>; docs/orders-ordering.md,
- * "Ordering"), through the command handler with the sender's X-Request-Id as the idempotency key (unique per
+ * "Ordering"), through the write engine with the sender's X-Request-Id as the idempotency key (unique per
  * merchant): an identical resend gets the first answer, another request under the id is refused. Each webhook claims
  * its secure_hash in the same append (webhook-signatures.ts). The answer is built from the events the command
  * appended, never from a read model.
  */
 import { createHash } from 'node:crypto';
-import {
-  isKnownOrderType,
-  orderDecider,
-  ordersDecoders,
-  ordersEventDecoder,
-  streams,
-  type OrderEvent,
-  type OrderFieldKey,
-  type WebhookKind,
-} from '../../domain/orders/index.js';
+import { isKnownOrderType, type OrderEvent, type OrderFieldKey, type WebhookKind } from '../../domain/orders/index.js';
 import { canonicalJson } from '../../domain/shared/canonical-json.js';
 import { BoundedCache } from '../shared/bounded-cache.js';
 import type { Clock } from '../shared/clock.js';
 import type { CommandContext } from '../shared/command-context.js';
-import { handleCommand, type KnownEvent } from '../shared/command-handler.js';
+import type { KnownEvent } from '../shared/aggregate.js';
 import type { EventStore } from '../shared/event-store.js';
+import { ordersAggregates } from './aggregates.js';
 import { PerKeyQueue } from './per-order-queue.js';
 import type { SignedWebhook } from './secure-hash.js';
 import { signatureClaims } from './webhook-signatures.js';
@@ -85,47 +77,45 @@ export class OrderWebhooks {
    * makes them stale, which costs that webhook a conflict and a read, never a wrong answer.
    */
   private readonly known = new BoundedCache<string, readonly KnownEvent[]>(5_000);
+  private readonly orders;
 
-  constructor(private readonly deps: { store: EventStore; clock: Clock; limits: WebhookLimits }) {}
+  constructor(private readonly deps: { store: EventStore; clock: Clock; limits: WebhookLimits }) {
+    this.orders = ordersAggregates(deps).order;
+  }
 
   async receive(context: CommandContext, merchantId: string, webhook: OrderWebhook): Promise<WebhookAnswer> {
     const { limits } = this.deps;
     const fingerprint = webhookFingerprint(webhook);
-    const streamName = streams.order(merchantId, webhook.orderId);
+    const id = { merchantId, orderId: webhook.orderId };
+    const streamName = this.orders.streamName(id);
     const { events } = await this.queue.run(streamName, async () => {
-      const result = await handleCommand(
-        { ...this.deps, decoder: ordersEventDecoder },
-        context,
-        {
-          decider: orderDecider,
-          decoder: ordersDecoders.order,
-          streamName,
-          // The order as this process last wrote it; else, for an order.created, a stream that is nearly always not
-          // there yet. Either is decided on without a read; when the stream holds more (a repeat, updates that came
-          // first and were parked, another process's writes), the append's expected version fails and the handler
-          // reads the stream and decides again (docs/orders-ordering.md, "Concurrency").
-          recorded: this.known.get(streamName) ?? (webhook.kind === 'CREATED' ? [] : undefined),
-          // The secure_hash binds this webhook only: the same one again finds its claim, other content is refused.
-          claims: (decided) => signatureClaims(merchantId, webhook.secureHash, decided),
-          command: (now) => ({
-            type: 'ReceiveOrderWebhook',
-            kind: webhook.kind,
-            merchantId,
-            orderId: webhook.orderId,
-            eventTimestamp: webhook.eventTimestamp,
-            fingerprint,
-            requestId: context.requestId ?? context.commandId,
-            order: webhook.order,
-            ...(webhook.source && { source: webhook.source }),
-            now,
-            earlyWindowMs: limits.earlyWindowMs,
-            maxEarlyEvents: limits.maxEarlyEvents,
-            maxAgeMs: limits.maxAgeMs,
-            maxFutureMs: limits.maxFutureMs,
-          }),
-        },
-        { maxAttempts: 10, keepRecorded: true },
-      );
+      const command = (now: string) => ({
+        type: 'ReceiveOrderWebhook' as const,
+        kind: webhook.kind,
+        merchantId,
+        orderId: webhook.orderId,
+        eventTimestamp: webhook.eventTimestamp,
+        fingerprint,
+        requestId: context.requestId ?? context.commandId,
+        order: webhook.order,
+        ...(webhook.source && { source: webhook.source }),
+        now,
+        earlyWindowMs: limits.earlyWindowMs,
+        maxEarlyEvents: limits.maxEarlyEvents,
+        maxAgeMs: limits.maxAgeMs,
+        maxFutureMs: limits.maxFutureMs,
+      });
+      // The order as this process last wrote it; else, for an order.created, a stream that is nearly always not
+      // there yet. Either is decided on without a read; when the stream holds more (a repeat, updates that came first
+      // and were parked, another process's writes), the append's expected version fails and the engine reads the
+      // stream and decides again (docs/orders-ordering.md, "Concurrency").
+      const recorded = this.known.get(streamName) ?? (webhook.kind === 'CREATED' ? [] : undefined);
+      const result = await this.orders.handle(context, id, command, {
+        ...(recorded && { recorded }),
+        // The secure_hash binds this webhook only: the same one again finds its claim, other content is refused.
+        claims: (decided) => signatureClaims(merchantId, webhook.secureHash, decided),
+        keepRecorded: true,
+      });
       if (result.recorded) this.known.set(streamName, result.recorded);
       else this.known.delete(streamName);
       return result;
