@@ -1,6 +1,6 @@
 /**
  * Uploads (docs/files.md, "Upload"): the parts of one multipart form, its one file streamed through the content
- * inspector into a pending storage object, then committed and recorded (FileUploaded, through the command handler).
+ * inspector into a pending storage object, then committed and recorded (FileUploaded, through the write engine).
  * Whatever refuses the call on the way (a second file, a type not allowed, a size past the limit, a broken or aborted
  * body, a failed append) leaves nothing behind: the pending object is discarded, a committed one removed.
  */
@@ -8,23 +8,18 @@ import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import {
   assertQuotaLeft,
-  fileDecider,
-  filesDecoders,
   filesError,
-  filesEventDecoder,
   quotaDayOf,
   sanitiseFileName,
-  streams,
-  uploadQuotaDecider,
   type FileCommand,
   type FileOwner,
   type UploadQuota,
 } from '../../domain/files/index.js';
 import type { Clock } from '../shared/clock.js';
 import { followUpContext, type CommandContext } from '../shared/command-context.js';
-import { handleCommand, loadAggregate } from '../shared/command-handler.js';
 import type { EventStore } from '../shared/event-store.js';
 import type { Logger } from '../shared/logger.js';
+import { filesAggregates } from './aggregates.js';
 import { ContentInspector, type Inspected, type SizeLimits } from './content-inspector.js';
 import { fileView, type FileView } from './file-view.js';
 import type { ContentTypeDetector, FileStorage, PendingObject } from './ports.js';
@@ -39,6 +34,8 @@ interface Received {
 }
 
 export class FileUploads {
+  private readonly aggregates;
+
   constructor(
     private readonly deps: {
       store: EventStore;
@@ -50,7 +47,9 @@ export class FileUploads {
       quota: UploadQuota;
       logger: Logger;
     },
-  ) {}
+  ) {
+    this.aggregates = filesAggregates(deps);
+  }
 
   /** The size limit of each kind, in bytes. */
   get limits(): SizeLimits {
@@ -113,7 +112,7 @@ export class FileUploads {
     received: Received,
     formFields: Record<string, string>,
   ): Promise<FileView> {
-    const { storage, store, clock } = this.deps;
+    const { storage } = this.deps;
     const fileId = randomUUID();
     const storageKey = storage.keyFor(fileId);
     try {
@@ -131,24 +130,19 @@ export class FileUploads {
       throw error;
     }
     try {
-      const { state } = await handleCommand({ store, clock, decoder: filesEventDecoder }, context, {
-        decider: fileDecider,
-        decoder: filesDecoders.file,
-        streamName: streams.file(fileId),
-        command: (now): FileCommand => ({
-          type: 'RecordUpload',
-          now,
-          file: {
-            fileId,
-            owner: { userId: owner.userId, miniAppId: owner.miniAppId },
-            ...received.inspected,
-            storageKey,
-            fieldName: received.fieldName,
-            originalName: sanitiseFileName(received.fileName),
-            formFields,
-          },
-        }),
-      });
+      const { state } = await this.aggregates.file.handle(context, fileId, (now): FileCommand => ({
+        type: 'RecordUpload',
+        now,
+        file: {
+          fileId,
+          owner: { userId: owner.userId, miniAppId: owner.miniAppId },
+          ...received.inspected,
+          storageKey,
+          fieldName: received.fieldName,
+          originalName: sanitiseFileName(received.fileName),
+          formFields,
+        },
+      }));
       return fileView(state);
     } catch (error) {
       await storage.remove(storageKey).catch((removal: unknown) =>
@@ -161,26 +155,21 @@ export class FileUploads {
 
   /** The owner's quota of today, as its stream says. */
   private quotaOf(owner: FileOwner) {
-    const day = quotaDayOf(this.deps.clock.now().toISOString());
-    return loadAggregate(
-      this.deps.store,
-      uploadQuotaDecider,
-      filesDecoders.uploadQuota,
-      streams.uploadQuota(owner, day),
-    );
+    return this.aggregates.uploadQuota.load({ owner, day: quotaDayOf(this.deps.clock.now().toISOString()) });
   }
 
   /** Counts an upload of `size` bytes against the owner's quota of the day, or refuses it (UPLOAD_QUOTA_EXCEEDED). */
   private async count(context: CommandContext, owner: FileOwner, fileId: string, size: number): Promise<void> {
-    const { store, clock, quota } = this.deps;
+    const { clock, quota } = this.deps;
     // The stream is named from the clock here and the decision's `now` comes from the same clock: at midnight the two
     // can straddle the day, which only counts that one upload to the day before.
     const day = quotaDayOf(clock.now().toISOString());
-    await handleCommand({ store, clock, decoder: filesEventDecoder }, context, {
-      decider: uploadQuotaDecider,
-      decoder: filesDecoders.uploadQuota,
-      streamName: streams.uploadQuota(owner, day),
-      command: (now) => ({ type: 'CountUpload' as const, fileId, size, quota, now }),
-    });
+    await this.aggregates.uploadQuota.handle(context, { owner, day }, (now) => ({
+      type: 'CountUpload' as const,
+      fileId,
+      size,
+      quota,
+      now,
+    }));
   }
 }
