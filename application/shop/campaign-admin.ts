@@ -1,15 +1,10 @@
 /**
- * Operator commands on campaigns (stream campaign-<id>), through the command handler. A code is used by one campaign:
- * the guard stream campaignCode-<CODE> is claimed in the same append as the creation (docs/shop-api.md).
+ * Operator commands on campaigns (stream campaign-<id>), through the write engine. A code is used by one campaign:
+ * the guard stream campaignCode-<CODE> is claimed in the same append as the creation (aggregates.ts;
+ * docs/shop-api.md).
  */
 import {
-  shopDecoders,
-  shopEventDecoder,
   shopError,
-  streams,
-  campaignCodeClaim,
-  campaignCodeStream,
-  campaignDecider,
   type Campaign,
   type CampaignBanner,
   type CampaignCommand,
@@ -23,7 +18,8 @@ import {
 } from '../../domain/shop/index.js';
 import type { Clock } from '../shared/clock.js';
 import { followUpContext, type CommandContext } from '../shared/command-context.js';
-import { handleCommand, loadAggregate, type CommandResult } from '../shared/command-handler.js';
+import type { CommandResult } from '../shared/aggregate.js';
+import { shopAggregates } from './aggregates.js';
 import type { CampaignSaleSync } from './campaign-sale-sync.js';
 import type { EventStore } from '../shared/event-store.js';
 import type { NumericIdGenerator } from '../shared/ids.js';
@@ -67,13 +63,14 @@ function view(state: CampaignState): CampaignView {
   };
 }
 
-const codeExists = (code: string) =>
-  shopError('CAMPAIGN_CODE_EXISTS', `campaign code ${code} is already used`, { code });
-
 export class CampaignAdmin {
+  private readonly campaigns;
+
   constructor(
     private readonly deps: { store: EventStore; ids: NumericIdGenerator; clock: Clock; sales: CampaignSaleSync },
-  ) {}
+  ) {
+    this.campaigns = shopAggregates(deps).campaign;
+  }
 
   /** Creates a DRAFT campaign with ids from the `campaign` and `campaignBanner` sequences. */
   async create(context: CommandContext, campaign: CampaignInput): Promise<CampaignView> {
@@ -144,12 +141,7 @@ export class CampaignAdmin {
 
   /** The campaign as its stream says (strongly consistent, unlike the shop's listings). */
   async get(campaignId: number): Promise<CampaignView> {
-    const { state } = await loadAggregate(
-      this.deps.store,
-      campaignDecider,
-      shopDecoders.campaign,
-      streams.campaign(campaignId),
-    );
+    const state = await this.campaigns.state(campaignId);
     if (state.status === 'NONE')
       throw shopError('CAMPAIGN_NOT_FOUND', `campaign ${campaignId} does not exist`, { campaignId });
     return view(state);
@@ -179,25 +171,6 @@ export class CampaignAdmin {
     campaignId: number,
     command: (now: string) => CampaignCommand,
   ): Promise<CommandResult<CampaignState, CampaignEvent>> {
-    return handleCommand({ ...this.deps, decoder: shopEventDecoder }, context, {
-      decider: campaignDecider,
-      decoder: shopDecoders.campaign,
-      streamName: streams.campaign(campaignId),
-      command,
-      claims: (events) =>
-        events.flatMap((e) =>
-          e.type === 'CampaignCreated'
-            ? [
-                {
-                  streamName: campaignCodeStream(e.data.code),
-                  event: campaignCodeClaim(e),
-                  lost: () => codeExists(e.data.code),
-                  // A claim whose campaign was never written (a partial write) is taken over.
-                  claimant: (claim) => streams.campaign(shopDecoders.campaignCode.decode(claim).data.campaignId),
-                },
-              ]
-            : [],
-        ),
-    });
+    return this.campaigns.handle(context, campaignId, command);
   }
 }

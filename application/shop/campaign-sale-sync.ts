@@ -6,8 +6,6 @@
  * it was given, so the two never undo each other.
  */
 import {
-  campaignDecider,
-  campaignPoolsDecider,
   saleOf,
   shopDecoders,
   shopEventDecoder,
@@ -18,24 +16,23 @@ import {
 } from '../../domain/shop/index.js';
 import type { Clock } from '../shared/clock.js';
 import { followUpContext, reactionContext, type CommandContext } from '../shared/command-context.js';
-import { handleCommand, loadAggregate } from '../shared/command-handler.js';
 import type { EventStore } from '../shared/event-store.js';
 import type { Logger } from '../shared/logger.js';
 import type { Reactor } from '../shared/reactor.js';
 import type { PoolCommands } from './voucher-pool-admin.js';
+import { shopAggregates } from './aggregates.js';
 
 export class CampaignSaleSync {
-  constructor(private readonly deps: { store: EventStore; pools: PoolCommands; clock: Clock; logger?: Logger }) {}
+  private readonly aggregates;
+
+  constructor(private readonly deps: { store: EventStore; pools: PoolCommands; clock: Clock; logger?: Logger }) {
+    this.aggregates = shopAggregates(deps);
+  }
 
   /** Copies the campaign's current terms into every pool listed in it (or the pools given); each in its own command. */
   async sync(context: CommandContext, campaignId: number, poolIds?: readonly number[]): Promise<void> {
-    const { store, pools, clock } = this.deps;
-    const { state, revision } = await loadAggregate(
-      store,
-      campaignDecider,
-      shopDecoders.campaign,
-      streams.campaign(campaignId),
-    );
+    const { pools, clock } = this.deps;
+    const { state, revision } = await this.aggregates.campaign.load(campaignId);
     if (state.status === 'NONE') return;
     const sale = saleOf(state, revision);
     for (const id of poolIds ?? (await this.listed(campaignId))) {
@@ -56,12 +53,12 @@ export class CampaignSaleSync {
 
   /** Lists a pool in its campaign (nothing when it is listed already). */
   async list(context: CommandContext, campaignId: number, poolId: number): Promise<void> {
-    await handleCommand({ ...this.deps, decoder: shopEventDecoder }, context, {
-      decider: campaignPoolsDecider,
-      decoder: shopDecoders.campaignPools,
-      streamName: streams.campaignPools(campaignId),
-      command: (now) => ({ type: 'ListCampaignPool', campaignId, poolId, now }),
-    });
+    await this.aggregates.campaignPools.handle(context, campaignId, (now) => ({
+      type: 'ListCampaignPool',
+      campaignId,
+      poolId,
+      now,
+    }));
   }
 }
 

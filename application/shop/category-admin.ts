@@ -1,25 +1,19 @@
 /**
- * Operators' voucher categories (stream category-<id>, ids from the `voucherCategory` sequence), through the command
- * handler. A creation also appends the id to the voucherCategoryIndex stream in the same append, category first: on a
- * store without multi-stream transactions a partial write leaves a category that is merely not yet listed nor
- * enforced on pools, never an indexed id without a category.
+ * Operators' voucher categories (stream category-<id>, ids from the `voucherCategory` sequence), through the write
+ * engine. A creation also appends the id to the voucherCategoryIndex stream in the same append (aggregates.ts).
  */
 import {
   shopDecoders,
-  shopEventDecoder,
-  categoryIndexEntry,
   categoryIndexStream,
-  voucherCategoryDecider,
   type VoucherCategoryCommand,
   type VoucherCategoryState,
   shopError,
-  streams,
 } from '../../domain/shop/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { CommandContext } from '../shared/command-context.js';
-import { handleCommand, loadAggregate } from '../shared/command-handler.js';
 import type { EventStore } from '../shared/event-store.js';
 import type { NumericIdGenerator } from '../shared/ids.js';
+import { shopAggregates } from './aggregates.js';
 
 export interface CategoryView {
   id: number;
@@ -58,7 +52,11 @@ export async function assertCategoryAssignable(store: EventStore, categoryId: nu
 }
 
 export class CategoryAdmin {
-  constructor(private readonly deps: { store: EventStore; ids: NumericIdGenerator; clock: Clock }) {}
+  private readonly categories;
+
+  constructor(private readonly deps: { store: EventStore; ids: NumericIdGenerator; clock: Clock }) {
+    this.categories = shopAggregates(deps).category;
+  }
 
   /** `name`: 1 to 100 characters, trimmed. */
   async create(context: CommandContext, input: { name: string }): Promise<CategoryView> {
@@ -92,31 +90,11 @@ export class CategoryAdmin {
     categoryId: number,
     command: (now: string) => VoucherCategoryCommand,
   ): Promise<CategoryView> {
-    const { state } = await handleCommand({ ...this.deps, decoder: shopEventDecoder }, context, {
-      decider: voucherCategoryDecider,
-      decoder: shopDecoders.category,
-      streamName: streams.category(categoryId),
-      command,
-      sideWrites: (events) =>
-        events.flatMap((e) =>
-          e.type === 'VoucherCategoryCreated'
-            ? [
-                {
-                  streamName: categoryIndexStream,
-                  event: categoryIndexEntry(e),
-                  expectedVersion: 'any' as const,
-                  placement: 'after' as const,
-                },
-              ]
-            : [],
-        ),
-    });
+    const { state } = await this.categories.handle(context, categoryId, command);
     return view(state);
   }
 
-  private async load(categoryId: number): Promise<VoucherCategoryState> {
-    return (
-      await loadAggregate(this.deps.store, voucherCategoryDecider, shopDecoders.category, streams.category(categoryId))
-    ).state;
+  private load(categoryId: number): Promise<VoucherCategoryState> {
+    return this.categories.state(categoryId);
   }
 }

@@ -1,32 +1,24 @@
 /**
- * Operator commands on merchants and their API keys (stream merchant-<id>), through the command handler. A key is
+ * Operator commands on merchants and their API keys (stream merchant-<id>), through the write engine. A key is
  * generated here, returned once and stored only as its sha256; every issue and revocation also writes the key's
- * lookup stream (apiKey-<sha256>) in the same append, lookup first (the issue as a guard claim), so that a partial
- * write on a store without multi-stream transactions never leaves a usable key the merchant does not list: the raw
- * key of a failed issue was never shown to anyone.
+ * lookup stream (apiKey-<sha256>) in the same append, lookup first (the issue as a guard claim: aggregates.ts), so
+ * that a partial write on a store without multi-stream transactions never leaves a usable key the merchant does not
+ * list: the raw key of a failed issue was never shown to anyone.
  */
 import {
-  shopDecoders,
-  shopEventDecoder,
   shopError,
-  streams,
-  apiKeyLookupEventFor,
-  apiKeyStream,
-  merchantDecider,
   type ApiKeyStatus,
   type Merchant,
   type MerchantApiKey,
   type MerchantCommand,
-  type MerchantEvent,
   type NewApiKey,
 } from '../../domain/shop/index.js';
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../shared/clock.js';
 import type { CommandContext } from '../shared/command-context.js';
-import { handleCommand, loadAggregate } from '../shared/command-handler.js';
 import type { EventStore } from '../shared/event-store.js';
-import type { GuardClaim, SideWrite } from '../shared/guard-claims.js';
 import type { NumericIdGenerator } from '../shared/ids.js';
+import { shopAggregates } from './aggregates.js';
 import { apiKeyDirectoryFor, apiKeyHash, type ApiKeyDirectory } from './credentials.js';
 
 /** Keys start with this, so a leaked one is easy to recognise (secret scanners, logs). */
@@ -75,9 +67,11 @@ const keyView = (k: MerchantApiKey): ApiKeyView => ({
 
 export class MerchantAdmin {
   private readonly apiKeys: ApiKeyDirectory;
+  private readonly merchants;
 
   constructor(private readonly deps: { store: EventStore; ids: NumericIdGenerator; clock: Clock }) {
     this.apiKeys = apiKeyDirectoryFor(deps.store);
+    this.merchants = shopAggregates(deps).merchant;
   }
 
   async register(
@@ -126,12 +120,7 @@ export class MerchantAdmin {
 
   /** The merchant and its keys (never a key or its hash). */
   async get(merchantId: string): Promise<MerchantView> {
-    const { state } = await loadAggregate(
-      this.deps.store,
-      merchantDecider,
-      shopDecoders.merchant,
-      streams.merchant(merchantId),
-    );
+    const state = await this.merchants.state(merchantId);
     if (state.status === 'NONE')
       throw shopError('MERCHANT_NOT_FOUND', `merchant ${merchantId} does not exist`, { merchantId });
     return {
@@ -166,14 +155,7 @@ export class MerchantAdmin {
     command: (now: string) => MerchantCommand,
     replayable = false,
   ): Promise<Merchant> {
-    const { state, events, replayed } = await handleCommand({ ...this.deps, decoder: shopEventDecoder }, context, {
-      decider: merchantDecider,
-      decoder: shopDecoders.merchant,
-      streamName: streams.merchant(merchantId),
-      command,
-      claims: (decided) => decided.flatMap(lookupClaim),
-      sideWrites: (decided) => decided.flatMap(lookupRevocation),
-    });
+    const { state, events, replayed } = await this.merchants.handle(context, merchantId, command);
     if (replayed && !replayable) {
       const issued = events.find((e) => e.type === 'MerchantApiKeyIssued');
       throw shopError(
@@ -185,33 +167,4 @@ export class MerchantAdmin {
     if (state.status === 'NONE') throw new Error('a merchant command answered without a merchant');
     return state;
   }
-}
-
-/** A key's lookup stream is claimed once, whatever the command: its event id is named by the key's hash. */
-function lookupClaim(event: MerchantEvent): GuardClaim[] {
-  const lookup = apiKeyLookupEventFor(event);
-  if (lookup?.event.type !== 'ApiKeyClaimed') return [];
-  return [
-    {
-      streamName: apiKeyStream(lookup.keyHash),
-      event: lookup.event,
-      lost: () => new Error('two API keys have the same sha256'),
-      idName: `ApiKeyClaimed:${lookup.keyHash}`,
-    },
-  ];
-}
-
-/** A revocation reaches the lookup first, so a partial write leaves the key unusable, never usable but revoked. */
-function lookupRevocation(event: MerchantEvent): SideWrite[] {
-  const lookup = apiKeyLookupEventFor(event);
-  if (lookup?.event.type !== 'ApiKeyRevoked') return [];
-  return [
-    {
-      streamName: apiKeyStream(lookup.keyHash),
-      event: lookup.event,
-      expectedVersion: 'stream_exists',
-      placement: 'before',
-      idName: `ApiKeyRevoked:${lookup.keyHash}`,
-    },
-  ];
 }

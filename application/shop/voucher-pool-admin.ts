@@ -3,12 +3,8 @@
  * soft delete; answers from the pool aggregate (docs/shop-api.md, "Operator API").
  */
 import {
-  campaignDecider,
   saleOf,
   type Campaign,
-  shopDecoders,
-  shopEventDecoder,
-  streams,
   type PoolDisplay,
   type PoolPricing,
   type PoolTerms,
@@ -16,7 +12,6 @@ import {
   assertValidDefinition,
   type PoolDefinition,
   type PoolValidity,
-  voucherPoolDecider,
   type VoucherPool,
   type VoucherPoolChanges,
   type VoucherPoolCommand,
@@ -24,8 +19,8 @@ import {
 } from '../../domain/shop/index.js';
 import type { Clock } from '../shared/clock.js';
 import { followUpContext, type CommandContext } from '../shared/command-context.js';
-import { handleCommand, loadAggregate } from '../shared/command-handler.js';
 import type { CampaignSaleSync } from './campaign-sale-sync.js';
+import { shopAggregates } from './aggregates.js';
 import { DuplicateEventIdError, type EventStore } from '../shared/event-store.js';
 import type { NumericIdGenerator } from '../shared/ids.js';
 import { assertCategoryAssignable } from './category-admin.js';
@@ -84,6 +79,8 @@ function view(pool: VoucherPoolState): VoucherPoolView {
  * created category once any exists (assertCategoryAssignable).
  */
 export class VoucherPoolAdmin {
+  private readonly aggregates;
+
   constructor(
     private readonly deps: {
       store: EventStore;
@@ -92,17 +89,14 @@ export class VoucherPoolAdmin {
       pools: PoolCommands;
       sales: CampaignSaleSync;
     },
-  ) {}
+  ) {
+    this.aggregates = shopAggregates(deps);
+  }
 
   /** Validates, checks the campaign and category exist, then takes a pool id from the `voucherPool` sequence. */
   async create(context: CommandContext, definition: PoolDefinition): Promise<VoucherPoolView> {
     assertValidDefinition(definition);
-    const campaign = await loadAggregate(
-      this.deps.store,
-      campaignDecider,
-      shopDecoders.campaign,
-      streams.campaign(definition.campaignId),
-    );
+    const campaign = await this.aggregates.campaign.load(definition.campaignId);
     if (campaign.state.status === 'NONE') {
       throw shopError('INVALID_POOL', `campaign ${definition.campaignId} does not exist`, {
         field: 'campaignId',
@@ -111,19 +105,14 @@ export class VoucherPoolAdmin {
     }
     await assertCategoryAssignable(this.deps.store, definition.categoryId);
     const [poolId] = await this.deps.ids.next('voucherPool');
-    const { state } = await handleCommand({ ...this.deps, decoder: shopEventDecoder }, context, {
-      decider: voucherPoolDecider,
-      decoder: shopDecoders.voucherPool,
-      streamName: streams.voucherPool(poolId!),
-      command: (at): VoucherPoolCommand => ({
-        type: 'CreateVoucherPool',
-        poolId: poolId!,
-        now: at,
-        ...definition,
-        // The campaign's terms as read now; a change made meanwhile reaches the pool through the process manager.
-        sale: saleOf(campaign.state as Campaign, campaign.revision),
-      }),
-    });
+    const { state } = await this.aggregates.voucherPool.handle(context, poolId!, (at): VoucherPoolCommand => ({
+      type: 'CreateVoucherPool',
+      poolId: poolId!,
+      now: at,
+      ...definition,
+      // The campaign's terms as read now; a change made meanwhile reaches the pool through the process manager.
+      sale: saleOf(campaign.state as Campaign, campaign.revision),
+    }));
     await this.deps.sales.list(
       followUpContext(context, 'list'),
       definition.campaignId,
