@@ -1,31 +1,25 @@
 /**
- * Operators' onboarding of payment merchants (stream paymentMerchant-<code>), through the command handler
+ * Operators' onboarding of payment merchants (stream paymentMerchant-<code>), through the write engine
  * (docs/payments.md, "Onboarding"). A paymentApiKey is generated here, answered once and stored as its sha256 (with
- * its lookup stream claimed in the same append); a secretKey is generated here, answered once and stored encrypted,
+ * its lookup stream claimed in the same append: aggregates.ts); a secretKey is generated here, answered once and stored encrypted,
  * bound to its merchant and id. A resend of a command that generated either is refused (CREDENTIAL_SHOWN_ONCE).
  */
 import { randomUUID } from 'node:crypto';
 import {
-  apiKeyLookupEventFor,
-  paymentMerchantDecider,
-  paymentsDecoders,
   paymentsError,
-  paymentsEventDecoder,
-  streams,
   type PaymentMerchant,
   type PaymentMerchantCommand,
-  type PaymentMerchantEvent,
   type PaymentMethodConfig,
 } from '../../domain/payments/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { CommandContext } from '../shared/command-context.js';
-import { handleCommand, loadAggregate, nameBasedUuid } from '../shared/command-handler.js';
+import { nameBasedUuid } from '../shared/aggregate.js';
 import type { EventStore } from '../shared/event-store.js';
-import type { GuardClaim, SideWrite } from '../shared/guard-claims.js';
 import type { OutboundTargets } from '../shared/outbound-targets.js';
 import type { SecretCipher } from '../shared/secret-cipher.js';
 import { randomToken, secretDigest } from '../shared/signatures.js';
 import type { PaymentMerchantDirectory } from './merchant-directory.js';
+import { paymentsAggregates } from './aggregates.js';
 import { secretBinding } from './request-signatures.js';
 
 /** Keys start with this, so a leaked one is easy to recognise; the next 6 characters are kept to tell keys apart. */
@@ -56,6 +50,8 @@ export interface IssuedSecretKey {
 }
 
 export class PaymentOnboarding {
+  private readonly merchants;
+
   constructor(
     private readonly deps: {
       store: EventStore;
@@ -66,7 +62,9 @@ export class PaymentOnboarding {
       /** The egress policy: an ipnUrl it would refuse is refused here, before it is stored (docs/outbound.md). */
       targets: OutboundTargets;
     },
-  ) {}
+  ) {
+    this.merchants = paymentsAggregates(deps).merchant;
+  }
 
   /**
    * Refuses (INVALID_PAYMENT_SETUP, field ipnUrl) a postback URL the outbound client would never send to: a loopback,
@@ -212,12 +210,7 @@ export class PaymentOnboarding {
 
   /** The merchant as its stream says (strongly consistent). */
   async get(merchantCode: string): Promise<PaymentMerchant> {
-    const { state } = await loadAggregate(
-      this.deps.store,
-      paymentMerchantDecider,
-      paymentsDecoders.merchant,
-      streams.merchant(merchantCode),
-    );
+    const state = await this.merchants.state(merchantCode);
     if (state.status === 'NONE')
       throw paymentsError('PAYMENT_MERCHANT_NOT_FOUND', `no payment merchant ${merchantCode}`, { merchantCode });
     return state;
@@ -239,14 +232,7 @@ export class PaymentOnboarding {
     command: (now: string) => PaymentMerchantCommand,
     replayable = false,
   ): Promise<PaymentMerchant> {
-    const { state, replayed } = await handleCommand({ ...this.deps, decoder: paymentsEventDecoder }, context, {
-      decider: paymentMerchantDecider,
-      decoder: paymentsDecoders.merchant,
-      streamName: streams.merchant(merchantCode),
-      command,
-      claims: (decided) => decided.flatMap(lookupClaim),
-      sideWrites: (decided) => decided.flatMap(lookupRevocation),
-    });
+    const { state, replayed } = await this.merchants.handle(context, merchantCode, command);
     this.deps.directory.forgetMerchant(merchantCode);
     if (replayed && !replayable)
       throw paymentsError(
@@ -263,32 +249,4 @@ export class PaymentOnboarding {
 export function operatorOf(context: CommandContext): string {
   const actor = context.actor as { operator?: unknown };
   return typeof actor.operator === 'string' ? actor.operator : 'system';
-}
-
-function lookupClaim(event: PaymentMerchantEvent): GuardClaim[] {
-  const lookup = apiKeyLookupEventFor(event);
-  if (lookup?.event.type !== 'PaymentApiKeyClaimed') return [];
-  return [
-    {
-      streamName: streams.apiKey(lookup.keyDigest),
-      event: lookup.event,
-      lost: () => new Error('two paymentApiKeys have the same sha256'),
-      idName: `PaymentApiKeyClaimed:${lookup.keyDigest}`,
-    },
-  ];
-}
-
-/** A revocation reaches the lookup first: a partial write leaves the key unusable, never usable but revoked. */
-function lookupRevocation(event: PaymentMerchantEvent): SideWrite[] {
-  const lookup = apiKeyLookupEventFor(event);
-  if (lookup?.event.type !== 'PaymentApiKeyLookupRevoked') return [];
-  return [
-    {
-      streamName: streams.apiKey(lookup.keyDigest),
-      event: lookup.event,
-      expectedVersion: 'stream_exists',
-      placement: 'before',
-      idName: `PaymentApiKeyLookupRevoked:${lookup.keyDigest}`,
-    },
-  ];
 }

@@ -1,29 +1,26 @@
 /**
  * Payment sessions as merchant backends drive them (docs/payments-sessions.md): create (the orderId+referenceId pair
  * claimed once per merchant in the same append, guard stream paymentSessionOrder-<digest>), read, cancel, and the
- * commands of the session's timer and process manager. Every write runs through the command handler on
+ * commands of the session's timer and process manager. Every write runs through the write engine on
  * paymentSession-<uuid>; reads come from the stream (strongly consistent).
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
-  paymentSessionDecider,
   paymentsDecoders,
   paymentsError,
-  paymentsEventDecoder,
-  streams,
   type OrderInfo,
   type PaymentSession,
   type PaymentSessionCommand,
-  type PaymentSessionEvent,
   type PaymentSessionState,
   type SessionCaller,
   type SettledLine,
 } from '../../domain/payments/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { CommandContext } from '../shared/command-context.js';
-import { handleCommand, loadAggregate } from '../shared/command-handler.js';
 import type { EventStore } from '../shared/event-store.js';
-import type { GuardClaim } from '../shared/guard-claims.js';
+import { paymentsAggregates, sessionOrderStream } from './aggregates.js';
+
+export { sessionOrderStream } from './aggregates.js';
 
 /** The create body as the interface parsed it (amounts their integer part). */
 export interface CreatePaymentSessionRequest {
@@ -43,13 +40,9 @@ export interface CreatePaymentSessionRequest {
 export type PaymentSessionReference =
   { readonly paymentSessionId: string } | { readonly orderId: string; readonly referenceId: string };
 
-/** The guard stream of a merchant's orderId+referenceId pair for sessions. */
-export const sessionOrderStream = (merchantCode: string, orderId: string, referenceId: string) =>
-  streams.paymentSessionOrder(
-    createHash('sha256').update(`${merchantCode}\n${orderId}\n${referenceId}`, 'utf8').digest('hex'),
-  );
-
 export class PaymentSessionService {
+  private readonly sessions;
+
   constructor(
     private readonly deps: {
       store: EventStore;
@@ -57,7 +50,9 @@ export class PaymentSessionService {
       /** A session without expiresAt or ttlSeconds expires this long after creation. */
       defaultTtlSeconds: number;
     },
-  ) {}
+  ) {
+    this.sessions = paymentsAggregates(deps).paymentSession;
+  }
 
   async create(
     context: CommandContext,
@@ -125,12 +120,7 @@ export class PaymentSessionService {
 
   /** The session as its stream says, and the revision it ends at (-1: none). */
   async loadState(paymentSessionId: string): Promise<{ state: PaymentSessionState; revision: number }> {
-    const { state, revision } = await loadAggregate(
-      this.deps.store,
-      paymentSessionDecider,
-      paymentsDecoders.paymentSession,
-      streams.paymentSession(paymentSessionId),
-    );
+    const { state, revision } = await this.sessions.load(paymentSessionId);
     return { state, revision };
   }
 
@@ -153,55 +143,11 @@ export class PaymentSessionService {
     context: CommandContext,
     paymentSessionId: string,
     command: (now: string, state: PaymentSessionState) => PaymentSessionCommand,
-    claimPair = false,
+    /** A session whose random id was just made: no stream to read (its pair's claim is the aggregate's). */
+    fresh = false,
   ): Promise<PaymentSession> {
-    const { state } = await handleCommand(
-      { store: this.deps.store, clock: this.deps.clock, decoder: paymentsEventDecoder },
-      context,
-      {
-        decider: paymentSessionDecider,
-        decoder: paymentsDecoders.paymentSession,
-        streamName: streams.paymentSession(paymentSessionId),
-        command,
-        ...(claimPair && { recorded: [], claims: pairClaims }),
-      },
-      // Racing writers of one session (a cancel, the timer, an init, the process manager): each retry re-decides on
-      // the winner's state.
-      { maxAttempts: 20 },
-    );
+    const { state } = await this.sessions.handle(context, paymentSessionId, command, fresh ? { recorded: [] } : {});
     if (state.status === 'NONE') throw paymentsError('PAYMENT_SESSION_NOT_FOUND', 'payment session not found');
     return state;
   }
-}
-
-/** A created session claims its orderId+referenceId pair for the merchant (lost: 409 4091). */
-function pairClaims(events: readonly PaymentSessionEvent[]): GuardClaim[] {
-  return events.flatMap((e) => {
-    if (e.type !== 'PaymentSessionCreated') return [];
-    const d = e.data;
-    return [
-      {
-        streamName: sessionOrderStream(d.merchantCode, d.orderId, d.referenceId),
-        event: {
-          type: 'PaymentSessionOrderClaimed',
-          data: {
-            merchantCode: d.merchantCode,
-            orderId: d.orderId,
-            referenceId: d.referenceId,
-            paymentSessionId: d.paymentSessionId,
-            claimedAt: d.createdAt,
-          },
-        },
-        lost: () =>
-          paymentsError(
-            'DUPLICATE_PAYMENT_SESSION',
-            `orderId ${d.orderId} with referenceId ${d.referenceId} has a session`,
-            { field: 'referenceId', orderId: d.orderId, referenceId: d.referenceId },
-          ),
-        // A claim whose session was never written (a partial write) is taken over.
-        claimant: (recorded) =>
-          streams.paymentSession(paymentsDecoders.paymentSessionOrder.decode(recorded).data.paymentSessionId),
-      },
-    ];
-  });
 }

@@ -1,17 +1,12 @@
 /**
  * Refunds of the payment hub (docs/payments-refunds.md): a merchant backend's refund request and refund snapshot, and
  * the provider's answers, each decided on the transaction's refund ledger (paymentRefunds-<transactionId>) through the
- * command handler, so racing refunds are serialised by the ledger's version and can never refund more than was
+ * write engine, so racing refunds are serialised by the ledger's version and can never refund more than was
  * captured. The provider is called by the refund reactor (refund-reactor.ts), never inside the request.
  */
-import { randomUUID } from 'node:crypto';
 import {
-  paymentsDecoders,
-  paymentsEventDecoder,
-  refundLedgerDecider,
   refundOf,
   sessionRefundFactsOf,
-  streams,
   type Refund,
   type RefundableTransaction,
   type RefundLedgerCommand,
@@ -24,8 +19,9 @@ import {
 } from '../../domain/payments/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { CommandContext } from '../shared/command-context.js';
-import { handleCommand, loadAggregate } from '../shared/command-handler.js';
+import { nameBasedUuid } from '../shared/aggregate.js';
 import type { EventStore } from '../shared/event-store.js';
+import { paymentsAggregates } from './aggregates.js';
 import type { PaymentCaller } from './merchant-directory.js';
 import type { PaymentSessionService } from './payment-sessions.js';
 import type { TransactionService } from './transactions.js';
@@ -82,10 +78,12 @@ export function refundableOf(t: Transaction, session: SessionRefundFacts | null 
   };
 }
 
-/** Racing refunds of one transaction: each loser re-decides on the winner's ledger; enough rounds for a burst. */
-const maxAttempts = 64;
+/** A new refund's id, named by the command (its X-Request-ID, the idempotency key): a resend names the same refund. */
+const refundIdOf = (context: CommandContext) => nameBasedUuid(`${context.commandId}/refund`);
 
 export class RefundService {
+  private readonly ledgers;
+
   constructor(
     private readonly deps: {
       store: EventStore;
@@ -94,7 +92,9 @@ export class RefundService {
       /** Reads the session a transaction paid (its refund takes points and vouchers back). */
       sessions: PaymentSessionService;
     },
-  ) {}
+  ) {
+    this.ledgers = paymentsAggregates(deps).refunds;
+  }
 
   /** The refundable facts of `t`, with its payment session's when it paid one. */
   private async refundable(t: Transaction): Promise<RefundableTransaction> {
@@ -110,7 +110,7 @@ export class RefundService {
     input: RefundRequestInput,
   ): Promise<AcceptedRefund> {
     const [t] = await this.deps.transactions.find(caller, ref);
-    const refundId = randomUUID();
+    const refundId = refundIdOf(context);
     const transaction = await this.refundable(t!);
     const { events } = await this.run(context, t!.transactionId, (now) => ({
       type: 'RequestRefund',
@@ -138,7 +138,7 @@ export class RefundService {
   /** POST refunds/snapshot: recorded COMPLETED or FAILED as given; no provider is called. */
   async snapshot(context: CommandContext, caller: PaymentCaller, input: RefundSnapshotInput): Promise<AcceptedRefund> {
     const t = await this.deps.transactions.load(input.transactionId);
-    const refundId = randomUUID();
+    const refundId = refundIdOf(context);
     const { transactionId: _id, processedAt, ...rest } = input;
     const transaction = await this.refundable(t);
     const { events } = await this.run(context, t.transactionId, (now) => ({
@@ -194,13 +194,7 @@ export class RefundService {
 
   /** The refund ledger of a transaction, as its stream says. */
   async ledger(transactionId: string): Promise<RefundLedgerState> {
-    const { state } = await loadAggregate(
-      this.deps.store,
-      refundLedgerDecider,
-      paymentsDecoders.refunds,
-      streams.refunds(transactionId),
-    );
-    return state;
+    return this.ledgers.state(transactionId);
   }
 
   private run(
@@ -208,16 +202,6 @@ export class RefundService {
     transactionId: string,
     command: (now: string, state: RefundLedgerState) => RefundLedgerCommand,
   ): Promise<{ state: RefundLedgerState; events: RefundLedgerEvent[] }> {
-    return handleCommand(
-      { store: this.deps.store, clock: this.deps.clock, decoder: paymentsEventDecoder },
-      context,
-      {
-        decider: refundLedgerDecider,
-        decoder: paymentsDecoders.refunds,
-        streamName: streams.refunds(transactionId),
-        command,
-      },
-      { maxAttempts },
-    );
+    return this.ledgers.handle(context, transactionId, command);
   }
 }

@@ -4,14 +4,9 @@
  * merchant's backend, usable by init's `userPaymentMethodId` and removable. The provider's token is a credential: it
  * is encrypted here (AES-GCM, bound to the merchant, the user and the method) and opened only to charge it.
  */
-import { createHash } from 'node:crypto';
 import {
   activeSavedMethods,
-  paymentsDecoders,
   paymentsError,
-  paymentsEventDecoder,
-  streams,
-  userPaymentMethodsDecider,
   type PaymentMerchant,
   type SavedCard,
   type SavedPaymentMethod,
@@ -20,17 +15,15 @@ import {
 } from '../../domain/payments/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { CommandContext } from '../shared/command-context.js';
-import { handleCommand, loadAggregate } from '../shared/command-handler.js';
 import { nameBasedUuid } from '../shared/event-ids.js';
 import type { EventStore } from '../shared/event-store.js';
 import type { SecretCipher } from '../shared/secret-cipher.js';
 import type { UserLookup } from '../shared/user-lookup.js';
 import type { PaymentCaller } from './merchant-directory.js';
 import type { CardTokenization } from './provider-port.js';
+import { paymentsAggregates } from './aggregates.js';
 
-/** The stream of a user's saved methods at a merchant: any user id makes a short, safe stream name. */
-export const userMethodsStream = (merchantCode: string, userId: string) =>
-  streams.userMethods(createHash('sha256').update(`${merchantCode}\n${userId}`, 'utf8').digest('hex'));
+export { userMethodsStream } from './aggregates.js';
 
 /** The id of the method a payment saves: named by the transaction, so a repeated save is the same method. */
 export const savedMethodIdOf = (transactionId: string) => nameBasedUuid(`payments/saved-method/${transactionId}`);
@@ -39,9 +32,13 @@ const tokenBinding = (merchantCode: string, userId: string, userPaymentMethodId:
   `paymentUserMethod/${merchantCode}/${userId}/${userPaymentMethodId}`;
 
 export class SavedPaymentMethods {
+  private readonly methods;
+
   constructor(
     private readonly deps: { store: EventStore; clock: Clock; cipher: SecretCipher; users: () => UserLookup },
-  ) {}
+  ) {
+    this.methods = paymentsAggregates(deps).userMethods;
+  }
 
   /** The host-app user X-MiniApp-User-ID names, from the identity directory (USER_NOT_FOUND: 404 4302). */
   async user(miniAppUserId: string): Promise<string> {
@@ -129,30 +126,18 @@ export class SavedPaymentMethods {
     }));
   }
 
-  /** One command on the user's saved methods at the merchant, through the command handler. */
+  /** One command on the user's saved methods at the merchant, through the write engine. */
   private run(
     context: CommandContext,
     merchantCode: string,
     userId: string,
     command: (now: string) => UserPaymentMethodsCommand,
   ) {
-    const { store, clock } = this.deps;
-    return handleCommand({ store, clock, decoder: paymentsEventDecoder }, context, {
-      decider: userPaymentMethodsDecider,
-      decoder: paymentsDecoders.userMethods,
-      streamName: userMethodsStream(merchantCode, userId),
-      command,
-    });
+    return this.methods.handle(context, { merchantCode, userId }, command);
   }
 
-  private async load(merchantCode: string, userId: string) {
-    const { state } = await loadAggregate(
-      this.deps.store,
-      userPaymentMethodsDecider,
-      paymentsDecoders.userMethods,
-      userMethodsStream(merchantCode, userId),
-    );
-    return state;
+  private load(merchantCode: string, userId: string) {
+    return this.methods.state({ merchantCode, userId });
   }
 }
 

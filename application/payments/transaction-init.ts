@@ -4,16 +4,11 @@
  * appended with its orderId and its referenceId each claimed once per merchant in the same append (guard streams
  * paymentOrder-<digest> and paymentReference-<digest>; 409 4091).
  */
-import { randomUUID } from 'node:crypto';
 import {
   effectiveCardType,
-  paymentsDecoders,
   paymentsError,
-  paymentsEventDecoder,
   providerByCode,
   providerById,
-  streams,
-  transactionDecider,
   type OrderInfo,
   type PaymentMerchant,
   type Transaction,
@@ -22,10 +17,11 @@ import {
 } from '../../domain/payments/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { CommandContext } from '../shared/command-context.js';
-import { handleCommand } from '../shared/command-handler.js';
+import { nameBasedUuid } from '../shared/aggregate.js';
 import type { EventStore } from '../shared/event-store.js';
 import type { UserLookup } from '../shared/user-lookup.js';
-import { requestedDetails, transactionClaims } from './transaction-request.js';
+import type { PaymentsAggregates } from './aggregates.js';
+import { requestedDetails } from './transaction-request.js';
 export { orderStream } from './transaction-request.js';
 import type { PaymentCaller } from './merchant-directory.js';
 import type { PaymentProviderPort, ProviderPayment } from './provider-port.js';
@@ -74,6 +70,7 @@ const invalid = (field: string, message: string) =>
 export interface InitDeps {
   store: EventStore;
   clock: Clock;
+  transactions: PaymentsAggregates['transaction'];
   users: () => UserLookup;
   /** The provider port of each provider code. */
   providers: ReadonlyMap<string, PaymentProviderPort>;
@@ -165,7 +162,9 @@ export async function initiateTransaction(
           },
           deps.clock.now().toISOString(),
         );
-  const transactionId = randomUUID();
+  // Named by the command (its X-Request-ID, the idempotency key): a resend reaches the same transaction, which answers
+  // it from its first time (or refuses another body under the key); the provider is asked to start the same id again.
+  const transactionId = nameBasedUuid(`${context.commandId}/transaction`);
   const port = deps.providers.get(provider.code);
   // A provider configured on the terminal but not run by this deployment (the sandbox's, in production).
   if (!port) throw invalid('providerId', `provider ${provider.code} is not available in this deployment`);
@@ -181,33 +180,36 @@ export async function initiateTransaction(
   };
   const session = await port.start(payment);
 
-  const { state } = await handleCommand({ ...deps, decoder: paymentsEventDecoder }, context, {
-    // With a session: its PROCESSING in the same append (session-payment-link.ts).
-    sideWrites: (events) =>
-      events.flatMap((e) =>
-        link && e.type === 'TransactionInitiated' ? [link.sideWrite(e.data.transactionId, e.data.createdAt)] : [],
-      ),
-    decider: transactionDecider,
-    decoder: paymentsDecoders.transaction,
-    streamName: streams.transaction(transactionId),
-    command: (now) => {
-      const details: TransactionDetails = {
-        ...requestedDetails({ transactionId, merchant, terminalId: caller.terminalId, method, provider, payer, req }),
-        cardType,
-        skipHolding,
-        userPaymentMethodId: saved?.userPaymentMethodId ?? null,
-        savedCardNo: saved?.cardNo ?? null,
-        tokenizable: !saved && method.type === 'CARD' && method.supportsTokenization && payer.kind === 'MINIAPP_USER',
-        expiresAt: new Date(Date.parse(now) + deps.abandonAfterSeconds * 1000).toISOString(),
-        createdAt: now,
-        ...(paymentSessionId !== undefined && { paymentSessionId }),
-      };
-      return { type: 'InitiateTransaction' as const, details, provider: session, now };
-    },
-    claims: (events) => events.flatMap((e) => (e.type === 'TransactionInitiated' ? transactionClaims(e.data) : [])),
-  }).catch(async (error: unknown) => {
-    throw link ? await link.refusal(error) : error;
-  });
+  const { state } = await deps.transactions
+    .handle(
+      context,
+      transactionId,
+      (now) => {
+        const details: TransactionDetails = {
+          ...requestedDetails({ transactionId, merchant, terminalId: caller.terminalId, method, provider, payer, req }),
+          cardType,
+          skipHolding,
+          userPaymentMethodId: saved?.userPaymentMethodId ?? null,
+          savedCardNo: saved?.cardNo ?? null,
+          tokenizable: !saved && method.type === 'CARD' && method.supportsTokenization && payer.kind === 'MINIAPP_USER',
+          expiresAt: new Date(Date.parse(now) + deps.abandonAfterSeconds * 1000).toISOString(),
+          createdAt: now,
+          ...(paymentSessionId !== undefined && { paymentSessionId }),
+        };
+        return { type: 'InitiateTransaction' as const, details, provider: session, now };
+      },
+      {
+        // With a session: its PROCESSING in the same append (session-payment-link.ts). The orderId and referenceId
+        // claims are the aggregate's (aggregates.ts).
+        sideWrites: (events) =>
+          events.flatMap((e) =>
+            link && e.type === 'TransactionInitiated' ? [link.sideWrite(e.data.transactionId, e.data.createdAt)] : [],
+          ),
+      },
+    )
+    .catch(async (error: unknown) => {
+      throw link ? await link.refusal(error) : error;
+    });
   if (state.status === 'NONE') throw new Error('an init answered without a transaction');
   // A 2D payment with a saved card has no page: the provider charges the token now, once the transaction (and its
   // orderId claim) is recorded, so a refused init never charged anything. A resend finds the charge recorded.

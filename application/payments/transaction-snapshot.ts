@@ -4,14 +4,9 @@
  * order: the hash (checked by the interface), the user's enrichment (4302), the pair (4091, nothing recorded), then
  * the transaction, whose orderId and referenceId are claimed once per merchant in the same append, as init claims them.
  */
-import { randomUUID } from 'node:crypto';
 import {
-  paymentsDecoders,
   paymentsError,
-  paymentsEventDecoder,
   providerById,
-  streams,
-  transactionDecider,
   type OrderInfo,
   type PaymentMerchant,
   type Transaction,
@@ -20,7 +15,7 @@ import {
 } from '../../domain/payments/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { CommandContext } from '../shared/command-context.js';
-import { handleCommand } from '../shared/command-handler.js';
+import { nameBasedUuid } from '../shared/aggregate.js';
 import type { EventStore } from '../shared/event-store.js';
 import { findIdempotencyRecord } from '../shared/idempotency.js';
 import type { UserLookup } from '../shared/user-lookup.js';
@@ -31,8 +26,8 @@ import {
   orderStream,
   referenceStream,
   requestedDetails,
-  transactionClaims,
 } from './transaction-request.js';
+import { paymentsAggregates } from './aggregates.js';
 
 /** The snapshot body and headers as the interface parsed them (amount already its integer part). */
 export interface TransactionSnapshotRequest {
@@ -64,6 +59,8 @@ const invalid = (field: string, message: string) =>
   paymentsError('INVALID_PAYMENT_REQUEST', `${field}: ${message}`, { field });
 
 export class TransactionSnapshots {
+  private readonly transactions;
+
   constructor(
     private readonly deps: {
       store: EventStore;
@@ -71,7 +68,9 @@ export class TransactionSnapshots {
       directory: PaymentMerchantDirectory;
       users: () => UserLookup;
     },
-  ) {}
+  ) {
+    this.transactions = paymentsAggregates(deps).transaction;
+  }
 
   async record(context: CommandContext, caller: PaymentCaller, req: TransactionSnapshotRequest): Promise<Transaction> {
     const { store } = this.deps;
@@ -79,43 +78,38 @@ export class TransactionSnapshots {
     if (!merchant) throw new Error(`the key of terminal ${caller.terminalId} names no merchant`);
     const payer = await this.payerOf(req.miniAppUserId);
     // The pair first, as the seed orders it: a used orderId records nothing. A resend under its X-Request-ID is no
-    // duplicate: the command handler answers it from the first time.
+    // duplicate: the write engine answers it from the first time.
     const used = async (stream: string) => (await store.readStream(stream)).length > 0;
     if ((await used(orderStream(merchant.merchantCode, req.orderId))) && !(await this.isResend(context)))
       throw duplicateOrder(req.orderId);
     if ((await used(referenceStream(merchant.merchantCode, req.referenceId))) && !(await this.isResend(context)))
       throw duplicateReference(req.referenceId);
     const { method, provider } = methodOf(merchant, caller, req);
-    const transactionId = randomUUID();
-    const { state } = await handleCommand({ store, clock: this.deps.clock, decoder: paymentsEventDecoder }, context, {
-      decider: transactionDecider,
-      decoder: paymentsDecoders.transaction,
-      streamName: streams.transaction(transactionId),
-      command: (now) => {
-        const details: TransactionDetails = {
-          ...requestedDetails({ transactionId, merchant, terminalId: caller.terminalId, method, provider, payer, req }),
-          // Neither applies to a payment made elsewhere: it was captured (or failed) there.
-          cardType: '3D',
-          skipHolding: true,
-          userPaymentMethodId: null,
-          tokenizable: false,
-          // Nothing to abandon: the transaction is born ended.
-          expiresAt: now,
-          createdAt: now,
-        };
-        return {
-          type: 'RecordTransactionSnapshot' as const,
-          details,
-          status: req.status,
-          providerTransactionId: req.providerTransactionId ?? null,
-          processedAt: new Date(req.processedAt).toISOString(),
-          errorCode: req.errorCode ?? null,
-          errorMessage: req.errorMessage ?? null,
-          now,
-        };
-      },
-      claims: (events) =>
-        events.flatMap((e) => (e.type === 'TransactionSnapshotRecorded' ? transactionClaims(e.data) : [])),
+    // Named by the command (its X-Request-ID, the idempotency key), as init's: a resend reaches the same transaction.
+    const transactionId = nameBasedUuid(`${context.commandId}/transaction`);
+    // Its orderId and referenceId claims are the aggregate's (aggregates.ts).
+    const { state } = await this.transactions.handle(context, transactionId, (now) => {
+      const details: TransactionDetails = {
+        ...requestedDetails({ transactionId, merchant, terminalId: caller.terminalId, method, provider, payer, req }),
+        // Neither applies to a payment made elsewhere: it was captured (or failed) there.
+        cardType: '3D',
+        skipHolding: true,
+        userPaymentMethodId: null,
+        tokenizable: false,
+        // Nothing to abandon: the transaction is born ended.
+        expiresAt: now,
+        createdAt: now,
+      };
+      return {
+        type: 'RecordTransactionSnapshot' as const,
+        details,
+        status: req.status,
+        providerTransactionId: req.providerTransactionId ?? null,
+        processedAt: new Date(req.processedAt).toISOString(),
+        errorCode: req.errorCode ?? null,
+        errorMessage: req.errorMessage ?? null,
+        now,
+      };
     });
     if (state.status === 'NONE') throw new Error('a snapshot answered without a transaction');
     return state;

@@ -1,15 +1,12 @@
 /**
  * The payment hub's transactions as merchant backends and providers drive them (docs/payments.md, "Transactions"):
  * init, lookup, cancel and confirm for the key's terminal, and the provider's results. Every write runs through the
- * command handler on transaction-<uuid>, so racing commands are serialised by the stream's version and exactly one
+ * write engine on transaction-<uuid>, so racing commands are serialised by the stream's version and exactly one
  * outcome wins; reads come from the aggregate, never a projection.
  */
 import {
   paymentsDecoders,
   paymentsError,
-  paymentsEventDecoder,
-  streams,
-  transactionDecider,
   type ProviderSession,
   type TransactionCommand,
   type TransactionState,
@@ -20,7 +17,6 @@ import {
 } from '../../domain/payments/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { CommandContext } from '../shared/command-context.js';
-import { handleCommand, loadAggregate } from '../shared/command-handler.js';
 import type { EventStore } from '../shared/event-store.js';
 import type { UserLookup } from '../shared/user-lookup.js';
 import type { PaymentCaller, PaymentMerchantDirectory } from './merchant-directory.js';
@@ -30,6 +26,7 @@ import type { PaymentProviderPort, ProviderPayment } from './provider-port.js';
 import type { SavedPaymentMethods } from './saved-methods.js';
 import type { PaymentSessionService } from './payment-sessions.js';
 import { initiateTransaction, orderStream, type InitPaymentRequest, type PaymentInfo } from './transaction-init.js';
+import { paymentsAggregates } from './aggregates.js';
 
 export interface TransactionSettings {
   /** Abandonment: no result this long after init → FAILED. */
@@ -39,6 +36,8 @@ export interface TransactionSettings {
 }
 
 export class TransactionService {
+  private readonly transactions;
+
   constructor(
     private readonly deps: {
       store: EventStore;
@@ -50,7 +49,9 @@ export class TransactionService {
       savedMethods: SavedPaymentMethods;
       sessions: PaymentSessionService;
     },
-  ) {}
+  ) {
+    this.transactions = paymentsAggregates(deps).transaction;
+  }
 
   async init(
     context: CommandContext,
@@ -64,6 +65,7 @@ export class TransactionService {
       {
         store,
         clock,
+        transactions: this.transactions,
         users,
         providers,
         abandonAfterSeconds: settings.abandonAfterSeconds,
@@ -183,12 +185,7 @@ export class TransactionService {
 
   /** The transaction as its stream says. */
   async load(transactionId: string): Promise<Transaction> {
-    const { state } = await loadAggregate(
-      this.deps.store,
-      transactionDecider,
-      paymentsDecoders.transaction,
-      streams.transaction(transactionId),
-    );
+    const state = await this.transactions.state(transactionId);
     if (state.status === 'NONE') throw paymentsError('TRANSACTION_NOT_FOUND', 'transaction not found');
     return state;
   }
@@ -208,18 +205,7 @@ export class TransactionService {
     transactionId: string,
     command: (now: string, state: TransactionState) => TransactionCommand,
   ): Promise<Transaction> {
-    const { state } = await handleCommand(
-      { store: this.deps.store, clock: this.deps.clock, decoder: paymentsEventDecoder },
-      context,
-      {
-        decider: transactionDecider,
-        decoder: paymentsDecoders.transaction,
-        streamName: streams.transaction(transactionId),
-        command,
-      },
-      // Racing writers of one transaction: each retry re-decides on the winner's state, so the losers are refused.
-      { maxAttempts: 20 },
-    );
+    const { state } = await this.transactions.handle(context, transactionId, command);
     if (state.status === 'NONE') throw paymentsError('TRANSACTION_NOT_FOUND', 'transaction not found');
     return state;
   }
