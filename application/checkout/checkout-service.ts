@@ -3,20 +3,14 @@
  * reserve, confirm, release, refund and get-reservation, decided on the aggregates (issued promotions, their masters,
  * the reservation), never on the read model. `applicable` reads the wallet read model (applicable.ts).
  */
-import { randomUUID } from 'node:crypto';
 import {
-  checkoutDecoders,
   checkoutError,
-  checkoutEventDecoder,
   checkoutReservationDecider,
   eligibility,
   ineligibilityError,
-  issuedPromotionDecider,
   minimumShortfall,
   originalTotal,
   ownReservation,
-  promotionUsageDecider,
-  streams,
   usableAtMerchant,
   type CheckoutOrder,
   type CheckoutReservation,
@@ -28,12 +22,12 @@ import {
 } from '../../domain/checkout/index.js';
 import type { Clock } from '../shared/clock.js';
 import { followUpContext, type CommandContext } from '../shared/command-context.js';
-import { handleCommand, loadAggregate, type Loaded } from '../shared/command-handler.js';
+import { nameBasedUuid, type Loaded } from '../shared/aggregate.js';
 import type { EventStore } from '../shared/event-store.js';
 import { isDomainError } from '../shared/errors.js';
-import { findIdempotencyRecord } from '../shared/idempotency.js';
 import type { SecretCipher } from '../shared/secret-cipher.js';
 import { signatureMatches } from '../shared/signatures.js';
+import { checkoutAggregates, type CheckoutAggregates } from './aggregates.js';
 import { limitsOf, writeReservation } from './reservation-writes.js';
 import { loadIssuedPromotion, loadPromotionMaster } from './stream-reads.js';
 
@@ -80,6 +74,8 @@ export const codeBinding = (promotionId: number, what: 'code' | 'pin' = 'code') 
 type Master = Exclude<PromotionMasterState, { status: 'NONE' }>;
 
 export class CheckoutService {
+  private readonly aggregates: CheckoutAggregates;
+
   constructor(
     private readonly deps: {
       store: EventStore;
@@ -87,7 +83,9 @@ export class CheckoutService {
       codes: SecretCipher;
       settings: CheckoutSettings;
     },
-  ) {}
+  ) {
+    this.aggregates = checkoutAggregates(deps);
+  }
 
   /** The discount the selected promotion gives these orders, or the refusal reserve would answer. */
   async preview(caller: CheckoutCaller, selected: readonly SelectedPromotion[], orders: readonly CheckoutOrder[]) {
@@ -99,42 +97,31 @@ export class CheckoutService {
     return { discount: this.discount(picked, orders, now), code: this.code(picked.promotion) };
   }
 
-  /** Holds the selected promotion for the order: all of the request or nothing (one promotion per checkout). */
+  /**
+   * Holds the selected promotion for the order: all of the request or nothing (one promotion per checkout). The
+   * reservation's key is named by the command (its X-Idempotency-Key): a resend reaches the same reservation, which
+   * answers it from its first time (or refuses another body under the key, IDEMPOTENCY_KEY_REUSED).
+   */
   async reserve(
     caller: CheckoutCaller,
     request: { orderId: string; selected: readonly SelectedPromotion[]; orders: readonly CheckoutOrder[] },
   ): Promise<ReservationView> {
-    const { store, clock } = this.deps;
+    const { settings } = this.deps;
+    const reservationKey = nameBasedUuid(`${caller.context.commandId}/checkoutReservation`);
+    // Under a key, a refusal of what the request selects is made inside the decision, where the engine looks the key
+    // up: another request under a used key is refused as such (IDEMPOTENCY_KEY_REUSED), whatever it selects.
+    let picked!: Awaited<ReturnType<CheckoutService['pick']>>;
+    let refused: unknown;
     try {
-      return await this.reserveOnce(caller, request);
+      picked = await this.pick(caller, request.selected);
     } catch (error) {
-      // A resend of a reserve that succeeded finds its promotion held (by itself): answer the first reserve. Resends
-      // are rare, so the key is looked up only then; the command handler refuses another body under the key.
-      const key = caller.context.idempotency;
-      if (!isDomainError(error) || !key || !(await findIdempotencyRecord(store, key))) throw error;
-      const { state } = await handleCommand({ store, clock, decoder: checkoutEventDecoder }, caller.context, {
-        decider: checkoutReservationDecider,
-        decoder: checkoutDecoders.checkoutReservation,
-        streamName: streams.checkoutReservation(randomUUID()),
-        command: () => {
-          throw new Error('a used idempotency key whose record vanished');
-        },
-      });
-      return this.view(state as CheckoutReservation);
+      if (!isDomainError(error) || !caller.context.idempotency) throw error;
+      refused = error;
     }
-  }
-
-  private async reserveOnce(
-    caller: CheckoutCaller,
-    request: { orderId: string; selected: readonly SelectedPromotion[]; orders: readonly CheckoutOrder[] },
-  ): Promise<ReservationView> {
-    const { store, clock, settings } = this.deps;
-    const reservationKey = randomUUID();
-    let picked = await this.pick(caller, request.selected);
-    const { state, promotions } = await writeReservation({ store, clock }, caller.context, {
+    const { state, promotions } = await writeReservation(this.aggregates, caller.context, {
       reservationKey,
-      fresh: true,
       command: (now) => {
+        if (refused) throw refused;
         const discount = this.discount(picked, request.orders, now);
         return {
           type: 'ReserveCheckout',
@@ -157,21 +144,22 @@ export class CheckoutService {
           now,
         };
       },
-      reserving: {
-        get promotions() {
-          return new Map([[picked.promotion.promotionId, picked.loaded]]);
-        },
-        decide: (now) =>
-          new Map([
-            [
-              picked.promotion.promotionId,
-              issuedPromotionDecider.decide(
-                { type: 'ReservePromotion', userId: caller.userId, reservationKey, orderId: request.orderId, now },
-                picked.loaded.state,
-              ),
-            ],
-          ]),
-      },
+      reserving: () =>
+        new Map([
+          [
+            picked.promotion.promotionId,
+            {
+              at: picked.loaded,
+              command: (now: string) => ({
+                type: 'ReservePromotion' as const,
+                userId: caller.userId,
+                reservationKey,
+                orderId: request.orderId,
+                now,
+              }),
+            },
+          ],
+        ]),
       limits: async () => limitsOf(picked.master),
       // A conflict means another checkout moved the promotion: look again, and refuse with its reason.
       beforeRetry: async () => {
@@ -226,7 +214,7 @@ export class CheckoutService {
 
   /** Ends a reservation past its time-to-live (its timer, or a confirm that came too late); nothing otherwise. */
   async expire(context: CommandContext, reservationKey: string): Promise<void> {
-    await writeReservation({ store: this.deps.store, clock: this.deps.clock }, context, {
+    await writeReservation(this.aggregates, context, {
       reservationKey,
       command: (now) => ({ type: 'ExpireCheckout', now }),
       limits: async (p) => limitsOf(await this.master(p.promotionMasterId)),
@@ -246,7 +234,7 @@ export class CheckoutService {
       limits: async (p: { promotionMasterId: number }) => limitsOf(await this.master(p.promotionMasterId)),
     };
     try {
-      const { state, promotions } = await writeReservation(this.deps, caller.context, write);
+      const { state, promotions } = await writeReservation(this.aggregates, caller.context, write);
       return this.view(state as CheckoutReservation, promotions);
     } catch (error) {
       // A confirm past the time-to-live: the promotions go back to the wallet before the refusal is answered.
@@ -257,12 +245,7 @@ export class CheckoutService {
   }
 
   private loadReservation(reservationKey: string) {
-    return loadAggregate(
-      this.deps.store,
-      checkoutReservationDecider,
-      checkoutDecoders.checkoutReservation,
-      streams.checkoutReservation(reservationKey),
-    );
+    return this.aggregates.checkoutReservation.load(reservationKey);
   }
 
   private async master(promotionMasterId: number): Promise<PromotionMasterState> {
@@ -319,12 +302,10 @@ export class CheckoutService {
     ];
     for (const [userId, limit, reason] of counters) {
       if (limit === null) continue;
-      const { state } = await loadAggregate(
-        this.deps.store,
-        promotionUsageDecider,
-        checkoutDecoders.promotionUsage,
-        streams.promotionUsage(master.promotionMasterId, userId),
-      );
+      const state = await this.aggregates.promotionUsage.state({
+        promotionMasterId: master.promotionMasterId,
+        ...(userId !== undefined && { userId }),
+      });
       if (state.holders.size >= limit) throw ineligibilityError(reason, promotionId);
     }
   }

@@ -4,14 +4,9 @@
  * allotment reactor does not finish), vouchers bought in the shop (the PromotionWalletPort the shop's process manager
  * calls), an operator's cancel and the expiry timer. Codes and pins are stored encrypted, bound to their promotion.
  */
-import { randomUUID } from 'node:crypto';
 import {
   checkoutDecoders,
   checkoutError,
-  checkoutEventDecoder,
-  issuedPromotionDecider,
-  promotionAllotmentDecider,
-  promotionMasterDecider,
   streams,
   type Allotment,
   type IssuedPromotionCommand,
@@ -21,14 +16,14 @@ import {
 } from '../../domain/checkout/index.js';
 import type { Clock } from '../shared/clock.js';
 import { followUpContext, type CommandContext } from '../shared/command-context.js';
-import { handleCommand } from '../shared/command-handler.js';
-import { nameBasedUuid } from '../shared/event-ids.js';
+import { nameBasedUuid } from '../shared/aggregate.js';
 import type { EventStore } from '../shared/event-store.js';
 import type { NumericIdGenerator } from '../shared/ids.js';
 import { newPin, newPromotionCode } from '../shared/promotion-codes.js';
 import type { BoughtVoucher, BoughtVouchers, IssueCause, PromotionWalletPort } from '../shared/promotion-wallet.js';
 import type { SecretCipher } from '../shared/secret-cipher.js';
 import { secretDigest } from '../shared/signatures.js';
+import { checkoutAggregates, type CheckoutAggregates } from './aggregates.js';
 import { codeBinding } from './checkout-service.js';
 import { existingMaster, loadIssuedPromotion } from './stream-reads.js';
 
@@ -48,12 +43,12 @@ export interface IssuedView {
 const shopMasterValidUntil = '2100-01-01T00:00:00.000Z';
 
 export class PromotionWallet implements PromotionWalletPort {
+  private readonly aggregates: CheckoutAggregates;
+
   constructor(
     private readonly deps: { store: EventStore; ids: NumericIdGenerator; clock: Clock; codes: SecretCipher },
-  ) {}
-
-  private get handler() {
-    return { ...this.deps, decoder: checkoutEventDecoder };
+  ) {
+    this.aggregates = checkoutAggregates(deps);
   }
 
   /** An operator issues promotions of a master to users (codes generated, or imported and unique per master). */
@@ -71,13 +66,11 @@ export class PromotionWallet implements PromotionWalletPort {
       };
     });
     const imported = recipients.flatMap((r, i) => (r.code === undefined ? [] : [{ code: r.code, index: i }]));
-    // A resend under the request's key answers the first allotment (its ids and codes), and issues nothing twice.
-    const allotmentId = randomUUID();
-    const { events } = await handleCommand(this.handler, context, {
-      decider: promotionAllotmentDecider,
-      decoder: checkoutDecoders.promotionAllotment,
-      streamName: streams.promotionAllotment(allotmentId),
-      command: (now) => ({ type: 'AllotPromotions' as const, allotmentId, master, allotments, now }),
+    // Named by the command: a resend (under the request's key, or with its X-Request-Id) reaches the same allotment,
+    // which answers it from the first time (its ids and codes) and issues nothing twice.
+    const allotmentId = nameBasedUuid(`${context.commandId}/promotionAllotment`);
+    const command = (now: string) => ({ type: 'AllotPromotions' as const, allotmentId, master, allotments, now });
+    const { events } = await this.aggregates.promotionAllotment.handle(context, allotmentId, command, {
       claims: (decided) =>
         decided.length === 0
           ? []
@@ -154,23 +147,16 @@ export class PromotionWallet implements PromotionWalletPort {
 
   /** An operator cancels an unused promotion. */
   async cancel(context: CommandContext, promotionId: number) {
-    const { state } = await handleCommand(this.handler, context, {
-      decider: issuedPromotionDecider,
-      decoder: checkoutDecoders.issuedPromotion,
-      streamName: streams.issuedPromotion(promotionId),
-      command: (now) => ({ type: 'CancelPromotion', now }),
-    });
+    const { state } = await this.aggregates.issuedPromotion.handle(context, promotionId, (now) => ({
+      type: 'CancelPromotion',
+      now,
+    }));
     return state;
   }
 
   /** Its timer: an unused promotion past its validity expires (anything else is left alone). */
   async expire(context: CommandContext, promotionId: number): Promise<void> {
-    await handleCommand(this.handler, context, {
-      decider: issuedPromotionDecider,
-      decoder: checkoutDecoders.issuedPromotion,
-      streamName: streams.issuedPromotion(promotionId),
-      command: (now) => ({ type: 'ExpirePromotion', now }),
-    });
+    await this.aggregates.issuedPromotion.handle(context, promotionId, (now) => ({ type: 'ExpirePromotion', now }));
   }
 
   /** The promotion as its stream says. */
@@ -189,12 +175,11 @@ export class PromotionWallet implements PromotionWalletPort {
     context: CommandContext,
     data: Omit<Extract<IssuedPromotionCommand, { type: 'IssuePromotion' }>, 'type' | 'now'>,
   ): Promise<void> {
-    await handleCommand(this.handler, context, {
-      decider: issuedPromotionDecider,
-      decoder: checkoutDecoders.issuedPromotion,
-      streamName: streams.issuedPromotion(data.promotionId),
-      command: (now) => ({ type: 'IssuePromotion' as const, ...data, now }),
-    });
+    await this.aggregates.issuedPromotion.handle(context, data.promotionId, (now) => ({
+      type: 'IssuePromotion' as const,
+      ...data,
+      now,
+    }));
   }
 
   private master(promotionMasterId: number) {
@@ -233,16 +218,13 @@ export class PromotionWallet implements PromotionWalletPort {
       bannerUrl: null,
     };
     try {
-      await handleCommand(this.handler, context, {
-        decider: promotionMasterDecider,
-        decoder: checkoutDecoders.promotionMaster,
-        streamName: streams.promotionMaster(promotionMasterId!),
-        command: (now) => ({
-          type: 'CreatePromotionMaster' as const,
-          promotionMasterId: promotionMasterId!,
-          definition,
-          now,
-        }),
+      const command = (now: string) => ({
+        type: 'CreatePromotionMaster' as const,
+        promotionMasterId: promotionMasterId!,
+        definition,
+        now,
+      });
+      await this.aggregates.promotionMaster.handle(context, promotionMasterId!, command, {
         claims: (events) =>
           events.length === 0
             ? []
