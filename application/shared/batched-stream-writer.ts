@@ -3,6 +3,11 @@
  * and written with ONE appendMany per batch, the next batch decided while the previous one is appended. It knows
  * nothing of the aggregates: the caller's rules prepare and decide its jobs into a draft of its stream families.
  * docs/batched-stream-writer.md has the full account; the shop's flash sale is its first user.
+ *
+ * The one exception to the write engine (aggregate.ts; docs/event-store.md, "The write engine"), kept for the hot
+ * pools: the engine's load–decide–append per command makes thousands of concurrent reserves on one pool conflict and
+ * retry; this writer decides them against states in memory and appends a batch at once, with its own deterministic
+ * ids, guard streams and idempotency keys. Nothing else writes around the engine.
  */
 import { NotReady, planWrites, type BatchDraft, type DraftStreams, type PlannedWrite } from './batch-draft.js';
 import { WrongExpectedVersionError, type AppendResult, type EventStore } from './event-store.js';

@@ -1,7 +1,7 @@
 /**
- * The one write path of ordinary aggregates: load, decide, append, with deterministic event ids, bounded retry,
- * guard-stream claims and idempotency-key replay (docs/event-store.md, "The command handler"). Only a proven hot spot
- * (the flash-sale pool) has a writer of its own.
+ * The work under the write engine (aggregate.ts, through which the application calls it): load, decide, append, with
+ * deterministic event ids, bounded retry, guard-stream claims and idempotency-key replay (docs/event-store.md, "The
+ * command handler"). Only a proven hot spot (the flash-sale pool) has a writer of its own.
  */
 import { evolveAll, fold, type Decider, type DomainEvent } from '../../domain/shared/decider.js';
 import type { EventDecoder } from '../../domain/shared/event-decoder.js';
