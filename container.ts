@@ -1,9 +1,10 @@
 /**
- * The composition root: builds the shared adapters, then every bounded context listed in `contexts` the same way
+ * The composition root: builds the shared adapters, then every bounded context listed in contexts.ts the same way
  * (context-module.ts), and the HTTP app that mounts their interfaces. main.ts runs it; the API tests and benchmarks
- * build it too, so they exercise exactly what production runs. Adding a context: docs/conventions.md, "Modules".
+ * build it too, so they exercise exactly what production runs. It names no context: everything a context registers is
+ * a field of its module (context-module.ts). Adding a context: docs/conventions.md, "Adding a context".
  */
-import { Router, type Express, type Request } from 'express';
+import type { Express, Request } from 'express';
 import type { Knex } from 'knex';
 import type { Registry } from 'prom-client';
 import type { ZodRawShape } from 'zod';
@@ -13,18 +14,12 @@ import { registerOperationsOpenApi } from './api/shared/operations-openapi.js';
 import { operatorApi, operatorBasePath, refuseOperator } from './api/shared/operator-api.js';
 import { operatorAuth, operatorOf } from './api/shared/operator-auth.js';
 import { registerOperatorOpenApi } from './api/shared/operator-openapi.js';
-import { checkoutApi } from './api/checkout/index.js';
-import { identityApi } from './api/identity/index.js';
-import { filesApi } from './api/files/index.js';
-import { paymentsApi } from './api/payments/index.js';
-import { gatewayApi, gatewayGuard } from './api/gateway/index.js';
-import { shopApi } from './api/shop/index.js';
-import { ordersApi } from './api/orders/index.js';
 import { systemClock, type Clock } from './application/shared/clock.js';
 import type { EventBus } from './application/shared/event-bus.js';
 import type { EventStore } from './application/shared/event-store.js';
+import { contexts } from './contexts.js';
 import {
-  defineContext,
+  frontedInterfaces,
   type AnyContextModule,
   type SecretsOf,
   type ServicesOf,
@@ -34,6 +29,7 @@ import {
   loadConfig as loadSettings,
   operationsNeedOperator,
   type Config as SharedConfig,
+  type Role,
 } from './infrastructure/shared/config.js';
 import { ProvidedAccessTokens, ProvidedPorts, type BackgroundJob } from './infrastructure/shared/context.js';
 import { createKnex } from './infrastructure/shared/database.js';
@@ -42,11 +38,13 @@ import type { Logger } from './infrastructure/shared/logger.js';
 import { createEventBus } from './infrastructure/shared/messaging/create-event-bus.js';
 import { Relay } from './infrastructure/shared/messaging/relay.js';
 import { httpRequestDuration, metricsRegistry } from './infrastructure/shared/metrics.js';
-import { migrate } from './infrastructure/shared/migrations/index.js';
+import { migrate, migrations as sharedMigrations } from './infrastructure/shared/migrations/index.js';
 import { PostgresNumericIds } from './infrastructure/shared/numeric-ids.js';
 import { ProjectionRunner } from './infrastructure/shared/projection-runner.js';
 import { reactorProjector } from './infrastructure/shared/reactor-projector.js';
+import type { Projector } from './projections/shared/projector.js';
 import { PostgresChangeFeed } from './infrastructure/shared/read-model-changes.js';
+import { readiness } from './infrastructure/shared/readiness.js';
 import {
   loadSecrets as loadSecretValues,
   secretRules,
@@ -54,93 +52,8 @@ import {
   type SecretsShape,
   type SharedSecrets,
 } from './infrastructure/shared/secrets.js';
-import { buildShop, shopConfig, shopSecrets } from './infrastructure/shop/index.js';
-import { buildCheckout, checkoutConfig, checkoutSecrets } from './infrastructure/checkout/index.js';
-import { buildIdentity, identityConfig, identitySecrets } from './infrastructure/identity/index.js';
-import { buildFiles, filesConfig, filesSecrets } from './infrastructure/files/index.js';
-import { filesProjectors } from './projections/files/index.js';
-import { buildPayments, paymentsConfig, paymentsSecrets } from './infrastructure/payments/index.js';
-import { paymentsProjectors } from './projections/payments/index.js';
-import { buildGateway, gatewayConfig, gatewaySecrets } from './infrastructure/gateway/index.js';
-import { buildOrders, ordersConfig, ordersSecrets } from './infrastructure/orders/index.js';
-import { checkoutProjectors } from './projections/checkout/index.js';
-import { ordersProjectors } from './projections/orders/index.js';
-import { gatewayProjectors } from './projections/gateway/index.js';
-import { shopProjectors } from './projections/shop/index.js';
-import { paymentsEventDecoder } from './domain/payments/event-decoder.js';
-import { ordersEventDecoder } from './domain/orders/event-decoder.js';
-import { filesEventDecoder } from './domain/files/event-decoder.js';
-import { identityEventDecoder } from './domain/identity/event-decoder.js';
-import { checkoutEventDecoder } from './domain/checkout/event-decoder.js';
-import { shopEventDecoder } from './domain/shop/event-decoder.js';
-import { gatewayEventDecoder } from './domain/gateway/event-decoder.js';
 
-/** Every bounded context this service runs, in the order they are built (and their projectors started). */
-export const contexts = [
-  defineContext({
-    name: 'gateway',
-    config: gatewayConfig,
-    secrets: gatewaySecrets,
-    build: buildGateway,
-    api: gatewayApi,
-    projectors: gatewayProjectors,
-    events: gatewayEventDecoder,
-  }),
-  defineContext({
-    name: 'shop',
-    config: shopConfig,
-    secrets: shopSecrets,
-    build: buildShop,
-    api: shopApi,
-    projectors: shopProjectors,
-    events: shopEventDecoder,
-  }),
-  defineContext({
-    name: 'checkout',
-    config: checkoutConfig,
-    secrets: checkoutSecrets,
-    build: buildCheckout,
-    api: checkoutApi,
-    projectors: checkoutProjectors,
-    events: checkoutEventDecoder,
-  }),
-  defineContext({
-    name: 'identity',
-    config: identityConfig,
-    secrets: identitySecrets,
-    build: buildIdentity,
-    api: identityApi,
-    projectors: [],
-    events: identityEventDecoder,
-  }),
-  defineContext({
-    name: 'files',
-    config: filesConfig,
-    secrets: filesSecrets,
-    build: buildFiles,
-    api: filesApi,
-    projectors: filesProjectors,
-    events: filesEventDecoder,
-  }),
-  defineContext({
-    name: 'orders',
-    config: ordersConfig,
-    secrets: ordersSecrets,
-    build: buildOrders,
-    api: ordersApi,
-    projectors: ordersProjectors,
-    events: ordersEventDecoder,
-  }),
-  defineContext({
-    name: 'payments',
-    config: paymentsConfig,
-    secrets: paymentsSecrets,
-    build: buildPayments,
-    api: paymentsApi,
-    projectors: paymentsProjectors,
-    events: paymentsEventDecoder,
-  }),
-] as const;
+export { contexts };
 
 export type Config = SharedConfig & SlicesOf<typeof contexts>;
 export type Services = ServicesOf<typeof contexts>;
@@ -154,8 +67,12 @@ const secretsShape: SecretsShape = Object.assign({}, sharedSecrets, ...contexts.
  * The service's configuration: the shared settings and every context's slice, from the environment. The secrets'
  * formats are checked with them (one message names every wrong variable); their values come from loadSecrets.
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const slices: ZodRawShape = Object.assign({}, ...contexts.map((c) => c.config));
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  /** The contexts whose slices to read: the service's, or more (a test's example context, tests/support/fast-app.ts). */
+  modules: readonly AnyContextModule[] = contexts,
+): Config {
+  const slices: ZodRawShape = Object.assign({}, ...modules.map((c) => c.config));
   return loadSettings(env, slices, secretRules(secretsShape)) as Config;
 }
 
@@ -180,6 +97,12 @@ export const openApi: OpenApiOptions = {
   description: contexts.map((c) => c.api.description).join('\n\n'),
   registrations: [registerOperatorOpenApi, ...contexts.flatMap((c) => c.api.openApi), registerOperationsOpenApi],
 };
+
+/** The migrations of the shared stores, then each context's own (infrastructure/shared/migrations). */
+export const serviceMigrations = [...sharedMigrations, ...contexts.flatMap((c) => c.migrations ?? [])];
+
+// Each context's metrics join the process registry once, whatever the number of containers a process builds (tests).
+for (const metric of contexts.flatMap((c) => c.metrics ?? [])) metricsRegistry.registerMetric(metric);
 
 export interface Container {
   config: Config;
@@ -219,7 +142,7 @@ export async function buildContainer(options: {
   const { config, secrets, logger } = options;
   const clock = options.clock ?? systemClock;
   const knex = createKnex(options.databaseUrl, 20);
-  await migrate(knex);
+  await migrate(knex, serviceMigrations);
   const store = createEventStore({ knex, eventStoreUrl: config.EVENTSTORE_URL, logger });
   const bus = await createEventBus(config, { store, knex, logger, contextOf: contextOfEventType });
   const ids = new PostgresNumericIds(knex);
@@ -254,65 +177,30 @@ export async function buildContainer(options: {
     logger,
     clock,
   });
-  // The ipn role's own runner: the outbox projectors whose rows its dispatcher delivers (docs/ipn.md), on consumers
-  // of their own, so the IPN fan-out scales and fails apart from the read models'.
-  const dispatchFeeds = new ProjectionRunner(
-    { knex, store, bus, projectors: [...built.values()].flatMap((b) => b.dispatchProjectors ?? []), logger, clock },
-    { consumerPrefix: 'ipn-' },
+  // Each role that runs projectors of its own (the ipn role: the outbox feeds its dispatcher delivers, docs/ipn.md)
+  // gets a runner of its own, on consumers `<role>-<name>`, so that its fan-out scales and fails apart from the read
+  // models'.
+  const roleProjectors = new Map<Role, Projector[]>();
+  for (const { role, projectors: mine } of modules.flatMap((c) => c.runners ?? []))
+    roleProjectors.set(role, [...(roleProjectors.get(role) ?? []), ...mine]);
+  const roleRunners = new Map(
+    [...roleProjectors].map(([role, mine]) => [
+      role,
+      new ProjectionRunner({ knex, store, bus, projectors: mine, logger, clock }, { consumerPrefix: `${role}-` }),
+    ]),
   );
 
   const jobs: BackgroundJob[] = [...built.values()].flatMap((b) => b.jobs);
   /** Start-up work /ready waits for (holdReadiness), by name: done or not. */
   const holds = new Map<string, boolean>();
-  /**
-   * Readiness and what this process's roles report (docs/operations.md, "Health"): the database, NATS where there is
-   * one, the relay's lease, each projector's lag. Served by the API and, in a process without it, by its own port.
-   */
-  const ready = async () => {
-    const [database, broker] = await Promise.all([
-      knex
-        .raw('select 1')
-        .then(() => true)
-        .catch(() => false),
-      bus.reachable ? bus.reachable() : true,
-    ]);
-    // The broker only where there is one: the in-process bus has none to lose.
-    const checks: Record<string, boolean> = {
-      ...(config.NATS_URL ? { database, nats: broker } : { database }),
-      ...Object.fromEntries(holds),
-    };
-    const roles = {
-      ...(config.ROLES.includes('relay') ? { relay: { active: relay.active, blocked: relay.blocked } } : {}),
-      ...(config.ROLES.includes('projector') ? { projectors: await projections.status() } : {}),
-      ...(config.ROLES.includes('ipn')
-        ? {
-            ipn: {
-              feeds: await dispatchFeeds.status(),
-              dispatchers: await Promise.all(
-                jobs
-                  .filter((j) => j.role === 'ipn' && j.status)
-                  .map(async (j) => ({ job: j.name, ...(await j.status!()) })),
-              ),
-            },
-          }
-        : {}),
-    };
-    // A relay that refuses to publish (the stream is ahead of the log) stops the whole fan-out: not ready.
-    const started = [...holds.values()].every(Boolean);
-    return { ready: database && broker && started && !relay.blocked, checks, roles };
-  };
+  const ready = readiness({ config, knex, bus, relay, projections, roleRunners, jobs, holds });
 
   // Where the operations endpoints are the operators' (production), /ready shows its details to an operator only.
   const operator = operatorOf(secrets.OPERATOR_TOKENS);
   const readyDetailsFor = operationsNeedOperator(config) ? (req: Request) => operator(req) !== undefined : undefined;
 
   const operatorRouters = modules.flatMap((c) => c.api.operatorRouter?.(servicesOf(c), { logger }) ?? []);
-  // The gateway stands in front of every interface that declares its front (docs/gateway.md); null: a public surface.
-  const interfaces = modules.flatMap((c) => c.api.interfaces(servicesOf(c), { logger }));
-  const fronted = interfaces.map(({ path, router, gateway }) => ({
-    path,
-    router: gateway ? Router().use(gatewayGuard(gateway, services.gateway, { logger }), router) : router,
-  }));
+  const fronted = frontedInterfaces(modules, servicesOf, logger);
   const app = createHttpApp({
     logger,
     metrics: options.metrics ?? metricsRegistry,
@@ -352,7 +240,8 @@ export async function buildContainer(options: {
     bus,
     relay,
     projections,
-    projectorEventTypes: () => new Map([...projections.eventTypes(), ...dispatchFeeds.eventTypes()]),
+    projectorEventTypes: () =>
+      new Map([...projections.eventTypes(), ...[...roleRunners.values()].flatMap((r) => [...r.eventTypes()])]),
     services,
     app,
     operationsApp,
@@ -365,7 +254,7 @@ export async function buildContainer(options: {
     async startBackground() {
       // Projectors first, so a rebuild on start finishes before the relay feeds them.
       if (config.ROLES.includes('projector')) await projections.start();
-      if (config.ROLES.includes('ipn')) await dispatchFeeds.start();
+      for (const [role, runner] of roleRunners) if (config.ROLES.includes(role)) await runner.start();
       if (config.ROLES.includes('relay')) relay.start();
       for (const job of jobs) {
         if (!config.ROLES.includes(job.role)) continue;
@@ -378,7 +267,7 @@ export async function buildContainer(options: {
       for (const b of [...built.values()].reverse()) await b.stop();
       await relay.stop();
       await projections.stop();
-      await dispatchFeeds.stop();
+      for (const runner of roleRunners.values()) await runner.stop();
       await bus.close();
       await store.close();
       await changes.stop();

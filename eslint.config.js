@@ -4,7 +4,8 @@ import tseslint from 'typescript-eslint';
 /**
  * The fences between layers (DESIGN.md "Layers and what each may import"; docs/conventions.md "Modules"). Each
  * layer lists what it may not import; every layer reaches another layer's context through that context's index.ts.
- * Tests, benches and the composition root (container.ts, context-module.ts, main.ts) stand outside the fences.
+ * Tests, benches and the composition root (container.ts, contexts.ts, context-module.ts, main.ts) stand outside the
+ * fences.
  */
 const layers = ['domain', 'application', 'infrastructure', 'projections', 'api'];
 const layer = (names) => `^(\\.\\./)+(${names.join('|')})/`;
