@@ -43,11 +43,18 @@ const fences = {
   'infrastructure/**/*.ts': [notLayers(['api'], 'infrastructure/ does not import the API')],
 };
 
-/** infrastructure/shared and every other `shared` folder import no context. */
+/** infrastructure/shared and every other `shared` folder import no context: not another layer's... */
 const sharedImportsNoContext = {
   regex: `${layer(layers)}(?!shared/)`,
   message: 'a shared folder imports no bounded context',
 };
+/** ...nor its own layer's, from a file `depth` folders below `shared` (`../payments/` from infrastructure/shared). */
+const sharedImportsNoSibling = (depth) => ({
+  regex: `^(\\.\\./){${depth + 1}}(?!shared/)[a-z-]+/`,
+  message: 'a shared folder imports no bounded context',
+});
+/** How deep the shared folders nest (infrastructure/shared/messaging/...): one block per depth. */
+const sharedDepths = [0, 1, 2];
 
 const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
@@ -66,8 +73,15 @@ export default tseslint.config(
     files: [files],
     rules: restrict([...patterns, throughIndexOnly]),
   })),
-  ...layers.map((name) => ({
-    files: [`${name}/shared/**/*.ts`],
-    rules: restrict([...fences[`${name}/**/*.ts`], throughIndexOnly, sharedImportsNoContext]),
-  })),
+  ...layers.flatMap((name) =>
+    sharedDepths.map((depth) => ({
+      files: [`${name}/shared/${'*/'.repeat(depth)}*.ts`],
+      rules: restrict([
+        ...fences[`${name}/**/*.ts`],
+        throughIndexOnly,
+        sharedImportsNoContext,
+        sharedImportsNoSibling(depth),
+      ]),
+    })),
+  ),
 );
