@@ -86,20 +86,28 @@ const secretsOf = (context: AnyContextModule, secrets: Secrets): Record<string, 
   Object.fromEntries(Object.keys(context.secrets).map((name) => [name, secrets[name as keyof Secrets]]));
 
 /** The context an event type belongs to (its decoder's); undefined for the shared ones (idempotency records, claims). */
-export const contextOfEventType = (type: string): string | undefined =>
-  (contexts as readonly AnyContextModule[]).find((c) => c.events.has(type))?.name;
+const contextOfEventTypeIn =
+  (modules: readonly AnyContextModule[]) =>
+  (type: string): string | undefined =>
+    modules.find((c) => c.events.has(type))?.name;
+export const contextOfEventType = contextOfEventTypeIn(contexts);
 
 /** Every projector of every context, in start order. */
-export const projectors = contexts.flatMap((c) => c.projectors);
+const projectorsOf = (modules: readonly AnyContextModule[]) => modules.flatMap((c) => c.projectors);
+export const projectors = projectorsOf(contexts);
 
 /** The OpenAPI document served at /openapi.json: each context registers its own routes, next to its routers. */
-export const openApi: OpenApiOptions = {
-  description: contexts.map((c) => c.api.description).join('\n\n'),
-  registrations: [registerOperatorOpenApi, ...contexts.flatMap((c) => c.api.openApi), registerOperationsOpenApi],
-};
+const openApiOf = (modules: readonly AnyContextModule[]): OpenApiOptions => ({
+  description: modules.map((c) => c.api.description).join('\n\n'),
+  registrations: [registerOperatorOpenApi, ...modules.flatMap((c) => c.api.openApi), registerOperationsOpenApi],
+});
+export const openApi = openApiOf(contexts);
 
 /** The migrations of the shared stores, then each context's own (infrastructure/shared/migrations). */
-export const serviceMigrations = [...sharedMigrations, ...contexts.flatMap((c) => c.migrations ?? [])];
+const migrationsOf = (modules: readonly AnyContextModule[]) => [
+  ...sharedMigrations,
+  ...modules.flatMap((c) => c.migrations ?? []),
+];
 
 // Each context's metrics join the process registry once, whatever the number of containers a process builds (tests).
 for (const metric of contexts.flatMap((c) => c.metrics ?? [])) metricsRegistry.registerMetric(metric);
@@ -138,13 +146,21 @@ export async function buildContainer(options: {
   clock?: Clock;
   /** What GET /metrics answers (default: this process's registry). */
   metrics?: Pick<Registry, 'contentType' | 'metrics'>;
+  /**
+   * The contexts to build: contexts.ts's, unless a test gives its own list (an example context added,
+   * tests/integration/example-context.test.ts). Their metrics are not registered: only contexts.ts's are.
+   */
+  contexts?: readonly AnyContextModule[];
 }): Promise<Container> {
   const { config, secrets, logger } = options;
   const clock = options.clock ?? systemClock;
   const knex = createKnex(options.databaseUrl, 20);
-  await migrate(knex, serviceMigrations);
+  // Each module is walked as AnyContextModule: defineContext checked that its build, api and projectors agree on its
+  // services, slice and secrets, which a loop over the union of modules cannot correlate.
+  const modules: readonly AnyContextModule[] = options.contexts ?? contexts;
+  await migrate(knex, migrationsOf(modules));
   const store = createEventStore({ knex, eventStoreUrl: config.EVENTSTORE_URL, logger });
-  const bus = await createEventBus(config, { store, knex, logger, contextOf: contextOfEventType });
+  const bus = await createEventBus(config, { store, knex, logger, contextOf: contextOfEventTypeIn(modules) });
   const ids = new PostgresNumericIds(knex);
   // Read models that keep what they read hear the projectors' announcements here; only api processes listen.
   const changes = new PostgresChangeFeed({ databaseUrl: options.databaseUrl, logger });
@@ -154,9 +170,6 @@ export async function buildContainer(options: {
   const accessTokens = new ProvidedAccessTokens(ports);
   const deps = { config, knex, store, ids, clock, logger, changes, accessTokens, ports };
   const built = new Map<string, Awaited<ReturnType<AnyContextModule['build']>>>();
-  // Each module is walked as AnyContextModule: defineContext checked that its build, api and projectors agree on its
-  // services, slice and secrets, which a loop over the union of modules cannot correlate.
-  const modules: readonly AnyContextModule[] = contexts;
   for (const context of modules) {
     const one = await context.build({ ...deps, secrets: secretsOf(context, secrets) });
     if (one.provides) ports.provide(one.provides);
@@ -173,7 +186,7 @@ export async function buildContainer(options: {
     knex,
     store,
     bus,
-    projectors: [...projectors, ...reactors],
+    projectors: [...projectorsOf(modules), ...reactors],
     logger,
     clock,
   });
@@ -205,7 +218,7 @@ export async function buildContainer(options: {
     logger,
     metrics: options.metrics ?? metricsRegistry,
     requestDuration: httpRequestDuration,
-    openApi: buildOpenApiDocument(openApi),
+    openApi: buildOpenApiDocument(openApiOf(modules)),
     operationsGuard: operationsNeedOperator(config) ? operatorAuth(secrets.OPERATOR_TOKENS, refuseOperator) : undefined,
     readyDetailsFor,
     routers: [
