@@ -1,9 +1,10 @@
 /**
- * The composition root: builds the shared adapters, then every bounded context listed in `contexts` the same way
+ * The composition root: builds the shared adapters, then every bounded context listed in contexts.ts the same way
  * (context-module.ts), and the HTTP app that mounts their interfaces. main.ts runs it; the API tests and benchmarks
- * build it too, so they exercise exactly what production runs. Adding a context: docs/conventions.md, "Modules".
+ * build it too, so they exercise exactly what production runs. It names no context: everything a context registers is
+ * a field of its module (context-module.ts). Adding a context: docs/conventions.md, "Adding a context".
  */
-import { Router, type Express, type Request } from 'express';
+import type { Express, Request } from 'express';
 import type { Knex } from 'knex';
 import type { Registry } from 'prom-client';
 import type { ZodRawShape } from 'zod';
@@ -13,18 +14,12 @@ import { registerOperationsOpenApi } from './api/shared/operations-openapi.js';
 import { operatorApi, operatorBasePath, refuseOperator } from './api/shared/operator-api.js';
 import { operatorAuth, operatorOf } from './api/shared/operator-auth.js';
 import { registerOperatorOpenApi } from './api/shared/operator-openapi.js';
-import { checkoutApi } from './api/checkout/index.js';
-import { identityApi } from './api/identity/index.js';
-import { filesApi } from './api/files/index.js';
-import { paymentsApi } from './api/payments/index.js';
-import { gatewayApi, gatewayGuard } from './api/gateway/index.js';
-import { shopApi } from './api/shop/index.js';
-import { ordersApi } from './api/orders/index.js';
 import { systemClock, type Clock } from './application/shared/clock.js';
 import type { EventBus } from './application/shared/event-bus.js';
 import type { EventStore } from './application/shared/event-store.js';
+import { contexts } from './contexts.js';
 import {
-  defineContext,
+  frontedInterfaces,
   type AnyContextModule,
   type SecretsOf,
   type ServicesOf,
@@ -34,6 +29,7 @@ import {
   loadConfig as loadSettings,
   operationsNeedOperator,
   type Config as SharedConfig,
+  type Role,
 } from './infrastructure/shared/config.js';
 import { ProvidedAccessTokens, ProvidedPorts, type BackgroundJob } from './infrastructure/shared/context.js';
 import { createKnex } from './infrastructure/shared/database.js';
@@ -42,11 +38,13 @@ import type { Logger } from './infrastructure/shared/logger.js';
 import { createEventBus } from './infrastructure/shared/messaging/create-event-bus.js';
 import { Relay } from './infrastructure/shared/messaging/relay.js';
 import { httpRequestDuration, metricsRegistry } from './infrastructure/shared/metrics.js';
-import { migrate } from './infrastructure/shared/migrations/index.js';
+import { migrate, migrations as sharedMigrations } from './infrastructure/shared/migrations/index.js';
 import { PostgresNumericIds } from './infrastructure/shared/numeric-ids.js';
 import { ProjectionRunner } from './infrastructure/shared/projection-runner.js';
 import { reactorProjector } from './infrastructure/shared/reactor-projector.js';
+import type { Projector } from './projections/shared/projector.js';
 import { PostgresChangeFeed } from './infrastructure/shared/read-model-changes.js';
+import { readiness } from './infrastructure/shared/readiness.js';
 import {
   loadSecrets as loadSecretValues,
   secretRules,
@@ -54,93 +52,8 @@ import {
   type SecretsShape,
   type SharedSecrets,
 } from './infrastructure/shared/secrets.js';
-import { buildShop, shopConfig, shopSecrets } from './infrastructure/shop/index.js';
-import { buildCheckout, checkoutConfig, checkoutSecrets } from './infrastructure/checkout/index.js';
-import { buildIdentity, identityConfig, identitySecrets } from './infrastructure/identity/index.js';
-import { buildFiles, filesConfig, filesSecrets } from './infrastructure/files/index.js';
-import { filesProjectors } from './projections/files/index.js';
-import { buildPayments, paymentsConfig, paymentsSecrets } from './infrastructure/payments/index.js';
-import { paymentsProjectors } from './projections/payments/index.js';
-import { buildGateway, gatewayConfig, gatewaySecrets } from './infrastructure/gateway/index.js';
-import { buildOrders, ordersConfig, ordersSecrets } from './infrastructure/orders/index.js';
-import { checkoutProjectors } from './projections/checkout/index.js';
-import { ordersProjectors } from './projections/orders/index.js';
-import { gatewayProjectors } from './projections/gateway/index.js';
-import { shopProjectors } from './projections/shop/index.js';
-import { paymentsEventDecoder } from './domain/payments/event-decoder.js';
-import { ordersEventDecoder } from './domain/orders/event-decoder.js';
-import { filesEventDecoder } from './domain/files/event-decoder.js';
-import { identityEventDecoder } from './domain/identity/event-decoder.js';
-import { checkoutEventDecoder } from './domain/checkout/event-decoder.js';
-import { shopEventDecoder } from './domain/shop/event-decoder.js';
-import { gatewayEventDecoder } from './domain/gateway/event-decoder.js';
 
-/** Every bounded context this service runs, in the order they are built (and their projectors started). */
-export const contexts = [
-  defineContext({
-    name: 'gateway',
-    config: gatewayConfig,
-    secrets: gatewaySecrets,
-    build: buildGateway,
-    api: gatewayApi,
-    projectors: gatewayProjectors,
-    events: gatewayEventDecoder,
-  }),
-  defineContext({
-    name: 'shop',
-    config: shopConfig,
-    secrets: shopSecrets,
-    build: buildShop,
-    api: shopApi,
-    projectors: shopProjectors,
-    events: shopEventDecoder,
-  }),
-  defineContext({
-    name: 'checkout',
-    config: checkoutConfig,
-    secrets: checkoutSecrets,
-    build: buildCheckout,
-    api: checkoutApi,
-    projectors: checkoutProjectors,
-    events: checkoutEventDecoder,
-  }),
-  defineContext({
-    name: 'identity',
-    config: identityConfig,
-    secrets: identitySecrets,
-    build: buildIdentity,
-    api: identityApi,
-    projectors: [],
-    events: identityEventDecoder,
-  }),
-  defineContext({
-    name: 'files',
-    config: filesConfig,
-    secrets: filesSecrets,
-    build: buildFiles,
-    api: filesApi,
-    projectors: filesProjectors,
-    events: filesEventDecoder,
-  }),
-  defineContext({
-    name: 'orders',
-    config: ordersConfig,
-    secrets: ordersSecrets,
-    build: buildOrders,
-    api: ordersApi,
-    projectors: ordersProjectors,
-    events: ordersEventDecoder,
-  }),
-  defineContext({
-    name: 'payments',
-    config: paymentsConfig,
-    secrets: paymentsSecrets,
-    build: buildPayments,
-    api: paymentsApi,
-    projectors: paymentsProjectors,
-    events: paymentsEventDecoder,
-  }),
-] as const;
+export { contexts };
 
 export type Config = SharedConfig & SlicesOf<typeof contexts>;
 export type Services = ServicesOf<typeof contexts>;
@@ -154,8 +67,12 @@ const secretsShape: SecretsShape = Object.assign({}, sharedSecrets, ...contexts.
  * The service's configuration: the shared settings and every context's slice, from the environment. The secrets'
  * formats are checked with them (one message names every wrong variable); their values come from loadSecrets.
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const slices: ZodRawShape = Object.assign({}, ...contexts.map((c) => c.config));
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  /** The contexts whose slices to read: the service's, or more (a test's example context, tests/support/fast-app.ts). */
+  modules: readonly AnyContextModule[] = contexts,
+): Config {
+  const slices: ZodRawShape = Object.assign({}, ...modules.map((c) => c.config));
   return loadSettings(env, slices, secretRules(secretsShape)) as Config;
 }
 
@@ -169,17 +86,31 @@ const secretsOf = (context: AnyContextModule, secrets: Secrets): Record<string, 
   Object.fromEntries(Object.keys(context.secrets).map((name) => [name, secrets[name as keyof Secrets]]));
 
 /** The context an event type belongs to (its decoder's); undefined for the shared ones (idempotency records, claims). */
-export const contextOfEventType = (type: string): string | undefined =>
-  (contexts as readonly AnyContextModule[]).find((c) => c.events.has(type))?.name;
+const contextOfEventTypeIn =
+  (modules: readonly AnyContextModule[]) =>
+  (type: string): string | undefined =>
+    modules.find((c) => c.events.has(type))?.name;
+export const contextOfEventType = contextOfEventTypeIn(contexts);
 
 /** Every projector of every context, in start order. */
-export const projectors = contexts.flatMap((c) => c.projectors);
+const projectorsOf = (modules: readonly AnyContextModule[]) => modules.flatMap((c) => c.projectors);
+export const projectors = projectorsOf(contexts);
 
 /** The OpenAPI document served at /openapi.json: each context registers its own routes, next to its routers. */
-export const openApi: OpenApiOptions = {
-  description: contexts.map((c) => c.api.description).join('\n\n'),
-  registrations: [registerOperatorOpenApi, ...contexts.flatMap((c) => c.api.openApi), registerOperationsOpenApi],
-};
+const openApiOf = (modules: readonly AnyContextModule[]): OpenApiOptions => ({
+  description: modules.map((c) => c.api.description).join('\n\n'),
+  registrations: [registerOperatorOpenApi, ...modules.flatMap((c) => c.api.openApi), registerOperationsOpenApi],
+});
+export const openApi = openApiOf(contexts);
+
+/** The migrations of the shared stores, then each context's own (infrastructure/shared/migrations). */
+const migrationsOf = (modules: readonly AnyContextModule[]) => [
+  ...sharedMigrations,
+  ...modules.flatMap((c) => c.migrations ?? []),
+];
+
+// Each context's metrics join the process registry once, whatever the number of containers a process builds (tests).
+for (const metric of contexts.flatMap((c) => c.metrics ?? [])) metricsRegistry.registerMetric(metric);
 
 export interface Container {
   config: Config;
@@ -215,13 +146,21 @@ export async function buildContainer(options: {
   clock?: Clock;
   /** What GET /metrics answers (default: this process's registry). */
   metrics?: Pick<Registry, 'contentType' | 'metrics'>;
+  /**
+   * The contexts to build: contexts.ts's, unless a test gives its own list (an example context added,
+   * tests/integration/example-context.test.ts). Their metrics are not registered: only contexts.ts's are.
+   */
+  contexts?: readonly AnyContextModule[];
 }): Promise<Container> {
   const { config, secrets, logger } = options;
   const clock = options.clock ?? systemClock;
   const knex = createKnex(options.databaseUrl, 20);
-  await migrate(knex);
+  // Each module is walked as AnyContextModule: defineContext checked that its build, api and projectors agree on its
+  // services, slice and secrets, which a loop over the union of modules cannot correlate.
+  const modules: readonly AnyContextModule[] = options.contexts ?? contexts;
+  await migrate(knex, migrationsOf(modules));
   const store = createEventStore({ knex, eventStoreUrl: config.EVENTSTORE_URL, logger });
-  const bus = await createEventBus(config, { store, knex, logger, contextOf: contextOfEventType });
+  const bus = await createEventBus(config, { store, knex, logger, contextOf: contextOfEventTypeIn(modules) });
   const ids = new PostgresNumericIds(knex);
   // Read models that keep what they read hear the projectors' announcements here; only api processes listen.
   const changes = new PostgresChangeFeed({ databaseUrl: options.databaseUrl, logger });
@@ -231,9 +170,6 @@ export async function buildContainer(options: {
   const accessTokens = new ProvidedAccessTokens(ports);
   const deps = { config, knex, store, ids, clock, logger, changes, accessTokens, ports };
   const built = new Map<string, Awaited<ReturnType<AnyContextModule['build']>>>();
-  // Each module is walked as AnyContextModule: defineContext checked that its build, api and projectors agree on its
-  // services, slice and secrets, which a loop over the union of modules cannot correlate.
-  const modules: readonly AnyContextModule[] = contexts;
   for (const context of modules) {
     const one = await context.build({ ...deps, secrets: secretsOf(context, secrets) });
     if (one.provides) ports.provide(one.provides);
@@ -250,74 +186,39 @@ export async function buildContainer(options: {
     knex,
     store,
     bus,
-    projectors: [...projectors, ...reactors],
+    projectors: [...projectorsOf(modules), ...reactors],
     logger,
     clock,
   });
-  // The ipn role's own runner: the outbox projectors whose rows its dispatcher delivers (docs/ipn.md), on consumers
-  // of their own, so the IPN fan-out scales and fails apart from the read models'.
-  const dispatchFeeds = new ProjectionRunner(
-    { knex, store, bus, projectors: [...built.values()].flatMap((b) => b.dispatchProjectors ?? []), logger, clock },
-    { consumerPrefix: 'ipn-' },
+  // Each role that runs projectors of its own (the ipn role: the outbox feeds its dispatcher delivers, docs/ipn.md)
+  // gets a runner of its own, on consumers `<role>-<name>`, so that its fan-out scales and fails apart from the read
+  // models'.
+  const roleProjectors = new Map<Role, Projector[]>();
+  for (const { role, projectors: mine } of modules.flatMap((c) => c.runners ?? []))
+    roleProjectors.set(role, [...(roleProjectors.get(role) ?? []), ...mine]);
+  const roleRunners = new Map(
+    [...roleProjectors].map(([role, mine]) => [
+      role,
+      new ProjectionRunner({ knex, store, bus, projectors: mine, logger, clock }, { consumerPrefix: `${role}-` }),
+    ]),
   );
 
   const jobs: BackgroundJob[] = [...built.values()].flatMap((b) => b.jobs);
   /** Start-up work /ready waits for (holdReadiness), by name: done or not. */
   const holds = new Map<string, boolean>();
-  /**
-   * Readiness and what this process's roles report (docs/operations.md, "Health"): the database, NATS where there is
-   * one, the relay's lease, each projector's lag. Served by the API and, in a process without it, by its own port.
-   */
-  const ready = async () => {
-    const [database, broker] = await Promise.all([
-      knex
-        .raw('select 1')
-        .then(() => true)
-        .catch(() => false),
-      bus.reachable ? bus.reachable() : true,
-    ]);
-    // The broker only where there is one: the in-process bus has none to lose.
-    const checks: Record<string, boolean> = {
-      ...(config.NATS_URL ? { database, nats: broker } : { database }),
-      ...Object.fromEntries(holds),
-    };
-    const roles = {
-      ...(config.ROLES.includes('relay') ? { relay: { active: relay.active, blocked: relay.blocked } } : {}),
-      ...(config.ROLES.includes('projector') ? { projectors: await projections.status() } : {}),
-      ...(config.ROLES.includes('ipn')
-        ? {
-            ipn: {
-              feeds: await dispatchFeeds.status(),
-              dispatchers: await Promise.all(
-                jobs
-                  .filter((j) => j.role === 'ipn' && j.status)
-                  .map(async (j) => ({ job: j.name, ...(await j.status!()) })),
-              ),
-            },
-          }
-        : {}),
-    };
-    // A relay that refuses to publish (the stream is ahead of the log) stops the whole fan-out: not ready.
-    const started = [...holds.values()].every(Boolean);
-    return { ready: database && broker && started && !relay.blocked, checks, roles };
-  };
+  const ready = readiness({ config, knex, bus, relay, projections, roleRunners, jobs, holds });
 
   // Where the operations endpoints are the operators' (production), /ready shows its details to an operator only.
   const operator = operatorOf(secrets.OPERATOR_TOKENS);
   const readyDetailsFor = operationsNeedOperator(config) ? (req: Request) => operator(req) !== undefined : undefined;
 
   const operatorRouters = modules.flatMap((c) => c.api.operatorRouter?.(servicesOf(c), { logger }) ?? []);
-  // The gateway stands in front of every interface that declares its front (docs/gateway.md); null: a public surface.
-  const interfaces = modules.flatMap((c) => c.api.interfaces(servicesOf(c), { logger }));
-  const fronted = interfaces.map(({ path, router, gateway }) => ({
-    path,
-    router: gateway ? Router().use(gatewayGuard(gateway, services.gateway, { logger }), router) : router,
-  }));
+  const fronted = frontedInterfaces(modules, servicesOf, logger);
   const app = createHttpApp({
     logger,
     metrics: options.metrics ?? metricsRegistry,
     requestDuration: httpRequestDuration,
-    openApi: buildOpenApiDocument(openApi),
+    openApi: buildOpenApiDocument(openApiOf(modules)),
     operationsGuard: operationsNeedOperator(config) ? operatorAuth(secrets.OPERATOR_TOKENS, refuseOperator) : undefined,
     readyDetailsFor,
     routers: [
@@ -352,7 +253,8 @@ export async function buildContainer(options: {
     bus,
     relay,
     projections,
-    projectorEventTypes: () => new Map([...projections.eventTypes(), ...dispatchFeeds.eventTypes()]),
+    projectorEventTypes: () =>
+      new Map([...projections.eventTypes(), ...[...roleRunners.values()].flatMap((r) => [...r.eventTypes()])]),
     services,
     app,
     operationsApp,
@@ -365,7 +267,7 @@ export async function buildContainer(options: {
     async startBackground() {
       // Projectors first, so a rebuild on start finishes before the relay feeds them.
       if (config.ROLES.includes('projector')) await projections.start();
-      if (config.ROLES.includes('ipn')) await dispatchFeeds.start();
+      for (const [role, runner] of roleRunners) if (config.ROLES.includes(role)) await runner.start();
       if (config.ROLES.includes('relay')) relay.start();
       for (const job of jobs) {
         if (!config.ROLES.includes(job.role)) continue;
@@ -378,7 +280,7 @@ export async function buildContainer(options: {
       for (const b of [...built.values()].reverse()) await b.stop();
       await relay.stop();
       await projections.stop();
-      await dispatchFeeds.stop();
+      for (const runner of roleRunners.values()) await runner.stop();
       await bus.close();
       await store.close();
       await changes.stop();

@@ -1,11 +1,18 @@
 /**
- * The contract every bounded context implements (docs/conventions.md, "Modules"): one module object per context,
- * assembled from the `index.ts` of each of its layers, listed in container.ts's `contexts`. Adding a context is a
- * folder per layer and one entry in that list.
+ * The contract every bounded context implements (docs/conventions.md, "Modules" and "Adding a context"): one module
+ * object per context, assembled from the `index.ts` of each of its layers, listed in container.ts's `contexts`.
+ * Everything a context registers is a field here: the composition root (container.ts), `npm start` (main.ts) and the
+ * fast in-memory harness (tests/support/fast-app.ts) loop over the list and name no context.
  */
+import { Router, type RequestHandler } from 'express';
+import type { Metric } from 'prom-client';
 import type { ZodObject, ZodRawShape, z } from 'zod';
 import type { ContextApi } from './api/shared/context-api.js';
-import type { BuiltContext, ContextDeps } from './infrastructure/shared/context.js';
+import type { Logger } from './application/shared/logger.js';
+import type { Config } from './infrastructure/shared/config.js';
+import type { BuiltContext, CommandDeps, ContextDeps, RoleRunner } from './infrastructure/shared/context.js';
+import type { DemoSeed, DemoSeedDeps } from './infrastructure/shared/demo-seed.js';
+import type { Migration } from './infrastructure/shared/migrations/index.js';
 import type { SecretsShape, SecretValues } from './infrastructure/shared/secrets.js';
 import type { DomainEvent } from './domain/shared/decider.js';
 import type { EventDecoder } from './domain/shared/event-decoder.js';
@@ -26,6 +33,13 @@ export interface ContextModule<
   build(
     deps: ContextDeps<z.infer<ZodObject<Slice>>, SecretValues<Secrets>>,
   ): BuiltContext<Services> | Promise<BuiltContext<Services>>;
+  /**
+   * Its command side alone, on the event store's adapters and no database (infrastructure/<context>/index.ts): every
+   * service, those that read a read model given one that refuses (their routes answer 500). The fast in-memory
+   * harness serves it (tests/support/fast-app.ts). Absent: the harness does not serve the context (the files
+   * context: its uploads need a disk).
+   */
+  commandSide?(deps: CommandDeps<z.infer<ZodObject<Slice>>, SecretValues<Secrets>>): BuiltContext<Services>;
   /** Its interfaces, operator endpoints and their OpenAPI (api/<context>/index.ts). */
   readonly api: ContextApi<Services>;
   /** Its read models (projections/<context>/index.ts), in the order the runner starts them. */
@@ -35,6 +49,29 @@ export interface ContextModule<
    * consumer of one context's events is given only those (docs/projections.md, "Buses").
    */
   readonly events: Pick<EventDecoder<DomainEvent>, 'has'>;
+  /**
+   * Projectors a role of their own runs, apart from the projector role's read models: the payment hub's IPN outbox
+   * feeds, run by the ipn role (infrastructure/shared/context.ts, RoleRunner).
+   */
+  readonly runners?: readonly RoleRunner[];
+  /**
+   * Its own tables that are not read models (infrastructure/<context>/migrations.ts), run after the shared migrations
+   * (infrastructure/shared/migrations); a projector creates its read-model tables itself.
+   */
+  readonly migrations?: readonly Migration[];
+  /** Its Prometheus metrics (infrastructure/<context>/metrics.ts, created with `registers: []`), served at /metrics. */
+  readonly metrics?: readonly Metric[];
+  /**
+   * What it runs in the primary process when API workers serve the api role (API_WORKERS > 1, main.ts;
+   * infrastructure/shared/api-workers.ts): the gateway counts its rate limits there, in one window for all workers.
+   */
+  workersPrimary?(config: Config & z.infer<ZodObject<Slice>>): void;
+  /** Its demo data for `npm start` and the banner's lines about it (infrastructure/shared/demo-seed.ts). */
+  demo?(
+    // Not where the services are inferred from: a seed may need only some of them.
+    services: NoInfer<Services>,
+    deps: DemoSeedDeps<z.infer<ZodObject<Slice>>>,
+  ): ReturnType<DemoSeed<Services, z.infer<ZodObject<Slice>>>>;
 }
 
 /** Types a module (its name, services and settings are inferred from the pieces). */
@@ -65,3 +102,26 @@ type SecretsOfModule<K> = K extends ContextModule<string, any, ZodRawShape, infe
 
 /** The secret values of every listed context, merged. */
 export type SecretsOf<M extends readonly AnyContextModule[]> = UnionToIntersection<SecretsOfModule<M[number]>>;
+
+/**
+ * Every context's interfaces, each behind the guard of the context that stands in front of them (the gateway,
+ * docs/gateway.md: `ContextApi.guard`) when it declares its front; null: a public surface. The fast in-memory
+ * harness mounts them the same way (tests/support/fast-app.ts), `around` the guard to wait for its test client.
+ */
+export function frontedInterfaces(
+  modules: readonly AnyContextModule[],
+  servicesOf: (context: AnyContextModule) => unknown,
+  logger: Logger,
+  around: (guard: RequestHandler) => RequestHandler = (guard) => guard,
+): { path: string; router: Router }[] {
+  const guards = modules.filter((c) => c.api.guard).map((c) => c.api.guard!(servicesOf(c), { logger }));
+  if (guards.length > 1) throw new Error('two contexts stand in front of the interfaces (ContextApi.guard)');
+  const [guard] = guards;
+  return modules
+    .flatMap((c) => c.api.interfaces(servicesOf(c), { logger }))
+    .map(({ path, router, gateway }) => {
+      if (!gateway) return { path, router };
+      if (!guard) throw new Error(`${path} declares a gateway front, and no context guards it (ContextApi.guard)`);
+      return { path, router: Router().use(around(guard(gateway)), router) };
+    });
+}

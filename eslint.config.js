@@ -4,7 +4,8 @@ import tseslint from 'typescript-eslint';
 /**
  * The fences between layers (DESIGN.md "Layers and what each may import"; docs/conventions.md "Modules"). Each
  * layer lists what it may not import; every layer reaches another layer's context through that context's index.ts.
- * Tests, benches and the composition root (container.ts, context-module.ts, main.ts) stand outside the fences.
+ * Tests, benches and the composition root (container.ts, contexts.ts, context-module.ts, main.ts) stand outside the
+ * fences.
  */
 const layers = ['domain', 'application', 'infrastructure', 'projections', 'api'];
 const layer = (names) => `^(\\.\\./)+(${names.join('|')})/`;
@@ -42,11 +43,18 @@ const fences = {
   'infrastructure/**/*.ts': [notLayers(['api'], 'infrastructure/ does not import the API')],
 };
 
-/** infrastructure/shared and every other `shared` folder import no context. */
+/** infrastructure/shared and every other `shared` folder import no context: not another layer's... */
 const sharedImportsNoContext = {
   regex: `${layer(layers)}(?!shared/)`,
   message: 'a shared folder imports no bounded context',
 };
+/** ...nor its own layer's, from a file `depth` folders below `shared` (`../payments/` from infrastructure/shared). */
+const sharedImportsNoSibling = (depth) => ({
+  regex: `^(\\.\\./){${depth + 1}}(?!shared/)[a-z-]+/`,
+  message: 'a shared folder imports no bounded context',
+});
+/** How deep the shared folders nest (infrastructure/shared/messaging/...): one block per depth. */
+const sharedDepths = [0, 1, 2];
 
 const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
@@ -65,8 +73,15 @@ export default tseslint.config(
     files: [files],
     rules: restrict([...patterns, throughIndexOnly]),
   })),
-  ...layers.map((name) => ({
-    files: [`${name}/shared/**/*.ts`],
-    rules: restrict([...fences[`${name}/**/*.ts`], throughIndexOnly, sharedImportsNoContext]),
-  })),
+  ...layers.flatMap((name) =>
+    sharedDepths.map((depth) => ({
+      files: [`${name}/shared/${'*/'.repeat(depth)}*.ts`],
+      rules: restrict([
+        ...fences[`${name}/**/*.ts`],
+        throughIndexOnly,
+        sharedImportsNoContext,
+        sharedImportsNoSibling(depth),
+      ]),
+    })),
+  ),
 );

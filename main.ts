@@ -10,61 +10,52 @@
 import cluster from 'node:cluster';
 import path from 'node:path';
 import { collectDefaultMetrics } from 'prom-client';
-import express from 'express';
 import { listen } from './api/shared/http-app.js';
 import { primaryStarted, startApiWorkers, workerMetrics } from './infrastructure/shared/api-workers.js';
-import { buildContainer, loadConfig, loadSecrets } from './container.js';
+import { buildContainer, contexts, loadConfig, loadSecrets, type Config, type Container } from './container.js';
+import type { AnyContextModule } from './context-module.js';
 import { ConfigError } from './infrastructure/shared/config.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './infrastructure/shared/database.js';
+import type { DemoClient, DemoServer } from './infrastructure/shared/demo-seed.js';
 import { createLogger } from './infrastructure/shared/logger.js';
 import { metricsRegistry } from './infrastructure/shared/metrics.js';
-import { seedGatewayDemo, startRateLimitPrimary } from './infrastructure/gateway/index.js';
-import { seedCheckoutDemo } from './infrastructure/checkout/index.js';
-import { seedDemo } from './infrastructure/shop/demo-seed.js';
-import { seedIdentityDemo } from './infrastructure/identity/index.js';
-import { seedOrdersDemo } from './infrastructure/orders/index.js';
-import { demoIpnUrl, seedPaymentsDemo } from './infrastructure/payments/index.js';
-import { ipnWebhookApp } from './examples/ipn-receiver/webhook.js';
 import type { Logger } from './application/shared/logger.js';
 
+/** Every context's module, walked one by one (each was checked by defineContext; contexts.ts). */
+const modules: readonly AnyContextModule[] = contexts;
+
 /**
- * The sample partner receiver of the demo merchant (examples/ipn-receiver; docs/ipn.md, "A receiver"): it verifies
- * each IPN and logs it, so a newcomer sees notifications arrive. Not started with port 0, or when the port is taken.
- * It binds its port before the demo merchant is seeded, so the merchant's postback URL names it only when it is
- * listening; until `serve` gives it the merchant's secretKey it answers 503 (an IPN then is retried).
+ * Seeds every context's demo (context-module.ts, `demo`), one after the other in the list's order: each keeps what it
+ * made in demo-credentials.json (each merges its own part), and a later one may use the gateway clients an earlier
+ * one made (the order view sends its orders through the gateway, so only a process that serves it sends them).
+ * Answers the banner's lines; the servers the seeds start (the sample IPN receiver) go into `servers`.
  */
-async function startDemoReceiver(port: number, logger: Logger) {
-  if (port === 0) return undefined;
-  let receiver: express.Express | undefined;
-  const front = express().use((req, res, next) =>
-    receiver ? receiver(req, res, next) : res.status(503).json({ status: 'FAILED', message: 'starting' }),
-  );
-  const running = await listen(front, port, '127.0.0.1').catch((err: unknown) => {
-    logger.warn('demo IPN receiver not started (is the port taken?); the demo merchant gets no postback', {
-      port,
-      err,
+async function seedDemos(
+  container: Container,
+  options: { config: Config; logger: Logger; port: number | undefined; servers: DemoServer[] },
+): Promise<string[]> {
+  const { config, logger, port, servers } = options;
+  const clients = new Map<string, DemoClient>();
+  const lines: string[] = [];
+  for (const context of modules) {
+    if (!context.demo) continue;
+    const services = (container.services as Record<string, unknown>)[context.name];
+    const seeded = await context.demo(services, {
+      config,
+      logger,
+      servedAt: port === undefined ? undefined : `http://127.0.0.1:${port}`,
+      shownAt: `http://localhost:${port ?? config.PORT}`,
+      client: (name) => clients.get(name),
+      listen: async (app, on) => {
+        const running = await listen(app, on, '127.0.0.1');
+        servers.push(running);
+        return running;
+      },
     });
-    return undefined;
-  });
-  if (!running) return undefined;
-  return {
-    port: running.port,
-    close: (timeoutMs: number) => running.close(timeoutMs),
-    serve(secretKey: string) {
-      receiver = ipnWebhookApp({
-        secretKey,
-        onReceived: ({ payload, answer }) =>
-          logger.info('IPN received by the demo receiver', {
-            orderId: payload.orderId,
-            transactionId: payload.transactionId,
-            transactionType: payload.transactionType,
-            status: payload.status,
-            processedAt: payload.processedAt,
-            answered: answer.status,
-          }),
-      });
-    },
-  };
+    for (const [name, client] of Object.entries(seeded.clients ?? {})) clients.set(name, client);
+    lines.push(...seeded.lines);
+  }
+  return lines;
 }
 
 async function main(): Promise<void> {
@@ -104,8 +95,8 @@ async function main(): Promise<void> {
   const healthPort = config.HEALTH_PORT ?? config.PORT;
   const healthServer =
     !ownRoles.includes('api') && !workers ? await listen(container.operationsApp, healthPort) : undefined;
-  // The workers count the gateway's rate limits here, in one window for all of them (docs/gateway.md, "Stores").
-  if (workers) startRateLimitPrimary(config);
+  // What the contexts keep in the primary for all workers: the gateway's rate-limit counts (docs/gateway.md, "Stores").
+  if (workers) for (const context of modules) context.workersPrimary?.(config);
   const apiWorkers = workers
     ? await startApiWorkers({
         count: config.API_WORKERS,
@@ -128,7 +119,8 @@ async function main(): Promise<void> {
   });
 
   let stopping = false;
-  let demoReceiver: Awaited<ReturnType<typeof startDemoReceiver>>;
+  /** Servers the demo seeds started (the sample IPN receiver), closed with the API. */
+  const demoServers: DemoServer[] = [];
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
@@ -140,7 +132,7 @@ async function main(): Promise<void> {
     timer.unref();
     await server?.close(config.SHUTDOWN_TIMEOUT_MS);
     await healthServer?.close(config.SHUTDOWN_TIMEOUT_MS);
-    await demoReceiver?.close(1000);
+    for (const demoServer of demoServers) await demoServer.close(1000);
     await apiWorkers?.stop();
     await container.stop();
     await embedded?.stop();
@@ -156,58 +148,17 @@ async function main(): Promise<void> {
 
   if (seeding) {
     // Stopped while seeding: the seed fails as the database goes; that is no failure to start.
-    // One after the other: each keeps what it seeded in demo-credentials.json (each seed merges its own part).
-    const seeded = await (async () => {
-      const demo = await seedDemo(container.services.shop, config.DATA_DIR);
-      const gateway = await seedGatewayDemo(container.services.gateway, config.DATA_DIR);
-      const identity = await seedIdentityDemo(container.services.identity, config.DATA_DIR);
-      const checkout = await seedCheckoutDemo(container.services.checkout, config.DATA_DIR);
-      // Its orders go through the webhooks themselves, so only a process that serves them sends them.
-      const webhooks =
-        port === undefined ? undefined : { baseUrl: `http://127.0.0.1:${port}`, gateway: gateway.orders };
-      const orders = await seedOrdersDemo(container.services.orders, config.DATA_DIR, webhooks);
-      const receiver = await startDemoReceiver(config.PAYMENTS_DEMO_RECEIVER_PORT, logger);
-      demoReceiver = receiver;
-      const payments = await seedPaymentsDemo(container.services.payments, config.DATA_DIR, receiver?.port ?? null);
-      receiver?.serve(payments.secretKey);
-      return { demo, gateway, identity, checkout, orders, payments, receiverPort: receiver?.port ?? null };
-    })().catch((error: unknown) => {
+    const lines = await seedDemos(container, { config, logger, port, servers: demoServers }).catch((error: unknown) => {
       if (stopping) return undefined;
       throw error;
     });
-    if (seeded) {
-      const { demo, gateway, identity, checkout, orders, payments, receiverPort } = seeded;
-      const base = `http://localhost:${port ?? config.PORT}`;
+    if (lines) {
       console.log(
         [
           '',
           `Demo credentials (also in ${path.join(config.DATA_DIR, 'demo-credentials.json')}):`,
-          `  gateway (client_id / client_secret, for ${gateway.shop.environments.join(', ')}), one party per interface:`,
-          ...Object.entries(gateway).map(
-            ([name, c]) => `    ${`${name}:`.padEnd(19)}${c.clientId} / ${c.clientSecret}`,
-          ),
-          `  X-Merchant-Id:        ${demo.merchantId}`,
-          `  X-Promotion-Api-Key:  ${demo.apiKey}`,
           `  operator token:       ${secrets.OPERATOR_TOKENS[0]!.token}  (Authorization: Bearer …)`,
-          `  voucher pools:        ${demo.pools.map((p) => `${p.id} (${p.title}, ${p.sellingPrice} ${p.currency})`).join(', ')}`,
-          `  API:                  ${base}/api/v1`,
-          `Identity demo (docs/identity.md; README, "Login flow"):`,
-          `  mini-app:             ${identity.miniAppId}  client secret ${identity.clientSecret}`,
-          `  users:                ${identity.users.map((u) => `${u.userId} (consented: ${u.consented.join(' ') || 'nothing'})`).join(', ')}`,
-          `  consent page:         ${base}/sandbox/identity/consent?miniapp_id=${identity.miniAppId}&user_id=demo-user-3&scope=profile%20phone%20email`,
-          `Checkout demo (docs/checkout.md; README, "The checkout with curl"):`,
-          `  wallet of ${checkout.userId}: ${checkout.promotions.map((p) => `${p.promotionId} (${p.title})`).join(', ')}`,
-          `  API:                  ${base}/loyalty/v1/promotion`,
-          `Order view demo (docs/orders.md; README, "Order view"): merchant ${orders.merchantId}, ${orders.ordersSent} orders sent now`,
-          `  X-API-Key:            ${orders.apiKey}`,
-          `  secretKey:            ${orders.secretKey}`,
-          `Payment hub demo (docs/payments.md; README, "Payments"):`,
-          `  merchant:             ${payments.merchantCode}  secretKey ${payments.secretKey}`,
-          ...payments.terminals.map((t) => `  ${`${t.terminalId}:`.padEnd(22)}X-Payment-API-Key ${t.paymentApiKey}`),
-          `  methods:              CREDIT_CARD, WALLET (holds), BANK_TRANSFER, QR_CODE; API ${base}/api/payments/v1`,
-          receiverPort
-            ? `  IPN postback:         ${demoIpnUrl(receiverPort)} (sample receiver, logs "IPN received"; docs/ipn.md)`
-            : `  IPN postback:         ${demoIpnUrl(null)} (no sample receiver: PAYMENTS_DEMO_RECEIVER_PORT is 0 or taken)`,
+          ...lines,
           '',
         ].join('\n'),
       );

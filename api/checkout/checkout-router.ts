@@ -4,15 +4,13 @@
  * one service call. docs/checkout.md.
  */
 import { Router, type Request, type Response } from 'express';
-import type { z } from 'zod';
 import type { CheckoutCaller, CheckoutServices } from '../../application/checkout/index.js';
 import type { Logger } from '../../application/shared/logger.js';
 import type { MerchantApiKeys } from '../../application/shared/merchant-api-keys.js';
 import { commandContextOf } from '../shared/command-context.js';
 import { HttpError, unknownEndpoint } from '../shared/interface-errors.js';
-import { jsonBody } from '../shared/json-body.js';
+import { interfaceBody } from '../shared/interface-body.js';
 import { mount } from '../shared/route-spec.js';
-import { describeZodError, isJsonRequest } from '../shared/validation.js';
 import { checkoutAuth, type CheckoutCallerLocals } from './checkout-auth.js';
 import { checkoutCodes, checkoutErrorHandler, checkoutErrors, checkoutOk } from './checkout-errors.js';
 import { checkoutRoutes as routes } from './checkout-routes.js';
@@ -28,16 +26,6 @@ import {
   releaseBody,
   reserveBody,
 } from './checkout-schemas.js';
-
-type Schema<T> = z.ZodType<T, z.ZodTypeDef, unknown>;
-
-function parseBody<T>(schema: Schema<T>, req: Request): T {
-  if (!isJsonRequest(req))
-    throw new HttpError(415, checkoutCodes.unsupportedMediaType, 'Content-Type must be application/json');
-  const parsed = schema.safeParse(req.body);
-  if (!parsed.success) throw new HttpError(400, checkoutCodes.invalid, describeZodError(parsed.error, 'body'));
-  return parsed.data;
-}
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -59,6 +47,14 @@ function callerOf(req: Request, res: Response, idempotencyKey?: string): Checkou
  */
 const checkoutBodyBudget = { members: 5_000, elements: 10_000 };
 
+/** Bodies of up to 256 KiB, any JSON at the top; a refusal is one sentence naming the field. */
+const bodies = interfaceBody(checkoutErrors, {
+  limit: '256kb',
+  budget: checkoutBodyBudget,
+  strict: false,
+  issues: 'sentence',
+});
+
 export function checkoutRouter(deps: {
   services: CheckoutServices;
   merchantKeys: MerchantApiKeys;
@@ -66,19 +62,16 @@ export function checkoutRouter(deps: {
 }): Router {
   const { checkout, applicable } = deps.services;
   const router = Router();
-  const withBody = [
-    checkoutAuth(deps.merchantKeys),
-    ...jsonBody({ limit: '256kb', budget: checkoutBodyBudget, strict: false }),
-  ];
+  const withBody = [checkoutAuth(deps.merchantKeys), ...bodies.parsers];
 
   mount(router, routes.applicable, withBody, async (req, res) => {
-    const { orders } = parseBody(applicableBody, req);
+    const { orders } = bodies.read(applicableBody, req);
     const found = await applicable.applicable(callerOf(req, res), orders);
     return checkoutOk({ applicable_promotions: { discount_promotions: found.map(applicableJson) } });
   });
 
   mount(router, routes.preview, withBody, async (req, res) => {
-    const { selected, orders } = parseBody(previewBody, req);
+    const { selected, orders } = bodies.read(previewBody, req);
     const { discount, code } = await checkout.preview(callerOf(req, res), selected, orders);
     return checkoutOk(discountJson(discount, () => code, false));
   });
@@ -87,7 +80,7 @@ export function checkoutRouter(deps: {
     const key = req.header('x-idempotency-key');
     if (!key) throw new HttpError(400, checkoutCodes.invalid, 'X-Idempotency-Key header is required');
     if (!uuid.test(key)) throw new HttpError(400, checkoutCodes.invalid, 'X-Idempotency-Key must be a UUID');
-    const body = parseBody(reserveBody, req);
+    const body = bodies.read(reserveBody, req);
     const v = await checkout.reserve(callerOf(req, res, key), body);
     const byId = new Map(v.promotions.map((p) => [p.promotionId, p.code]));
     return checkoutOk({
@@ -97,19 +90,19 @@ export function checkoutRouter(deps: {
   });
 
   mount(router, routes.confirm, withBody, async (req, res) => {
-    const b = parseBody(confirmBody, req);
+    const b = bodies.read(confirmBody, req);
     const v = await checkout.confirm(callerOf(req, res), b.reservation_key.toLowerCase(), b.order_id);
     return checkoutOk({ promotions: promotionsJson(v) });
   });
 
   mount(router, routes.release, withBody, async (req, res) => {
-    const b = parseBody(releaseBody, req);
+    const b = bodies.read(releaseBody, req);
     const v = await checkout.release(callerOf(req, res), b.reservation_key.toLowerCase(), b.order_id, b.reason ?? null);
     return checkoutOk({ promotions: promotionsJson(v) });
   });
 
   mount(router, routes.getReservation, withBody, async (req, res) => {
-    const b = parseBody(getReservationBody, req);
+    const b = bodies.read(getReservationBody, req);
     const v = await checkout.get(callerOf(req, res), b.reservation_key.toLowerCase(), b.order_id);
     return checkoutOk({
       reservation_key: v.reservationKey,
@@ -120,7 +113,7 @@ export function checkoutRouter(deps: {
   });
 
   mount(router, routes.refund, withBody, async (req, res) => {
-    const b = parseBody(refundBody, req);
+    const b = bodies.read(refundBody, req);
     const v = await checkout.refund(callerOf(req, res), b.reservation_key.toLowerCase(), b.order_id, b.reason ?? null);
     return checkoutOk({ promotions: promotionsJson(v) });
   });

@@ -1,10 +1,11 @@
 /**
  * The gateway's API: the guard the composition root mounts in front of every interface that declares a
- * GatewayFront (gatewayGuard), its operator endpoints and their OpenAPI. The only file of api/gateway the composition
+ * GatewayFront (`guard`, gatewayGuard), its operator endpoints and their OpenAPI. The only file of api/gateway the composition
  * root imports (docs/conventions.md, "Modules"; docs/gateway.md).
  */
 import type { GatewayServices } from '../../application/gateway/index.js';
 import type { ContextApi } from '../shared/context-api.js';
+import { gatewayGuard } from './guard.js';
 import { registerGatewayOpenApi } from './openapi.js';
 import { gatewayOperatorRouter } from './operator-router.js';
 
@@ -13,6 +14,10 @@ export { gatewayOperatorRouter } from './operator-router.js';
 
 export const gatewayApi: ContextApi<GatewayServices> = {
   interfaces: () => [],
+  guard:
+    (s, { logger }) =>
+    (front) =>
+      gatewayGuard(front, s, { logger }),
   operatorRouter: (s, { logger }) => gatewayOperatorRouter({ logger, parties: s.parties }),
   openApi: [registerGatewayOpenApi],
   description:

@@ -23,7 +23,8 @@ const table: ErrorTable<WebhookErrorCode | OrderQueryErrorCode> = { ...webhookEr
 
 export function ordersRouter(deps: OrdersServices & { logger: Logger }): Router {
   const router = Router();
-  mountWebhooks(router, deps);
+  const errors = ordersErrors('orders', table);
+  mountWebhooks(router, deps, errors);
 
   const auth = customerAuth(deps.accessTokens, deps.customerAccess);
   mount(router, customerRoutes.myOrders, [auth], async (req, res) => {
@@ -40,7 +41,6 @@ export function ordersRouter(deps: OrdersServices & { logger: Logger }): Router 
     return rawJson(detailBytes(order, (data) => ({ code: 0, message: 'Success', data })));
   });
 
-  const errors = ordersErrors('orders', table);
   router.use(unknownEndpoint(errors));
   router.use(interfaceErrorHandler(errors, deps.logger));
   return router;

@@ -4,14 +4,13 @@
  * then reads the extension maps' raw text and records the event on the order's aggregate (which claims the
  * secure_hash for this webhook alone). Every refusal is the interface's envelope.
  */
-import { type Request, type RequestHandler, type Response, type Router } from 'express';
+import { type Request, type Response, type Router } from 'express';
 import type { OrdersServices, WebhookKeyRefusal, WebhookKind } from '../../application/orders/index.js';
 import { secureHashMatches } from '../../application/orders/index.js';
 import { commandContextOf } from '../shared/command-context.js';
-import { HttpError } from '../shared/interface-errors.js';
-import { jsonBody as sharedJsonBody } from '../shared/json-body.js';
+import { HttpError, type InterfaceErrors } from '../shared/interface-errors.js';
+import { interfaceBody } from '../shared/interface-body.js';
 import { mount, type RouteSpec } from '../shared/route-spec.js';
-import { isJsonRequest, issueField, issueMessage } from '../shared/validation.js';
 import { ordersOk } from './envelope.js';
 import { ordersCodes } from './errors.js';
 import { rawValues } from './raw-json.js';
@@ -43,38 +42,29 @@ const outcomeEvents: Record<WebhookKind, string> = {
  */
 export const webhookBodyBudget = { members: 5_000, elements: 5_000 };
 
-/** JSON bodies only, read whole (their raw text is kept for the extension maps). */
-function jsonBody(maxBytes: number): RequestHandler[] {
-  return [
-    (req, _res, next) =>
-      next(
-        isJsonRequest(req)
-          ? undefined
-          : new HttpError(415, ordersCodes.notJson, 'Content-Type must be application/json'),
-      ),
-    ...sharedJsonBody({ limit: maxBytes, budget: webhookBodyBudget, keepText: true }),
-  ];
-}
-
-export function mountWebhooks(router: Router, services: OrdersServices): void {
+export function mountWebhooks(
+  router: Router,
+  services: OrdersServices,
+  errors: Pick<InterfaceErrors<string>, 'malformed'>,
+): void {
+  // JSON bodies only, refused otherwise before anything else; read whole, their text kept for the extension maps.
+  const bodies = interfaceBody(errors, {
+    limit: services.webhookMaxBytes,
+    budget: webhookBodyBudget,
+    keepText: true,
+    notJsonFirst: true,
+    notObject: 'body must be a JSON object',
+  });
   const receive = (kind: WebhookKind, spec: RouteSpec) =>
-    mount(router, spec, jsonBody(services.webhookMaxBytes), async (req: Request, res: Response) => {
+    mount(router, spec, bodies.parsers, async (req: Request, res: Response) => {
       const key = await services.webhookKeys.check(req.header('x-api-key'));
       if (!key.ok) throw new HttpError(401, ...keyRefusals[key.reason]);
       const requestId = req.header('x-request-id');
       if (!requestId || !uuidV4.test(requestId))
         throw new HttpError(400, ordersCodes.requestIdInvalid, 'X-Request-Id must be a UUID v4');
-      if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))
-        throw new HttpError(400, ordersCodes.invalidRequest, 'body must be a JSON object');
-
-      const parsed = webhookBodies[kind].safeParse(req.body);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0]!;
-        const field = issueField(issue);
-        throw new HttpError(400, ordersCodes.invalidRequest, issueMessage(issue, field), { field });
-      }
+      const body = bodies.read(webhookBodies[kind], req);
       // The signature before anything walks the body again: it needs the parsed fields alone.
-      if (!secureHashMatches(key.secretKey, signedWebhookOf(kind, parsed.data), parsed.data.secure_hash))
+      if (!secureHashMatches(key.secretKey, signedWebhookOf(kind, body), body.secure_hash))
         throw new HttpError(
           401,
           ordersCodes.secureHashMismatch,
@@ -83,10 +73,8 @@ export function mountWebhooks(router: Router, services: OrdersServices): void {
         );
       // The raw text is walked only when the body has an extension map (most updates have none).
       let raw: Map<string, string> | undefined;
-      const webhook = webhookOf(kind, parsed.data, (path) =>
-        (raw ??= rawValues((req as Request & { rawBody?: string }).rawBody ?? '', extensionPaths)).get(
-          JSON.stringify(path),
-        )!,
+      const webhook = webhookOf(kind, body, (path) =>
+        (raw ??= rawValues(bodies.text(req), extensionPaths)).get(JSON.stringify(path))!,
       );
 
       const context = commandContextOf(req, res, {

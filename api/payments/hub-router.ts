@@ -4,7 +4,6 @@
  * once per X-Request-ID (an identical resend replays its answer, another request under it is refused 4093).
  */
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import type { z } from 'zod';
 import {
   cancelConfirmSigningString,
   initSigningString,
@@ -17,10 +16,10 @@ import type { CommandContext } from '../../application/shared/command-context.js
 import type { Logger } from '../../application/shared/logger.js';
 import { commandContextOf } from '../shared/command-context.js';
 import { HttpError, interfaceErrorHandler, unknownEndpoint } from '../shared/interface-errors.js';
-import { jsonBody } from '../shared/json-body.js';
+import { interfaceBody } from '../shared/interface-body.js';
 import { saneToken } from '../shared/request-context.js';
 import { mount } from '../shared/route-spec.js';
-import { isJsonRequest, issueField, issueMessage } from '../shared/validation.js';
+import { issueField, issueMessage } from '../shared/validation.js';
 import { hubErrors, hubOk } from './hub-errors.js';
 import { mountRefundRoutes } from './refund-router.js';
 import { json } from '../shared/route.js';
@@ -62,16 +61,19 @@ export function keyAuth(services: PaymentsServices): RequestHandler {
 
 export const callerOf = (res: Response) => res.locals.paymentCaller as PaymentCaller;
 
-export function parseBody<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, req: Request): T {
-  if (!isJsonRequest(req)) throw invalid('Content-Type must be application/json', 'Content-Type');
-  if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))
-    throw invalid('the body must be a JSON object');
-  const parsed = schema.safeParse(req.body);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const field = issueField(issue);
-  throw invalid(issueMessage(issue, field), field);
-}
+/**
+ * The hub's bodies: up to 64 KiB of a JSON object. A wrong Content-Type is its 4001 naming the header; a refusal names
+ * its field.
+ */
+const hubBody = interfaceBody(hubErrors, {
+  limit: '64kb',
+  budget: hubBodyBudget,
+  strict: false,
+  notJson: 'invalid',
+  notObject: 'the body must be a JSON object',
+});
+
+export const parseBody = hubBody.read;
 
 /** A header that, when sent, must be a sane token (printable ASCII, no spaces, 1 to 128). */
 function optionalHeader(req: Request, name: string): string | undefined {
@@ -133,7 +135,7 @@ export function hubRouter(deps: { services: PaymentsServices; logger: Logger }):
   const { services } = deps;
   const router = Router();
   const auth = keyAuth(services);
-  const withBody = [auth, ...jsonBody({ limit: '64kb', budget: hubBodyBudget, strict: false })];
+  const withBody = [auth, ...hubBody.parsers];
 
   mount(router, hubRoutes.init, withBody, async (req, res) => {
     const caller = callerOf(res);

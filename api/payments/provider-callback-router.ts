@@ -7,11 +7,10 @@ import { Router, type Request } from 'express';
 import type { z } from 'zod';
 import type { PaymentsServices, ProviderResultErrorCode } from '../../application/payments/index.js';
 import type { Logger } from '../../application/shared/logger.js';
-import { HttpError, interfaceErrorHandler, unknownEndpoint, type InterfaceErrors } from '../shared/interface-errors.js';
-import { parseJsonText, rawBody } from '../shared/json-body.js';
+import { interfaceErrorHandler, unknownEndpoint, type InterfaceErrors } from '../shared/interface-errors.js';
+import { interfaceBody } from '../shared/interface-body.js';
 import { json } from '../shared/route.js';
 import { mount } from '../shared/route-spec.js';
-import { issueField, issueMessage } from '../shared/validation.js';
 import {
   providerCallbackBody,
   providerCallbackRoutes,
@@ -38,7 +37,9 @@ const callbackBodyBudget = { members: 200, elements: 200 };
 export function providerCallbackRouter(deps: { services: PaymentsServices; logger: Logger }): Router {
   const { providerCallbacks } = deps.services;
   const router = Router();
-  const raw = rawBody({ limit: '32kb' });
+  // The raw bytes, for the signature over them; then JSON within the budget, read by the route's schema.
+  const callbackBody = interfaceBody(providerCallbackErrors, { limit: '32kb', raw: true, budget: callbackBodyBudget });
+  const raw = callbackBody.parsers;
 
   mount(router, providerCallbackRoutes.callback, raw, async (req) => {
     const { providerCode, body } = verifiedCallback(req, providerCallbackBody);
@@ -59,14 +60,9 @@ export function providerCallbackRouter(deps: { services: PaymentsServices; logge
     schema: S,
   ): { providerCode: string; body: z.output<S> } {
     const providerCode = req.params.providerCode ?? '';
-    const text = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
+    const text = callbackBody.text(req);
     providerCallbacks.verify(providerCode, text, req.header('x-provider-signature'));
-    const callback = schema.safeParse(parseJsonText(text, callbackBodyBudget));
-    if (!callback.success) {
-      const issue = callback.error.issues[0]!;
-      throw new HttpError(400, 'INVALID', issueMessage(issue, issueField(issue)));
-    }
-    return { providerCode, body: callback.data };
+    return { providerCode, body: callbackBody.parseText(schema, text) };
   }
 
   router.use(unknownEndpoint(providerCallbackErrors));

@@ -8,7 +8,7 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { isDomainError, type DomainError } from '../../application/shared/errors.js';
 import { ControlCharacterError } from './control-characters.js';
-import { bodyProblemStatus, RequestBodyError } from './json-body.js';
+import { bodyParserProblem, bodyProblemStatus } from './json-body.js';
 import { logContextOf } from './request-context.js';
 
 /** An answer already in the interface's terms, thrown by auth, parsing and handlers. */
@@ -103,19 +103,10 @@ const transientCodes = new Set([
 function malformed(err: unknown, codes: InterfaceErrors<string>['malformed']): [number, string, string] | undefined {
   if (err instanceof URIError) return [400, codes.invalid, 'request path is not valid percent-encoding'];
   if (err instanceof ControlCharacterError) return [400, codes.invalid, err.message];
-  // Every body parser of api/shared/json-body.ts: too deep, corrupt encoding, too large, not UTF-8.
-  if (err instanceof RequestBodyError) return [bodyProblemStatus[err.problem], codes[err.problem], err.message];
-  switch (err && typeof err === 'object' ? (err as { type?: unknown }).type : undefined) {
-    case 'entity.parse.failed':
-      return [400, codes.invalid, 'request body is not valid JSON'];
-    case 'entity.too.large':
-      return [413, codes.tooLarge, 'request body is too large'];
-    case 'encoding.unsupported':
-    case 'charset.unsupported':
-      return [415, codes.unsupportedMediaType, 'request body must be UTF-8 JSON'];
-    default:
-      return undefined;
-  }
+  // Every body parser: too deep, corrupt encoding, too large, not UTF-8 (api/shared/json-body.ts reads them all).
+  const body = bodyParserProblem(err);
+  if (body) return [bodyProblemStatus[body.problem], codes[body.problem], body.message];
+  return undefined;
 }
 
 /** The interface's 404 for a path under it that no route took; mount it after the routes. */

@@ -82,10 +82,14 @@ export function parseJsonText(text: string, budget: JsonBudget): unknown {
   return value;
 }
 
-/** What body-parser (and raw-body, zlib under it) raised, in the interface-neutral terms of `RequestBodyError`. */
-function bodyError(err: unknown): unknown {
-  if (err instanceof RequestBodyError || err instanceof ControlCharacterError) return err;
-  const e = (err && typeof err === 'object' ? err : {}) as { type?: unknown; code?: unknown; status?: unknown };
+/**
+ * What body-parser (and raw-body, zlib under it) raised, in the interface-neutral terms of `RequestBodyError`;
+ * undefined for an error that is not about the body. Also the error handler's reading of a body parser's error
+ * (api/shared/interface-errors.ts).
+ */
+export function bodyParserProblem(err: unknown): RequestBodyError | undefined {
+  if (err instanceof RequestBodyError) return err;
+  const e = (err && typeof err === 'object' ? err : {}) as { type?: unknown; code?: unknown };
   switch (e.type) {
     case 'entity.parse.failed':
       return new RequestBodyError('invalid', 'request body is not valid JSON');
@@ -104,8 +108,17 @@ function bodyError(err: unknown): unknown {
   // zlib's errors (Z_DATA_ERROR, Z_BUF_ERROR, ...): a body that says gzip or deflate and is not.
   if (typeof e.code === 'string' && e.code.startsWith('Z_'))
     return new RequestBodyError('invalid', 'request body is not valid for its Content-Encoding');
+  return undefined;
+}
+
+/** What a body parser of this file raised, as a `RequestBodyError` (a control character as it is). */
+function bodyError(err: unknown): unknown {
+  if (err instanceof ControlCharacterError) return err;
+  const problem = bodyParserProblem(err);
+  if (problem) return problem;
   // Anything else body-parser calls the client's fault is still the client's: never a 500 for a body.
-  if (typeof e.status === 'number' && e.status >= 400 && e.status < 500)
+  const status = err && typeof err === 'object' ? (err as { status?: unknown }).status : undefined;
+  if (typeof status === 'number' && status >= 400 && status < 500)
     return new RequestBodyError('invalid', 'request body cannot be read');
   return err;
 }

@@ -16,10 +16,9 @@ import {
   type ErrorTable,
   type InterfaceErrors,
 } from './interface-errors.js';
-import { jsonBody } from './json-body.js';
+import { interfaceBody } from './interface-body.js';
 import { operatorAuth } from './operator-auth.js';
 import { json, type HttpResult } from './route.js';
-import { isJsonRequest, issueField, issueMessage } from './validation.js';
 
 export const operatorBasePath = '/operator/v1';
 
@@ -56,18 +55,24 @@ export const ok = (data: unknown, status = 200): HttpResult =>
   json(status, { code: 'SUCCESS', message: 'Success', data });
 
 /**
+ * The largest operator body is an issue of 1,000 recipients of 2 fields (api/checkout/operator-wallet-schemas.ts):
+ * 2,000 members and 1,000 elements; docs/conventions.md, "Request bodies".
+ */
+const operatorBodyBudget = { members: 5_000, elements: 5_000 };
+
+/** The operator API's bodies: a JSON object of up to 256 KiB; a refusal names its field. */
+const operatorBody = interfaceBody(shellErrors, {
+  limit: '256kb',
+  budget: operatorBodyBudget,
+  notObject: 'body must be a JSON object',
+});
+
+/**
  * The JSON object body, parsed by `schema` into the typed command. `within` prefixes field names where the body is
  * one named part of the resource (the pool pricing endpoint's body is the pool's `pricing`).
  */
 export function body<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, req: Request, within?: string): T {
-  if (!isJsonRequest(req)) throw new HttpError(415, 'OPS-REQ-415', 'Content-Type must be application/json');
-  if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))
-    throw new HttpError(400, 'OPS-REQ-001', 'body must be a JSON object');
-  const parsed = schema.safeParse(req.body, { path: within ? [within] : [] });
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const field = issueField(issue);
-  throw new HttpError(400, 'OPS-REQ-001', issueMessage(issue, field), { field });
+  return operatorBody.read(schema, req, within);
 }
 
 /** A positive integer path parameter. */
@@ -105,12 +110,6 @@ export function commandOf(req: Request, res: Response, keyed = true): CommandCon
   });
 }
 
-/**
- * The largest operator body is an issue of 1,000 recipients of 2 fields (api/checkout/operator-wallet-schemas.ts):
- * 2,000 members and 1,000 elements; docs/conventions.md, "Request bodies".
- */
-const operatorBodyBudget = { members: 5_000, elements: 5_000 };
-
 /** The operator API: authentication and JSON bodies, then each context's operator router, then 404. */
 export function operatorApi(deps: {
   logger: Logger;
@@ -119,7 +118,7 @@ export function operatorApi(deps: {
 }): Router {
   const router = Router();
   router.use(operatorAuth(deps.operatorTokens, refuseOperator));
-  router.use(jsonBody({ limit: '256kb', budget: operatorBodyBudget }));
+  router.use(operatorBody.parsers);
   for (const r of deps.routers) router.use(r);
   router.use(unknownEndpoint(shellErrors));
   router.use(interfaceErrorHandler(shellErrors, deps.logger));

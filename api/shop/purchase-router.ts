@@ -4,10 +4,11 @@ import type { z } from 'zod';
 import type { PurchaseService, ReservationView, ShopCaller, ShopCredentials } from '../../application/shop/index.js';
 import { actorContextOf } from '../shared/command-context.js';
 import { HttpError } from '../shared/interface-errors.js';
-import { jsonBody } from '../shared/json-body.js';
+import { interfaceBody } from '../shared/interface-body.js';
 import { mount } from '../shared/route-spec.js';
 import { describeZodError, isJsonRequest, uuidPattern } from '../shared/validation.js';
 import { shopAuth, type ShopCallerLocals } from './auth.js';
+import { shopErrors } from './error-mapping.js';
 import { shopOk } from './envelope.js';
 import { purchaseRoutes } from './purchase-routes.js';
 import {
@@ -21,15 +22,10 @@ import {
 
 type Schema<T> = z.ZodType<T, z.ZodTypeDef, unknown>;
 
-function parse<T>(schema: Schema<T>, value: unknown, where: 'body' | 'path'): T {
+function parsePath<T>(schema: Schema<T>, value: unknown): T {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new HttpError(400, 'SHOP-REQ-001', describeZodError(parsed.error, where));
+  if (!parsed.success) throw new HttpError(400, 'SHOP-REQ-001', describeZodError(parsed.error, 'path'));
   return parsed.data;
-}
-
-function parseBody<T>(schema: Schema<T>, req: Request): T {
-  if (!isJsonRequest(req)) throw new HttpError(415, 'SHOP-REQ-415', 'Content-Type must be application/json');
-  return parse(schema, req.body, 'body');
 }
 
 /** The authenticated merchant and user, and the request's command context (built once, here). */
@@ -54,15 +50,23 @@ function idempotencyKeyOf(req: Request): string {
 /** At most 100 items of 2 fields and a few fields around them (api/shop/schemas.ts): 1,000 of each is ten times that. */
 const purchaseBodyBudget = { members: 1_000, elements: 1_000 };
 
+/** Bodies of up to 64 KiB, any JSON at the top; a refusal is one sentence naming the field. */
+const bodies = interfaceBody(shopErrors, {
+  limit: '64kb',
+  budget: purchaseBodyBudget,
+  strict: false,
+  issues: 'sentence',
+});
+
 export function purchaseRouter(deps: { purchases: PurchaseService; credentials: ShopCredentials }): Router {
   const router = Router();
   const auth = shopAuth(deps.credentials, { requireUser: true });
-  const withBody = [auth, ...jsonBody({ limit: '64kb', budget: purchaseBodyBudget, strict: false })];
+  const withBody = [auth, ...bodies.parsers];
 
   mount(router, purchaseRoutes.reserve, withBody, async (req, res) => {
     const key = idempotencyKeyOf(req);
     // The usual body without zod (plainReserveBody: the same answer); anything else through the schema.
-    const body = (isJsonRequest(req) && plainReserveBody(req.body)) || parseBody(reserveBody, req);
+    const body = (isJsonRequest(req) && plainReserveBody(req.body)) || bodies.read(reserveBody, req);
     const v = await deps.purchases.reserve(callerOf(res), key, body);
     return shopOk({
       reservationKey: v.reservationKey,
@@ -74,7 +78,7 @@ export function purchaseRouter(deps: { purchases: PurchaseService; credentials: 
   });
 
   mount(router, purchaseRoutes.commit, withBody, async (req, res) => {
-    const { reservationKey } = parseBody(reservationKeyBody, req);
+    const { reservationKey } = bodies.read(reservationKeyBody, req);
     const v = await deps.purchases.commit(callerOf(res), reservationKey.toLowerCase());
     return shopOk({
       reservationKey: v.reservationKey,
@@ -85,13 +89,13 @@ export function purchaseRouter(deps: { purchases: PurchaseService; credentials: 
   });
 
   mount(router, purchaseRoutes.release, withBody, async (req, res) => {
-    const { reservationKey, reason } = parseBody(releaseBody, req);
+    const { reservationKey, reason } = bodies.read(releaseBody, req);
     const v = await deps.purchases.release(callerOf(res), reservationKey.toLowerCase(), reason ?? null);
     return shopOk({ reservationKey: v.reservationKey, orderId: v.orderId, releasedAt: v.releasedAt! });
   });
 
   mount(router, purchaseRoutes.lookup, [auth], async (req, res) => {
-    const { key } = parse(reservationLookupParams, req.params, 'path');
+    const { key } = parsePath(reservationLookupParams, req.params);
     const v = await deps.purchases.get(callerOf(res), key.toLowerCase());
     return shopOk({
       reservationKey: v.reservationKey,

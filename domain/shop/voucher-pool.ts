@@ -92,9 +92,13 @@ export type VoucherPoolCommand =
   | { type: 'ReleaseVoucherStock'; reservationKey: string; reason: VoucherStockReleased['data']['reason']; now: string }
   | { type: 'SellVoucherStock'; reservationKey: string; now: string };
 
-/** One key per buyer: user ids are scoped to their merchant. */
+/**
+ * One key per buyer (user ids are scoped to their merchant), the JSON of [merchantId, userId], so no two buyers share
+ * one whatever their ids hold. The one definition: the pool's usage, the inventory projector's announcements and the
+ * catalog's cache of holdings (infrastructure/shop/catalog-holdings.ts) all key buyers by it.
+ */
 export function buyerKey(merchantId: string, userId: string): string {
-  return `${merchantId.length}:${merchantId}${userId}`;
+  return JSON.stringify([merchantId, userId]);
 }
 
 /** What a buyer holds of the pool on `day` and in total (reserved or sold). */

@@ -10,6 +10,8 @@ import { keepDemoCredentials, readDemoCredentials } from '../shared/demo-credent
 import { isDomainError } from '../../application/shared/errors.js';
 import { newCommandContext } from '../../application/shared/command-context.js';
 import { systemClock, type Clock } from '../../application/shared/clock.js';
+import type { DemoSeed } from '../shared/demo-seed.js';
+import type { CheckoutConfig } from './config.js';
 
 export interface CheckoutDemoData {
   userId: string;
@@ -124,3 +126,18 @@ export async function seedCheckoutDemo(
   keepDemoCredentials(dataDir, { checkout: data });
   return data;
 }
+
+/** The checkout's module seed (context-module.ts, `demo`): the masters and wallet above, and the banner's lines. */
+export const checkoutDemo: DemoSeed<Pick<CheckoutServices, 'promotionMasters' | 'wallet'>, CheckoutConfig> = async (
+  services,
+  demo,
+) => {
+  const checkout = await seedCheckoutDemo(services, demo.config.DATA_DIR);
+  return {
+    lines: [
+      `Checkout demo (docs/checkout.md; README, "The checkout with curl"):`,
+      `  wallet of ${checkout.userId}: ${checkout.promotions.map((p) => `${p.promotionId} (${p.title})`).join(', ')}`,
+      `  API:                  ${demo.shownAt}/loyalty/v1/promotion`,
+    ],
+  };
+};

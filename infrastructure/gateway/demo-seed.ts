@@ -13,6 +13,8 @@ import {
 import { newCommandContext } from '../../application/shared/command-context.js';
 import { keepDemoCredentials, readDemoCredentials } from '../shared/demo-credentials.js';
 import { isDomainError } from '../../application/shared/errors.js';
+import type { DemoSeed } from '../shared/demo-seed.js';
+import type { GatewayConfig } from './config.js';
 
 export interface GatewayDemoCredential {
   partyId: string;
@@ -73,3 +75,18 @@ export async function seedGatewayDemo(gateway: GatewayServices, dataDir: string)
   keepDemoCredentials(dataDir, { gateway: data });
   return data;
 }
+
+/**
+ * The gateway's module seed (context-module.ts, `demo`): the parties above, offered to later seeds as their interfaces'
+ * demo clients (the order view's seed sends its orders through the gateway with its pair), and the banner's lines.
+ */
+export const gatewayDemo: DemoSeed<GatewayServices, GatewayConfig> = async (services, demo) => {
+  const gateway = await seedGatewayDemo(services, demo.config.DATA_DIR);
+  return {
+    clients: gateway,
+    lines: [
+      `  gateway (client_id / client_secret, for ${gateway.shop.environments.join(', ')}), one party per interface:`,
+      ...Object.entries(gateway).map(([name, c]) => `    ${`${name}:`.padEnd(19)}${c.clientId} / ${c.clientSecret}`),
+    ],
+  };
+};

@@ -16,7 +16,7 @@ import { FlexibleRateLimiter, rateLimitStoreOf } from './rate-limiters.js';
 
 export { gatewayConfig, gatewayEnvironmentOf, type GatewayConfig } from './config.js';
 export { gatewaySecrets, type GatewaySecrets } from './secrets.js';
-export { seedGatewayDemo, type GatewayDemoData } from './demo-seed.js';
+export { gatewayDemo, seedGatewayDemo, type GatewayDemoData } from './demo-seed.js';
 export { FlexibleRateLimiter, rateLimitTable, startRateLimitPrimary, rateLimitStoreOf } from './rate-limiters.js';
 
 /** Needs the database only for the postgres rate-limit store (so fast tests build it on an in-memory store too). */

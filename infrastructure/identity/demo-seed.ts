@@ -4,9 +4,17 @@
  * across restarts: what exists is kept, a missing consent is recorded again, and the mini-app's secret (shown once)
  * is kept under `identity` in `<dataDir>/demo-credentials.json`; a lost or stale one is rotated.
  */
-import type { ConsentScope, MiniAppRegistry, UserDirectory, UserProfile } from '../../application/identity/index.js';
+import type {
+  ConsentScope,
+  IdentityServices,
+  MiniAppRegistry,
+  UserDirectory,
+  UserProfile,
+} from '../../application/identity/index.js';
 import { keepDemoCredentials, readDemoCredentials } from '../shared/demo-credentials.js';
 import { newCommandContext } from '../../application/shared/command-context.js';
+import type { DemoSeed } from '../shared/demo-seed.js';
+import type { IdentityConfig } from './config.js';
 
 export interface IdentityDemoData {
   miniAppId: string;
@@ -92,3 +100,19 @@ export async function seedIdentityDemo(
   if (JSON.stringify(saved) !== JSON.stringify(data)) keepDemoCredentials(dataDir, { identity: data });
   return data;
 }
+
+/** The identity context's module seed (context-module.ts, `demo`): the mini-app and users above, and the banner's lines. */
+export const identityDemo: DemoSeed<Pick<IdentityServices, 'users' | 'miniApps'>, IdentityConfig> = async (
+  services,
+  demo,
+) => {
+  const identity = await seedIdentityDemo(services, demo.config.DATA_DIR);
+  return {
+    lines: [
+      `Identity demo (docs/identity.md; README, "Login flow"):`,
+      `  mini-app:             ${identity.miniAppId}  client secret ${identity.clientSecret}`,
+      `  users:                ${identity.users.map((u) => `${u.userId} (consented: ${u.consented.join(' ') || 'nothing'})`).join(', ')}`,
+      `  consent page:         ${demo.shownAt}/sandbox/identity/consent?miniapp_id=${identity.miniAppId}&user_id=demo-user-3&scope=profile%20phone%20email`,
+    ],
+  };
+};

@@ -21,7 +21,7 @@ import type { IdentitySecrets } from './secrets.js';
 
 export { identityConfig, type IdentityConfig } from './config.js';
 export { identitySecrets, newSigningKeyJwk, readSigningKeys, type IdentitySecrets } from './secrets.js';
-export { seedIdentityDemo, type IdentityDemoData } from './demo-seed.js';
+export { identityDemo, seedIdentityDemo, type IdentityDemoData } from './demo-seed.js';
 
 /** Needs only the event store's side of the shared adapters (so fast tests can build it on an in-memory store too). */
 export function buildIdentity(

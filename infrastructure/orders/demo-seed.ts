@@ -11,6 +11,8 @@ import { isDomainError } from '../../application/shared/errors.js';
 import { newCommandContext } from '../../application/shared/command-context.js';
 import type { OrdersServices } from '../../application/orders/index.js';
 import { stringToSign, type SignedWebhook } from '../../application/orders/index.js';
+import type { DemoSeed } from '../shared/demo-seed.js';
+import type { OrdersConfig } from './config.js';
 
 export interface OrdersDemoData {
   merchantId: string;
@@ -184,3 +186,21 @@ export async function seedOrdersDemo(
   keepDemoCredentials(dataDir, { orders: data });
   return { ...data, ordersSent };
 }
+
+/**
+ * The order view's module seed (context-module.ts, `demo`): the merchant and its orders above, sent through this
+ * process's own webhooks with the gateway's demo pair for the order view (none when this process serves no API), and
+ * the banner's lines.
+ */
+export const ordersDemo: DemoSeed<Pick<OrdersServices, 'merchants'>, OrdersConfig> = async (services, demo) => {
+  const gateway = demo.client('orders');
+  const webhooks = demo.servedAt !== undefined && gateway ? { baseUrl: demo.servedAt, gateway } : undefined;
+  const orders = await seedOrdersDemo(services, demo.config.DATA_DIR, webhooks);
+  return {
+    lines: [
+      `Order view demo (docs/orders.md; README, "Order view"): merchant ${orders.merchantId}, ${orders.ordersSent} orders sent now`,
+      `  X-API-Key:            ${orders.apiKey}`,
+      `  secretKey:            ${orders.secretKey}`,
+    ],
+  };
+};

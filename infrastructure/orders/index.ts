@@ -12,7 +12,8 @@ import {
   WebhookKeys,
   type OrdersServices,
 } from '../../application/orders/index.js';
-import type { BuiltContext, ContextDeps } from '../shared/context.js';
+import { absentReadModel } from '../shared/absent-read-model.js';
+import type { BuiltContext, CommandDeps, ContextDeps } from '../shared/context.js';
 import { AesGcmSecretCipher } from '../shared/secret-cipher.js';
 import type { OrdersConfig } from './config.js';
 import { PostgresOrderReadModel } from './order-read-model.js';
@@ -59,18 +60,15 @@ export function buildOrderCommands(
   };
 }
 
-export function buildOrders(
-  deps: Pick<
-    ContextDeps<OrdersConfig, OrdersSecrets>,
-    'config' | 'secrets' | 'store' | 'ids' | 'clock' | 'knex' | 'accessTokens' | 'ports'
-  >,
+/** Its services on `readModel` (the order view's queries read it). */
+function assembleOrders(
+  deps: CommandDeps<OrdersConfig, OrdersSecrets>,
+  readModel: ConstructorParameters<typeof OrderQueries>[0],
 ): BuiltContext<OrdersServices> {
   return {
     services: {
       ...buildOrderCommands(deps),
-      queries: new OrderQueries(
-        new PostgresOrderReadModel(deps.knex, { countLimit: deps.config.ORDERS_LIST_COUNT_LIMIT }),
-      ),
+      queries: new OrderQueries(readModel),
       accessTokens: deps.accessTokens,
       customerAccess: new CustomerAccessPolicy({
         consents: () => deps.ports.get('consents'),
@@ -81,4 +79,11 @@ export function buildOrders(
     stop: async () => {},
   };
 }
-export { seedOrdersDemo, type OrdersDemoData } from './demo-seed.js';
+
+export const buildOrders = (deps: ContextDeps<OrdersConfig, OrdersSecrets>): BuiltContext<OrdersServices> =>
+  assembleOrders(deps, new PostgresOrderReadModel(deps.knex, { countLimit: deps.config.ORDERS_LIST_COUNT_LIMIT }));
+
+/** The command side alone (context-module.ts, `commandSide`): the queries have no read model. */
+export const buildOrdersCommandSide = (deps: CommandDeps<OrdersConfig, OrdersSecrets>): BuiltContext<OrdersServices> =>
+  assembleOrders(deps, absentReadModel('the order view'));
+export { ordersDemo, seedOrdersDemo, type OrdersDemoData } from './demo-seed.js';

@@ -8,6 +8,9 @@ import { hmacSha256Hex } from '../../application/shared/signatures.js';
 import { keepDemoCredentials, readDemoCredentials } from '../shared/demo-credentials.js';
 import type { PaymentMethodConfig, PaymentsServices } from '../../application/payments/index.js';
 import { newCommandContext } from '../../application/shared/command-context.js';
+import type { DemoSeed } from '../shared/demo-seed.js';
+import type { PaymentsConfig } from './config.js';
+import { startDemoReceiver } from './demo-receiver.js';
 
 export interface PaymentsDemoData {
   merchantCode: string;
@@ -81,7 +84,7 @@ export const demoPaymentMethods: PaymentMethodConfig[] = [
 ];
 
 /**
- * The demo merchant's postback URL: the sample receiver `npm start` runs (main.ts) at the port it is listening on; with
+ * The demo merchant's postback URL: the sample receiver `npm start` runs (demo-receiver.ts) at the port it is listening on; with
  * no receiver listening (PAYMENTS_DEMO_RECEIVER_PORT 0, or its port taken), an address of the reserved `.example`
  * domain that never resolves, so the demo's IPNs reach nothing rather than whatever holds the port (their failed
  * attempts show in the attempt log).
@@ -141,3 +144,24 @@ export async function seedPaymentsDemo(
   keepDemoCredentials(dataDir, { payments: data });
   return data;
 }
+
+/**
+ * The hub's module seed (context-module.ts, `demo`): the sample receiver first (the merchant's postback names it only
+ * when it listens), then the merchant, and the banner's lines.
+ */
+export const paymentsDemo: DemoSeed<PaymentsServices, PaymentsConfig> = async (services, demo) => {
+  const receiver = await startDemoReceiver(demo.config.PAYMENTS_DEMO_RECEIVER_PORT, demo);
+  const payments = await seedPaymentsDemo(services, demo.config.DATA_DIR, receiver?.port ?? null);
+  receiver?.serve(payments.secretKey);
+  return {
+    lines: [
+      `Payment hub demo (docs/payments.md; README, "Payments"):`,
+      `  merchant:             ${payments.merchantCode}  secretKey ${payments.secretKey}`,
+      ...payments.terminals.map((t) => `  ${`${t.terminalId}:`.padEnd(22)}X-Payment-API-Key ${t.paymentApiKey}`),
+      `  methods:              CREDIT_CARD, WALLET (holds), BANK_TRANSFER, QR_CODE; API ${demo.shownAt}/api/payments/v1`,
+      receiver
+        ? `  IPN postback:         ${demoIpnUrl(receiver.port)} (sample receiver, logs "IPN received"; docs/ipn.md)`
+        : `  IPN postback:         ${demoIpnUrl(null)} (no sample receiver: PAYMENTS_DEMO_RECEIVER_PORT is 0 or taken)`,
+    ],
+  };
+};

@@ -1,7 +1,7 @@
 /**
  * The payment hub's module, infrastructure half: its configuration slice, its secrets and how its services are built
- * from the shared adapters. The only file of infrastructure/payments the composition root imports
- * (docs/conventions.md, "Modules").
+ * from the shared adapters, its own migrations, metrics, demo seed and the ipn role's runner. The only file of
+ * infrastructure/payments the composition root imports (docs/conventions.md, "Modules").
  */
 import {
   IpnDispatcher,
@@ -39,11 +39,11 @@ import {
   sessionExpiryTimer,
 } from '../../projections/payments/index.js';
 import { defaultLeaseOwner } from '../shared/messaging/lease.js';
-import { ipnAttemptDuration, ipnAttempts } from '../shared/metrics.js';
+import { ipnAttemptDuration, ipnAttempts } from './metrics.js';
 import { HttpIpnSender } from './ipn-http-sender.js';
 import { ipnDispatcherJob } from './ipn-job.js';
 import { PostgresIpnOutbox } from './ipn-outbox-store.js';
-import type { BuiltContext, ContextDeps } from '../shared/context.js';
+import type { BuiltContext, ContextDeps, RoleRunner } from '../shared/context.js';
 import { AesGcmSecretCipher } from '../shared/secret-cipher.js';
 import { timerJob } from '../shared/timer-job.js';
 import { hmacSha256Hex } from '../../application/shared/signatures.js';
@@ -58,7 +58,9 @@ import type { PaymentsSecrets } from './secrets.js';
 
 export { paymentsConfig, type PaymentsConfig } from './config.js';
 export { paymentsSecrets, type PaymentsSecrets } from './secrets.js';
-export { demoIpnUrl, seedPaymentsDemo, type PaymentsDemoData } from './demo-seed.js';
+export { demoIpnUrl, paymentsDemo, seedPaymentsDemo, type PaymentsDemoData } from './demo-seed.js';
+export { paymentsMetrics } from './metrics.js';
+export { paymentsMigrations } from './migrations.js';
 
 type CommandDeps = Pick<
   ContextDeps<PaymentsConfig, PaymentsSecrets>,
@@ -129,9 +131,13 @@ export function buildPayments(deps: ContextDeps<PaymentsConfig, PaymentsSecrets>
       refundReactor({ transactions: built.services.transactions, refunds: built.services.refunds, providers }),
       sessionPaymentReactor(built.services),
     ],
-    dispatchProjectors: [paymentsIpnOutboxProjector, paymentSessionIpnOutboxProjector],
   };
 }
+
+/** The ipn role's own runner: the outbox projectors whose rows its dispatcher delivers (docs/ipn.md). */
+export const paymentsRunners: readonly RoleRunner[] = [
+  { role: 'ipn', projectors: [paymentsIpnOutboxProjector, paymentSessionIpnOutboxProjector] },
+];
 
 /** The command side only: the event store's adapters (so fast tests build it on an in-memory store too). */
 export function buildPaymentsCommands(deps: CommandDeps): BuiltContext<PaymentsServices> {

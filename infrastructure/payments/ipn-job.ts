@@ -8,7 +8,7 @@ import type { Logger } from '../../application/shared/logger.js';
 import type { Clock } from '../../application/shared/clock.js';
 import type { BackgroundJob } from '../shared/context.js';
 import { ownerIsGone } from '../shared/messaging/lease.js';
-import { ipnNotifications } from '../shared/metrics.js';
+import { ipnNotifications } from './metrics.js';
 
 export function ipnDispatcherJob(options: {
   dispatcher: IpnDispatcher;

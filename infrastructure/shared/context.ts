@@ -35,6 +35,22 @@ export interface ContextDeps<C, S = Record<never, never>> {
   ports: PortDirectory;
 }
 
+/**
+ * What a context's command side is built from (context-module.ts, `commandSide`): the event store's adapters and the
+ * ports, no database. The fast in-memory harness (tests/support/fast-app.ts) builds every context from these.
+ */
+export type CommandDeps<C, S = Record<never, never>> = Omit<ContextDeps<C, S>, 'knex' | 'changes'>;
+
+/**
+ * Projectors a role runs on a projection runner of its own, apart from the projector role's (context-module.ts,
+ * `runners`): the payment hub's IPN outbox feeds, run by the ipn role on durable consumers `ipn-<name>` (docs/ipn.md),
+ * so that its fan-out scales and fails apart from the read models'.
+ */
+export interface RoleRunner {
+  readonly role: Role;
+  readonly projectors: readonly Projector[];
+}
+
 /** Work a context runs in the background (sweeps, timers, process managers), in the processes of one role. */
 export interface BackgroundJob {
   readonly name: string;
@@ -54,11 +70,6 @@ export interface BuiltContext<S> {
   provides?: Partial<SharedPorts>;
   /** Its process managers (application/shared/reactor.ts), run by the projector role's projection runner. */
   reactors?: readonly Reactor[];
-  /**
-   * Projectors that fill an outbox the `ipn` role delivers (the payment hub's IPN outbox, docs/ipn.md): run by that
-   * role's own projection runner (durable consumers `ipn-<name>`), never by the projector role's.
-   */
-  dispatchProjectors?: readonly Projector[];
 }
 
 /** The ports the contexts provide, filled in as the composition root builds them. */

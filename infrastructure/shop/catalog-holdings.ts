@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Buyer, CatalogVoucherRecord } from '../../application/shop/index.js';
 import { ChangeTrackedCache, type ChangeSource } from '../shared/read-model-changes.js';
-import { buyerKey } from '../../projections/shop/index.js';
+import { buyerKey } from '../../domain/shop/index.js';
 import { readRows, sql } from './catalog-sql.js';
 
 /**

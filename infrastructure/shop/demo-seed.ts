@@ -2,6 +2,8 @@ import { isDomainError } from '../../domain/shared/errors.js';
 import { keepDemoCredentials, readDemoCredentials } from '../shared/demo-credentials.js';
 import { systemClock, type Clock } from '../../application/shared/clock.js';
 import { newCommandContext } from '../../application/shared/command-context.js';
+import type { DemoSeed } from '../shared/demo-seed.js';
+import type { ShopConfig } from './config.js';
 import type { CampaignAdmin, CategoryAdmin, MerchantAdmin, VoucherPoolAdmin } from '../../application/shop/index.js';
 import {
   campaignInput,
@@ -171,3 +173,16 @@ async function refreshWindows(
     });
   }
 }
+
+/** The shop's module seed (context-module.ts, `demo`): the catalog above, and the banner's lines. */
+export const shopDemo: DemoSeed<DemoServices, ShopConfig> = async (services, demo) => {
+  const data = await seedDemo(services, demo.config.DATA_DIR);
+  return {
+    lines: [
+      `  X-Merchant-Id:        ${data.merchantId}`,
+      `  X-Promotion-Api-Key:  ${data.apiKey}`,
+      `  voucher pools:        ${data.pools.map((p) => `${p.id} (${p.title}, ${p.sellingPrice} ${p.currency})`).join(', ')}`,
+      `  API:                  ${demo.shownAt}/api/v1`,
+    ],
+  };
+};

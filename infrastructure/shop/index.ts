@@ -20,7 +20,8 @@ import {
   type ShopServices,
 } from '../../application/shop/index.js';
 import { catalogProjector, voucherInventoryProjector, voucherSearchProjector } from '../../projections/shop/index.js';
-import { repeatingJob, type BuiltContext, type ContextDeps } from '../shared/context.js';
+import { absentReadModel } from '../shared/absent-read-model.js';
+import { repeatingJob, type BuiltContext, type CommandDeps, type ContextDeps } from '../shared/context.js';
 import { PostgresCatalogReadModel } from './catalog-read-model.js';
 import type { ShopConfig } from './config.js';
 import { AesGcmVoucherCodeCipher } from './voucher-code-cipher.js';
@@ -30,7 +31,7 @@ import type { ShopSecrets } from './secrets.js';
 
 export { shopConfig, type ShopConfig } from './config.js';
 export { shopSecrets, type ShopSecrets } from './secrets.js';
-export { seedDemo, type DemoData, type DemoServices } from './demo-seed.js';
+export { seedDemo, shopDemo, type DemoData, type DemoServices } from './demo-seed.js';
 
 /** The shop's command side: everything but its read models, so it needs no database of its own (fast tests build it on an in-memory store). */
 export function buildShopCommands(
@@ -67,26 +68,26 @@ export function buildShopCommands(
   };
 }
 
-export async function buildShop(deps: ContextDeps<ShopConfig, ShopSecrets>): Promise<BuiltContext<ShopServices>> {
-  const { config, knex, clock, logger, changes } = deps;
+type ReadModels = {
+  catalog: ConstructorParameters<typeof CatalogQueries>[0]['readModel'];
+  search: ConstructorParameters<typeof VoucherSearch>[0]['readModel'];
+};
+
+/** The shop on the read models `readModels` makes: PostgreSQL's (buildShop), or none (buildShopCommandSide). */
+function assembleShop(
+  deps: CommandDeps<ShopConfig, ShopSecrets>,
+  readModels: () => ReadModels,
+): BuiltContext<ShopServices> {
+  const { config, clock, logger } = deps;
   const { sales, codes, ...commands } = buildShopCommands(deps);
   const { purchases } = commands;
-  // Reads keep what they read in memory while the change feed hears the projectors announce their changes; only a
-  // process that serves the API listens (and warms its catalog): elsewhere reads go to the tables.
+  const read = readModels();
   const catalog = new CatalogQueries({
-    readModel: new PostgresCatalogReadModel(knex, changes, {
-      sources: { catalog: catalogProjector.name, inventory: voucherInventoryProjector.name },
-      cachedParts: config.SHOP_CATALOG_CACHED_PARTS,
-      warm: true,
-    }),
+    readModel: read.catalog,
     clock,
     dayUtcOffsetMinutes: config.SHOP_DAY_UTC_OFFSET_MINUTES,
   });
-  const search = new VoucherSearch({
-    readModel: new PostgresVoucherSearchReadModel(knex, changes, voucherSearchProjector.name),
-    catalog,
-    clock,
-  });
+  const search = new VoucherSearch({ readModel: read.search, catalog, clock });
   const jobs = config.SHOP_RESERVATION_AUTO_EXPIRY
     ? [
         repeatingJob({
@@ -107,3 +108,24 @@ export async function buildShop(deps: ContextDeps<ShopConfig, ShopSecrets>): Pro
     stop: () => purchases.stop(),
   };
 }
+
+export async function buildShop(deps: ContextDeps<ShopConfig, ShopSecrets>): Promise<BuiltContext<ShopServices>> {
+  const { config, knex, changes } = deps;
+  // Reads keep what they read in memory while the change feed hears the projectors announce their changes; only a
+  // process that serves the API listens (and warms its catalog): elsewhere reads go to the tables.
+  return assembleShop(deps, () => ({
+    catalog: new PostgresCatalogReadModel(knex, changes, {
+      sources: { catalog: catalogProjector.name, inventory: voucherInventoryProjector.name },
+      cachedParts: config.SHOP_CATALOG_CACHED_PARTS,
+      warm: true,
+    }),
+    search: new PostgresVoucherSearchReadModel(knex, changes, voucherSearchProjector.name),
+  }));
+}
+
+/** The command side alone (context-module.ts, `commandSide`): the catalog and the search have no read model. */
+export const buildShopCommandSide = (deps: CommandDeps<ShopConfig, ShopSecrets>): BuiltContext<ShopServices> =>
+  assembleShop(deps, () => ({
+    catalog: absentReadModel('the shop catalog'),
+    search: absentReadModel('the voucher search'),
+  }));

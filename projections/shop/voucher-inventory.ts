@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import {
+  buyerKey,
   shopEventDecoder,
   type ShopEvent,
   type VoucherPoolCreated,
@@ -99,12 +100,9 @@ export const voucherInventoryProjector: Projector = {
 };
 
 /**
- * The buyers whose purchases the events change, keyed as the catalog's cache
- * of purchases keys them (infrastructure/shop/catalog-holdings.ts): the JSON
- * of [merchantId, userId].
+ * The buyers whose purchases the events change, by their buyerKey (domain/shop/voucher-pool.ts), as the catalog's
+ * cache of purchases keys them (infrastructure/shop/catalog-holdings.ts).
  */
-export const buyerKey = (merchantId: string, userId: string) => JSON.stringify([merchantId, userId]);
-
 function buyersOf(events: readonly ProjectedEvent[]): Set<string> {
   const keys = new Set<string>();
   for (const { type, data } of events) {

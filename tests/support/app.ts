@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { listen, type RunningServer } from '../../api/shared/http-app.js';
 import type { Clock } from '../../application/shared/clock.js';
 import { buildContainer, type Container, loadConfig, type Secrets } from '../../container.js';
+import type { AnyContextModule } from '../../context-module.js';
 import { newSigningKeyJwk, readSigningKeys } from '../../infrastructure/identity/index.js';
 import { createLogger, type Logger } from '../../infrastructure/shared/logger.js';
 import { registerTestGatewayClient, testRateLimits } from './gateway.js';
@@ -29,6 +30,8 @@ export async function startTestApp(
     background?: boolean;
     /** The service's logger (default: errors only, to the console); a test of the logs passes its own. */
     logger?: Logger;
+    /** The contexts to run (default: contexts.ts's); a test adds an example context (tests/api/fast/example-context). */
+    contexts?: readonly AnyContextModule[];
   } = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase();
@@ -59,6 +62,7 @@ export async function startTestApp(
     secrets,
     logger: options.logger ?? createLogger('error'),
     clock: options.clock,
+    contexts: options.contexts,
   });
   await registerTestGatewayClient(container.services.gateway, container.services.gateway.check.environment);
   if (options.background !== false) await container.startBackground();

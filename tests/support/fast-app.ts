@@ -1,39 +1,25 @@
 /**
  * The service's HTTP app over ports only (an in-memory event store, ids and a fixed clock), for fast API specs
- * (docs/testing.md). The one place that builds it: each context's command side from its own builder
- * (buildShopCommands, buildCheckout, buildGateway), the gateway in front of the shop, the payment hub, the checkout
- * and the order view accepting testGatewayClient (tests/support/gateway.ts), with what needs knex (read models,
- * catalog and search routers, projections, relay) left out: a route reading one answers 500.
+ * (docs/testing.md). It loops over the contexts (contexts.ts, or the ones a test gives) as the composition root does,
+ * building each one's command side (context-module.ts, `commandSide`) and mounting its interfaces, behind the gateway
+ * where they declare its front, and its operator endpoints. What needs a database is left out: a route that reads a
+ * read model answers 500, and a context without a command side (files) is not served. The gateway accepts
+ * testGatewayClient (tests/support/gateway.ts).
  */
-import type { Express } from 'express';
-import { Router } from 'express';
-import { checkoutApi } from '../../api/checkout/index.js';
-import { ordersApi, ordersOperatorRouter } from '../../api/orders/index.js';
-import { identityApi } from '../../api/identity/index.js';
-import { paymentsApi, paymentsBasePath, paymentsGatewayFront } from '../../api/payments/index.js';
-import { gatewayApi, gatewayGuard } from '../../api/gateway/index.js';
-import { shopGatewayFront } from '../../api/shop/gateway-front.js';
-import type { GatewayFront } from '../../api/shared/gateway-front.js';
-import { CustomerAccessPolicy, OrderQueries } from '../../application/orders/index.js';
-import { operatorApi } from '../../api/shared/operator-api.js';
+import type { Express, RequestHandler } from 'express';
 import { createHttpApp } from '../../api/shared/http-app.js';
-import { operatorRouter } from '../../api/shop/operator-router.js';
-import { purchaseRouter } from '../../api/shop/purchase-router.js';
-import { shopRouter } from '../../api/shop/router.js';
+import { operatorApi, operatorBasePath } from '../../api/shared/operator-api.js';
+import type { GatewayServices } from '../../application/gateway/index.js';
 import type { Clock } from '../../application/shared/clock.js';
 import type { EventStore } from '../../application/shared/event-store.js';
 import type { NumericIdGenerator } from '../../application/shared/ids.js';
-import { loadConfig, type Secrets } from '../../container.js';
-import { buildCheckoutServices } from '../../infrastructure/checkout/index.js';
-import { buildOrderCommands } from '../../infrastructure/orders/index.js';
-import { buildIdentity, newSigningKeyJwk, readSigningKeys } from '../../infrastructure/identity/index.js';
-import { buildGateway } from '../../infrastructure/gateway/index.js';
-import { buildPaymentsCommands } from '../../infrastructure/payments/index.js';
-import { ProvidedPorts } from '../../infrastructure/shared/context.js';
+import { contexts, loadConfig, type Secrets } from '../../container.js';
+import { frontedInterfaces, type AnyContextModule } from '../../context-module.js';
+import { readSigningKeys, newSigningKeyJwk } from '../../infrastructure/identity/index.js';
+import { ProvidedAccessTokens, ProvidedPorts, type BuiltContext } from '../../infrastructure/shared/context.js';
 import { InMemoryEventStore } from '../../infrastructure/shared/eventstore/in-memory-event-store.js';
 import { createLogger } from '../../infrastructure/shared/logger.js';
 import { httpRequestDuration, metricsRegistry } from '../../infrastructure/shared/metrics.js';
-import { buildShopCommands } from '../../infrastructure/shop/index.js';
 import { operatorToken } from '../api/support.js';
 import { registerTestGatewayClient, testRateLimits } from './gateway.js';
 
@@ -53,99 +39,69 @@ export const fastAppSecrets: Secrets = {
   PAYMENTS_SECRETS_OLD_KEYS: [],
 };
 
-const noReadModel = (): Promise<never> =>
-  Promise.reject(new Error('the fast app has no order read model (tests/api/orders use the real one)'));
-
 export interface FastAppDeps {
   store: EventStore;
   ids: NumericIdGenerator;
   clock: Clock;
   /** Configuration overrides, as startTestApp takes them (e.g. { SHOP_IDEMPOTENCY_MODE: 'reject' }). */
   env?: Record<string, string>;
+  /**
+   * The contexts to serve, in build order: the service's (contexts.ts) unless a test gives its own list, e.g. with an
+   * example context added (tests/api/fast/example-context/). Their secrets are fastAppSecrets'.
+   */
+  contexts?: readonly AnyContextModule[];
 }
 
-export function buildFastApp({ store, ids, clock, env }: FastAppDeps): Express {
-  const config = loadConfig({ NODE_ENV: 'test', ...testRateLimits, ...env });
-  const secrets = fastAppSecrets;
+export function buildFastApp({ store, ids, clock, env, contexts: modules = contexts }: FastAppDeps): Express {
+  const config = loadConfig({ NODE_ENV: 'test', ...testRateLimits, ...env }, modules);
   const logger = createLogger('error');
+  const secrets: Record<string, unknown> = fastAppSecrets;
 
-  const shop = buildShopCommands({ config, secrets, store, ids, clock, logger });
-  // Nothing reads the wallet read model here: `applicable` (the one endpoint that does) is not for the fast specs.
-  const checkout = buildCheckoutServices({
-    config,
-    secrets,
-    store,
-    ids,
-    clock,
-    walletReadModel: {
-      entries: () =>
-        Promise.reject(new Error('the fast app has no wallet read model (tests/api/checkout use the real one)')),
-    },
-    merchantKeys: shop.credentials,
-  });
-  const orders = buildOrderCommands({ config, secrets, store, ids, clock });
-  const identityContext = buildIdentity({ config, secrets, store, clock });
-  const identity = identityContext.services;
-  // The gateway's parties live in a store of their own, so that a scene's events are only the ones it gives and makes.
-  const gateway = buildGateway({ config, store: new InMemoryEventStore({ clock }), clock, logger }).services;
-  const registered = registerTestGatewayClient(gateway, gateway.check.environment);
-  /** An interface behind the gateway, as container.ts mounts it, once the test pair is registered. */
-  const behindGateway = (front: GatewayFront, router: Router) => {
-    const guard = gatewayGuard(front, gateway, { logger });
-    return Router().use((req, res, next) => {
-      registered.then(() => guard(req, res, next), next);
-    }, router);
-  };
+  // As the composition root builds them, in order, each handing the others the ports it provides.
   const ports = new ProvidedPorts();
-  ports.provide({ users: identity.users, consents: identityContext.provides!.consents! });
-  const payments = buildPaymentsCommands({ config, secrets, store, clock, ports }).services;
-  // The checkout's applicable and the order view's queries read projections: here they answer 500.
-  const [checkoutInterface] = checkoutApi.interfaces(checkout, { logger });
-  const [ordersInterface] = ordersApi.interfaces(
-    {
-      ...orders,
-      queries: new OrderQueries({
-        list: noReadModel,
-        detail: noReadModel,
-        dailyStats: noReadModel,
-      }),
-      accessTokens: identityContext.provides!.accessTokens!,
-      customerAccess: new CustomerAccessPolicy({
-        consents: () => ports.get('consents'),
-        hostAppAudiences: config.ORDERS_HOST_APP_AUDIENCES,
-      }),
-    },
-    { logger },
-  );
+  const accessTokens = new ProvidedAccessTokens(ports);
+  const served = modules.filter((c) => c.commandSide);
+  const built = new Map<string, BuiltContext<unknown>>();
+  for (const context of served) {
+    // The context in front of the interfaces (the gateway) keeps its parties in a store of its own, so that a scene's
+    // events are only the ones it gives and makes.
+    const own = context.api.guard ? new InMemoryEventStore({ clock }) : store;
+    const one = context.commandSide!({
+      config,
+      secrets: Object.fromEntries(Object.keys(context.secrets).map((name) => [name, secrets[name]])),
+      store: own,
+      ids,
+      clock,
+      logger,
+      accessTokens,
+      ports,
+    });
+    if (one.provides) ports.provide(one.provides);
+    built.set(context.name, one);
+  }
+  const servicesOf = (context: AnyContextModule) => built.get(context.name)!.services;
+
+  // The gateway lets the test pair through once it is registered: the guard waits for it.
+  const gateway = built.get('gateway')?.services as GatewayServices | undefined;
+  const registered = gateway ? registerTestGatewayClient(gateway, gateway.check.environment) : Promise.resolve();
+  const afterRegistration =
+    (guard: RequestHandler): RequestHandler =>
+    (req, res, next) => {
+      registered.then(() => guard(req, res, next), next);
+    };
 
   return createHttpApp({
     logger,
     metrics: metricsRegistry,
     requestDuration: httpRequestDuration,
     routers: [
+      ...frontedInterfaces(served, servicesOf, logger, afterRegistration),
       {
-        path: '/api/v1',
-        router: behindGateway(shopGatewayFront, shopRouter({ logger, routers: [purchaseRouter(shop)] })),
-      },
-      {
-        path: paymentsBasePath,
-        router: behindGateway(paymentsGatewayFront, paymentsApi.interfaces(payments, { logger })[0]!.router),
-      },
-      { path: checkoutInterface!.path, router: behindGateway(checkoutInterface!.gateway!, checkoutInterface!.router) },
-      { path: ordersInterface!.path, router: behindGateway(ordersInterface!.gateway!, ordersInterface!.router) },
-      {
-        path: '/operator/v1',
+        path: operatorBasePath,
         router: operatorApi({
           logger,
-          operatorTokens: secrets.OPERATOR_TOKENS,
-          routers: [
-            operatorRouter({ logger, ...shop }),
-            checkoutApi.operatorRouter!(checkout, { logger }),
-            ordersOperatorRouter({ logger, merchants: orders.merchants }),
-            identityApi.operatorRouter!(identity, { logger }),
-            gatewayApi.operatorRouter!(gateway, { logger }),
-            paymentsApi.operatorRouter!(payments, { logger }),
-          ],
+          operatorTokens: fastAppSecrets.OPERATOR_TOKENS,
+          routers: served.flatMap((c) => c.api.operatorRouter?.(servicesOf(c), { logger }) ?? []),
         }),
       },
     ],

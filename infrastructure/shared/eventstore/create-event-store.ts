@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { EventStore } from '../../../application/shared/event-store.js';
 import { EventStoreDbEventStore } from './esdb-event-store.js';
-import type { SubscriptionLogger } from './hand-over.js';
+import type { SubscriptionLogger } from './subscription-loop.js';
 import { PostgresEventStore } from './postgres-event-store.js';
 
 export interface CreateEventStoreOptions {

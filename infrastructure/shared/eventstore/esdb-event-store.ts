@@ -29,8 +29,7 @@ import {
   type ReadAllOptions,
 } from '../../../application/shared/event-store.js';
 import { createLogger } from '../logger.js';
-import { pause } from '../pause.js';
-import { backoff, handOver, trackSubscription, type SubscriptionLogger } from './hand-over.js';
+import { subscribeToSource, type SubscriptionLogger } from './subscription-loop.js';
 import { formatPosition, parsePosition } from './positions.js';
 import { assertValidWrites } from './write-validation.js';
 
@@ -228,41 +227,33 @@ export class EventStoreDbEventStore implements EventStore {
 
   subscribeToAll(checkpoint: string | null, handler: (event: RecordedEvent) => Promise<void>): Subscription {
     if (checkpoint !== null) parsePosition(checkpoint);
-    return trackSubscription(this.subscriptions, (signal) => this.deliver(checkpoint, handler, signal));
+    return subscribeToSource(
+      this.subscriptions,
+      (position, signal) => this.live(position, signal),
+      checkpoint,
+      handler,
+      this.logger,
+    );
   }
 
-  /** Catch-up subscription to $all; resubscribes from the last handled event when the server drops it. */
-  private async deliver(
-    checkpoint: string | null,
-    handler: (event: RecordedEvent) => Promise<void>,
-    signal: AbortSignal,
-  ): Promise<void> {
-    let position = checkpoint;
-    let failures = 0;
-    while (!signal.aborted) {
-      const subscription = this.client.subscribeToAll({
-        fromPosition: position === null ? START : toPosition(position),
-        filter: excludeSystemEvents(),
-      });
-      const unsubscribe = () => void subscription.unsubscribe().finally(() => subscription.destroy());
-      signal.addEventListener('abort', unsubscribe, { once: true });
-      try {
-        for await (const resolved of subscription) {
-          const event = resolved.event;
-          if (!event || isSystem(event)) continue;
-          const recorded = toRecordedEvent(event);
-          if (position !== null && recorded.position <= position) continue;
-          if (!(await handOver(recorded, handler, signal, this.logger))) return;
-          position = recorded.position;
-          failures = 0;
-        }
-      } catch (error) {
-        if (signal.aborted) return;
-        this.logger.warn('EventStoreDB subscription dropped; resubscribing', { position, error: String(error) });
-        await pause(backoff(failures++), signal);
-      } finally {
-        signal.removeEventListener('abort', unsubscribe);
+  /**
+   * A catch-up subscription to $all from `position`, system events filtered out by the server; the loop opens it
+   * again from the last handled event when the server drops it.
+   */
+  private async *live(position: string | null, signal: AbortSignal): AsyncGenerator<readonly RecordedEvent[]> {
+    const subscription = this.client.subscribeToAll({
+      fromPosition: position === null ? START : toPosition(position),
+      filter: excludeSystemEvents(),
+    });
+    const unsubscribe = () => void subscription.unsubscribe().finally(() => subscription.destroy());
+    signal.addEventListener('abort', unsubscribe, { once: true });
+    try {
+      for await (const resolved of subscription) {
+        const event = resolved.event;
+        if (event && !isSystem(event)) yield [toRecordedEvent(event)];
       }
+    } finally {
+      signal.removeEventListener('abort', unsubscribe);
     }
   }
 

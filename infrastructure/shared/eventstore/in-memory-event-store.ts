@@ -12,7 +12,13 @@ import {
   type ReadAllOptions,
 } from '../../../application/shared/event-store.js';
 import { createLogger } from '../logger.js';
-import { handOver, trackSubscription, type SubscriptionLogger } from './hand-over.js';
+import {
+  pagedEvents,
+  subscribeToSource,
+  WakeUps,
+  type EventSource,
+  type SubscriptionLogger,
+} from './subscription-loop.js';
 import { formatPosition, parsePosition } from './positions.js';
 import { assertValidWrites, expectedVersionHolds } from './write-validation.js';
 
@@ -61,8 +67,16 @@ export class InMemoryEventStore implements EventStore {
   private readonly streams = new Map<string, StoredEvent[]>();
   private readonly byId = new Map<string, StoredEvent>();
   private readonly subscriptions = new Set<Subscription>();
-  /** Resolved at the next append: subscribers waiting for live events. */
-  private waiting: (() => void)[] = [];
+  /** Caught-up subscribers, woken by the next append. */
+  private readonly wakeUps = new WakeUps();
+  /**
+   * What its subscriptions read: pages of the log (without the open check: close() stops them), then a wait for the
+   * next append. Each read is synchronous, so no append slips in between it and the wait unnoticed.
+   */
+  private readonly source: EventSource = pagedEvents(
+    async (after, limit) => this.readAfter(after, limit).map(toRecordedEvent),
+    { pageSize: subscriptionBatchSize, wakeUps: this.wakeUps },
+  );
   private transactions = 0;
   private closed = false;
   private readonly clock: Clock;
@@ -124,7 +138,7 @@ export class InMemoryEventStore implements EventStore {
         const last = stream[stream.length - 1]!;
         results.set(index, { nextExpectedVersion: last.revision, position: last.position });
       }
-      this.wakeSubscribers();
+      this.wakeUps.ring();
     }
     return writes.map((_, index) => results.get(index)!);
   }
@@ -215,43 +229,7 @@ export class InMemoryEventStore implements EventStore {
   subscribeToAll(checkpoint: string | null, handler: (event: RecordedEvent) => Promise<void>): Subscription {
     this.assertOpen();
     if (checkpoint !== null) parsePosition(checkpoint);
-    return trackSubscription(this.subscriptions, (signal) => this.deliver(checkpoint, handler, signal));
-  }
-
-  private async deliver(
-    checkpoint: string | null,
-    handler: (event: RecordedEvent) => Promise<void>,
-    signal: AbortSignal,
-  ): Promise<void> {
-    let position = checkpoint;
-    while (!signal.aborted) {
-      const events = this.readAfter(position, subscriptionBatchSize);
-      // Read and start waiting in the same turn: no append can slip in between and go unnoticed.
-      if (events.length === 0) await this.nextAppend(signal);
-      for (const event of events) {
-        if (!(await handOver(toRecordedEvent(event), handler, signal, this.logger))) return;
-        position = event.position;
-      }
-    }
-  }
-
-  /** Resolves at the next append or when `signal` aborts. */
-  private nextAppend(signal: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      if (signal.aborted) return resolve();
-      const done = () => {
-        signal.removeEventListener('abort', done);
-        resolve();
-      };
-      signal.addEventListener('abort', done);
-      this.waiting.push(done);
-    });
-  }
-
-  private wakeSubscribers(): void {
-    const waiting = this.waiting;
-    this.waiting = [];
-    for (const wake of waiting) wake();
+    return subscribeToSource(this.subscriptions, this.source, checkpoint, handler, this.logger);
   }
 
   private assertOpen(): void {

@@ -20,9 +20,14 @@ import {
   type AppendConflict,
   type AppendRow,
 } from './append-statement.js';
-import { pause } from '../pause.js';
 import { preparedRows } from '../prepared-query.js';
-import { backoff, handOver, trackSubscription, type SubscriptionLogger } from './hand-over.js';
+import {
+  pagedEvents,
+  subscribeToSource,
+  WakeUps,
+  type EventSource,
+  type SubscriptionLogger,
+} from './subscription-loop.js';
 import { formatPosition, parsePosition } from './positions.js';
 import { SharedConflict, SharedStatements } from './shared-statements.js';
 import { assertValidWrites, expectedVersionHolds } from './write-validation.js';
@@ -111,7 +116,9 @@ export class PostgresEventStore implements EventStore {
   private readonly logger: SubscriptionLogger;
   private readonly subscriptions = new Set<Subscription>();
   /** Caught-up subscribers of this store, woken by its appends. */
-  private readonly wakeUps = new Set<WakeUp>();
+  private readonly wakeUps = new WakeUps();
+  /** What its subscriptions read: pages of the log, then a wait for an append here or the poll interval. */
+  private readonly source: EventSource;
   private readonly statements: SharedStatements<AppendResult> | undefined;
 
   constructor(
@@ -121,6 +128,11 @@ export class PostgresEventStore implements EventStore {
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
     this.batchSize = options.subscriptionBatchSize ?? 500;
     this.logger = options.logger ?? createLogger();
+    this.source = pagedEvents((after, limit) => this.readAll(after, limit), {
+      pageSize: this.batchSize,
+      wakeUps: this.wakeUps,
+      pollIntervalMs: this.pollIntervalMs,
+    });
     this.statements = knex.isTransaction
       ? undefined
       : new SharedStatements((writes) => this.writeAtomically(writes), {
@@ -153,7 +165,7 @@ export class PostgresEventStore implements EventStore {
                 });
         const results = new Map(retried);
         pending.forEach(({ index }, i) => results.set(index, written[i]!));
-        for (const wakeUp of this.wakeUps) wakeUp.ring();
+        this.wakeUps.ring();
         return writes.map((_, index) => results.get(index)!);
       } catch (error) {
         if (!(error instanceof WrongExpectedVersionError) && !isDuplicateEventId(error)) throw error;
@@ -309,69 +321,10 @@ export class PostgresEventStore implements EventStore {
 
   subscribeToAll(checkpoint: string | null, handler: (event: RecordedEvent) => Promise<void>): Subscription {
     if (checkpoint !== null) parsePosition(checkpoint);
-    return trackSubscription(this.subscriptions, (signal) => this.deliver(checkpoint, handler, signal));
-  }
-
-  private async deliver(
-    checkpoint: string | null,
-    handler: (event: RecordedEvent) => Promise<void>,
-    signal: AbortSignal,
-  ): Promise<void> {
-    const wakeUp = new WakeUp();
-    this.wakeUps.add(wakeUp);
-    try {
-      let position = checkpoint;
-      let failures = 0;
-      while (!signal.aborted) {
-        wakeUp.reset();
-        let events: RecordedEvent[];
-        try {
-          events = await this.readAll(position, this.batchSize);
-          failures = 0;
-        } catch (error) {
-          this.logger.warn('event store subscriber cannot read the log; retrying', { error: String(error) });
-          await pause(backoff(failures++), signal);
-          continue;
-        }
-        for (const event of events) {
-          if (!(await handOver(event, handler, signal, this.logger))) return;
-          position = event.position;
-        }
-        if (events.length < this.batchSize) await wakeUp.wait(this.pollIntervalMs, signal);
-      }
-    } finally {
-      this.wakeUps.delete(wakeUp);
-    }
+    return subscribeToSource(this.subscriptions, this.source, checkpoint, handler, this.logger);
   }
 
   async close(): Promise<void> {
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
-  }
-}
-
-/** A wake-up call that is not lost when it rings before anyone waits. */
-class WakeUp {
-  private rung = false;
-  private waiting: AbortController | undefined;
-
-  ring(): void {
-    this.rung = true;
-    this.waiting?.abort();
-  }
-
-  reset(): void {
-    this.rung = false;
-  }
-
-  /** Returns when rung (or already rung since the last reset), after `timeoutMs`, or when `signal` aborts. */
-  async wait(timeoutMs: number, signal: AbortSignal): Promise<void> {
-    if (this.rung || signal.aborted) return;
-    const waiting = new AbortController();
-    const forward = () => waiting.abort();
-    signal.addEventListener('abort', forward, { once: true });
-    this.waiting = waiting;
-    await pause(timeoutMs, waiting.signal);
-    this.waiting = undefined;
-    signal.removeEventListener('abort', forward);
   }
 }

@@ -14,7 +14,8 @@ import {
   type Projector,
 } from '../../../projections/shared/projector.js';
 import { catalogProjector } from '../../../projections/shop/catalog.js';
-import { buyerKey, voucherInventoryProjector } from '../../../projections/shop/voucher-inventory.js';
+import { buyerKey } from '../../../domain/shop/voucher-pool.js';
+import { voucherInventoryProjector } from '../../../projections/shop/voucher-inventory.js';
 import { voucherSearchProjector } from '../../../projections/shop/voucher-search.js';
 import { changeFeeds } from '../../support/change-feeds.js';
 import { eventually } from '../../support/eventually.js';
