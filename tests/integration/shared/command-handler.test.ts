@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import sinon from 'sinon';
 import { fixedClock } from '../../../application/shared/clock.js';
-import { newCommandContext, type CommandContext } from '../../../application/shared/command-context.js';
+import { newCommandContext } from '../../../application/shared/command-context.js';
 import {
   handleCommand,
   nameBasedUuid,
@@ -12,42 +12,21 @@ import {
 import { WrongExpectedVersionError, type StreamWrite } from '../../../application/shared/event-store.js';
 import type { GuardClaim } from '../../../application/shared/guard-claims.js';
 import { idempotencyStream } from '../../../application/shared/idempotency.js';
-import type { Decider, DomainEvent } from '../../../domain/shared/decider.js';
 import { DomainError } from '../../../domain/shared/errors.js';
-import { eventDecoder } from '../../../domain/shared/event-decoder.js';
 import { PostgresEventStore } from '../../../infrastructure/shared/eventstore/postgres-event-store.js';
 import { migrate } from '../../../infrastructure/shared/migrations/index.js';
+import {
+  codeStream,
+  codeUsed,
+  context,
+  counter,
+  counterEvents,
+  keyed,
+  testEvents,
+  type Add,
+  type Added,
+} from '../../support/counters.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
-
-type Added = DomainEvent<'Added', { amount: number; code?: string; at: string }>;
-interface Add {
-  add: number;
-  /** A code used once across every counter (a guard claim). */
-  code?: string;
-  now: string;
-}
-/** A counter that refuses to go above 10. */
-const counter: Decider<Add, number, Added> = {
-  initialState: 0,
-  decide: (c, total) => {
-    if (total + c.add > 10) throw new DomainError('LIMIT', 'over 10');
-    return c.add === 0 ? [] : [{ type: 'Added', data: { amount: c.add, ...(c.code && { code: c.code }), at: c.now } }];
-  },
-  evolve: (total, e) => total + e.data.amount,
-};
-
-type CodeClaimed = DomainEvent<'CodeClaimed', { code: string; counter: string }>;
-type Noted = DomainEvent<'Noted', unknown>;
-/** The test context's decoder: its counters' events, their code claims and side notes. */
-const testEvents = eventDecoder<Added | CodeClaimed | Noted>({
-  Added: { version: 1 },
-  CodeClaimed: { version: 1 },
-  Noted: { version: 1 },
-});
-const counterEvents = testEvents.only({ Added: true });
-
-const codeStream = (code: string) => `counterCode-${code}`;
-const codeUsed = (code: string) => new DomainError('CODE_USED', `code ${code} is used`);
 
 /** Adds `add` to `stream`, claiming `code` when given; a claim names its counter, so a stale one is taken over. */
 const adding = (stream: string, add: number, code?: string): CommandSpec<Add, number, Added> => ({
@@ -69,16 +48,6 @@ const adding = (stream: string, add: number, code?: string): CommandSpec<Add, nu
         : [],
     ),
 });
-
-const context = (commandId: string, extra: Partial<CommandContext> = {}): CommandContext => ({
-  commandId,
-  correlationId: `corr-${commandId}`,
-  actor: { operator: 'alice' },
-  ...extra,
-});
-
-const keyed = (key: string, requestHash: string): CommandContext =>
-  context(nameBasedUuid(`idempotency/test/${key}`), { idempotency: { scope: 'test', key, requestHash } });
 
 describe('handleCommand: the write path of ordinary aggregates (PostgreSQL event store)', () => {
   let db: TestDatabase;

@@ -15,7 +15,7 @@ export type NotesEvent = NoteWritten;
 /** Every event type of the context with its schema version (docs/event-store.md, "Schema versions and upcasting"). */
 export const notesEventDecoder = eventDecoder<NotesEvent>({ NoteWritten: { version: 1 } });
 
-/** The context's codes; IDEMPOTENCY_KEY_REUSED is the command handler's, raised for any context. */
+/** The context's codes; IDEMPOTENCY_KEY_REUSED is the write engine's, raised for any context. */
 export type NotesErrorCode = 'NOTE_EXISTS' | 'IDEMPOTENCY_KEY_REUSED';
 export const notesError = (code: NotesErrorCode, message: string, details: Record<string, unknown> = {}) =>
   new DomainError<NotesErrorCode>(code, message, details);
@@ -23,7 +23,7 @@ export const notesError = (code: NotesErrorCode, message: string, details: Recor
 export interface WriteNote {
   noteId: string;
   text: string;
-  /** The command's time (ISO 8601, UTC), from the handler's clock: the decider reads none. */
+  /** The command's time (ISO 8601, UTC), from the engine's clock: the decider reads none. */
   now: string;
 }
 

@@ -15,40 +15,11 @@ import {
 } from '../../../../application/shared/aggregate.js';
 import type { EventStore, RecordedEvent, StreamWrite } from '../../../../application/shared/event-store.js';
 import { idempotencyStream } from '../../../../application/shared/idempotency.js';
-import type { Decider, DomainEvent } from '../../../../domain/shared/decider.js';
 import { DomainError } from '../../../../domain/shared/errors.js';
-import { eventDecoder } from '../../../../domain/shared/event-decoder.js';
 import { InMemoryEventStore } from '../../../../infrastructure/shared/eventstore/in-memory-event-store.js';
-
-type Added = DomainEvent<'Added', { amount: number; code?: string; at: string }>;
-interface Add {
-  add: number;
-  /** A code used once across every counter (the aggregate's guard claim). */
-  code?: string;
-  now: string;
-}
-/** A counter that refuses to go above 10. */
-const counter: Decider<Add, number, Added> = {
-  initialState: 0,
-  decide: (c, total) => {
-    if (total + c.add > 10) throw new DomainError('LIMIT', 'over 10');
-    return c.add === 0 ? [] : [{ type: 'Added', data: { amount: c.add, ...(c.code && { code: c.code }), at: c.now } }];
-  },
-  evolve: (total, e) => total + e.data.amount,
-};
-type CodeClaimed = DomainEvent<'CodeClaimed', { code: string; counter: string }>;
-const testEvents = eventDecoder<Added | CodeClaimed>({ Added: { version: 1 }, CodeClaimed: { version: 1 } });
-const codeUsed = (code: string) => new DomainError('CODE_USED', `code ${code} is used`);
+import { codeUsed, context, counter, keyed, testEvents, type Add, type Added } from '../../../support/counters.js';
 
 const now = '2026-03-01T00:00:00.000Z';
-const context = (commandId: string, extra: Partial<CommandContext> = {}): CommandContext => ({
-  commandId,
-  correlationId: `corr-${commandId}`,
-  actor: { operator: 'alice' },
-  ...extra,
-});
-const keyed = (key: string, requestHash: string): CommandContext =>
-  context(nameBasedUuid(`idempotency/test/${key}`), { idempotency: { scope: 'test', key, requestHash } });
 const adding =
   (add: number, code?: string) =>
   (at: string): Add => ({ add, code, now: at });
