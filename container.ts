@@ -45,6 +45,7 @@ import { reactorProjector } from './infrastructure/shared/reactor-projector.js';
 import type { Projector } from './projections/shared/projector.js';
 import { PostgresChangeFeed } from './infrastructure/shared/read-model-changes.js';
 import { readiness } from './infrastructure/shared/readiness.js';
+import type { EgressPolicy } from './infrastructure/shared/outbound/egress-policy.js';
 import {
   loadSecrets as loadSecretValues,
   secretRules,
@@ -151,6 +152,8 @@ export async function buildContainer(options: {
    * tests/integration/example-context.test.ts). Their metrics are not registered: only contexts.ts's are.
    */
   contexts?: readonly AnyContextModule[];
+  /** An egress policy instead of the configuration's: benchmarks only (infrastructure/shared/context.ts, `egress`). */
+  egress?: EgressPolicy;
 }): Promise<Container> {
   const { config, secrets, logger } = options;
   const clock = options.clock ?? systemClock;
@@ -168,7 +171,7 @@ export async function buildContainer(options: {
 
   const ports = new ProvidedPorts();
   const accessTokens = new ProvidedAccessTokens(ports);
-  const deps = { config, knex, store, ids, clock, logger, changes, accessTokens, ports };
+  const deps = { config, knex, store, ids, clock, logger, changes, accessTokens, ports, egress: options.egress };
   const built = new Map<string, Awaited<ReturnType<AnyContextModule['build']>>>();
   for (const context of modules) {
     const one = await context.build({ ...deps, secrets: secretsOf(context, secrets) });

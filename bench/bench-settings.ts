@@ -12,3 +12,9 @@ export const benchSettings = {
   GATEWAY_RATE_LIMIT_WINDOW_SECONDS: '1',
   GATEWAY_USER_RATE_LIMIT_POINTS: '0',
 } as const;
+
+/**
+ * The egress policy of a benchmark whose IPN receiver runs on this machine over plain http (bench/ipn.ts,
+ * bench/payments.ts): production's refuses both, so it is given to buildContainer, never set from configuration.
+ */
+export const localReceiverEgress = { allowLoopback: true, httpsOnly: false } as const;

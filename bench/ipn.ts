@@ -27,7 +27,7 @@ import { createLogger } from '../infrastructure/shared/logger.js';
 import { benchSecrets } from './bench-secrets.js';
 import { createBenchDatabase } from './database.js';
 import { benchGatewayEnvironment } from './gateway-party.js';
-import { benchSettings } from './bench-settings.js';
+import { benchSettings, localReceiverEgress } from './bench-settings.js';
 import { percentile } from './load.js';
 import { transactionEvents } from '../tests/support/ipn.js';
 
@@ -56,6 +56,8 @@ async function main(): Promise<void> {
     databaseUrl: db.url,
     secrets: benchSecrets(),
     logger: createLogger('error'),
+    // The receiver runs on this machine over plain http, which production's egress policy refuses.
+    egress: localReceiverEgress,
   });
 
   // The healthy merchants' receivers, in their own process (bench/ipn-receiver.ts).

@@ -21,7 +21,7 @@ import { demoPaymentMethods } from '../infrastructure/payments/demo-seed.js';
 import { createLogger } from '../infrastructure/shared/logger.js';
 import { createBenchDatabase } from './database.js';
 import { benchGatewayEnvironment, benchGatewayHeaders, registerBenchParty } from './gateway-party.js';
-import { benchSettings } from './bench-settings.js';
+import { benchSettings, localReceiverEgress } from './bench-settings.js';
 import { loadInOwnProcess } from './load-process.js';
 import { paced, percentile, type LoadRequest } from './load.js';
 
@@ -43,7 +43,14 @@ async function main(): Promise<void> {
     ...benchSettings,
   });
   const secrets = benchSecrets();
-  const c = await buildContainer({ config, databaseUrl: db.url, secrets, logger: createLogger('error') });
+  const c = await buildContainer({
+    config,
+    databaseUrl: db.url,
+    secrets,
+    logger: createLogger('error'),
+    // The IPN receiver runs on this machine over plain http, which production's egress policy refuses.
+    egress: localReceiverEgress,
+  });
   await registerBenchParty(c.services.gateway);
   const { onboarding, signatures, transactions } = c.services.payments;
   const asBench = () => newCommandContext({ actor: { operator: 'bench' } });

@@ -64,7 +64,7 @@ export { paymentsMigrations } from './migrations.js';
 
 type CommandDeps = Pick<
   ContextDeps<PaymentsConfig, PaymentsSecrets>,
-  'config' | 'secrets' | 'store' | 'clock' | 'ports'
+  'config' | 'secrets' | 'store' | 'clock' | 'ports' | 'egress'
 >;
 
 /** The hub with its stored timers' job (docs/payments.md, "Timers"), which polls payments_timers. */
@@ -153,7 +153,7 @@ function assemble(deps: CommandDeps): BuiltContext<PaymentsServices> & {
 } {
   const { config, secrets, store, clock, ports } = deps;
   // The one outbound client of the hub's sends (IPNs, the sandbox's callbacks) and its egress policy (docs/outbound.md).
-  const outbound = new OutboundHttp(egressPolicyOf(config));
+  const outbound = new OutboundHttp(deps.egress ?? egressPolicyOf(config));
   const cipher = new AesGcmSecretCipher(
     'payments-merchant-secret',
     secrets.PAYMENTS_SECRETS_KEY,

@@ -13,6 +13,7 @@ import type { PortDirectory, SharedPorts } from '../../application/shared/ports.
 import type { Reactor } from '../../application/shared/reactor.js';
 import type { Projector } from '../../projections/shared/projector.js';
 import type { Config, Role } from './config.js';
+import type { EgressPolicy } from './outbound/egress-policy.js';
 import type { PostgresChangeFeed } from './read-model-changes.js';
 
 /**
@@ -33,6 +34,12 @@ export interface ContextDeps<C, S = Record<never, never>> {
   accessTokens: AccessTokenVerifier;
   /** The ports contexts provide one another (application/shared/ports.ts), usable once every context is built. */
   ports: PortDirectory;
+  /**
+   * The egress policy of outbound sends, instead of the configuration's (egressPolicyOf): only for a benchmark that
+   * runs the production build against a receiver on this machine (bench/ipn.ts, bench/payments.ts). Never set from
+   * configuration: production refuses loopback and plain http (docs/outbound.md).
+   */
+  egress?: EgressPolicy;
 }
 
 /**
